@@ -1,0 +1,5 @@
+import sys
+
+from p2pwillow.cli import main
+
+sys.exit(main())
