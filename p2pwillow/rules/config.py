@@ -1,0 +1,120 @@
+"""Table settings: seats, stacks, trade tokens, betting structure and action clock (SPEC 3.1).
+
+Pure; no I/O. `TableConfig.to_dict()` / `from_dict()` is the form the ledger's genesis entry
+carries.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from p2pwillow.rules.errors import ConfigError
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+ROUNDS = 5
+"""Five betting rounds, one after each layout card is turned (SPEC 3.6)."""
+
+
+class BettingStructure(enum.Enum):
+    """How much a bet or raise may be (SPEC 3.7)."""
+
+    SPREAD_LIMIT = "spread-limit"
+    FIXED_LIMIT = "fixed-limit"
+    POT_LIMIT = "pot-limit"
+    NO_LIMIT = "no-limit"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """The settings of a table; checked on construction (ConfigError names the bad field).
+
+    `min_bet`/`max_bet` bound spread-limit bets and raises; `min_bet` is also the smallest bet
+    and raise increment in pot limit and no limit. `small_bet` (rounds 1-2) and `big_bet`
+    (rounds 3-5) are the fixed-limit sizes. `max_raises` caps full raises per round in spread
+    and fixed limit only. `action_clock` is in whole seconds.
+    """
+
+    seats: int = 10
+    starting_stack: int = 1000
+    trade_tokens: int = 6
+    token_value: int = 5
+    structure: BettingStructure = BettingStructure.SPREAD_LIMIT
+    min_bet: int = 25
+    max_bet: int = 100
+    small_bet: int = 25
+    big_bet: int = 50
+    max_raises: int = 3
+    action_clock: int = 30
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise ConfigError naming the first setting that is out of range (SPEC 3.1)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "structure":
+                if not isinstance(value, BettingStructure):
+                    raise ConfigError(f"structure must be a BettingStructure, not {value!r}")
+            elif not _is_int(value):
+                raise ConfigError(f"{f.name} must be an integer, not {value!r}")
+        ranges = {
+            "seats": (MIN_SEATS, MAX_SEATS),
+            "starting_stack": (1, 10**12),
+            "trade_tokens": (0, 52),
+            "token_value": (1, 10**9),
+            "min_bet": (1, 10**12),
+            "max_bet": (1, 10**12),
+            "small_bet": (1, 10**12),
+            "big_bet": (1, 10**12),
+            "max_raises": (0, 100),
+            "action_clock": (1, 3600),
+        }
+        for name, (low, high) in ranges.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
+        if self.max_bet < self.min_bet:
+            raise ConfigError(f"max_bet ({self.max_bet}) is below min_bet ({self.min_bet})")
+        if self.big_bet < self.small_bet:
+            raise ConfigError(f"big_bet ({self.big_bet}) is below small_bet ({self.small_bet})")
+
+    def fixed_bet(self, betting_round: int) -> int:
+        """The fixed-limit bet and raise size: small bet in rounds 1-2, big bet in 3-5."""
+        return self.small_bet if betting_round <= 2 else self.big_bet
+
+    def to_dict(self) -> dict[str, int | str]:
+        """Plain form for the ledger (integers and the structure's name)."""
+        out: dict[str, int | str] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, BettingStructure) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> TableConfig:
+        """Inverse of `to_dict`; every field must be present and no other (ConfigError)."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"table config must be a mapping, not {type(data).__name__}")
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in data]
+        extra = sorted(str(k) for k in data if k not in names)
+        if missing:
+            raise ConfigError(f"table config lacks {', '.join(missing)}")
+        if extra:
+            raise ConfigError(f"table config has unknown settings {', '.join(extra)}")
+        structure = data["structure"]
+        try:
+            parsed = BettingStructure(structure)
+        except ValueError:
+            known = ", ".join(s.value for s in BettingStructure)
+            raise ConfigError(f"structure must be one of {known}, not {structure!r}") from None
+        kwargs: dict[str, object] = {n: data[n] for n in names if n != "structure"}
+        return cls(structure=parsed, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,119 @@
+"""The phases of a hand, the actions each phase admits, and the phase transition table (SPEC 3.2).
+
+Pure; no I/O. Theory of operation below; `hand.Hand` is the only code that changes phase.
+"""
+
+# Theory of operation
+# -------------------
+# A hand is a state machine driven by two kinds of input: player actions (announce, offer,
+# accept, ..., check, bet, raise, fold) and protocol inputs (deal, lay_out, reveal, timeout,
+# abort) that the session layer feeds in once the cryptography behind them has been checked.
+# The engine never sees a face-down card: it counts each player's cards as positions 0..n-1
+# and learns a card only when `reveal` hands it one.
+#
+#   ANNOUNCE --announce--> DEAL --deal--> TRADING --(closed)--> LAYOUT --(all laid out)-->
+#   REVEAL(r) --(all revealed)--> BETTING(r) --(round over)--> REVEAL(r+1) ... BETTING(5)
+#   --> SHOWDOWN --> COMPLETE
+#
+# BETTING is skipped when fewer than two players can still bet; a fold that leaves one player
+# goes straight to COMPLETE; `abort` takes any live phase to ABORTED. SHOWDOWN is transient:
+# pots are settled on entry and the hand moves on to COMPLETE in the same step. Every phase
+# change goes through `TRANSITIONS` and every action is first checked against
+# `ACTIONS_BY_PHASE`, so a rule about "when" lives in these two tables and nowhere else.
+# Who may act within a phase (turn order, trade sides, the betting order) is decided by the
+# trading and betting rules (SPEC 3.5, 3.7).
+
+from __future__ import annotations
+
+import enum
+
+
+class Phase(enum.Enum):
+    ANNOUNCE = "announce"
+    DEAL = "deal"
+    TRADING = "trading"
+    LAYOUT = "layout"
+    REVEAL = "reveal"
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+    ABORTED = "aborted"
+
+
+class ActionKind(enum.Enum):
+    """Every action and input the engine accepts, by its SPEC name."""
+
+    ANNOUNCE = "announce"
+    DEAL = "deal"
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    WITHDRAW = "withdraw"
+    PASS = "pass"
+    CHOOSE_TRADE_CARDS = "choose-trade-cards"
+    CLOSE_TRADING = "close-trading"
+    LAY_OUT = "lay-out"
+    REVEAL = "reveal"
+    CHECK = "check"
+    BET = "bet"
+    CALL = "call"
+    RAISE = "raise"
+    FOLD = "fold"
+    ALL_IN = "all-in"
+    TIMEOUT = "timeout"
+    ABORT = "abort"
+
+
+TERMINAL: frozenset[Phase] = frozenset({Phase.COMPLETE, Phase.ABORTED})
+
+_TRADING_ACTIONS = frozenset(
+    {
+        ActionKind.OFFER,
+        ActionKind.ACCEPT,
+        ActionKind.DECLINE,
+        ActionKind.WITHDRAW,
+        ActionKind.PASS,
+        ActionKind.CHOOSE_TRADE_CARDS,
+        ActionKind.CLOSE_TRADING,
+        ActionKind.TIMEOUT,
+    }
+)
+_BETTING_ACTIONS = frozenset(
+    {
+        ActionKind.CHECK,
+        ActionKind.BET,
+        ActionKind.CALL,
+        ActionKind.RAISE,
+        ActionKind.FOLD,
+        ActionKind.ALL_IN,
+        ActionKind.TIMEOUT,
+    }
+)
+
+# SPEC 3.2: the actions a phase admits (abort is admitted by every live phase).
+ACTIONS_BY_PHASE: dict[Phase, frozenset[ActionKind]] = {
+    Phase.ANNOUNCE: frozenset({ActionKind.ANNOUNCE, ActionKind.ABORT}),
+    Phase.DEAL: frozenset({ActionKind.DEAL, ActionKind.ABORT}),
+    Phase.TRADING: _TRADING_ACTIONS | {ActionKind.ABORT},
+    Phase.LAYOUT: frozenset({ActionKind.LAY_OUT, ActionKind.ABORT}),
+    Phase.REVEAL: frozenset({ActionKind.REVEAL, ActionKind.ABORT}),
+    Phase.BETTING: _BETTING_ACTIONS | {ActionKind.ABORT},
+    Phase.SHOWDOWN: frozenset(),
+    Phase.COMPLETE: frozenset(),
+    Phase.ABORTED: frozenset(),
+}
+
+# SPEC 3.2: the only phase changes there are.
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.ANNOUNCE: frozenset({Phase.DEAL, Phase.ABORTED}),
+    Phase.DEAL: frozenset({Phase.TRADING, Phase.LAYOUT, Phase.ABORTED}),
+    Phase.TRADING: frozenset({Phase.LAYOUT, Phase.ABORTED}),
+    Phase.LAYOUT: frozenset({Phase.REVEAL, Phase.ABORTED}),
+    Phase.REVEAL: frozenset({Phase.BETTING, Phase.REVEAL, Phase.SHOWDOWN, Phase.ABORTED}),
+    Phase.BETTING: frozenset(
+        {Phase.REVEAL, Phase.SHOWDOWN, Phase.COMPLETE, Phase.ABORTED},
+    ),
+    Phase.SHOWDOWN: frozenset({Phase.COMPLETE}),
+    Phase.COMPLETE: frozenset(),
+    Phase.ABORTED: frozenset(),
+}

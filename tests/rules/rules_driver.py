@@ -1,0 +1,301 @@
+"""Test driver for the rules engine: a card model beside the engine and a random player.
+
+The engine never sees face-down cards, so the model deals real cards, applies trades by
+position, keeps each layout, and feeds the reveals; the driver checks the invariants after
+every step and tries illegal actions on the way.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2pwillow.cards import DECK, Card
+from p2pwillow.hands import best_hand
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    Hand,
+    HandEnded,
+    IllegalAction,
+    LaidOut,
+    Phase,
+    TableConfig,
+    TradeMade,
+    TradingClose,
+    TradingMode,
+    hand_after_trade,
+)
+
+
+@dataclass
+class CardModel:
+    """What the protocol layer would know, all at once: every hand and layout."""
+
+    held: dict[int, list[Card]] = field(default_factory=dict)
+    layout: dict[int, list[Card]] = field(default_factory=dict)
+    undealt: list[Card] = field(default_factory=list)
+
+    def deal(self, seats: tuple[int, ...], size: int, rng: random.Random) -> None:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        for i, seat in enumerate(seats):
+            self.held[seat] = deck[i * size : (i + 1) * size]
+        self.undealt = deck[len(seats) * size :]
+
+    def trade(self, event: TradeMade) -> None:
+        t = event.trade
+        a, b = self.held[t.offerer], self.held[t.acceptor]
+        give_a = [a[p] for p in t.offerer_positions]
+        give_b = [b[p] for p in t.acceptor_positions]
+        self.held[t.offerer] = list(hand_after_trade(a, t.offerer_positions, give_b))
+        self.held[t.acceptor] = list(hand_after_trade(b, t.acceptor_positions, give_a))
+
+    def all_cards(self) -> list[Card]:
+        return [c for h in self.held.values() for c in h] + self.undealt
+
+
+def chips_in_play(hand: Hand) -> int:
+    v = hand.config.token_value
+    return sum(hand.stack(s) + hand.tokens(s) * v for s in hand.seats) + hand.pot
+
+
+def random_announcement(n: int, rng: random.Random) -> Announcement:
+    sizes = [d for d, most in ((5, 10), (6, 8), (7, 7)) if n <= most]
+    mode = rng.choice(list(TradingMode))
+    if mode is TradingMode.FREE:
+        return Announcement(rng.choice(sizes), mode, TradingClose.DEALER_CALLS)
+    closing = rng.choice(list(TradingClose))
+    orbits = rng.randint(1, 3) if closing is TradingClose.ORBITS else None
+    return Announcement(rng.choice(sizes), mode, closing, orbits)
+
+
+Attempt = tuple[str, Callable[[], object]]
+
+
+def junk_attempts(hand: Hand, rng: random.Random, undealt: list[Card]) -> list[Attempt]:
+    """Actions with arbitrary arguments: most are illegal at any given moment."""
+    seat = rng.choice([*hand.seats, -1, 99, hand.seats[0]])
+    n = rng.randint(-2, 200)
+    # A legal junk reveal must not take a card some layout holds: use an undealt one.
+    card = rng.choice(undealt or list(DECK))
+    return [
+        ("announce", lambda: hand.announce(seat, Announcement(7))),
+        ("deal", hand.deal),
+        ("offer", lambda: hand.offer(seat, n % 9)),
+        ("accept", lambda: hand.accept(seat)),
+        ("decline", lambda: hand.decline(seat)),
+        ("withdraw", lambda: hand.withdraw(seat)),
+        ("pass", lambda: hand.pass_turn(seat)),
+        ("choose", lambda: hand.choose_trade_cards(seat, [n % 8, (n + 1) % 8])),
+        ("close", lambda: hand.close_trading(seat)),
+        ("lay_out", lambda: hand.lay_out(seat)),
+        ("reveal", lambda: hand.reveal(seat, card)),
+        ("check", lambda: hand.check(seat)),
+        ("bet", lambda: hand.bet(seat, n)),
+        ("call", lambda: hand.call(seat)),
+        ("raise", lambda: hand.raise_to(seat, n * 3)),
+        ("fold", lambda: hand.fold(seat)),
+        ("all_in", lambda: hand.all_in(seat)),
+        ("timeout", lambda: hand.timeout(seat)),
+    ]
+
+
+def try_illegal(hand: Hand, attempt: Attempt) -> bool:
+    """Run an attempt; if it raises, check it was IllegalAction and changed nothing."""
+    before, events = hand.snapshot(), hand.events
+    try:
+        attempt[1]()
+    except IllegalAction:
+        assert hand.snapshot() == before, f"{attempt[0]} raised but changed the state"
+        assert hand.events == events
+        return False
+    return True
+
+
+class RandomTable:
+    """Drives one hand with random legal actions and checks invariants at every step."""
+
+    def __init__(self, hand: Hand, rng: random.Random, junk: float = 0.3) -> None:
+        self.hand = hand
+        self.rng = rng
+        self.junk = junk
+        self.model = CardModel()
+        self.start_total = chips_in_play(hand)
+        self.steps = 0
+
+    def legal_step(self) -> None:
+        h, rng = self.hand, self.rng
+        if h.phase is Phase.DEAL:
+            h.deal()
+            return
+        if rng.random() < 0.002:
+            h.abort([rng.choice(h.seats)], "the protocol stalled")
+            return
+        waiting = h.to_act()
+        seat = rng.choice(waiting)
+        kinds = h.legal_actions(seat)
+        assert kinds, f"seat {seat} must act in {h.phase} but has no legal action"
+        timed_out = h.phase in (Phase.TRADING, Phase.BETTING) and rng.random() < 0.05
+        if timed_out and h.can_timeout(seat):
+            h.timeout(seat)
+            return
+        kind = rng.choice(sorted(kinds, key=lambda k: k.value))
+        if h.phase is Phase.TRADING and ActionKind.CLOSE_TRADING in kinds and rng.random() < 0.3:
+            kind = ActionKind.CLOSE_TRADING
+        self.act(seat, kind)
+
+    def act(self, seat: int, kind: ActionKind) -> None:
+        h, rng = self.hand, self.rng
+        if kind is ActionKind.ANNOUNCE:
+            h.announce(seat, random_announcement(len(h.seats), rng))
+        elif kind is ActionKind.OFFER:
+            h.offer(seat, rng.randint(1, h.hand_size(seat)))
+        elif kind is ActionKind.ACCEPT:
+            h.accept(seat)
+        elif kind is ActionKind.DECLINE:
+            h.decline(seat)
+        elif kind is ActionKind.WITHDRAW:
+            h.withdraw(seat)
+        elif kind is ActionKind.PASS:
+            h.pass_turn(seat)
+        elif kind is ActionKind.CHOOSE_TRADE_CARDS:
+            sides = h.trade_sides
+            assert sides is not None
+            h.choose_trade_cards(seat, rng.sample(range(h.hand_size(seat)), sides[2]))
+        elif kind is ActionKind.CLOSE_TRADING:
+            h.close_trading(seat)
+        elif kind is ActionKind.LAY_OUT:
+            self.model.layout[seat] = rng.sample(self.model.held[seat], 5)
+            h.lay_out(seat)
+        elif kind is ActionKind.REVEAL:
+            h.reveal(seat, self.model.layout[seat][h.betting_round - 1])
+        elif kind is ActionKind.CHECK:
+            h.check(seat)
+        elif kind is ActionKind.CALL:
+            h.call(seat)
+        elif kind is ActionKind.FOLD:
+            h.fold(seat)
+        elif kind is ActionKind.ALL_IN:
+            h.all_in(seat)
+        else:
+            o = h.bet_options(seat)
+            assert o is not None
+            if kind is ActionKind.BET:
+                assert o.bet_min is not None and o.bet_max is not None
+                h.bet(seat, rng.randint(o.bet_min, o.bet_max))
+            else:
+                assert o.raise_min is not None and o.raise_max is not None
+                h.raise_to(seat, rng.randint(o.raise_min, o.raise_max))
+
+    def check_invariants(self, seen: int) -> None:
+        h = self.hand
+        for event in h.events[seen:]:
+            if isinstance(event, TradeMade):
+                self.model.trade(event)
+        if h.phase is Phase.ANNOUNCE:
+            return
+        if self.model.held:
+            cards = self.model.all_cards()
+            assert len(cards) == 52 and len(set(cards)) == 52, "cards not conserved"
+            for seat in h.seats:
+                if h.phase not in (Phase.COMPLETE, Phase.ABORTED):
+                    assert h.hand_size(seat) == len(self.model.held[seat])
+        if h.is_over:
+            assert h.result is not None
+            assert sum(h.result.final_stacks) == self.start_total, "chips not conserved"
+            assert h.to_act() == ()
+        else:
+            assert chips_in_play(h) == self.start_total, "chips not conserved"
+            assert h.pot >= 0 and all(h.stack(s) >= 0 for s in h.seats)
+            if h.phase is not Phase.DEAL:
+                for seat in h.to_act():
+                    assert h.legal_actions(seat), f"seat {seat} has no legal action"
+
+    def check_showdown(self) -> None:
+        h = self.hand
+        last = h.events[-1]
+        if not isinstance(last, HandEnded):
+            return
+        for award in last.result.awards:
+            assert sum(award.shares) == award.pot.amount
+            if len(award.pot.eligible) > 1 or all(len(h.showing(s)) == 5 for s in h.seats):
+                values = {s: best_hand(h.showing(s)) for s in award.pot.eligible}
+                top = max(values.values())
+                assert set(award.winners) == {s for s, v in values.items() if v == top}
+            shares = sorted(award.shares, reverse=True)
+            assert shares[0] - shares[-1] <= 1
+
+    def run(self, max_steps: int = 3000) -> Hand:
+        h = self.hand
+        while not h.is_over:
+            assert self.steps < max_steps, "hand did not finish"
+            self.steps += 1
+            if self.rng.random() < self.junk:
+                attempt = self.rng.choice(junk_attempts(h, self.rng, self.model.undealt))
+                seen = len(h.events)
+                if try_illegal(h, attempt):
+                    # A junk attempt may happen to be legal; the model must follow it.
+                    self._follow_junk(attempt[0], seen)
+                    self.check_invariants(seen)
+                    continue
+            seen = len(h.events)
+            if h.phase is Phase.DEAL:
+                h.deal()
+                self.model.deal(h.seats, h.hand_size(h.seats[0]), self.rng)
+            else:
+                self.legal_step()
+            self.check_invariants(seen)
+        self.check_showdown()
+        return h
+
+    def _follow_junk(self, name: str, seen: int) -> None:
+        h = self.hand
+        if name == "deal":
+            self.model.deal(h.seats, h.hand_size(h.seats[0]), self.rng)
+        elif name == "lay_out":
+            event = h.events[seen]
+            assert isinstance(event, LaidOut)
+            seat = event.seat
+            self.model.layout[seat] = self.model.held[seat][:5]
+
+
+def random_hand(rng: random.Random, config: TableConfig | None = None) -> Hand:
+    cfg = config or TableConfig(seats=10)
+    n = rng.randint(2, cfg.seats)
+    seats = sorted(rng.sample(range(cfg.seats), n))
+    stacks = [rng.choice([1, 7, 30, 60, 150, 400, 1000, 5000]) for _ in seats]
+    return Hand(cfg, seats, stacks, dealer=rng.choice(seats))
+
+
+def to_layout(hand: Hand, announcement: Announcement | None = None) -> None:
+    """Announce, deal, and close trading at once (needs trading to end immediately)."""
+    hand.announce(hand.dealer, announcement or Announcement(5))
+    hand.deal()
+    if hand.phase is Phase.TRADING:
+        hand.close_trading(hand.dealer)
+
+
+def reveal_round(hand: Hand, layouts: dict[int, list[Card]]) -> None:
+    for seat in hand.to_act():
+        hand.reveal(seat, layouts[seat][hand.betting_round - 1])
+
+
+def to_betting(
+    config: TableConfig,
+    layouts: dict[int, list[Card]],
+    stacks: dict[int, int],
+    dealer: int,
+) -> Hand:
+    """A hand with no trading, laid out, with round 1's cards turned."""
+    seats = sorted(layouts)
+    hand = Hand(config, seats, [stacks[s] for s in seats], dealer)
+    hand.announce(dealer, Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS))
+    hand.deal()
+    if hand.phase is Phase.TRADING:
+        hand.close_trading(dealer)
+    for seat in hand.seats:
+        hand.lay_out(seat)
+    reveal_round(hand, layouts)
+    return hand

@@ -1,0 +1,43 @@
+"""Whole hands driven at random: chips and cards conserved, someone can always act, and every
+illegal action raises IllegalAction and changes nothing."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rules_driver import RandomTable, random_hand
+
+from p2pwillow.rules import BettingStructure, Phase, TableConfig
+
+
+def _config(structure: BettingStructure, tokens: int, value: int) -> TableConfig:
+    return TableConfig(seats=10, structure=structure, trade_tokens=tokens, token_value=value)
+
+
+def test_seeded_random_hands_finish_with_invariants() -> None:
+    phases: set[Phase] = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        structure = list(BettingStructure)[seed % 4]
+        hand = random_hand(rng, _config(structure, rng.choice([0, 1, 6]), rng.choice([1, 5])))
+        RandomTable(hand, rng).run()
+        phases.add(hand.phase)
+    assert phases == {Phase.COMPLETE, Phase.ABORTED} or phases == {Phase.COMPLETE}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rng=st.randoms(use_true_random=False),
+    structure=st.sampled_from(list(BettingStructure)),
+    tokens=st.integers(0, 6),
+    value=st.integers(1, 10),
+    junk=st.floats(0.0, 0.6),
+)
+def test_property_whole_hands(
+    rng: random.Random, structure: BettingStructure, tokens: int, value: int, junk: float
+) -> None:
+    hand = random_hand(rng, _config(structure, tokens, value))
+    RandomTable(hand, rng, junk=junk).run()
+    assert hand.is_over
