@@ -60,8 +60,14 @@ _SUIT_BY_CHAR = {
     "♡": Suit.HEARTS,
     "♤": Suit.SPADES,
 }
-_RANK_BY_TEXT = {c: i + 2 for i, c in enumerate(RANK_LETTERS)} | {"10": 10}
-_TOKEN = re.compile(r"^(10|[2-9tjqka])(.)$", re.IGNORECASE)
+# Exact tables, not a case-insensitive regex: Unicode case folding would let look-alikes such
+# as the Kelvin sign (U+212A) match "k".
+_RANK_BY_TEXT = (
+    {c: i + 2 for i, c in enumerate(RANK_LETTERS)}
+    | {c.lower(): i + 2 for i, c in enumerate(RANK_LETTERS)}
+    | {"10": 10}
+)
+_SUIT_BY_CHAR |= {c.upper(): suit for c, suit in _SUIT_BY_CHAR.items() if c.isascii()}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -72,7 +78,7 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not 2 <= self.rank <= 14:
+        if type(self.rank) is not int or not 2 <= self.rank <= 14:
             raise ValueError(f"card rank must be 2..14, not {self.rank!r}")
         if not isinstance(self.suit, Suit):
             object.__setattr__(self, "suit", Suit(self.suit))
@@ -84,17 +90,21 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        if not 0 <= index < 52:
+        if type(index) is not int or not 0 <= index < 52:
             raise ValueError(f"card index must be 0..51, not {index!r}")
         return cls(index // 4 + 2, Suit(index % 4))
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        match = _TOKEN.match(token.strip())
-        if match is None or match.group(2).lower() not in _SUIT_BY_CHAR:
+        """One card: a rank 2-10/T/J/Q/K/A, then a suit c/d/h/s or ♣♦♥♠ (any case; SPEC 2.2)."""
+        if not isinstance(token, str):
+            raise ValueError(f"not a card: {token!r} (expected text such as 'As' or '10♥')")
+        text = token.strip()
+        rank = _RANK_BY_TEXT.get(text[:-1])
+        suit = _SUIT_BY_CHAR.get(text[-1:])
+        if rank is None or suit is None:
             raise ValueError(f"not a card: {token!r} (expected a rank 2-10/T/J/Q/K/A and a suit)")
-        rank_text, suit_char = match.group(1).upper(), match.group(2).lower()
-        return cls(_RANK_BY_TEXT[rank_text], _SUIT_BY_CHAR[suit_char])
+        return cls(rank, suit)
 
     @property
     def ascii(self) -> str:
@@ -119,6 +129,8 @@ def parse_cards(text: str) -> list[Card]:
 
     Raises ValueError naming the first bad token.
     """
+    if not isinstance(text, str):
+        raise ValueError(f"not card text: {text!r}")
     return [Card.parse(token) for token in re.split(r"[\s,]+", text.strip()) if token]
 
 

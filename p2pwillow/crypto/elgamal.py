@@ -101,3 +101,11 @@ def decrypt(ct: Ciphertext, secret: int) -> int:
 def open_with_share(ct: Ciphertext, share: Point) -> int:
     """The card index from a ciphertext under one key and that key's decryption share."""
     return card_index(ct.c2 - share)
+
+
+def reencrypt_to(ct: Ciphertext, secret_a: int, key_b: Point, r: int) -> Ciphertext:
+    """Move ct from key Y_A = secret_a*G to key_b, same plaintext, fresh randomness r (SPEC 4.2.4).
+
+    (r*G, c2 - x_A*c1 + r*Y_B): the holder of x_A strips its key and adds key_b's.
+    """
+    return Ciphertext(G * r, ct.c2 - ct.c1 * secret_a + key_b * r)

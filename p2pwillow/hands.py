@@ -1,0 +1,496 @@
+"""Poker hand ranking: the best five of 5 to 7 cards, and partial hands showing (SPEC 2.3-2.5).
+
+Pure; no I/O. Lookup tables are built once at import; `rank5`/`rank6`/`rank7` are the fast
+integer entry points for tight loops, `best_hand` and `showing_value` the checked ones.
+
+Theory of operation. Every hand value is one integer key, bigger is better (SPEC 2.4):
+
+    key = category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
+
+where r1..r5 are the ranks (2..14) of the five playing cards in their comparison order:
+grouped by multiplicity, larger groups first, higher ranks first within equal groups; a
+straight lists its cards from the top down, with the ace of a five-high straight last.
+
+A card index i (SPEC 2.1) contributes `_CARD_CODE[i] = 1 << (16 + 3 * rank0) | 1 << (4 * suit)`
+(rank0 = rank - 2). The sum over a hand holds the count of every rank in 3-bit fields (the
+"rank signature", at most 4 per rank, so the fields never carry) and the count of every suit in
+4-bit fields (at most 7, so adding 3 to each field flags exactly the suits with 5 or more cards
+in its top bit). A hand without a flush is looked up by its rank signature alone; a hand with a
+flush by the rank mask of its flush suit. With at most 7 cards a flush rules out a full house
+and four of a kind, so the flush suit alone gives the best hand.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from p2pwillow.cards import DECK, RANK_NAMES, RANK_PLURALS, Card
+
+__all__ = [
+    "Category",
+    "HandValue",
+    "ShowingValue",
+    "best_hand",
+    "category_of",
+    "describe",
+    "rank5",
+    "rank6",
+    "rank7",
+    "showing_value",
+]
+
+
+class Category(enum.IntEnum):
+    """Hand categories, weakest first (SPEC 2.3)."""
+
+    HIGH_CARD = 0
+    ONE_PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+_CATEGORY_SHIFT = 20
+_ACE = 14
+_WHEEL = (5, 4, 3, 2, _ACE)
+
+
+def _pack(category: Category, ranks: Sequence[int]) -> int:
+    """SPEC 2.4: the category, then up to five 4-bit ranks from the most significant nibble."""
+    key = int(category) << _CATEGORY_SHIFT
+    for position, rank in enumerate(ranks):
+        key |= rank << (4 * (4 - position))
+    return key
+
+
+def _unpack(key: int) -> tuple[int, ...]:
+    """The ranks of a key, in comparison order; zero nibbles (absent cards) dropped."""
+    ranks = _RANKS_OF.get(key)
+    if ranks is None:
+        nibbles = ((key >> (4 * (4 - position))) & 0xF for position in range(5))
+        ranks = tuple(n for n in nibbles if n)
+    return ranks
+
+
+def category_of(key: int) -> Category:
+    """The category of a hand key (from `rank5`/`rank6`/`rank7`)."""
+    return Category(key >> _CATEGORY_SHIFT)
+
+
+# --- tables (built once at import) ----------------------------------------------------------
+
+
+def _straight_ranks(ranks: frozenset[int]) -> tuple[int, ...] | None:
+    """The five ranks of a straight, top down, if these five distinct ranks make one."""
+    if ranks == frozenset(_WHEEL):
+        return _WHEEL
+    top = max(ranks)
+    if min(ranks) == top - 4:
+        return tuple(range(top, top - 5, -1))
+    return None
+
+
+def _signature(ranks: Iterable[int]) -> int:
+    return sum(1 << (3 * (r - 2)) for r in ranks)
+
+
+def _rank_mask(ranks: Iterable[int]) -> int:
+    return sum(1 << (r - 2) for r in ranks)
+
+
+def _build_five() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """Keys of every five-card rank multiset (no flush), and of every flush, by category."""
+    no_flush: dict[int, int] = {}  # rank signature -> key
+    flush_by_signature: dict[int, int] = {}  # rank signature of 5 distinct ranks -> flush key
+    flush_by_mask: dict[int, int] = {}  # rank bit mask of 5 distinct ranks -> flush key
+    ranks_down = range(_ACE, 1, -1)
+    for five in combinations(ranks_down, 5):
+        straight = _straight_ranks(frozenset(five))
+        if straight is None:
+            plain, suited = _pack(Category.HIGH_CARD, five), _pack(Category.FLUSH, five)
+        else:
+            plain = _pack(Category.STRAIGHT, straight)
+            suited = _pack(Category.STRAIGHT_FLUSH, straight)
+        signature = _signature(five)
+        no_flush[signature] = plain
+        flush_by_signature[signature] = suited
+        flush_by_mask[_rank_mask(five)] = suited
+    for group in ranks_down:
+        others = [r for r in ranks_down if r != group]
+        ranks: tuple[int, ...]
+        for kickers in combinations(others, 3):
+            ranks = (group, group, *kickers)
+            no_flush[_signature(ranks)] = _pack(Category.ONE_PAIR, ranks)
+        for two_kickers in combinations(others, 2):
+            ranks = (group, group, group, *two_kickers)
+            no_flush[_signature(ranks)] = _pack(Category.THREE_OF_A_KIND, ranks)
+        for other in others:
+            ranks = (group, group, group, other, other)
+            no_flush[_signature(ranks)] = _pack(Category.FULL_HOUSE, ranks)
+            ranks = (group, group, group, group, other)
+            no_flush[_signature(ranks)] = _pack(Category.FOUR_OF_A_KIND, ranks)
+    for high, low in combinations(ranks_down, 2):
+        for kicker in ranks_down:
+            if kicker not in (high, low):
+                ranks = (high, high, low, low, kicker)
+                no_flush[_signature(ranks)] = _pack(Category.TWO_PAIR, ranks)
+    return no_flush, flush_by_signature, flush_by_mask
+
+
+def _extend(table: dict[int, int], fields: int, width: int, cap: int) -> dict[int, int]:
+    """Keys for one more card: the best of the hands each one-card-smaller subset makes.
+
+    `table` maps a packed count vector (`fields` fields of `width` bits) to a key; every
+    vector reachable by adding 1 to a field still below `cap` gets the max over its sources.
+    """
+    grown: dict[int, int] = {}
+    get = grown.get
+    units = [(1 << (width * f), width * f) for f in range(fields)]
+    field_mask = (1 << width) - 1
+    for vector, key in table.items():
+        for unit, shift in units:
+            if (vector >> shift) & field_mask < cap:
+                target = vector + unit
+                if get(target, -1) < key:
+                    grown[target] = key
+    return grown
+
+
+_NO_FLUSH_5, _FLUSH_5, _FLUSH_MASK_5 = _build_five()
+_NO_FLUSH_6 = _extend(_NO_FLUSH_5, 13, 3, 4)
+_NO_FLUSH_7 = _extend(_NO_FLUSH_6, 13, 3, 4)
+_FLUSH_MASK_6 = _extend(_FLUSH_MASK_5, 13, 1, 1)
+_FLUSH_MASK_7 = _extend(_FLUSH_MASK_6, 13, 1, 1)
+
+# Signatures of different sizes never collide (the field sum is the card count), nor masks.
+_NO_FLUSH: dict[int, int] = {**_NO_FLUSH_5, **_NO_FLUSH_6, **_NO_FLUSH_7}
+_FLUSH_BY_MASK: dict[int, int] = {**_FLUSH_MASK_5, **_FLUSH_MASK_6, **_FLUSH_MASK_7}
+_HAND_KEYS: frozenset[int] = frozenset(_NO_FLUSH_5.values()) | frozenset(_FLUSH_5.values())
+_RANKS_OF: dict[int, tuple[int, ...]] = {}  # filled below, for speed: key -> its five ranks
+_RANKS_OF.update((key, _unpack(key)) for key in _HAND_KEYS)
+
+_CARD_CODE: tuple[int, ...] = tuple(
+    (1 << (16 + 3 * (index >> 2))) | (1 << (4 * (index & 3))) for index in range(52)
+)
+_SUIT_BIAS = 0x3333  # + 3 in every suit field: a field of 5..7 sets its top bit (0x8)
+_FLUSH_FLAGS = 0x8888
+# For each single flagged suit: the rank bit of every card of that suit, 0 for the others.
+_SUITED_MASK: dict[int, tuple[int, ...]] = {
+    0x8 << (4 * suit): tuple((1 << (index >> 2)) if index & 3 == suit else 0 for index in range(52))
+    for suit in range(4)
+}
+
+
+# --- fast integer entry points ---------------------------------------------------------------
+
+
+def rank5(cards: Sequence[int]) -> int:
+    """The key of exactly five distinct canonical card indices; bigger is better.
+
+    Unchecked, for tight loops: give five distinct ints in 0..51 (`best_hand` checks).
+    """
+    a, b, c, d, e = cards
+    code = _CARD_CODE
+    s = code[a] + code[b] + code[c] + code[d] + code[e]
+    if (s + _SUIT_BIAS) & _FLUSH_FLAGS:
+        return _FLUSH_5[s >> 16]
+    return _NO_FLUSH[s >> 16]
+
+
+def rank6(cards: Sequence[int]) -> int:
+    """The key of the best five of exactly six distinct card indices (unchecked)."""
+    a, b, c, d, e, f = cards
+    code = _CARD_CODE
+    s = code[a] + code[b] + code[c] + code[d] + code[e] + code[f]
+    flags = (s + _SUIT_BIAS) & _FLUSH_FLAGS
+    if flags:
+        m = _SUITED_MASK[flags]
+        return _FLUSH_BY_MASK[m[a] | m[b] | m[c] | m[d] | m[e] | m[f]]
+    return _NO_FLUSH[s >> 16]
+
+
+def rank7(cards: Sequence[int]) -> int:
+    """The key of the best five of exactly seven distinct card indices (unchecked)."""
+    a, b, c, d, e, f, g = cards
+    code = _CARD_CODE
+    s = code[a] + code[b] + code[c] + code[d] + code[e] + code[f] + code[g]
+    flags = (s + _SUIT_BIAS) & _FLUSH_FLAGS
+    if flags:
+        m = _SUITED_MASK[flags]
+        return _FLUSH_BY_MASK[m[a] | m[b] | m[c] | m[d] | m[e] | m[f] | m[g]]
+    return _NO_FLUSH[s >> 16]
+
+
+_RANKERS = {5: rank5, 6: rank6, 7: rank7}
+
+
+# --- texts -----------------------------------------------------------------------------------
+
+
+def _n(rank: int) -> str:
+    return RANK_NAMES[rank]
+
+
+def _p(rank: int) -> str:
+    return RANK_PLURALS[rank]
+
+
+def describe(key: int) -> str:
+    """Readable text of a hand key: "two pair, eights and fours, king kicker" (SPEC 2.3)."""
+    if key not in _HAND_KEYS:
+        raise ValueError(f"not a hand key: {key!r}")
+    r = _unpack(key)
+    match category_of(key):
+        case Category.STRAIGHT_FLUSH:
+            return "royal flush" if r[0] == _ACE else f"straight flush, {_n(r[0])} high"
+        case Category.FOUR_OF_A_KIND:
+            return f"four of a kind, {_p(r[0])}"
+        case Category.FULL_HOUSE:
+            return f"full house, {_p(r[0])} full of {_p(r[3])}"
+        case Category.FLUSH:
+            return f"flush, {_n(r[0])}-{_n(r[1])} high"
+        case Category.STRAIGHT:
+            return f"straight, {_n(r[0])} high"
+        case Category.THREE_OF_A_KIND:
+            return f"three of a kind, {_p(r[0])}"
+        case Category.TWO_PAIR:
+            return f"two pair, {_p(r[0])} and {_p(r[2])}, {_n(r[4])} kicker"
+        case Category.ONE_PAIR:
+            return f"pair of {_p(r[0])}, {_n(r[2])} kicker"
+        case _:
+            return f"{_n(r[0])}-{_n(r[1])} high"
+
+
+def _describe_showing(key: int) -> str:
+    r = _unpack(key)
+    match category_of(key):
+        case Category.FOUR_OF_A_KIND:
+            return f"four of a kind, {_p(r[0])}"
+        case Category.THREE_OF_A_KIND:
+            return f"three of a kind, {_p(r[0])}"
+        case Category.TWO_PAIR:
+            return f"two pair, {_p(r[0])} and {_p(r[2])}"
+        case Category.ONE_PAIR:
+            kicker = f", {_n(r[2])} kicker" if len(r) > 2 else ""
+            return f"pair of {_p(r[0])}{kicker}"
+        case _:
+            return f"{_n(r[0])} high" if len(r) == 1 else f"{_n(r[0])}-{_n(r[1])} high"
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HandValue:
+    """The value of a five-card hand: totally ordered by `key` (higher beats lower, equal ties).
+
+    `cards` are the five that play, in comparison order (SPEC 2.4). Suits never break ties, so
+    two values with different cards may be equal.
+    """
+
+    key: int
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, int) or self.key not in _HAND_KEYS:
+            raise ValueError(f"not a hand key: {self.key!r}")
+        cards = self.cards
+        if (
+            type(cards) is not tuple
+            or any(type(card) is not Card for card in cards)
+            or tuple(card.rank for card in cards) != _RANKS_OF[self.key]
+            # five of one suit are a flush, and a flush is five of one suit
+            or (len({card.suit for card in cards}) == 1)
+            != (self.key >> _CATEGORY_SHIFT in (Category.FLUSH, Category.STRAIGHT_FLUSH))
+        ):
+            raise ValueError(f"cards {self.cards!r} do not make the hand {describe(self.key)!r}")
+
+    @property
+    def category(self) -> Category:
+        return category_of(self.key)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The five ranks in comparison order (the ace of a five-high straight last)."""
+        return _unpack(self.key)
+
+    @property
+    def text(self) -> str:
+        return describe(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.key == other.key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.key < other.key
+        return NotImplemented
+
+    def __le__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.key <= other.key
+        return NotImplemented
+
+    def __gt__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.key > other.key
+        return NotImplemented
+
+    def __ge__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.key >= other.key
+        return NotImplemented
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ShowingValue:
+    """The value of 1 to 4 face-up cards (SPEC 2.5): groups and kickers only.
+
+    Ordered by `key`; meant to be compared between hands with the same number of cards showing.
+    `cards` are the cards showing, in comparison order.
+    """
+
+    key: int
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        hand = _checked(self.cards, 1, 4, "ShowingValue")
+        if type(self.cards) is not tuple or (self.key, self.cards) != _showing(hand):
+            raise ValueError(f"{self.key!r} is not the showing value of {self.cards!r} in order")
+
+    @property
+    def category(self) -> Category:
+        return category_of(self.key)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return _unpack(self.key)
+
+    @property
+    def text(self) -> str:
+        return _describe_showing(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ShowingValue):
+            return self.key == other.key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: ShowingValue) -> bool:
+        if isinstance(other, ShowingValue):
+            return self.key < other.key
+        return NotImplemented
+
+    def __le__(self, other: ShowingValue) -> bool:
+        if isinstance(other, ShowingValue):
+            return self.key <= other.key
+        return NotImplemented
+
+    def __gt__(self, other: ShowingValue) -> bool:
+        if isinstance(other, ShowingValue):
+            return self.key > other.key
+        return NotImplemented
+
+    def __ge__(self, other: ShowingValue) -> bool:
+        if isinstance(other, ShowingValue):
+            return self.key >= other.key
+        return NotImplemented
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --- checked entry points --------------------------------------------------------------------
+
+
+def _checked(cards: Iterable[Card], low: int, high: int, what: str) -> tuple[Card, ...]:
+    if isinstance(cards, str | bytes):
+        raise ValueError(f"{what}: give Card values, not a string (parse it with parse_cards)")
+    try:
+        hand = tuple(cards)
+    except TypeError:
+        raise ValueError(f"{what}: expected a sequence of cards, not {cards!r}") from None
+    for card in hand:
+        if type(card) is not Card:
+            raise ValueError(f"{what}: not a card: {card!r}")
+    if not low <= len(hand) <= high:
+        raise ValueError(f"{what}: give {low} to {high} cards, not {len(hand)}")
+    if len(set(hand)) != len(hand):
+        twice = sorted(card for card, n in Counter(hand).items() if n > 1)
+        raise ValueError(f"{what}: a card appears twice: {', '.join(map(str, twice))}")
+    return hand
+
+
+def best_hand(cards: Iterable[Card]) -> HandValue:
+    """The value of the best five of 5 to 7 distinct cards (SPEC 2.3, 2.4).
+
+    Raises ValueError for fewer than 5 or more than 7 cards, a repeated card, or a non-card.
+    `cards` of the result lists the five that play in comparison order; within a rank the
+    higher suit comes first (a display choice: suits never rank, SPEC 2.4).
+    """
+    hand = _checked(cards, 5, 7, "best_hand")
+    # Highest canonical index first: by rank, then by suit.
+    pool = sorted((4 * (card.rank - 2) + card.suit for card in hand), reverse=True)
+    key = _RANKERS[len(pool)](pool)
+    if key >> _CATEGORY_SHIFT in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+        suits = [index & 3 for index in pool]
+        flush_suit = max(range(4), key=suits.count)
+        pool = [index for index in pool if index & 3 == flush_suit]
+    playing: list[Card] = []
+    for rank in _RANKS_OF[key]:
+        for position, index in enumerate(pool):
+            if index >> 2 == rank - 2:
+                playing.append(DECK[index])
+                del pool[position]
+                break
+    return HandValue(key, tuple(playing))
+
+
+def _showing(hand: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
+    """SPEC 2.5: the key of checked face-up cards, and the cards in comparison order."""
+    counts = Counter(card.rank for card in hand)
+    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    shape = tuple(n for _, n in groups)
+    if shape[0] == 4:
+        category = Category.FOUR_OF_A_KIND
+    elif shape[0] == 3:
+        category = Category.THREE_OF_A_KIND
+    elif shape[:2] == (2, 2):
+        category = Category.TWO_PAIR
+    elif shape[0] == 2:
+        category = Category.ONE_PAIR
+    else:
+        category = Category.HIGH_CARD
+    ranks = [rank for rank, n in groups for _ in range(n)]
+    ordered = tuple(sorted(hand, key=lambda c: (counts[c.rank], c.rank, int(c.suit)), reverse=True))
+    return _pack(category, ranks), ordered
+
+
+def showing_value(cards: Iterable[Card]) -> ShowingValue:
+    """The value of 1 to 4 face-up cards, as stud ranks partial hands (SPEC 2.5).
+
+    Four, three, two pair, pair, high card, then kickers; straights and flushes do not count.
+    """
+    return ShowingValue(*_showing(_checked(cards, 1, 4, "showing_value")))

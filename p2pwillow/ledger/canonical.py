@@ -1,0 +1,177 @@
+"""The canonical JSON encoding every entry is signed, hashed and stored in (SPEC 6.1).
+
+Pure; no I/O. `canonical_bytes` encodes a value; `parse_canonical` accepts exactly the bytes
+`canonical_bytes` would produce for the value they decode to, and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import NoReturn, TypeAlias
+
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+
+JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | bool | None"
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Integers are limited to +-(2^53 - 1), so every JSON implementation reads them exactly."""
+
+MAX_DEPTH = 32
+"""Objects and arrays nest at most this deep (an entry inside an equivocation proof is 4 deep)."""
+
+MAX_LINE_BYTES = 1 << 20
+"""An encoded entry is at most 1 MiB."""
+
+KEY_PATTERN = r"^[A-Za-z0-9_.\-]{1,64}$"
+_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+
+
+class _Rejected(Exception):
+    """Internal: a value outside the canonical domain; carries the reason text."""
+
+
+def _check(value: object, depth: int) -> None:
+    """Raise _Rejected unless value is in the canonical domain (SPEC 6.1)."""
+    if depth > MAX_DEPTH:
+        raise _Rejected(f"nested deeper than {MAX_DEPTH}")
+    # bool before int: bool is a subclass of int in Python
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            raise _Rejected("integer outside +-(2^53 - 1)")
+        return
+    if isinstance(value, str):
+        _check_text(value)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or _KEY.fullmatch(key) is None:
+                raise _Rejected(f"object key {key!r} is not 1-64 of A-Z a-z 0-9 _ . -")
+            _check(item, depth + 1)
+        return
+    if isinstance(value, list | tuple):
+        for item in value:
+            _check(item, depth + 1)
+        return
+    if isinstance(value, float):
+        raise _Rejected("numbers are integers only")
+    raise _Rejected(f"{type(value).__name__} is not a JSON value")
+
+
+def _check_text(text: str) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Rejected("string holds a lone surrogate") from None
+
+
+def _dump(value: object) -> bytes:
+    return json.dumps(
+        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    ).encode("utf-8")
+
+
+def canonical_bytes(value: object) -> bytes:
+    """The canonical encoding of a JSON value (dicts, lists or tuples, str, int, bool, None).
+
+    Raises LocalProtocolError for anything outside the canonical domain (floats, huge integers,
+    bad keys, lone surrogates, too deep).
+    """
+    try:
+        _check(value, 1)
+    except _Rejected as exc:
+        raise LocalProtocolError(f"cannot encode canonically: {exc}") from None
+    return _dump(value)
+
+
+def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
+    obj: JsonObject = {}
+    for key, item in pairs:
+        if key in obj:
+            raise _Rejected(f"duplicate object key {key!r}")
+        obj[key] = item
+    return obj
+
+
+def _no_float(text: str) -> NoReturn:
+    raise _Rejected(f"numbers are integers only, not {text[:20]!r}")
+
+
+def _no_constant(text: str) -> NoReturn:
+    raise _Rejected(f"{text} is not JSON")
+
+
+def parse_canonical(data: bytes | str) -> JsonValue:
+    """Decode canonical JSON; raise RemoteProtocolError unless `data` is exactly canonical.
+
+    `data` is the encoding itself, without a line terminator.
+    """
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RemoteProtocolError(Reason.MALFORMED, "text holds a lone surrogate") from None
+    elif isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+    else:
+        raise RemoteProtocolError(Reason.MALFORMED, f"expected bytes, not {type(data).__name__}")
+    if len(raw) > MAX_LINE_BYTES:
+        raise RemoteProtocolError(Reason.MALFORMED, f"longer than {MAX_LINE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RemoteProtocolError(Reason.MALFORMED, "not UTF-8") from None
+    try:
+        value: JsonValue = json.loads(
+            text,
+            object_pairs_hook=_object_pairs,
+            parse_float=_no_float,
+            parse_constant=_no_constant,
+        )
+        _check(value, 1)
+    except _Rejected as exc:
+        raise RemoteProtocolError(Reason.NON_CANONICAL, str(exc)) from None
+    except RecursionError:
+        raise RemoteProtocolError(Reason.MALFORMED, "nested too deeply") from None
+    except ValueError as exc:
+        # json.JSONDecodeError, and int() refusing thousands of digits
+        raise RemoteProtocolError(Reason.MALFORMED, f"not JSON: {exc}") from None
+    try:
+        again = _dump(value)
+    except (UnicodeEncodeError, ValueError):  # pragma: no cover - _check excludes these
+        raise RemoteProtocolError(Reason.NON_CANONICAL, "not encodable") from None
+    if again != raw:
+        raise RemoteProtocolError(
+            Reason.NON_CANONICAL,
+            "not in canonical form (key order, whitespace, escapes or number form)",
+        )
+    return value
+
+
+def is_hex(text: object, length: int | None = None) -> bool:
+    """True if text is lowercase hex of an even length (exactly `length` digits if given)."""
+    if not isinstance(text, str) or (length is not None and len(text) != length):
+        return False
+    # bytes.fromhex runs in C (a regular expression is some 50 times slower on long proofs); it
+    # also takes uppercase digits and spaces, which the round trip then refuses
+    try:
+        return bytes.fromhex(text).hex() == text
+    except ValueError:
+        return False
+
+
+__all__ = [
+    "KEY_PATTERN",
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "MAX_SAFE_INTEGER",
+    "JsonObject",
+    "JsonValue",
+    "canonical_bytes",
+    "is_hex",
+    "parse_canonical",
+]

@@ -1,0 +1,417 @@
+"""The hash chain: an append-only `Ledger`, seating, sequencers, equivocation (SPEC 6.5-6.9).
+
+Pure; no I/O (transcript bytes in and out; the driver reads and writes files). The ledger
+checks signatures, the chain and the seating; it knows no poker rules and checks no proofs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+
+from p2pwillow.ledger.entry import GENESIS_PREV, Entry, decode_entry
+from p2pwillow.ledger.errors import Reason, RemoteProtocolError
+from p2pwillow.ledger.identity import safety_code
+from p2pwillow.ledger.kinds import (
+    Abort,
+    Equivocation,
+    Genesis,
+    HandEnd,
+    HandStart,
+    HeadSignature,
+    Join,
+    Leave,
+    SeatAcceptance,
+)
+
+SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
+"""The only kinds allowed in hand 0, before the first hand starts (SPEC 6.6)."""
+HAND_ENDINGS = (HandEnd, Abort)
+
+
+def _fail(reason: Reason, detail: str, entry: Entry) -> RemoteProtocolError:
+    return RemoteProtocolError(reason, detail, seq=entry.seq, kind=entry.kind, author=entry.author)
+
+
+def find_equivocation(
+    first: Entry, second: Entry, sequencer: int, key: bytes
+) -> Equivocation | None:
+    """The proof that seat `sequencer` (identity `key`) countersigned two different entries with
+    the same seq in the same game, or None if these two entries prove nothing (SPEC 6.8)."""
+    if first.game != second.game or first.seq != second.seq:
+        return None
+    if first.sequencer_message() == second.sequencer_message():
+        return None
+    if not (first.verify_countersig(key) and second.verify_countersig(key)):
+        return None
+    return Equivocation(sequencer=sequencer, first=first, second=second)
+
+
+def next_seat_clockwise(seats: Iterable[int], after: int) -> int:
+    """The first seat after `after` going clockwise (upwards, wrapping) among `seats`."""
+    ordered = sorted(set(seats) - {after})
+    if not ordered:
+        return after
+    later = [s for s in ordered if s > after]
+    return later[0] if later else ordered[0]
+
+
+class Ledger:
+    """One game's append-only chain of entries and what it implies for the next one.
+
+    Tracks the head (seq and hash), the seated identities (genesis, seat, join, leave), the
+    current hand and its sequencer. `check_next` raises RemoteProtocolError naming why an entry
+    cannot come next; `append` checks and then appends.
+    """
+
+    __slots__ = (
+        "_ended_by",
+        "_entries",
+        "_game",
+        "_hand",
+        "_hand_seats",
+        "_hashes",
+        "_head_signers",
+        "_roster",
+        "_seated",
+        "_sequencer",
+        "_sequencers",
+    )
+
+    def __init__(self, game: bytes | None = None) -> None:
+        """An empty ledger; if `game` is given, only that game's genesis is accepted."""
+        self._game = game
+        self._entries: list[Entry] = []
+        self._hashes: list[bytes] = []
+        self._sequencers: list[int] = []
+        self._roster: dict[int, bytes] = {}
+        self._seated: set[int] = set()
+        self._hand = 0
+        self._hand_seats: tuple[int, ...] = ()
+        self._sequencer = -1
+        self._ended_by: bytes | None = None
+        self._head_signers: set[int] = set()
+
+    # --- what the ledger holds -------------------------------------------------------------
+
+    @property
+    def game(self) -> bytes | None:
+        return self._game
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        return tuple(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, seq: int) -> Entry:
+        return self._entries[seq]
+
+    @property
+    def head_seq(self) -> int:
+        """The seq of the last entry; -1 when empty."""
+        return len(self._entries) - 1
+
+    @property
+    def head_hash(self) -> bytes:
+        """The hash of the last entry; 32 zero bytes when empty (the genesis `prev`)."""
+        return self._hashes[-1] if self._hashes else GENESIS_PREV
+
+    def hash_of(self, seq: int) -> bytes:
+        return self._hashes[seq]
+
+    def sequencer_of(self, seq: int) -> int:
+        """The seat that countersigned entry `seq`, as the ledger expected it."""
+        return self._sequencers[seq]
+
+    @property
+    def genesis(self) -> Genesis | None:
+        if not self._entries:
+            return None
+        body = self._entries[0].body
+        assert isinstance(body, Genesis)
+        return body
+
+    @property
+    def identities(self) -> Mapping[int, bytes]:
+        """The seats at the table now and their identity keys."""
+        return MappingProxyType(dict(self._roster))
+
+    @property
+    def seated(self) -> frozenset[int]:
+        """Genesis seats whose seat acceptance is in the ledger, and seats that joined."""
+        return frozenset(self._seated)
+
+    @property
+    def hand(self) -> int:
+        """The current hand number (0 while seating)."""
+        return self._hand
+
+    @property
+    def hand_seats(self) -> tuple[int, ...]:
+        """The seats in the current hand (the genesis players while seating)."""
+        return self._hand_seats
+
+    @property
+    def sequencer(self) -> int:
+        """The seat sequencing now: the genesis author in hand 0, else the hand's dealer (or
+        its substitute after an equivocation); -1 when empty."""
+        return self._sequencer
+
+    @property
+    def hand_ended_by(self) -> bytes | None:
+        """The hash of the hand_end or abort that ended the current hand, if any."""
+        return self._ended_by
+
+    def safety_code(self) -> str:
+        """The safety code of the table as now seated (SPEC 6.7)."""
+        if self._game is None:
+            raise ValueError("no genesis yet")
+        return safety_code(self._game, self._roster)
+
+    def prefix(self, length: int) -> Ledger:
+        """A new ledger holding the first `length` entries (to cut a forked tail, SPEC 6.8)."""
+        ledger = Ledger(self._game)
+        for entry, sequencer in zip(self._entries[:length], self._sequencers, strict=False):
+            ledger.append(entry, sequencer_seat=sequencer)
+        return ledger
+
+    # --- checks ----------------------------------------------------------------------------
+
+    def expected_sequencer(self, entry: Entry) -> int:
+        """Who must countersign `entry` if it comes next (SPEC 6.6, 6.8)."""
+        body = entry.body
+        if isinstance(body, Genesis):
+            return entry.author
+        if isinstance(body, HandStart):
+            return body.dealer
+        if isinstance(body, Equivocation):
+            return next_seat_clockwise(self._hand_seats, self._sequencer)
+        return self._sequencer
+
+    def check_next(
+        self,
+        entry: Entry,
+        identities: Mapping[int, bytes] | None = None,
+        sequencer_seat: int | None = None,
+    ) -> None:
+        """Raise RemoteProtocolError unless `entry` may come next in this chain.
+
+        Checks the game id, seq = head + 1, prev = head hash, the hand number and seating
+        rules, the author's signature and the sequencer's countersignature. `identities`
+        (seat -> raw Ed25519 key) and `sequencer_seat` default to what the ledger has seen.
+        """
+        if self._game is not None and entry.game != self._game:
+            raise _fail(Reason.WRONG_GAME, "entry belongs to another game", entry)
+        if entry.seq != self.head_seq + 1:
+            raise _fail(Reason.WRONG_SEQ, f"expected seq {self.head_seq + 1}", entry)
+        if entry.prev != self.head_hash:
+            raise _fail(Reason.WRONG_PREV, "prev is not the hash of the head entry", entry)
+        roster = self._roster if identities is None else identities
+        body = entry.body
+        if isinstance(body, Genesis):
+            roster = self._check_genesis(entry, body)
+        else:
+            self._check_structure(entry, roster)
+        author_key = (
+            bytes.fromhex(body.identity_key) if isinstance(body, Join) else roster.get(entry.author)
+        )
+        if author_key is None:
+            raise _fail(Reason.UNKNOWN_AUTHOR, "the author holds no seat", entry)
+        if not entry.verify_author(author_key):
+            raise _fail(Reason.BAD_SIGNATURE, "the author's signature does not verify", entry)
+        sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
+        sequencer_key = roster.get(sequencer)
+        if sequencer_key is None:
+            raise _fail(Reason.BAD_COUNTERSIGNATURE, f"sequencer {sequencer} holds no seat", entry)
+        if not entry.verify_countersig(sequencer_key):
+            raise _fail(
+                Reason.BAD_COUNTERSIGNATURE,
+                f"the countersignature of sequencer {sequencer} does not verify",
+                entry,
+            )
+        if isinstance(body, Equivocation):
+            self._check_equivocation(entry, body, roster)
+
+    def _check_genesis(self, entry: Entry, body: Genesis) -> dict[int, bytes]:
+        if entry.seq != 0 or entry.hand != 0:
+            raise _fail(Reason.BAD_SEATING, "genesis is entry 0 of hand 0", entry)
+        if entry.author not in {p.seat for p in body.players}:
+            raise _fail(Reason.BAD_SEATING, "the genesis author is not seated in it", entry)
+        return body.identity_keys()
+
+    def _check_structure(self, entry: Entry, roster: Mapping[int, bytes]) -> None:
+        body = entry.body
+        if entry.seq == 0:
+            raise _fail(Reason.BAD_SEATING, "entry 0 must be the genesis", entry)
+        if isinstance(body, HandStart):
+            if entry.hand != self._hand + 1:
+                raise _fail(Reason.WRONG_HAND, f"hand_start must open hand {self._hand + 1}", entry)
+            if body.dealer != entry.author:
+                raise _fail(Reason.BAD_SEATING, "the dealer must author hand_start", entry)
+            if self._hand == 0 and self._seated != set(self._roster):
+                missing = sorted(set(self._roster) - self._seated)
+                raise _fail(Reason.BAD_SEATING, f"seats {missing} have not accepted", entry)
+            outside = sorted({p.seat for p in body.players} - set(roster))
+            if outside:
+                raise _fail(Reason.BAD_SEATING, f"seats {outside} are not at the table", entry)
+            return
+        if entry.hand != self._hand:
+            raise _fail(Reason.WRONG_HAND, f"expected hand {self._hand}", entry)
+        if self._hand == 0 and entry.kind not in SETUP_KINDS:
+            raise _fail(Reason.WRONG_HAND, "no hand has started", entry)
+        genesis_hash = self._hashes[0].hex()
+        if isinstance(body, SeatAcceptance):
+            genesis = self.genesis
+            assert genesis is not None
+            if self._hand != 0 or entry.author not in {p.seat for p in genesis.players}:
+                raise _fail(Reason.BAD_SEATING, "only genesis players accept, in hand 0", entry)
+            if entry.author in self._seated:
+                raise _fail(Reason.BAD_SEATING, "this seat has already accepted", entry)
+            if body.genesis != genesis_hash:
+                raise _fail(Reason.BAD_SEATING, "accepts another genesis", entry)
+        elif isinstance(body, Join):
+            if entry.author in roster:
+                raise _fail(Reason.BAD_SEATING, "the seat is taken", entry)
+            if bytes.fromhex(body.identity_key) in set(roster.values()):
+                raise _fail(Reason.BAD_SEATING, "this identity already holds a seat", entry)
+            if body.genesis != genesis_hash:
+                raise _fail(Reason.BAD_SEATING, "joins another game", entry)
+        elif isinstance(body, HeadSignature):
+            if entry.author not in self._hand_seats:
+                raise _fail(Reason.WRONG_HAND, "the author is not in the hand", entry)
+            if self._ended_by is None or body.head != self._ended_by.hex():
+                raise _fail(
+                    Reason.WRONG_HAND, "signs a head other than the hand's ending entry", entry
+                )
+            if entry.author in self._head_signers:
+                raise _fail(Reason.WRONG_HAND, "this seat has already signed the head", entry)
+
+    def _check_equivocation(
+        self, entry: Entry, body: Equivocation, roster: Mapping[int, bytes]
+    ) -> None:
+        if body.first.seq != entry.seq or body.second.seq != entry.seq:
+            raise _fail(Reason.NOT_EQUIVOCATION, "the proof must take the fork's seq", entry)
+        if body.first.game != entry.game or body.second.game != entry.game:
+            raise _fail(Reason.NOT_EQUIVOCATION, "entries of another game", entry)
+        if body.sequencer != self._sequencer:
+            raise _fail(Reason.NOT_EQUIVOCATION, "blames a seat that is not sequencing", entry)
+        key = roster.get(body.sequencer)
+        if key is None or find_equivocation(body.first, body.second, body.sequencer, key) is None:
+            raise _fail(
+                Reason.NOT_EQUIVOCATION,
+                "the two entries are not different and both countersigned by the sequencer",
+                entry,
+            )
+
+    # --- growing -----------------------------------------------------------------------------
+
+    def append(
+        self,
+        entry: Entry,
+        identities: Mapping[int, bytes] | None = None,
+        sequencer_seat: int | None = None,
+    ) -> None:
+        """check_next, then make `entry` the new head."""
+        self.check_next(entry, identities, sequencer_seat)
+        sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
+        body = entry.body
+        digest = entry.hash
+        if isinstance(body, Genesis):
+            self._game = entry.game
+            self._roster = body.identity_keys()
+            self._hand_seats = tuple(sorted(self._roster))
+        elif isinstance(body, SeatAcceptance):
+            self._seated.add(entry.author)
+        elif isinstance(body, Join):
+            self._roster[entry.author] = bytes.fromhex(body.identity_key)
+            self._seated.add(entry.author)
+        elif isinstance(body, Leave):
+            self._roster.pop(entry.author, None)
+            self._seated.discard(entry.author)
+        elif isinstance(body, HandStart):
+            self._hand = entry.hand
+            self._hand_seats = tuple(p.seat for p in body.players)
+            self._ended_by = None
+            self._head_signers = set()
+        elif isinstance(body, HAND_ENDINGS):
+            self._ended_by = digest
+            self._head_signers = set()
+        elif isinstance(body, HeadSignature):
+            self._head_signers.add(entry.author)
+        self._sequencer = sequencer
+        self._entries.append(entry)
+        self._hashes.append(digest)
+        self._sequencers.append(sequencer)
+
+    def conflict(self, entry: Entry) -> Equivocation | None:
+        """If `entry` (already held or older seq) and the held entry with its seq were both
+        countersigned by that seq's sequencer yet differ, the proof of equivocation."""
+        if not 0 <= entry.seq <= self.head_seq or entry.game != self._game:
+            return None
+        held = self._entries[entry.seq]
+        sequencer = self._sequencers[entry.seq]
+        key = self._roster_key_at(sequencer, entry.seq)
+        if key is None:
+            return None
+        return find_equivocation(held, entry, sequencer, key)
+
+    def _roster_key_at(self, seat: int, seq: int) -> bytes | None:
+        # The key the seat held when entry seq was made: replay joins and leaves up to it.
+        genesis = self.genesis
+        assert genesis is not None
+        keys = genesis.identity_keys()
+        for entry in self._entries[1 : seq + 1]:
+            if isinstance(entry.body, Join):
+                keys[entry.author] = bytes.fromhex(entry.body.identity_key)
+            elif isinstance(entry.body, Leave):
+                keys.pop(entry.author, None)
+        return keys.get(seat)
+
+
+# --- the transcript file (SPEC 6.9) -----------------------------------------------------------
+
+
+def encode_transcript(entries: Iterable[Entry]) -> bytes:
+    """JSON Lines: every entry's canonical encoding followed by one LF."""
+    return b"".join(entry.encode() + b"\n" for entry in entries)
+
+
+def decode_transcript(data: bytes) -> list[Entry]:
+    """Split a transcript into entries; RemoteProtocolError names the first bad line."""
+    if not data:
+        raise RemoteProtocolError(Reason.MALFORMED, "empty transcript")
+    if not data.endswith(b"\n"):
+        raise RemoteProtocolError(Reason.MALFORMED, "the last line lacks its LF terminator")
+    entries = []
+    for number, line in enumerate(data[:-1].split(b"\n"), start=1):
+        try:
+            entries.append(decode_entry(line))
+        except RemoteProtocolError as exc:
+            raise RemoteProtocolError(
+                exc.reason,
+                f"line {number}: {exc.detail}",
+                seq=exc.seq,
+                kind=exc.kind,
+                author=exc.author,
+            ) from None
+    return entries
+
+
+def replay(entries: Iterable[Entry], game: bytes | None = None) -> Ledger:
+    """A ledger built from entries with the ledger's own identities and sequencers."""
+    ledger = Ledger(game)
+    for entry in entries:
+        ledger.append(entry)
+    return ledger
+
+
+__all__ = [
+    "Ledger",
+    "decode_transcript",
+    "encode_transcript",
+    "find_equivocation",
+    "next_seat_clockwise",
+    "replay",
+]

@@ -1,0 +1,434 @@
+"""Typed body fields: one declaration per field gives validation, JSON and JSON Schema (SPEC 6.10).
+
+Pure; no I/O. A body kind is a frozen dataclass whose fields carry a `FieldType` via `spec()`;
+`@register("kind")` puts it in `KINDS`. Constructing a value validates it, so an invalid body
+cannot exist; `from_json` turns any bad input into `RemoteProtocolError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from p2pwillow.ledger.canonical import (
+    MAX_SAFE_INTEGER,
+    JsonObject,
+    JsonValue,
+    canonical_bytes,
+    is_hex,
+)
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+
+if TYPE_CHECKING:
+    from p2pwillow.ledger.entry import Entry
+
+
+class FieldError(LocalProtocolError):
+    """A field value is invalid; `path` names it (e.g. `body.players[2].seat`)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class FieldType:
+    """How one field is checked, read from JSON, written to JSON and described as a schema."""
+
+    __slots__ = ()
+
+    def normalize(self, value: object, path: str) -> object:
+        """Validate a Python value; return its canonical form (lists become tuples)."""
+        raise NotImplementedError
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        """Validate a decoded JSON value and return the Python value."""
+        return self.normalize(value, path)
+
+    def encode(self, value: Any) -> JsonValue:
+        """The JSON value of a (valid) Python value."""
+        result: JsonValue = value
+        return result
+
+    def schema(self) -> JsonObject:
+        raise NotImplementedError
+
+
+class Int(FieldType):
+    __slots__ = ("hi", "lo")
+
+    def __init__(self, lo: int = 0, hi: int = MAX_SAFE_INTEGER) -> None:
+        self.lo, self.hi = lo, hi
+
+    def normalize(self, value: object, path: str) -> object:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FieldError(path, f"must be an integer, not {_typename(value)}")
+        if not self.lo <= value <= self.hi:
+            raise FieldError(path, f"must be {self.lo}..{self.hi}, not {value}")
+        return value
+
+    def schema(self) -> JsonObject:
+        return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+
+
+class Hex(FieldType):
+    """Bytes as lowercase hex: exactly `digits` digits, or an even number in lo..hi."""
+
+    __slots__ = ("hi", "lo", "what")
+
+    def __init__(self, what: str, lo: int, hi: int | None = None) -> None:
+        self.what, self.lo, self.hi = what, lo, lo if hi is None else hi
+
+    def normalize(self, value: object, path: str) -> object:
+        if not is_hex(value):
+            raise FieldError(path, f"{self.what} must be lowercase hex of even length")
+        assert isinstance(value, str)
+        if not self.lo <= len(value) <= self.hi:
+            size = f"{self.lo}" if self.lo == self.hi else f"{self.lo}..{self.hi}"
+            raise FieldError(path, f"{self.what} must be {size} hex digits, not {len(value)}")
+        return value
+
+    def schema(self) -> JsonObject:
+        if self.lo == self.hi:
+            return {"type": "string", "pattern": f"^[0-9a-f]{{{self.lo}}}$"}
+        return {
+            "type": "string",
+            "pattern": "^([0-9a-f]{2})*$",
+            "minLength": self.lo,
+            "maxLength": self.hi,
+        }
+
+
+# Characters a name or reason may not hold: C0 and C1 controls, DEL, line and paragraph
+# separators, and bidirectional overrides/isolates, so text shown on a screen cannot hide or
+# reorder what is around it (SPEC 6.10).
+TEXT_FORBIDDEN = (
+    "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069"  # regex body
+)
+_TEXT_BAD = re.compile(f"[{TEXT_FORBIDDEN}]")
+
+
+class Text(FieldType):
+    """Unicode text of lo..hi code points without control or bidi-control characters."""
+
+    __slots__ = ("hi", "lo")
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, str):
+            raise FieldError(path, f"must be a string, not {_typename(value)}")
+        if not self.lo <= len(value) <= self.hi:
+            raise FieldError(path, f"must be {self.lo}..{self.hi} characters long")
+        if _TEXT_BAD.search(value):
+            raise FieldError(path, "holds a control or bidirectional-control character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FieldError(path, "holds a lone surrogate") from None
+        return value
+
+    def schema(self) -> JsonObject:
+        return {
+            "type": "string",
+            "minLength": self.lo,
+            "maxLength": self.hi,
+            "pattern": f"^[^{TEXT_FORBIDDEN}]*$",
+        }
+
+
+class OneOf(FieldType):
+    __slots__ = ("values",)
+
+    def __init__(self, *values: str) -> None:
+        self.values = values
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, str) or value not in self.values:
+            raise FieldError(path, f"must be one of {', '.join(self.values)}")
+        return value
+
+    def schema(self) -> JsonObject:
+        values: list[JsonValue] = list(self.values)
+        return {"type": "string", "enum": values}
+
+
+class ListOf(FieldType):
+    """An array of lo..hi items; `increasing_by` ("" for the item itself, else a record field)
+    demands strictly increasing items, which also makes them distinct."""
+
+    __slots__ = ("hi", "increasing_by", "item", "lo")
+
+    def __init__(
+        self, item: FieldType, lo: int, hi: int, *, increasing_by: str | None = None
+    ) -> None:
+        self.item, self.lo, self.hi, self.increasing_by = item, lo, hi, increasing_by
+
+    def _items(self, value: object, path: str, read: Callable[[Any, str], object]) -> object:
+        if not isinstance(value, list | tuple):
+            raise FieldError(path, f"must be an array, not {_typename(value)}")
+        if not self.lo <= len(value) <= self.hi:
+            raise FieldError(path, f"must have {self.lo}..{self.hi} items, not {len(value)}")
+        items = tuple(read(v, f"{path}[{i}]") for i, v in enumerate(value))
+        if self.increasing_by is not None:
+            attr = self.increasing_by
+            keys: list[Any] = [getattr(v, attr) if attr else v for v in items]
+            if any(a >= b for a, b in itertools.pairwise(keys)):
+                what = f"by {attr}" if attr else ""
+                raise FieldError(path, f"items must be strictly increasing {what}".rstrip())
+        return items
+
+    def normalize(self, value: object, path: str) -> object:
+        return self._items(value, path, self.item.normalize)
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        return self._items(value, path, self.item.decode)
+
+    def encode(self, value: Any) -> JsonValue:
+        return [self.item.encode(v) for v in value]
+
+    def schema(self) -> JsonObject:
+        out: JsonObject = {
+            "type": "array",
+            "items": self.item.schema(),
+            "minItems": self.lo,
+            "maxItems": self.hi,
+        }
+        if self.increasing_by == "":
+            out["uniqueItems"] = True
+        return out
+
+
+V = TypeVar("V", bound="Value")
+
+
+class RecordOf(FieldType):
+    """A nested record: a JSON object read into a `Value` dataclass."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type[Value]) -> None:
+        self.cls = cls
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, self.cls):
+            raise FieldError(path, f"must be a {self.cls.__name__}, not {_typename(value)}")
+        return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        return self.cls._decode(value, path)
+
+    def encode(self, value: Any) -> JsonValue:
+        assert isinstance(value, Value)
+        return value.to_json()
+
+    def schema(self) -> JsonObject:
+        return self.cls.object_schema()
+
+
+def _freeze(value: JsonValue) -> object:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def thaw(value: object) -> JsonValue:
+    """A frozen JSON value (read-only mappings, tuples) back to plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    assert value is None or isinstance(value, str | int | bool)
+    return value
+
+
+class AnyObject(FieldType):
+    """Any canonical JSON object, kept read-only (e.g. the table config the rules define)."""
+
+    __slots__ = ()
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, Mapping):
+            raise FieldError(path, f"must be an object, not {_typename(value)}")
+        plain = thaw(value) if isinstance(value, MappingProxyType) else value
+        try:
+            canonical_bytes(plain)
+        except LocalProtocolError as exc:
+            raise FieldError(path, str(exc)) from None
+        return _freeze(thaw(plain))
+
+    def encode(self, value: Any) -> JsonValue:
+        return thaw(value)
+
+    def schema(self) -> JsonObject:
+        return {"type": "object"}
+
+
+class EntryOf(FieldType):
+    """A whole sequenced entry, nested (equivocation proofs carry two)."""
+
+    __slots__ = ()
+
+    def normalize(self, value: object, path: str) -> object:
+        from p2pwillow.ledger.entry import Entry
+
+        if not isinstance(value, Entry):
+            raise FieldError(path, f"must be an Entry, not {_typename(value)}")
+        return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        from p2pwillow.ledger.entry import entry_from_json
+
+        try:
+            return entry_from_json(value)
+        except RemoteProtocolError as exc:
+            raise FieldError(path, exc.detail) from None
+
+    def encode(self, value: Any) -> JsonValue:
+        entry: Entry = value
+        return entry.to_json()
+
+    def schema(self) -> JsonObject:
+        return {"$ref": "#/$defs/entry"}
+
+
+def _typename(value: object) -> str:
+    names = {bool: "boolean", int: "integer", str: "string", list: "array", dict: "object"}
+    if value is None:
+        return "null"
+    return names.get(type(value), type(value).__name__)
+
+
+def spec(field_type: FieldType, *, hash: bool | None = None) -> Any:
+    """Declare a dataclass field's type: `amount: int = spec(CHIPS)`.
+
+    hash=False leaves an unhashable field (a read-only mapping) out of the value's hash.
+    """
+    return dataclasses.field(metadata={"ledger": field_type}, hash=hash)
+
+
+class Value:
+    """Base of bodies and nested records: validated at construction, JSON both ways."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[Mapping[str, FieldType]] = MappingProxyType({})
+
+    def __post_init__(self) -> None:
+        for name, field_type in self.FIELDS.items():
+            normal = field_type.normalize(getattr(self, name), name)
+            object.__setattr__(self, name, normal)
+        self.check()
+
+    def check(self) -> None:
+        """Rules across fields; raise FieldError. Override where needed."""
+
+    def to_json(self) -> JsonObject:
+        return {name: ft.encode(getattr(self, name)) for name, ft in self.FIELDS.items()}
+
+    @classmethod
+    def _decode(cls: type[V], value: JsonValue, path: str) -> V:
+        if not isinstance(value, dict):
+            raise FieldError(path, f"must be an object, not {_typename(value)}")
+        missing = sorted(set(cls.FIELDS) - set(value))
+        extra = sorted(set(value) - set(cls.FIELDS))
+        if missing:
+            raise FieldError(path, f"missing field(s) {', '.join(missing)}")
+        if extra:
+            raise FieldError(path, f"unknown field(s) {', '.join(extra)}")
+        # Decoding validated every field already: set them without normalizing twice.
+        obj = object.__new__(cls)
+        for name, ft in cls.FIELDS.items():
+            object.__setattr__(obj, name, ft.decode(value[name], f"{path}.{name}"))
+        try:
+            obj.check()
+        except FieldError as exc:
+            raise FieldError(f"{path}.{exc.path}", exc.problem) from None
+        return obj
+
+    @classmethod
+    def from_json(cls: type[V], value: JsonValue) -> V:
+        """Read a decoded JSON object; any problem is a RemoteProtocolError (BAD_FIELD)."""
+        try:
+            return cls._decode(value, "body")
+        except FieldError as exc:
+            raise RemoteProtocolError(Reason.BAD_FIELD, str(exc)) from None
+
+    @classmethod
+    def object_schema(cls) -> JsonObject:
+        required: list[JsonValue] = [*sorted(cls.FIELDS)]
+        return {
+            "type": "object",
+            "properties": {name: ft.schema() for name, ft in cls.FIELDS.items()},
+            "required": required,
+            "additionalProperties": False,
+        }
+
+
+class Body(Value):
+    """An entry body; each kind is a subclass registered under its `KIND`."""
+
+    __slots__ = ()
+    KIND: ClassVar[str] = ""
+
+
+KINDS: dict[str, type[Body]] = {}
+"""Every entry kind, by its name on the wire (SPEC 6.10)."""
+
+T = TypeVar("T", bound=Value)
+
+
+def record(cls: type[T]) -> type[T]:
+    """Collect a dataclass's declared field types (for nested records and bodies)."""
+    fields: dict[str, FieldType] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        field_type = f.metadata.get("ledger")
+        if not isinstance(field_type, FieldType):
+            raise TypeError(f"{cls.__name__}.{f.name} needs spec(FieldType)")
+        fields[f.name] = field_type
+    cls.FIELDS = MappingProxyType(fields)
+    return cls
+
+
+B = TypeVar("B", bound=Body)
+
+
+def register(kind: str) -> Callable[[type[B]], type[B]]:
+    """Class decorator: make a Body dataclass the body of entry kind `kind`."""
+
+    def wrap(cls: type[B]) -> type[B]:
+        if kind in KINDS:
+            raise TypeError(f"entry kind {kind!r} registered twice")
+        record(cls)
+        cls.KIND = kind
+        KINDS[kind] = cls
+        return cls
+
+    return wrap
+
+
+__all__ = [
+    "KINDS",
+    "AnyObject",
+    "Body",
+    "EntryOf",
+    "FieldError",
+    "FieldType",
+    "Hex",
+    "Int",
+    "ListOf",
+    "OneOf",
+    "RecordOf",
+    "Text",
+    "Value",
+    "record",
+    "register",
+    "spec",
+    "thaw",
+]

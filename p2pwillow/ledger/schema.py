@@ -1,0 +1,101 @@
+"""JSON Schemas (draft 2020-12) of the envelope and of every entry kind, built from the code.
+
+Pure; no I/O: protocol/schemas/*.json hold these values, and a test keeps them equal.
+"""
+
+from __future__ import annotations
+
+import json
+
+from p2pwillow.ledger.canonical import MAX_SAFE_INTEGER, JsonObject, JsonValue
+from p2pwillow.ledger.entry import GAME_ID_BYTES, HASH_BYTES, MAX_SEAT, PROTOCOL_VERSION
+from p2pwillow.ledger.fields import KINDS
+from p2pwillow.ledger.identity import SIGNATURE_BYTES
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+ID_PREFIX = "urn:p2pwillow:v1:schema:"
+ENVELOPE_SCHEMA = "entry"
+AUTHORED_SCHEMA = "authored-entry"
+
+
+def _hex(n_bytes: int) -> JsonObject:
+    return {"type": "string", "pattern": f"^[0-9a-f]{{{2 * n_bytes}}}$"}
+
+
+def _int(lo: int, hi: int) -> JsonObject:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+def envelope_schema(*, sequenced: bool = True) -> JsonObject:
+    """The envelope of an entry of any kind (body: any object)."""
+    kinds: list[JsonValue] = [*sorted(KINDS)]
+    properties: JsonObject = {
+        "version": {"const": PROTOCOL_VERSION},
+        "game": _hex(GAME_ID_BYTES),
+        "hand": _int(0, MAX_SAFE_INTEGER),
+        "kind": {"type": "string", "enum": kinds},
+        "author": _int(0, MAX_SEAT),
+        "body": {"type": "object"},
+        "sig": _hex(SIGNATURE_BYTES),
+    }
+    if sequenced:
+        properties["seq"] = _int(0, MAX_SAFE_INTEGER)
+        properties["prev"] = _hex(HASH_BYTES)
+        properties["countersig"] = _hex(SIGNATURE_BYTES)
+    required: list[JsonValue] = [*sorted(properties)]
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _document(name: str, title: str, description: str) -> JsonObject:
+    return {
+        "$schema": DIALECT,
+        "$id": ID_PREFIX + name,
+        "title": title,
+        "description": description,
+    }
+
+
+def kind_schema(kind: str) -> JsonObject:
+    """A sequenced entry of this kind: the envelope with `kind` fixed and the body's fields."""
+    cls = KINDS[kind]
+    doc = (cls.__doc__ or "").strip().split("\n\n")[0]
+    description = " ".join(doc.split()) or f"The {kind} entry."
+    schema = _document(kind, f"{kind} entry", description)
+    schema["$defs"] = {"entry": envelope_schema()}
+    schema["allOf"] = [{"$ref": "#/$defs/entry"}]
+    schema["properties"] = {"kind": {"const": kind}, "body": cls.object_schema()}
+    return schema
+
+
+def all_schemas() -> dict[str, JsonObject]:
+    """File stem -> schema: `entry`, `authored-entry` and one per registered kind."""
+    out: dict[str, JsonObject] = {}
+    entry = _document(ENVELOPE_SCHEMA, "entry", "A sequenced entry of any kind (SPEC 6.3).")
+    out[ENVELOPE_SCHEMA] = entry | envelope_schema()
+    authored = _document(
+        AUTHORED_SCHEMA, "authored entry", "An entry signed by its author, not yet sequenced."
+    )
+    out[AUTHORED_SCHEMA] = authored | envelope_schema(sequenced=False)
+    for kind in sorted(KINDS):
+        out[kind] = kind_schema(kind)
+    return out
+
+
+def schema_text(schema: JsonObject) -> str:
+    """How a schema file is written: 2-space indented JSON, UTF-8, a final newline."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = [
+    "AUTHORED_SCHEMA",
+    "ENVELOPE_SCHEMA",
+    "all_schemas",
+    "envelope_schema",
+    "kind_schema",
+    "schema_text",
+]

@@ -1,0 +1,202 @@
+"""Builders for ledger tests: fixed identities, one sample body per kind, a valid game."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Ledger
+from p2pwillow.ledger import kinds as k
+
+GAME = bytes.fromhex("5eed0000000000000000000000000001")
+OTHER_GAME = bytes.fromhex("5eed0000000000000000000000000002")
+SEATS = 4
+
+
+def seeded_rng(label: bytes) -> Callable[[int], bytes]:
+    """A deterministic rng: SHA-512 in counter mode over a label."""
+    counter = 0
+
+    def rng(n: int) -> bytes:
+        nonlocal counter
+        out = b""
+        while len(out) < n:
+            counter += 1
+            out += hashlib.sha512(label + counter.to_bytes(8, "big")).digest()
+        return out[:n]
+
+    return rng
+
+
+IDS = [Identity.generate(seeded_rng(b"player %d" % i)) for i in range(SEATS + 2)]
+"""IDS[0..3] sit at the table; IDS[4] and IDS[5] are strangers."""
+
+
+def hexs(label: str, n_bytes: int) -> str:
+    """Deterministic filler hex of n_bytes (the ledger does not interpret crypto values)."""
+    return seeded_rng(label.encode())(n_bytes).hex()
+
+
+def genesis_body(game_players: int = SEATS) -> k.Genesis:
+    return k.Genesis(
+        name="Monday Night Poker Club",
+        config={"starting_stack": 1000, "trade_tokens": 6, "token_value": 5, "betting": "spread"},
+        players=[
+            k.SeatedPlayer(seat=i, name=f"Player {i}", identity_key=IDS[i].public_key.hex())
+            for i in range(game_players)
+        ],
+    )
+
+
+class Table:
+    """Builds a valid chain entry by entry, as the sequencers would."""
+
+    def __init__(self, game: bytes = GAME) -> None:
+        self.game = game
+        self.ledger = Ledger()
+
+    def authored(
+        self, author: int, body: Body, *, hand: int | None = None, key: Identity | None = None
+    ) -> AuthoredEntry:
+        number = self.ledger.hand if hand is None else hand
+        return AuthoredEntry.create(
+            key or IDS[author], game=self.game, hand=number, author=author, body=body
+        )
+
+    def make(
+        self,
+        author: int,
+        body: Body,
+        *,
+        hand: int | None = None,
+        key: Identity | None = None,
+        sequencer: int | None = None,
+        seq: int | None = None,
+        prev: bytes | None = None,
+    ) -> Entry:
+        """The entry `author` would write next, sequenced by the expected sequencer."""
+        authored = self.authored(author, body, hand=hand, key=key)
+        if sequencer is None:
+            draft = authored.sequence(0, bytes(32), IDS[author])
+            sequencer = self.ledger.expected_sequencer(draft)
+        return authored.sequence(
+            self.ledger.head_seq + 1 if seq is None else seq,
+            self.ledger.head_hash if prev is None else prev,
+            IDS[sequencer],
+        )
+
+    def add(self, author: int, body: Body, **kwargs: object) -> Entry:
+        entry = self.make(author, body, **kwargs)  # type: ignore[arg-type]
+        self.ledger.append(entry)
+        return entry
+
+    def seat_everyone(self, players: int = SEATS) -> None:
+        self.add(0, genesis_body(players), hand=0)
+        genesis = self.ledger.hash_of(0).hex()
+        for seat in range(players):
+            self.add(seat, k.SeatAcceptance(genesis=genesis))
+
+
+def sample_bodies() -> dict[str, Body]:
+    """One valid body of every kind."""
+    other = Table()
+    other.seat_everyone()
+    fork = [other.make(2, body, sequencer=0) for body in (k.Bet(amount=25), k.Bet(amount=50))]
+    bodies: list[Body] = [
+        genesis_body(),
+        k.SeatAcceptance(genesis=hexs("genesis", 32)),
+        k.Join(name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=hexs("g", 32)),
+        k.Leave(),
+        k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
+        k.HandEnd(players=[k.SeatStack(seat=s, stack=1000 + 10 * s) for s in range(SEATS)]),
+        k.HeadSignature(head=hexs("head", 32)),
+        k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle"),
+        k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),
+        k.Timeout(seat=3),
+        k.HandKey(key=hexs("Y", 32), proof=hexs("schnorr", 64)),
+        k.DeckShuffle(deck=[hexs(f"c{i}", 64) for i in range(52)], proof=hexs("tw", 2000)),
+        k.DealShares(
+            shares=[k.DealShare(position=p, share=hexs(f"d{p}", 32)) for p in (0, 1, 5, 6)],
+            proof=hexs("dleq", 64),
+        ),
+        k.HandShuffle(purpose="layout", cards=[hexs(f"h{i}", 64) for i in range(7)], proof="ab"),
+        k.TradeGive(
+            trade=17,
+            to=3,
+            cards=[k.TradedCard(position=p, card=hexs(f"t{p}", 64)) for p in (1, 4)],
+            proof=hexs("reenc", 128),
+        ),
+        k.Reveal(round=1, share=hexs("r", 32), proof=hexs("dleq", 64)),
+        k.Announce(deal_size=6, trading="in_turn", close_orbits=0, close_seconds=0),
+        k.Offer(k=2),
+        k.Accept(offer=15),
+        k.Decline(offer=15),
+        k.Withdraw(offer=15),
+        k.Pass(),
+        k.TradePositions(trade=17, count=2),
+        k.CloseTrading(),
+        k.LayoutDone(),
+        k.Check(),
+        k.Bet(amount=25),
+        k.Call(amount=25),
+        k.Raise(amount=75),
+        k.AllIn(amount=340),
+        k.Fold(),
+    ]
+    return {body.KIND: body for body in bodies}
+
+
+def sample_entries() -> dict[str, Entry]:
+    """A sequenced, signed entry of every kind (not a valid chain: seq and prev are made up)."""
+    out = {}
+    for i, (kind, body) in enumerate(sorted(sample_bodies().items())):
+        authored = AuthoredEntry.create(IDS[1], game=GAME, hand=3, author=1, body=body)
+        out[kind] = authored.sequence(100 + i, hashlib.sha256(kind.encode()).digest(), IDS[2])
+    return out
+
+
+def play_hand(table: Table, hand_dealer: int = 1) -> None:
+    """A short but complete hand: keys, shuffle, trading, betting, end, head signatures."""
+    seats = range(SEATS)
+    table.add(
+        hand_dealer,
+        k.HandStart(dealer=hand_dealer, players=[k.SeatStack(seat=s, stack=1000) for s in seats]),
+        hand=table.ledger.hand + 1,
+    )
+    for s in seats:
+        table.add(s, k.HandKey(key=hexs(f"Y{s}", 32), proof=hexs(f"pk{s}", 64)))
+    for s in seats:
+        table.add(s, k.DeckShuffle(deck=[hexs(f"c{s}.{i}", 64) for i in range(52)], proof="00"))
+    table.add(hand_dealer, k.Announce(deal_size=5, trading="free", close_orbits=0, close_seconds=0))
+    offer = table.add(2, k.Offer(k=1))
+    accept = table.add(3, k.Accept(offer=offer.seq))
+    for s, to in ((2, 3), (3, 2)):
+        table.add(s, k.TradePositions(trade=accept.seq, count=1))
+        table.add(
+            s,
+            k.TradeGive(
+                trade=accept.seq,
+                to=to,
+                cards=[k.TradedCard(position=0, card=hexs("x", 64))],
+                proof="11",
+            ),
+        )
+    table.add(hand_dealer, k.CloseTrading())
+    table.add(0, k.Bet(amount=25))
+    table.add(1, k.Fold())
+    table.add(2, k.Call(amount=25))
+    table.add(3, k.Fold())
+    end = table.add(
+        hand_dealer,
+        k.HandEnd(players=[k.SeatStack(seat=s, stack=1000) for s in seats]),
+    )
+    for s in seats:
+        table.add(s, k.HeadSignature(head=end.hash.hex()))
+
+
+def valid_game() -> Table:
+    table = Table()
+    table.seat_everyone()
+    play_hand(table, 1)
+    play_hand(table, 2)
+    return table

@@ -1,0 +1,140 @@
+"""Canonical JSON (SPEC 6.1): exact bytes, round trips, and every non-canonical form rejected."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2pwillow.ledger import LocalProtocolError, Reason, RemoteProtocolError
+from p2pwillow.ledger.canonical import (
+    MAX_DEPTH,
+    MAX_LINE_BYTES,
+    MAX_SAFE_INTEGER,
+    canonical_bytes,
+    is_hex,
+    parse_canonical,
+)
+
+KEY_ALPHABET = "ABCXYZabcxyz0189_.-"
+keys = st.text(KEY_ALPHABET, min_size=1, max_size=8)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)
+    | st.text(st.characters(codec="utf-8"), max_size=12)
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def test_exact_bytes() -> None:
+    value = {"b": [1, -2, True, None], "a": 'é\n\x01"\\/\u2028\x7f', "B": {}}
+    expected = '{"B":{},"a":"é\\n\\u0001\\"\\\\/\u2028\x7f","b":[1,-2,true,null]}'.encode()
+    assert canonical_bytes(value) == expected
+    assert parse_canonical(expected) == value
+
+
+def test_tuples_encode_as_arrays() -> None:
+    assert canonical_bytes({"x": (1, 2)}) == b'{"x":[1,2]}'
+
+
+@given(json_values)
+def test_round_trip(value: object) -> None:
+    data = canonical_bytes(value)
+    assert parse_canonical(data) == value
+    assert canonical_bytes(parse_canonical(data)) == data
+
+
+@given(json_values, st.sampled_from([{"indent": 1}, {"separators": (", ", ": ")}, {}]))
+def test_other_encodings_rejected_unless_identical(value: object, style: dict[str, object]) -> None:
+    # any other serialization of the same value is accepted only if it is byte-identical
+    other = json.dumps(value, ensure_ascii=True, **style).encode()  # type: ignore[arg-type]
+    if other == canonical_bytes(value):
+        assert parse_canonical(other) == value
+    else:
+        with pytest.raises(RemoteProtocolError) as info:
+            parse_canonical(other)
+        assert info.value.reason is Reason.NON_CANONICAL
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'{"a":1,"a":1}', Reason.NON_CANONICAL),  # duplicate key
+        (b'{"b":1,"a":2}', Reason.NON_CANONICAL),  # unsorted keys
+        (b'{"a": 1}', Reason.NON_CANONICAL),  # whitespace
+        (b' {"a":1}', Reason.NON_CANONICAL),
+        (b'{"a":1}\n', Reason.NON_CANONICAL),  # a terminator is not part of the encoding
+        (b"1.0", Reason.NON_CANONICAL),  # float
+        (b"1e2", Reason.NON_CANONICAL),
+        (b"-0", Reason.NON_CANONICAL),
+        (b"NaN", Reason.NON_CANONICAL),
+        (b"Infinity", Reason.NON_CANONICAL),
+        (b"-Infinity", Reason.NON_CANONICAL),
+        (b"9007199254740992", Reason.NON_CANONICAL),  # beyond 2^53 - 1
+        (b"-9007199254740992", Reason.NON_CANONICAL),
+        (b'"\\u00e9"', Reason.NON_CANONICAL),  # escaped where a literal is canonical
+        (b'"\\/"', Reason.NON_CANONICAL),
+        (b'"\\u000a"', Reason.NON_CANONICAL),  # \n is the canonical escape
+        (b'"\\u001F"', Reason.NON_CANONICAL),  # uppercase hex escape
+        (b'"\\ud800"', Reason.NON_CANONICAL),  # lone surrogate
+        (b'{"":1}', Reason.NON_CANONICAL),  # bad keys
+        (b'{"a b":1}', Reason.NON_CANONICAL),
+        (b'{"\xc3\xa9":1}', Reason.NON_CANONICAL),
+        (b"\xef\xbb\xbf{}", Reason.MALFORMED),  # BOM
+        (b'"\xff"', Reason.MALFORMED),  # not UTF-8
+        (b'"\xed\xa0\x80"', Reason.MALFORMED),  # UTF-8-encoded surrogate
+        (b"", Reason.MALFORMED),
+        (b"{", Reason.MALFORMED),
+        (b"[1,]", Reason.MALFORMED),
+        (b"01", Reason.MALFORMED),
+        (b"1" * 5000, Reason.MALFORMED),  # too many digits for any integer
+        (b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1), Reason.NON_CANONICAL),
+        (b"[" * 100_000 + b"]" * 100_000, Reason.MALFORMED),
+    ],
+)
+def test_rejected(data: bytes, reason: Reason) -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        parse_canonical(data)
+    assert info.value.reason is reason
+
+
+def test_depth_limit_is_inclusive() -> None:
+    deepest = b"[" * MAX_DEPTH + b"]" * MAX_DEPTH
+    assert canonical_bytes(parse_canonical(deepest)) == deepest
+
+
+def test_size_limit() -> None:
+    big = b'"' + b"a" * (MAX_LINE_BYTES - 2) + b'"'
+    assert parse_canonical(big) == "a" * (MAX_LINE_BYTES - 2)
+    with pytest.raises(RemoteProtocolError) as info:
+        parse_canonical(b'"' + b"a" * (MAX_LINE_BYTES - 1) + b'"')
+    assert info.value.reason is Reason.MALFORMED
+
+
+def test_str_input_is_utf8_encoded() -> None:
+    assert parse_canonical('{"a":"é"}') == {"a": "é"}
+    with pytest.raises(RemoteProtocolError):
+        parse_canonical('"\ud800"')
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1.5, float("nan"), 2**53, -(2**53), {"": 1}, {1: 2}, {"é": 1}, {1, 2}, b"ab", "\ud800"],
+    ids=repr,
+)
+def test_local_values_outside_the_domain(value: object) -> None:
+    with pytest.raises(LocalProtocolError):
+        canonical_bytes(value)
+
+
+def test_is_hex() -> None:
+    assert is_hex("00ff", 4) and is_hex("") and is_hex("ab")
+    assert not is_hex("00FF") and not is_hex("abc") and not is_hex("0x00")
+    assert not is_hex("00ff", 6) and not is_hex(b"00") and not is_hex("éé")

@@ -1,0 +1,138 @@
+"""decode_entry under fuzzing (SPEC 6.11): any input decodes or raises RemoteProtocolError."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ledger_helpers import sample_entries
+
+from p2pwillow.ledger import (
+    Entry,
+    LocalProtocolError,
+    RemoteProtocolError,
+    canonical_bytes,
+    decode_authored,
+    decode_entry,
+    decode_transcript,
+)
+from p2pwillow.ledger.schema import all_schemas
+
+LINES = [entry.encode() for _, entry in sorted(sample_entries().items())]
+SMALL_LINES = [line for line in LINES if len(line) < 2000]
+SCHEMAS = all_schemas()
+ENVELOPE = jsonschema.Draft202012Validator(SCHEMAS["entry"])
+BY_KIND = {kind: jsonschema.Draft202012Validator(s) for kind, s in SCHEMAS.items()}
+
+
+def _decodes_or_rejects(data: bytes | str) -> Entry | None:
+    try:
+        entry = decode_entry(data)
+    except RemoteProtocolError:
+        return None
+    # whatever decodes is canonical: encoding it again gives back the input
+    raw = data.encode() if isinstance(data, str) else data
+    assert canonical_bytes(entry.to_json()) == raw.removesuffix(b"\n")
+    return entry
+
+
+@given(st.binary(max_size=600))
+def test_random_bytes(data: bytes) -> None:
+    _decodes_or_rejects(data)
+
+
+@given(st.text(max_size=300))
+def test_random_text(text: str) -> None:
+    _decodes_or_rejects(text)
+    with contextlib.suppress(RemoteProtocolError):
+        decode_authored(text)
+
+
+@st.composite
+def mutated_lines(draw: st.DrawFn) -> bytes:
+    line = bytearray(draw(st.sampled_from(SMALL_LINES)))
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["flip", "set", "insert", "delete", "splice"]))
+        i = draw(st.integers(0, len(line) - 1))
+        if op == "flip":
+            line[i] ^= 1 << draw(st.integers(0, 7))
+        elif op == "set":
+            line[i] = draw(st.sampled_from(b'0af{}[]":,\\ -.e9\x00\xff'))
+        elif op == "insert":
+            line[i:i] = draw(st.binary(min_size=1, max_size=4))
+        elif op == "delete":
+            del line[i : i + draw(st.integers(1, 8))]
+        else:
+            j = draw(st.integers(0, len(line) - 1))
+            line[i:i] = line[j : j + draw(st.integers(1, 16))]
+    return bytes(line)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_lines())
+def test_mutated_lines(line: bytes) -> None:
+    _decodes_or_rejects(line)
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**53)
+    | st.text(max_size=8)
+    | st.sampled_from(["00" * 32, "ab", "AB", "0" * 128, "bet", "genesis"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@st.composite
+def mutated_objects(draw: st.DrawFn) -> object:
+    """A valid entry's JSON with one value replaced, one key removed or one key added."""
+    obj = json.loads(draw(st.sampled_from(SMALL_LINES)))
+    node = obj
+    while True:
+        children = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        containers = [(key, v) for key, v in children if isinstance(v, dict | list) and v]
+        if not containers or draw(st.booleans()):
+            break
+        _, node = draw(st.sampled_from(containers))
+    keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+    op = draw(st.sampled_from(["replace", "remove", "add"]))
+    if op == "add" and isinstance(node, dict):
+        node[draw(st.text(min_size=1, max_size=8))] = draw(json_values)
+    elif op == "remove" and keys:
+        del node[draw(st.sampled_from(keys))]
+    elif keys:
+        node[draw(st.sampled_from(keys))] = draw(json_values)
+    return obj
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_objects())
+def test_mutated_objects_agree_with_schema(obj: object) -> None:
+    """A structurally broken entry is rejected by decode_entry and by the schema alike;
+    what decode_entry accepts, the schemas accept too."""
+    try:
+        data = canonical_bytes(obj)
+    except LocalProtocolError:
+        return  # only canonical inputs reach the structural checks
+    entry = _decodes_or_rejects(data)
+    envelope_ok = ENVELOPE.is_valid(obj)
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    kind_ok = envelope_ok and kind in BY_KIND and BY_KIND[kind].is_valid(obj)
+    if entry is not None:
+        assert kind_ok, "decode_entry accepted what the schema rejects"
+    if not kind_ok:
+        assert entry is None, "the schema rejected what decode_entry accepts"
+
+
+@given(st.lists(st.sampled_from(SMALL_LINES) | st.binary(max_size=40), max_size=4))
+def test_random_transcripts(lines: list[bytes]) -> None:
+    data = b"\n".join(lines) + b"\n"
+    with contextlib.suppress(RemoteProtocolError):
+        decode_transcript(data)

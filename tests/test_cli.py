@@ -1,0 +1,103 @@
+"""The `willow` command line, run as `python -m p2pwillow` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2pwillow import __version__
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def willow(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "p2pwillow", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+    )
+
+
+def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_version() -> None:
+    result = willow("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"willow {__version__}"
+
+
+def test_help() -> None:
+    result = willow("--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: willow")
+    assert "rank" in result.stdout
+    assert result.stderr == ""
+
+
+def test_unknown_subcommand() -> None:
+    line = one_error_line(willow("shuffleboard"))
+    assert "shuffleboard" in line
+
+
+def test_unknown_option() -> None:
+    line = one_error_line(willow("--frobnicate"))
+    assert "--frobnicate" in line
+
+
+def test_unknown_option_of_a_subcommand() -> None:
+    line = one_error_line(willow("rank", "--frobnicate", "As"))
+    assert "--frobnicate" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["As", "Kd", "10h", "Tc", "2c"], "pair of tens, ace kicker: 10♥ 10♣ A♠ K♦ 2♣"),
+        (["a♠", "K♦", "q♥", "jc", "10S", "9c", "2d"], "straight, ace high: A♠ K♦ Q♥ J♣ 10♠"),
+        (["Ah", "Kh", "Qh", "Jh", "Th"], "royal flush: A♥ K♥ Q♥ J♥ 10♥"),
+    ],
+)
+def test_rank_prints_the_hand(args: list[str], expected: str) -> None:
+    result = willow("rank", *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected + "\n"
+
+
+def test_rank_showing() -> None:
+    result = willow("rank", "Kh", "Kd", "2c")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "showing pair of kings, two kicker\n"
+
+
+def test_rank_bad_card_is_named() -> None:
+    line = one_error_line(willow("rank", "As", "Kd", "1Xh", "Th", "2c"))
+    assert "'1Xh'" in line
+
+
+def test_rank_same_card_twice() -> None:
+    # 10h and Th are two spellings of one card.
+    line = one_error_line(willow("rank", "As", "Kd", "10h", "Th", "2c"))
+    assert "twice" in line
+
+
+@pytest.mark.parametrize("count", [8, 9])
+def test_rank_too_many_cards(count: int) -> None:
+    cards = ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s"][:count]
+    one_error_line(willow("rank", *cards))
