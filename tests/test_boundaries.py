@@ -18,8 +18,18 @@ RESTRICTED = {
 }
 # The pure core: no sockets, no clock, no hidden randomness, no terminal.
 CORE = ("rules", "mental", "ledger", "session", "crypto", "cards", "hands")
-FORBIDDEN_IN_CORE = {"socket", "time", "datetime", "random", "secrets", "asyncio", "threading",
-                     "subprocess", "select", "selectors"}
+FORBIDDEN_IN_CORE = {
+    "socket",
+    "time",
+    "datetime",
+    "random",
+    "secrets",
+    "asyncio",
+    "threading",
+    "subprocess",
+    "select",
+    "selectors",
+}
 
 
 def _modules() -> list[Path]:
