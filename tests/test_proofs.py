@@ -291,6 +291,20 @@ def test_batch_prover_rejects_bad_input() -> None:
         prove_dleq_batch(5, [G, IDENTITY], CTX)
 
 
+def test_batch_prover_with_precomputed_shares() -> None:
+    x, bases, shares = _batch("precomputed", 4)
+    same = prove_dleq_batch(x, bases, CTX, seeded_rng("p"), shares=shares)
+    assert same == prove_dleq_batch(x, bases, CTX, seeded_rng("p"))
+    verify_dleq_batch(G * x, bases, shares, same, CTX)
+    wrong = [*shares[:-1], shares[-1] + G]
+    bad = prove_dleq_batch(x, bases, CTX, seeded_rng("p"), shares=wrong)
+    for claimed in (shares, wrong):
+        with pytest.raises(InvalidProof):
+            verify_dleq_batch(G * x, bases, claimed, bad, CTX)
+    with pytest.raises(ValueError):
+        prove_dleq_batch(x, bases, CTX, shares=shares[:-1])
+
+
 # --- re-encryption ---------------------------------------------------------------------------
 
 

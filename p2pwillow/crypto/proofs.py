@@ -362,9 +362,18 @@ def _combine(weights: list[int], points: Sequence[Point]) -> Point:
 
 
 def prove_dleq_batch(
-    secret: int, bases: Sequence[Point], context: bytes, rng: Rng = os.urandom
+    secret: int,
+    bases: Sequence[Point],
+    context: bytes,
+    rng: Rng = os.urandom,
+    *,
+    shares: Sequence[Point] | None = None,
 ) -> DleqBatchProof:
-    """Prove that every share_i = secret*bases[i] shares the discrete log of secret*G."""
+    """Prove that every share_i = secret*bases[i] shares the discrete log of secret*G.
+
+    A prover that has already computed the shares passes them in to save n multiplications;
+    wrong shares only make a proof that does not verify.
+    """
     check_secret(secret)
     bases = list(bases)
     if not bases:
@@ -372,8 +381,11 @@ def prove_dleq_batch(
     if any(not isinstance(b, Point) or b.is_identity for b in bases):
         raise ValueError("every base must be a point other than the identity")
     public = G * secret
-    shares = [b * secret for b in bases]
-    fs0, weights = _dleq_batch_transcript(public, bases, shares, context)
+    if shares is None:
+        shares = [b * secret for b in bases]
+    elif len(shares) != len(bases):
+        raise ValueError("as many shares as bases")
+    fs0, weights = _dleq_batch_transcript(public, bases, list(shares), context)
     combined_base = _combine(weights, bases)
     while True:
         k = random_scalar(rng)

@@ -196,7 +196,10 @@ def _require_key(key: object) -> Point:
 
 
 def _require_ciphertexts(cts: Sequence[Ciphertext], what: str) -> tuple[Ciphertext, ...]:
-    items = tuple(cts)
+    try:
+        items = tuple(cts)
+    except TypeError:
+        raise ValueError(f"{what}: a sequence of ciphertexts expected") from None
     for ct in items:
         if not isinstance(ct, Ciphertext) or not (
             isinstance(ct.c1, Point) and isinstance(ct.c2, Point)
@@ -457,10 +460,12 @@ def _verify(
     proof: ShuffleProof,
     context: bytes,
 ) -> bool:
-    # Every point here is a Point (valid by construction: decode validates) other than the
-    # identity, and every scalar multiplying it is nonzero, so each multiplication below is a
-    # real libsodium call; libsodium's variable-base multiplication rejects any input that is
-    # not a canonical prime-order-subgroup point besides (SPEC 4.7.6).
+    # SPEC 4.7.6. Every point here is a Point other than the identity (decode validated it,
+    # or arithmetic on valid points made it), so none is re-validated. Every scalar below is
+    # nonzero, so each product is a real libsodium call, and libsodium's variable-base
+    # multiplication (scalarmult_ed25519_ref10.c) refuses any point that is non-canonical, off
+    # the curve, of small order or outside the main subgroup: a second line of defence, whose
+    # failure verify_shuffle turns into InvalidProof.
     n = len(inputs)
     gens = generators(n + 1)
     h, positions = gens[0], gens[1:]

@@ -208,7 +208,7 @@ def make_deal_shares(
     bases = [final[p].c1 for p in plan.shared_positions(seat)]
     context = hand.at(seat, STEP_DEAL_SHARES).encode()
     shares = tuple(base * hand_secret(secret) for base in bases)
-    return DealShares(shares, proofs.prove_dleq_batch(secret, bases, context, rng))
+    return DealShares(shares, proofs.prove_dleq_batch(secret, bases, context, rng, shares=shares))
 
 
 def check_deal_shares(
