@@ -26,6 +26,8 @@ elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 TOPICS = ("hands", "crypto", "mental", "engine")
+"""The topics run first and in this order; any other bench/<topic>.py found runs after them."""
+_NOT_TOPICS = {"__init__", "run"}
 EXIT_USAGE = 2
 EXIT_FAILED = 1
 
@@ -43,29 +45,41 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def collect(topics: Sequence[str] = TOPICS) -> dict[str, Benchmark]:
-    """Every registered benchmark by name, topic by topic; a topic module may not exist yet."""
+def topics() -> list[str]:
+    """TOPICS, then the other topic modules present in bench/, alphabetically."""
+    found = sorted(path.stem for path in HERE.glob("*.py") if path.stem not in _NOT_TOPICS)
+    return [*TOPICS, *(topic for topic in found if topic not in TOPICS)]
+
+
+def collect(topic_names: Sequence[str] | None = None) -> tuple[dict[str, Benchmark], list[str]]:
+    """Every registered benchmark by name, topic by topic, and one error line per broken topic.
+
+    A topic module that does not exist yet is skipped; one that fails to import, or has no
+    BENCHMARKS dict, is reported and does not stop the other topics.
+    """
     benchmarks: dict[str, Benchmark] = {}
-    for topic in topics:
+    errors: list[str] = []
+    for topic in topics() if topic_names is None else topic_names:
         module_name = f"bench.{topic}"
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue  # that topic has no benchmarks yet; any other missing module is an error
-            raise BenchError(f"{module_name} cannot be imported: {exc}") from exc
+            if exc.name != module_name:  # a module the topic needs is missing: that is an error
+                errors.append(f"{module_name} cannot be imported: {exc}")
+            continue
         except Exception as exc:
-            raise BenchError(
-                f"{module_name} cannot be imported: {type(exc).__name__}: {exc}"
-            ) from exc
+            errors.append(f"{module_name} cannot be imported: {type(exc).__name__}: {exc}")
+            continue
         registered = getattr(module, "BENCHMARKS", None)
         if not isinstance(registered, dict):
-            raise BenchError(f"{module_name} has no BENCHMARKS dict")
+            errors.append(f"{module_name} has no BENCHMARKS dict")
+            continue
         for name, function in registered.items():
             if name in benchmarks:
-                raise BenchError(f"benchmark {name!r} is registered twice")
-            benchmarks[name] = function
-    return benchmarks
+                errors.append(f"benchmark {name!r} in {module_name} is registered twice")
+            else:
+                benchmarks[name] = function
+    return benchmarks, errors
 
 
 def _finite(value: object) -> float | None:
@@ -101,20 +115,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (default all)")
     parser.add_argument("--list", action="store_true", help="list benchmark names and exit")
     args = parser.parse_args(argv)
-    try:
-        benchmarks = collect()
-    except BenchError as exc:
-        print(f"bench: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    benchmarks, errors = collect()
+    for error in errors:
+        print(f"bench: {error}", file=sys.stderr)
+    failed = bool(errors)
     if args.list:
         for name in benchmarks:
             print(name)
-        return 0
+        return EXIT_FAILED if failed else 0
     unknown = [name for name in args.names if name not in benchmarks]
     if unknown:
         print(f"bench: unknown benchmark {unknown[0]!r} (see --list)", file=sys.stderr)
         return EXIT_USAGE
-    failed = False
     for name in args.names or list(benchmarks):
         try:
             line = run_one(name, benchmarks[name])

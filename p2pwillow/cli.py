@@ -28,19 +28,15 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 
     try:
         cards = parse_cards(" ".join(args.cards))
+        if 5 <= len(cards) <= 7:
+            value = best_hand(cards)
+            print(f"{value.text}: {format_cards(value.cards, unicode=True)}")
+        elif 1 <= len(cards) <= 4:
+            print(f"showing {showing_value(cards).text}")
+        else:
+            raise ValueError(f"give 1 to 7 cards, not {len(cards)}")
     except ValueError as exc:
         print(f"willow rank: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if len(set(cards)) != len(cards):
-        print("willow rank: a card appears twice", file=sys.stderr)
-        return EXIT_USAGE
-    if 5 <= len(cards) <= 7:
-        value = best_hand(cards)
-        print(f"{value.text}: {format_cards(value.cards, unicode=True)}")
-    elif 1 <= len(cards) <= 4:
-        print(f"showing {showing_value(cards).text}")
-    else:
-        print("willow rank: give 1 to 7 cards", file=sys.stderr)
         return EXIT_USAGE
     return 0
 

@@ -1,4 +1,4 @@
-"""The `willow` command line, run as `python -m p2pwillow` in a subprocess."""
+"""The command lines: `willow` (as `python -m p2pwillow`) and `bench/run.py`, in subprocesses."""
 
 from __future__ import annotations
 
@@ -101,3 +101,64 @@ def test_rank_same_card_twice() -> None:
 def test_rank_too_many_cards(count: int) -> None:
     cards = ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s"][:count]
     one_error_line(willow("rank", *cards))
+
+
+# --- bench/run.py ------------------------------------------------------------------------------
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+# Other topics' modules may report their own import errors first, one line each.
+
+
+def test_bench_lists_the_hand_benchmarks() -> None:
+    result = bench("--list")
+    assert "Traceback" not in result.stderr
+    names = result.stdout.split()
+    assert {"hands.best5", "hands.best7"} <= set(names)
+    assert len(names) == len(set(names))
+
+
+def test_bench_unknown_name() -> None:
+    result = bench("hands.no_such_benchmark")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("bench: unknown benchmark 'hands.no_such_benchmark'")
+
+
+def test_bench_unknown_option() -> None:
+    one_error_line(bench("--frobnicate"))
+
+
+def test_bench_result_lines() -> None:
+    from bench.run import BenchError, run_one
+
+    line = run_one("x.y", lambda: {"value": 3, "unit": "ops/s", "baseline": 2})
+    assert list(line) == ["name", "value", "unit", "baseline", "ratio"]
+    assert line["ratio"] == 1.5
+    assert run_one("x.y", lambda: {"value": 3.0, "unit": "s", "extra": 1}) == {
+        "name": "x.y",
+        "value": 3.0,
+        "unit": "s",
+        "extra": 1,
+    }
+    for bad in (
+        {"value": "3", "unit": "s"},
+        {"value": float("nan"), "unit": "s"},
+        {"value": 3, "unit": 5},
+        {"value": 3, "unit": "s", "baseline": 0},
+        {"value": True, "unit": "s"},
+    ):
+        with pytest.raises(BenchError):
+            run_one("x.y", lambda bad=bad: bad)  # type: ignore[misc]
