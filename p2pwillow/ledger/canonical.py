@@ -69,7 +69,8 @@ def _check_text(text: str) -> None:
             raise _Rejected("string holds a lone surrogate") from None
 
 
-def _dump(value: object) -> bytes:
+def dump_checked(value: object) -> bytes:
+    """canonical_bytes without the domain check, for values built from validated fields."""
     return json.dumps(
         value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
     ).encode("utf-8")
@@ -85,7 +86,7 @@ def canonical_bytes(value: object) -> bytes:
         _check(value, 1)
     except _Rejected as exc:
         raise LocalProtocolError(f"cannot encode canonically: {exc}") from None
-    return _dump(value)
+    return dump_checked(value)
 
 
 def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
@@ -141,7 +142,7 @@ def parse_canonical(data: bytes | str) -> JsonValue:
         # json.JSONDecodeError, and int() refusing thousands of digits
         raise RemoteProtocolError(Reason.MALFORMED, f"not JSON: {exc}") from None
     try:
-        again = _dump(value)
+        again = dump_checked(value)
     except (UnicodeEncodeError, ValueError):  # pragma: no cover - _check excludes these
         raise RemoteProtocolError(Reason.NON_CANONICAL, "not encodable") from None
     if again != raw:
@@ -172,6 +173,7 @@ __all__ = [
     "JsonObject",
     "JsonValue",
     "canonical_bytes",
+    "dump_checked",
     "is_hex",
     "parse_canonical",
 ]

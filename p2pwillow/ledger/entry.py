@@ -14,7 +14,7 @@ from p2pwillow.ledger.canonical import (
     MAX_SAFE_INTEGER,
     JsonObject,
     JsonValue,
-    canonical_bytes,
+    dump_checked,
     is_hex,
     parse_canonical,
 )
@@ -32,7 +32,7 @@ MAX_SEAT = 9
 AUTHOR_TAG = b"p2pwillow/v1/author\x00"
 SEQUENCER_TAG = b"p2pwillow/v1/sequencer\x00"
 
-AUTHORED_KEYS = frozenset({"version", "game", "hand", "kind", "author", "body", "sig"})
+AUTHORED_KEYS = frozenset({"v", "game", "hand", "kind", "author", "body", "sig"})
 ENTRY_KEYS = AUTHORED_KEYS | {"seq", "prev", "countersig"}
 
 
@@ -51,7 +51,7 @@ def _check_envelope(game: bytes, hand: int, author: int, body: Body, version: in
 
 def _signed_part(game: bytes, hand: int, author: int, body: Body, version: int) -> JsonObject:
     return {
-        "version": version,
+        "v": version,
         "game": game.hex(),
         "hand": hand,
         "kind": body.KIND,
@@ -111,13 +111,14 @@ class AuthoredEntry:
 
     def encode(self) -> bytes:
         """The canonical encoding (no line terminator)."""
-        return canonical_bytes(self.to_json())
+        return dump_checked(self.to_json())
 
 
 def author_message(game: bytes, hand: int, author: int, body: Body, version: int) -> bytes:
     """The bytes the author signs: AUTHOR_TAG, then the canonical encoding of
-    {author, body, game, hand, kind, version} (SPEC 6.4)."""
-    return AUTHOR_TAG + canonical_bytes(_signed_part(game, hand, author, body, version))
+    {author, body, game, hand, kind, v} (SPEC 6.4)."""
+    # every field was validated when the body was built, so no second domain check (SPEC 6.1)
+    return AUTHOR_TAG + dump_checked(_signed_part(game, hand, author, body, version))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,7 @@ class Entry:
         whole entry without `countersig` (SPEC 6.4)."""
         obj = self.to_json()
         del obj["countersig"]
-        return SEQUENCER_TAG + canonical_bytes(obj)
+        return SEQUENCER_TAG + dump_checked(obj)
 
     def verify_author(self, public_key: bytes) -> bool:
         return verify_signature(public_key, self.author_message(), self.sig)
@@ -182,7 +183,7 @@ class Entry:
     def encode(self) -> bytes:
         """The canonical encoding: one transcript line without its terminating LF."""
         if self._line is None:
-            object.__setattr__(self, "_line", canonical_bytes(self.to_json()))
+            object.__setattr__(self, "_line", dump_checked(self.to_json()))
         assert self._line is not None
         return self._line
 
@@ -229,9 +230,11 @@ def _peek(obj: JsonObject) -> tuple[int | None, str | None, int | None]:
 def _envelope(value: JsonValue, keys: frozenset[str]) -> tuple[JsonObject, Body]:
     if not isinstance(value, dict):
         raise RemoteProtocolError(Reason.BAD_FIELD, "an entry is a JSON object")
-    if "version" in value and value["version"] != PROTOCOL_VERSION:
+    # the version is read first: another version may have other fields (SPEC 6.3)
+    # `type(...) is int`: JSON true must not pass for 1
+    if "v" in value and (type(value["v"]) is not int or value["v"] != PROTOCOL_VERSION):
         raise RemoteProtocolError(
-            Reason.BAD_VERSION, f"protocol version {value['version']!r}, expected 1"
+            Reason.BAD_VERSION, f"protocol version {str(value['v'])[:20]!r}, expected 1"
         )
     missing = sorted(keys - set(value))
     extra = sorted(set(value) - keys)

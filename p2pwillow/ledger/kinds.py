@@ -42,10 +42,12 @@ CHIPS = Int(0, MAX_SAFE_INTEGER)
 POSITIVE_CHIPS = Int(1, MAX_SAFE_INTEGER)
 DECK_POSITION = Int(0, DECK_SIZE - 1)
 TRADE_SIZE = Int(1, MAX_TRADE)
+HAND_POSITION = Int(0, MAX_TRADE - 1)
 HASH = Hex("an entry hash", 64)
 IDENTITY_KEY = Hex("an identity key", 64)
 POINT = Hex("a point", 64)
 CIPHERTEXT = Hex("a ciphertext", 128)
+HAND = ListOf(CIPHERTEXT, 1, MAX_TRADE)
 PROOF = Hex("a proof", 2, MAX_LINE_BYTES // 2)
 PLAYER_NAME = Text(1, 32)
 TABLE_NAME = Text(1, 64)
@@ -86,10 +88,12 @@ class DealShare(Value):
 @record
 @dataclass(frozen=True, slots=True)
 class TradedCard(Value):
-    """One card given in a trade: its position in the giver's hand, re-encrypted to the taker."""
+    """One card given in a trade: its position in the giver's public hand, the ciphertext
+    re-encrypted to the receiver, and the re-encryption proof (SPEC 5.7)."""
 
-    position: int = spec(DECK_POSITION)
+    position: int = spec(HAND_POSITION)
     card: str = spec(CIPHERTEXT)
+    proof: str = spec(PROOF)
 
 
 SEAT_STACKS = ListOf(RecordOf(SeatStack), 1, MAX_SEATS, increasing_by="seat")
@@ -218,7 +222,7 @@ class HandKey(Body):
 class DeckShuffle(Body):
     """One step of the deck shuffle: the re-encrypted, permuted deck and the shuffle proof."""
 
-    deck: Sequence[str] = spec(ListOf(CIPHERTEXT, 1, DECK_SIZE))
+    deck: Sequence[str] = spec(ListOf(CIPHERTEXT, DECK_SIZE, DECK_SIZE))
     proof: str = spec(PROOF)
 
 
@@ -236,32 +240,39 @@ class DealShares(Body):
 @register("hand_shuffle")
 @dataclass(frozen=True, slots=True)
 class HandShuffle(Body):
-    """The owner re-encrypts and permutes its hand; purpose `layout` fixes the layout order."""
+    """The owner re-encrypts and permutes its public hand (SPEC 5.6, 5.8): after trade `trade`
+    (purpose `trade`), or to fix its layout (purpose `layout`, `trade` 0)."""
 
-    purpose: str = spec(OneOf("deal", "trade", "layout"))
-    cards: Sequence[str] = spec(ListOf(CIPHERTEXT, 1, DECK_SIZE))
+    purpose: str = spec(OneOf("trade", "layout"))
+    trade: int = spec(SEQ)
+    cards: Sequence[str] = spec(HAND)
     proof: str = spec(PROOF)
+
+    def check(self) -> None:
+        if (self.purpose == "layout") != (self.trade == 0):
+            raise FieldError("trade", "is the trade's id for purpose trade, 0 for layout")
 
 
 @register("trade_give")
 @dataclass(frozen=True, slots=True)
 class TradeGive(Body):
-    """The author's side of trade `trade` (the accept entry's seq): cards re-encrypted to `to`."""
+    """The author's side of trade `trade` (the accept entry's seq): k cards re-encrypted to
+    seat `to`, by strictly ascending position."""
 
     trade: int = spec(SEQ)
     to: int = spec(SEAT)
     cards: Sequence[TradedCard] = spec(
         ListOf(RecordOf(TradedCard), 1, MAX_TRADE, increasing_by="position")
     )
-    proof: str = spec(PROOF)
 
 
 @register("reveal")
 @dataclass(frozen=True, slots=True)
 class Reveal(Body):
-    """The author turns layout card `round` (1..5): its decryption share and DLEQ proof."""
+    """The author turns layout card `card` (0..4, in betting round card + 1): its decryption
+    share and DLEQ proof (SPEC 5.9)."""
 
-    round: int = spec(Int(1, ROUNDS))
+    card: int = spec(Int(0, ROUNDS - 1))
     share: str = spec(POINT)
     proof: str = spec(PROOF)
 
@@ -272,16 +283,19 @@ class Reveal(Body):
 @register("announce")
 @dataclass(frozen=True, slots=True)
 class Announce(Body):
-    """The dealer announces the deal size, the trading mode and how trading closes.
+    """The dealer announces the deal size, the trading mode and how trading closes (SPEC 3.3).
 
-    in_turn: closes after `close_orbits` orbits, or (0) after a full orbit with no trade.
-    free: closes after `close_seconds` seconds, or (0) when the dealer closes it.
+    `orbits` is the number of orbits when `closing` is `orbits`, and 0 otherwise.
     """
 
     deal_size: int = spec(Int(5, 7))
-    trading: str = spec(OneOf("in_turn", "free"))
-    close_orbits: int = spec(Int(0, 100))
-    close_seconds: int = spec(Int(0, 86_400))
+    trading_mode: str = spec(OneOf("in-turn", "free"))
+    closing: str = spec(OneOf("orbit-without-trade", "orbits", "dealer-calls"))
+    orbits: int = spec(Int(0, 100))
+
+    def check(self) -> None:
+        if (self.closing == "orbits") != (self.orbits > 0):
+            raise FieldError("orbits", "is 1..100 when closing is orbits, else 0")
 
 
 @register("offer")
@@ -354,7 +368,7 @@ class Check(Body):
 @register("bet")
 @dataclass(frozen=True, slots=True)
 class Bet(Body):
-    """`amount` is always the chips this action moves from the author's stack to the pot."""
+    """The author bets `amount` chips (SPEC 3.7.2)."""
 
     amount: int = spec(POSITIVE_CHIPS)
 
@@ -362,19 +376,21 @@ class Bet(Body):
 @register("call")
 @dataclass(frozen=True, slots=True)
 class Call(Body):
-    amount: int = spec(POSITIVE_CHIPS)
+    """The author calls: puts in min(to call, stack), which the rules compute."""
 
 
 @register("raise")
 @dataclass(frozen=True, slots=True)
 class Raise(Body):
-    amount: int = spec(POSITIVE_CHIPS)
+    """The author raises to a round bet of `to` chips."""
+
+    to: int = spec(POSITIVE_CHIPS)
 
 
 @register("all_in")
 @dataclass(frozen=True, slots=True)
 class AllIn(Body):
-    amount: int = spec(POSITIVE_CHIPS)
+    """The author puts in its whole stack."""
 
 
 @register("fold")

@@ -30,7 +30,7 @@ def envelope_schema(*, sequenced: bool = True) -> JsonObject:
     """The envelope of an entry of any kind (body: any object)."""
     kinds: list[JsonValue] = [*sorted(KINDS)]
     properties: JsonObject = {
-        "version": {"const": PROTOCOL_VERSION},
+        "v": {"const": PROTOCOL_VERSION},
         "game": _hex(GAME_ID_BYTES),
         "hand": _int(0, MAX_SAFE_INTEGER),
         "kind": {"type": "string", "enum": kinds},

@@ -119,15 +119,19 @@ def sample_bodies() -> dict[str, Body]:
             shares=[k.DealShare(position=p, share=hexs(f"d{p}", 32)) for p in (0, 1, 5, 6)],
             proof=hexs("dleq", 64),
         ),
-        k.HandShuffle(purpose="layout", cards=[hexs(f"h{i}", 64) for i in range(7)], proof="ab"),
+        k.HandShuffle(
+            purpose="layout", trade=0, cards=[hexs(f"h{i}", 64) for i in range(7)], proof="ab"
+        ),
         k.TradeGive(
             trade=17,
             to=3,
-            cards=[k.TradedCard(position=p, card=hexs(f"t{p}", 64)) for p in (1, 4)],
-            proof=hexs("reenc", 128),
+            cards=[
+                k.TradedCard(position=p, card=hexs(f"t{p}", 64), proof=hexs(f"re{p}", 128))
+                for p in (1, 4)
+            ],
         ),
-        k.Reveal(round=1, share=hexs("r", 32), proof=hexs("dleq", 64)),
-        k.Announce(deal_size=6, trading="in_turn", close_orbits=0, close_seconds=0),
+        k.Reveal(card=0, share=hexs("r", 32), proof=hexs("dleq", 64)),
+        k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
         k.Offer(k=2),
         k.Accept(offer=15),
         k.Decline(offer=15),
@@ -138,9 +142,9 @@ def sample_bodies() -> dict[str, Body]:
         k.LayoutDone(),
         k.Check(),
         k.Bet(amount=25),
-        k.Call(amount=25),
-        k.Raise(amount=75),
-        k.AllIn(amount=340),
+        k.Call(),
+        k.Raise(to=75),
+        k.AllIn(),
         k.Fold(),
     ]
     return {body.KIND: body for body in bodies}
@@ -167,7 +171,10 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
         table.add(s, k.HandKey(key=hexs(f"Y{s}", 32), proof=hexs(f"pk{s}", 64)))
     for s in seats:
         table.add(s, k.DeckShuffle(deck=[hexs(f"c{s}.{i}", 64) for i in range(52)], proof="00"))
-    table.add(hand_dealer, k.Announce(deal_size=5, trading="free", close_orbits=0, close_seconds=0))
+    table.add(
+        hand_dealer,
+        k.Announce(deal_size=5, trading_mode="free", closing="dealer-calls", orbits=0),
+    )
     offer = table.add(2, k.Offer(k=1))
     accept = table.add(3, k.Accept(offer=offer.seq))
     for s, to in ((2, 3), (3, 2)):
@@ -177,14 +184,16 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
             k.TradeGive(
                 trade=accept.seq,
                 to=to,
-                cards=[k.TradedCard(position=0, card=hexs("x", 64))],
-                proof="11",
+                cards=[k.TradedCard(position=0, card=hexs("x", 64), proof="11")],
             ),
         )
+    for s in (2, 3):
+        cards = [hexs(f"hs{s}.{i}", 64) for i in range(5)]
+        table.add(s, k.HandShuffle(purpose="trade", trade=accept.seq, cards=cards, proof="22"))
     table.add(hand_dealer, k.CloseTrading())
     table.add(0, k.Bet(amount=25))
     table.add(1, k.Fold())
-    table.add(2, k.Call(amount=25))
+    table.add(2, k.Call())
     table.add(3, k.Fold())
     end = table.add(
         hand_dealer,

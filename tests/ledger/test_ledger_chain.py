@@ -297,7 +297,7 @@ def _forked() -> tuple[Table, Entry, Entry]:
         hand=3,
     )
     table.add(0, k.Bet(amount=25))
-    shown_to_a = table.make(1, k.Call(amount=25))
+    shown_to_a = table.make(1, k.Call())
     shown_to_b = table.make(1, k.Fold())
     table.ledger.append(shown_to_a)
     return table, shown_to_a, shown_to_b

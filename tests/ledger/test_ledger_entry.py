@@ -56,7 +56,7 @@ def test_signatures_verify(kind: str) -> None:
 def test_signed_bytes_are_as_specified() -> None:
     entry = ENTRIES["bet"]
     obj = json.loads(entry.encode())
-    author_part = {key: obj[key] for key in ("author", "body", "game", "hand", "kind", "version")}
+    author_part = {key: obj[key] for key in ("author", "body", "game", "hand", "kind", "v")}
     assert entry.author_message() == AUTHOR_TAG + canonical_bytes(author_part)
     del obj["countersig"]
     assert entry.sequencer_message() == SEQUENCER_TAG + canonical_bytes(obj)
@@ -105,8 +105,10 @@ def _tamper_json(entry: Entry, path: tuple[str | int, ...], value: object) -> by
 _DELETE = object()
 
 TAMPERINGS = [
-    ("version", ("version",), 2, Reason.BAD_VERSION),
-    ("version-missing", ("version",), _DELETE, Reason.BAD_FIELD),
+    ("version", ("v",), 2, Reason.BAD_VERSION),
+    ("version-string", ("v",), "1", Reason.BAD_VERSION),
+    ("version-bool", ("v",), True, Reason.BAD_VERSION),
+    ("version-missing", ("v",), _DELETE, Reason.BAD_FIELD),
     ("kind", ("kind",), "shove", Reason.UNKNOWN_KIND),
     ("kind-type", ("kind",), 3, Reason.UNKNOWN_KIND),
     ("extra-envelope", ("extra",), 1, Reason.BAD_FIELD),
@@ -158,13 +160,23 @@ BODY_TAMPERINGS = [
     ("deck_shuffle", ("deck", 0), "00" * 32),  # a point, not a ciphertext
     ("deal_shares", ("shares", 0, "position"), 52),
     ("deal_shares", ("shares", 1, "position"), 0),  # duplicate position
-    ("hand_shuffle", ("purpose",), "fun"),
+    ("deck_shuffle", ("deck",), ["00" * 64] * 51),
+    ("hand_shuffle", ("purpose",), "deal"),
+    ("hand_shuffle", ("trade",), 4),  # a layout shuffle names no trade
+    ("hand_shuffle", ("cards",), ["00" * 64] * 8),
     ("trade_give", ("to",), -1),
     ("trade_give", ("cards",), []),
-    ("reveal", ("round",), 6),
-    ("reveal", ("round",), 0),
+    ("trade_give", ("cards", 1, "position"), 1),  # not ascending
+    ("trade_give", ("cards", 1, "position"), 7),
+    ("trade_give", ("cards", 0, "proof"), "0"),
+    ("reveal", ("card",), 5),
+    ("reveal", ("card",), -1),
     ("announce", ("deal_size",), 8),
-    ("announce", ("trading",), "IN_TURN"),
+    ("announce", ("trading_mode",), "in_turn"),
+    ("announce", ("orbits",), 0),  # closing is orbits
+    ("announce", ("closing",), "dealer-calls"),  # orbits is 2
+    ("raise", ("to",), 0),
+    ("call", ("amount",), 25),
     ("offer", ("k",), 8),
     ("abort", ("blamed",), [2, 2]),
     ("abort", ("reason",), ""),
