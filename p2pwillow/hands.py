@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from p2pwillow.cards import DECK, RANK_NAMES, RANK_PLURALS, Card
@@ -292,7 +292,7 @@ def _describe_showing(key: int) -> str:
 # --- values ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, order=True)
 class HandValue:
     """The value of a five-card hand: totally ordered by `key` (higher beats lower, equal ties).
 
@@ -301,7 +301,8 @@ class HandValue:
     """
 
     key: int
-    cards: tuple[Card, ...]
+    # Equality, order and hash are on `key` alone: suits never break ties.
+    cards: tuple[Card, ...] = field(compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.key, int) or self.key not in _HAND_KEYS:
@@ -330,39 +331,11 @@ class HandValue:
     def text(self) -> str:
         return describe(self.key)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, HandValue):
-            return self.key == other.key
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __lt__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.key < other.key
-        return NotImplemented
-
-    def __le__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.key <= other.key
-        return NotImplemented
-
-    def __gt__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.key > other.key
-        return NotImplemented
-
-    def __ge__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.key >= other.key
-        return NotImplemented
-
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, order=True)
 class ShowingValue:
     """The value of 1 to 4 face-up cards (SPEC 2.5): groups and kickers only.
 
@@ -371,7 +344,7 @@ class ShowingValue:
     """
 
     key: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = field(compare=False)
 
     def __post_init__(self) -> None:
         hand = _checked(self.cards, 1, 4, "ShowingValue")
@@ -389,34 +362,6 @@ class ShowingValue:
     @property
     def text(self) -> str:
         return _describe_showing(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ShowingValue):
-            return self.key == other.key
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __lt__(self, other: ShowingValue) -> bool:
-        if isinstance(other, ShowingValue):
-            return self.key < other.key
-        return NotImplemented
-
-    def __le__(self, other: ShowingValue) -> bool:
-        if isinstance(other, ShowingValue):
-            return self.key <= other.key
-        return NotImplemented
-
-    def __gt__(self, other: ShowingValue) -> bool:
-        if isinstance(other, ShowingValue):
-            return self.key > other.key
-        return NotImplemented
-
-    def __ge__(self, other: ShowingValue) -> bool:
-        if isinstance(other, ShowingValue):
-            return self.key >= other.key
-        return NotImplemented
 
     def __str__(self) -> str:
         return self.text

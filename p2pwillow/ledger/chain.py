@@ -312,9 +312,13 @@ class Ledger:
         entry: Entry,
         identities: Mapping[int, bytes] | None = None,
         sequencer_seat: int | None = None,
+        *,
+        checked: bool = False,
     ) -> None:
-        """check_next, then make `entry` the new head."""
-        self.check_next(entry, identities, sequencer_seat)
+        """check_next, then make `entry` the new head. `checked=True` skips check_next for an
+        entry the caller has just passed through it with the same arguments."""
+        if not checked:
+            self.check_next(entry, identities, sequencer_seat)
         sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
         body = entry.body
         digest = entry.hash

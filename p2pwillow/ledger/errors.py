@@ -32,6 +32,10 @@ class Reason(enum.StrEnum):
     """Genesis, seat or join entries that break the seating rules (SPEC 6.6)."""
     NOT_EQUIVOCATION = "not-equivocation"
     """An equivocation proof that proves nothing (SPEC 6.8)."""
+    ILLEGAL_ACTION = "illegal-action"
+    """The rules or the protocol's order do not allow this entry now (SPEC 7.3)."""
+    BAD_PROOF = "bad-proof"
+    """A mental-poker step whose proof does not verify or whose values are malformed (SPEC 5)."""
 
 
 class ProtocolError(Exception):

@@ -334,26 +334,10 @@ class Pass(Body):
     """In turn, the author makes no offer."""
 
 
-@register("trade_positions")
-@dataclass(frozen=True, slots=True)
-class TradePositions(Body):
-    """The author has chosen which `count` cards it gives in trade `trade` (the positions
-    follow in its trade_give)."""
-
-    trade: int = spec(SEQ)
-    count: int = spec(TRADE_SIZE)
-
-
 @register("close_trading")
 @dataclass(frozen=True, slots=True)
 class CloseTrading(Body):
     """The dealer closes trading (free mode)."""
-
-
-@register("layout_done")
-@dataclass(frozen=True, slots=True)
-class LayoutDone(Body):
-    """The author's layout is fixed (its last hand_shuffle had purpose `layout`)."""
 
 
 # --- betting -----------------------------------------------------------------------------------
@@ -425,7 +409,6 @@ __all__ = [
     "HandStart",
     "HeadSignature",
     "Join",
-    "LayoutDone",
     "Leave",
     "Offer",
     "Pass",
@@ -436,7 +419,6 @@ __all__ = [
     "SeatedPlayer",
     "Timeout",
     "TradeGive",
-    "TradePositions",
     "TradedCard",
     "Withdraw",
 ]

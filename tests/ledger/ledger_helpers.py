@@ -137,9 +137,7 @@ def sample_bodies() -> dict[str, Body]:
         k.Decline(offer=15),
         k.Withdraw(offer=15),
         k.Pass(),
-        k.TradePositions(trade=17, count=2),
         k.CloseTrading(),
-        k.LayoutDone(),
         k.Check(),
         k.Bet(amount=25),
         k.Call(),
@@ -178,7 +176,6 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
     offer = table.add(2, k.Offer(k=1))
     accept = table.add(3, k.Accept(offer=offer.seq))
     for s, to in ((2, 3), (3, 2)):
-        table.add(s, k.TradePositions(trade=accept.seq, count=1))
         table.add(
             s,
             k.TradeGive(
