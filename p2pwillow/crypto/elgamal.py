@@ -16,6 +16,7 @@ from p2pwillow.crypto.group import (
     G,
     Point,
     Rng,
+    bytes_from_hex,
     card_index,
     card_point,
     random_scalar,
@@ -43,13 +44,7 @@ class Ciphertext:
 
     @classmethod
     def from_hex(cls, text: str) -> Ciphertext:
-        try:
-            raw = bytes.fromhex(text)
-        except (ValueError, TypeError) as exc:
-            raise DecodeError("a ciphertext is 128 lowercase hex digits") from exc
-        if raw.hex() != text:
-            raise DecodeError("a ciphertext is 128 lowercase hex digits")
-        return cls.decode(raw)
+        return cls.decode(bytes_from_hex(text, "ciphertext"))
 
 
 def public_key(secret: int) -> Point:

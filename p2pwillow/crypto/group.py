@@ -60,6 +60,17 @@ _IDENTITY_BYTES = b"\x01" + b"\x00" * 31
 _BASE_BYTES = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666")
 
 
+def bytes_from_hex(text: str, what: str) -> bytes:
+    """Strict lowercase hex: the only text form of bytes in the protocol (SPEC 4.8)."""
+    try:
+        raw = bytes.fromhex(text)
+    except (ValueError, TypeError):
+        raise DecodeError(f"{what}: not lowercase hex") from None
+    if raw.hex() != text:
+        raise DecodeError(f"{what}: not lowercase hex")
+    return raw
+
+
 class Point:
     """A point of the prime-order subgroup (or the identity, as an intermediate result).
 
@@ -90,13 +101,7 @@ class Point:
 
     @classmethod
     def decode_hex(cls, text: str) -> Point:
-        try:
-            raw = bytes.fromhex(text)
-        except (ValueError, TypeError) as exc:
-            raise DecodeError("a point is 64 lowercase hex digits") from exc
-        if text != raw.hex():
-            raise DecodeError("a point is 64 lowercase hex digits")
-        return cls.decode(raw)
+        return cls.decode(bytes_from_hex(text, "point"))
 
     @property
     def encoding(self) -> bytes:
@@ -208,13 +213,7 @@ def scalar_from_bytes(data: bytes) -> int:
 
 
 def scalar_from_hex(text: str) -> int:
-    try:
-        raw = bytes.fromhex(text)
-    except (ValueError, TypeError) as exc:
-        raise DecodeError("a scalar is 64 lowercase hex digits") from exc
-    if text != raw.hex():
-        raise DecodeError("a scalar is 64 lowercase hex digits")
-    return scalar_from_bytes(raw)
+    return scalar_from_bytes(bytes_from_hex(text, "scalar"))
 
 
 def scalar_hex(k: int) -> str:
@@ -310,6 +309,7 @@ __all__ = [
     "Point",
     "Rng",
     "base_mul",
+    "bytes_from_hex",
     "card_index",
     "card_point",
     "check_secret",

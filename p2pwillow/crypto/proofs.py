@@ -24,6 +24,7 @@ from p2pwillow.crypto.group import (
     L,
     Point,
     Rng,
+    bytes_from_hex,
     check_secret,
     random_scalar,
     scalar_from_bytes,
@@ -116,17 +117,6 @@ def _decode_scalars(data: bytes, count: int, what: str) -> list[int]:
         raise DecodeError(f"{what}: {exc}") from None
 
 
-def _bytes_from_hex(text: str, what: str) -> bytes:
-    """Strict lowercase hex: the only text form of bytes in the protocol (SPEC 4.8)."""
-    try:
-        raw = bytes.fromhex(text)
-    except (ValueError, TypeError):
-        raise DecodeError(f"{what}: not lowercase hex") from None
-    if raw.hex() != text:
-        raise DecodeError(f"{what}: not lowercase hex")
-    return raw
-
-
 def _is_scalar(k: object) -> bool:
     return isinstance(k, int) and not isinstance(k, bool) and 0 < k < L
 
@@ -163,7 +153,7 @@ class KeyProof:
 
     @classmethod
     def from_hex(cls, text: str) -> KeyProof:
-        return cls.decode(_bytes_from_hex(text, "key proof"))
+        return cls.decode(bytes_from_hex(text, "key proof"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +177,7 @@ class DleqProof:
 
     @classmethod
     def from_hex(cls, text: str) -> DleqProof:
-        return cls.decode(_bytes_from_hex(text, "DLEQ proof"))
+        return cls.decode(bytes_from_hex(text, "DLEQ proof"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +201,7 @@ class DleqBatchProof:
 
     @classmethod
     def from_hex(cls, text: str) -> DleqBatchProof:
-        return cls.decode(_bytes_from_hex(text, "batched DLEQ proof"))
+        return cls.decode(bytes_from_hex(text, "batched DLEQ proof"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +234,7 @@ class ReencryptionProof:
 
     @classmethod
     def from_hex(cls, text: str) -> ReencryptionProof:
-        return cls.decode(_bytes_from_hex(text, "re-encryption proof"))
+        return cls.decode(bytes_from_hex(text, "re-encryption proof"))
 
 
 # --- Schnorr (SPEC 4.4) ----------------------------------------------------------------------

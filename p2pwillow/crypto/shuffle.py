@@ -33,6 +33,7 @@ from p2pwillow.crypto.group import (
     L,
     Point,
     Rng,
+    bytes_from_hex,
     check_secret,
     generators,
     random_scalar,
@@ -133,13 +134,7 @@ class ShuffleProof:
     @classmethod
     def from_hex(cls, text: str, n: int | None = None) -> ShuffleProof:
         """Decode from lowercase hex (as the ledger writes bytes)."""
-        try:
-            raw = bytes.fromhex(text)
-        except (ValueError, TypeError):
-            raise DecodeError("shuffle proof: not lowercase hex") from None
-        if raw.hex() != text:
-            raise DecodeError("shuffle proof: not lowercase hex")
-        return cls.decode(raw, n)
+        return cls.decode(bytes_from_hex(text, "shuffle proof"), n)
 
 
 class _Reader:
