@@ -1,0 +1,257 @@
+"""A trusted-dealer table of bots: whole hands through the rules engine, with no cryptography.
+
+Pure; no I/O. It deals real cards from a seeded shuffled deck and plays the same game flow as a
+real table (announce, deal, trading, layout, five reveal and betting rounds, showdown), so it is
+both the bots' test driver and the no-cryptography baseline for the engine benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
+from p2pwillow.bots.strategy import Bot
+from p2pwillow.cards import DECK, Card
+from p2pwillow.rules import (
+    LAYOUT_SIZE,
+    ActionKind,
+    Announcement,
+    Game,
+    Hand,
+    HandEnded,
+    IllegalAction,
+    Phase,
+    TableConfig,
+    TradeMade,
+    hand_after_trade,
+)
+
+MAX_STEPS = 5_000
+"""Engine steps one hand may take before the arena calls it stuck (a bug, never a result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand: who dealt, what was announced, and how it ended."""
+
+    number: int
+    dealer: int
+    announcement: Announcement
+    trades: int
+    showdown: bool
+    """True if two or more players reached the end; False if all others folded."""
+    pot: int
+    """Chips awarded, token money included."""
+    winners: tuple[int, ...]
+    decisions: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaResult:
+    """Stacks before and after, per-hand records, and how often each action was chosen."""
+
+    seats: tuple[int, ...]
+    start_stacks: tuple[int, ...]
+    final_stacks: tuple[int, ...]
+    hands: tuple[HandRecord, ...]
+    actions: tuple[tuple[ActionKind, int], ...]
+
+    def count(self, kind: ActionKind) -> int:
+        return dict(self.actions).get(kind, 0)
+
+    @property
+    def decisions(self) -> int:
+        return sum(n for _, n in self.actions)
+
+
+@dataclass
+class _Seat:
+    """What the trusted dealer tracks for one seat: its cards and its trade memory."""
+
+    cards: list[Card] = field(default_factory=list)
+    given: dict[int, list[Card]] = field(default_factory=dict)
+    received: dict[int, list[Card]] = field(default_factory=dict)
+    layout: tuple[Card, ...] | None = None
+
+    def knowledge(self, seat: int) -> Knowledge:
+        return Knowledge(
+            seat,
+            tuple(self.cards),
+            {s: tuple(dict.fromkeys(c)) for s, c in self.given.items()},
+            {s: tuple(dict.fromkeys(c)) for s, c in self.received.items()},
+            self.layout,
+        )
+
+
+class _Table:
+    """One hand played by bots, with a trusted dealer holding every card."""
+
+    def __init__(
+        self,
+        hand: Hand,
+        bots: dict[int, Bot],
+        rng: random.Random,
+        announcement: Announcement | None = None,
+    ) -> None:
+        self.hand = hand
+        self.announcement = announcement
+        self.bots = bots
+        self.rng = rng
+        self.seats: dict[int, _Seat] = {seat: _Seat() for seat in hand.seats}
+        self.actions: Counter[ActionKind] = Counter()
+        self.steps = 0
+
+    def _know(self, seat: int) -> Knowledge:
+        return self.seats[seat].knowledge(seat)
+
+    def _act(self, seat: int, decision: Decision) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise BotError(f"hand {self.hand.hand_number} did not finish in {MAX_STEPS} steps")
+        if not is_legal(self.hand, seat, decision):
+            raise IllegalAction(f"seat {seat}'s bot chose an illegal {decision}")
+        seen = len(self.hand.events)
+        apply_decision(self.hand, seat, decision)
+        self.actions[decision.kind] += 1
+        for event in self.hand.events[seen:]:
+            if isinstance(event, TradeMade):
+                self._trade(event)
+
+    def _decide(self, seat: int) -> None:
+        self._act(seat, self.bots[seat].decide(self.hand, self._know(seat)))
+
+    def _deal(self) -> None:
+        self.hand.deal()
+        size = self.hand.hand_size(self.hand.seats[0])
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        for i, seat in enumerate(self.hand.seats):
+            self.seats[seat].cards = deck[i * size : (i + 1) * size]
+
+    def _trade(self, event: TradeMade) -> None:
+        t = event.trade
+        a, b = self.seats[t.offerer], self.seats[t.acceptor]
+        from_a = [a.cards[p] for p in t.offerer_positions]
+        from_b = [b.cards[p] for p in t.acceptor_positions]
+        a.cards = list(hand_after_trade(a.cards, t.offerer_positions, from_b))
+        b.cards = list(hand_after_trade(b.cards, t.acceptor_positions, from_a))
+        a.given.setdefault(t.acceptor, []).extend(from_a)
+        b.given.setdefault(t.offerer, []).extend(from_b)
+        a.received.setdefault(t.acceptor, []).extend(from_b)
+        b.received.setdefault(t.offerer, []).extend(from_a)
+        # SPEC 3.4: each owner reshuffles its hand after a trade; positions follow the shuffle.
+        self.rng.shuffle(a.cards)
+        self.rng.shuffle(b.cards)
+
+    def _trading_step(self) -> None:
+        h = self.hand
+        if h.open_offer is None and h.trade_sides is None:
+            # Seats the engine is not waiting for may still act: offers in free trading, the
+            # dealer closing in-turn trading. Ask them first, in table order.
+            waiting = h.to_act()
+            for seat in h.seats:
+                if seat not in waiting:
+                    decision = self.bots[seat].initiative(h, self._know(seat))
+                    if decision is not None:
+                        self._act(seat, decision)
+                        return
+        self._decide(h.to_act()[0])
+
+    def _lay_out(self, seat: int) -> None:
+        decision = self.bots[seat].decide(self.hand, self._know(seat))
+        if decision.kind is not ActionKind.LAY_OUT or decision.positions is None:
+            raise IllegalAction(f"seat {seat}'s bot did not lay out: {decision}")
+        state = self.seats[seat]
+        state.layout = tuple(state.cards[p] for p in decision.positions)
+        self._act(seat, decision)
+
+    def play(self) -> HandRecord:
+        h = self.hand
+        if self.announcement is None:
+            self._decide(h.dealer)
+        else:
+            self._act(h.dealer, Decision(ActionKind.ANNOUNCE, announcement=self.announcement))
+        announcement = h.announcement
+        assert announcement is not None
+        self._deal()
+        while not h.is_over:
+            if h.phase is Phase.TRADING:
+                self._trading_step()
+            elif h.phase is Phase.LAYOUT:
+                self._lay_out(h.to_act()[0])
+            elif h.phase is Phase.REVEAL:
+                for seat in h.to_act():
+                    layout = self.seats[seat].layout
+                    assert layout is not None and len(layout) == LAYOUT_SIZE
+                    h.reveal(seat, layout[h.betting_round - 1])
+            elif h.phase is Phase.BETTING:
+                self._decide(h.to_act()[0])
+            else:
+                raise BotError(f"the arena cannot drive the {h.phase.value} phase")
+        last = h.events[-1]
+        assert isinstance(last, HandEnded)
+        awards = last.result.awards
+        winners = tuple(sorted({s for award in awards for s in award.winners}))
+        live = [s for s in h.seats if not h.is_folded(s)]
+        return HandRecord(
+            number=h.hand_number,
+            dealer=h.dealer,
+            announcement=announcement,
+            trades=len(h.trades),
+            showdown=len(live) > 1,
+            pot=sum(award.pot.amount for award in awards),
+            winners=winners,
+            decisions=sum(self.actions.values()),
+        )
+
+
+def play_hands(
+    n_bots: int,
+    hands: int,
+    seed: int,
+    *,
+    config: TableConfig | None = None,
+    samples: int = 300,
+    draws: int = 24,
+    announcement: Announcement | None = None,
+) -> ArenaResult:
+    """Seat `n_bots` bots (seats 0..n-1) and play up to `hands` hands; deterministic in `seed`.
+
+    `config` defaults to the default table with `n_bots` seats; `samples` and `draws` go to
+    every bot; `announcement`, if given, is announced for every hand instead of the dealer
+    bot's own choice. Stops early when fewer than two players have chips. Every decision is
+    checked with the engine's `can_*` before it is applied (IllegalAction otherwise).
+    """
+    if isinstance(n_bots, bool) or not isinstance(n_bots, int) or not 2 <= n_bots <= 10:
+        raise BotError(f"an arena seats 2 to 10 bots, not {n_bots!r}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+        raise BotError(f"hands must be a whole number, not {hands!r}")
+    cfg = config if config is not None else TableConfig(seats=n_bots)
+    if cfg.seats < n_bots:
+        raise BotError(f"the table has {cfg.seats} seats, too few for {n_bots} bots")
+    rng = random.Random(seed)
+    game = Game(cfg)
+    bots: dict[int, Bot] = {}
+    for seat in range(n_bots):
+        game.join(seat, f"bot {seat}")
+        bot_rng = random.Random(rng.getrandbits(64))
+        bots[seat] = Bot(seat, bot_rng, samples=samples, draws=draws)
+    start = tuple(p.stack for p in game.players)
+    records: list[HandRecord] = []
+    actions: Counter[ActionKind] = Counter()
+    for _ in range(hands):
+        if sum(1 for p in game.players if p.plays) < 2:
+            break
+        table = _Table(game.start_hand(), bots, rng, announcement)
+        records.append(table.play())
+        actions.update(table.actions)
+        game.end_hand()
+    return ArenaResult(
+        seats=tuple(p.seat for p in game.players),
+        start_stacks=start,
+        final_stacks=tuple(p.stack for p in game.players),
+        hands=tuple(records),
+        actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
+    )

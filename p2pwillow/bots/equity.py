@@ -1,0 +1,266 @@
+"""Hand strength for the bots: percentile strength, trade estimates and Monte Carlo equity.
+
+Pure computation, no I/O; randomness comes only from the `random.Random` passed in. Cards are
+handled as canonical indices (SPEC 2.1) and ranked with the fast `hands.rank5/6/7`.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from p2pwillow.bots.decision import BotError
+from p2pwillow.cards import Card
+from p2pwillow.hands import rank5, rank6, rank7
+
+__all__ = [
+    "GIVEN_WEIGHT",
+    "OpponentView",
+    "TradeEstimate",
+    "best_layout_key",
+    "equity",
+    "estimate_trade",
+    "rank_any",
+    "strength",
+]
+
+RANKERS: dict[int, Callable[[Sequence[int]], int]] = {5: rank5, 6: rank6, 7: rank7}
+
+GIVEN_WEIGHT = 0.6
+"""Chance that a card this bot passed to an opponent is among that opponent's hidden cards."""
+
+MAX_AGGRESSION = 2
+"""The most extra draws an opponent's bets and raises earn it (see OpponentView)."""
+
+_TABLE_SAMPLES = 12_000
+_TABLE_SEED = 0x57111  # fixed: the strength scale is a constant, not a random draw
+
+
+def rank_any(indices: Sequence[int]) -> int:
+    """The hand key of the best five of 5 to 7 distinct card indices (bigger is better)."""
+    ranker = RANKERS.get(len(indices))
+    if ranker is None:
+        raise BotError(f"a hand to rank has 5 to 7 cards, not {len(indices)}")
+    return ranker(indices)
+
+
+@functools.cache
+def _table(n: int) -> tuple[tuple[int, ...], dict[int, float]]:
+    """Sorted keys of random best-of-n hands, and the percentile of every key seen."""
+    rng = random.Random(_TABLE_SEED + n)
+    ranker = RANKERS[n]
+    deck = list(range(52))
+    found: list[int] = []
+    while len(found) < _TABLE_SAMPLES:
+        # One shuffle deals several disjoint hands, as a real deal would.
+        rng.shuffle(deck)
+        found.extend(ranker(deck[at : at + n]) for at in range(0, 52 - n + 1, n))
+    keys = tuple(sorted(found[:_TABLE_SAMPLES]))
+    size = 2 * len(keys)
+    percentile = {key: (bisect_left(keys, key) + bisect_right(keys, key)) / size for key in keys}
+    return keys, percentile
+
+
+def strength(key: int, n: int = 5) -> float:
+    """The share (0..1) of random n-card deals whose best hand is below `key`, ties half.
+
+    A smooth scale for "how good is this hand" that adds and averages sensibly, unlike keys.
+    """
+    if n not in RANKERS:
+        raise BotError(f"strength is measured against 5- to 7-card deals, not {n}")
+    keys, percentile = _table(n)
+    value = percentile.get(key)
+    if value is None:
+        value = (bisect_left(keys, key) + bisect_right(keys, key)) / (2 * len(keys))
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TradeEstimate:
+    """The best k cards to give from a hand, and the expected strength before and after."""
+
+    k: int
+    give: tuple[int, ...]
+    """Hand positions to give, ascending: the k cards whose loss costs least."""
+    before: float
+    after: float
+    """Mean strength with `give` swapped for k cards drawn from the unseen ones."""
+
+    @property
+    def gain(self) -> float:
+        return self.after - self.before
+
+
+def estimate_trade(
+    cards: Sequence[Card],
+    k: int,
+    unseen: Iterable[Card],
+    rng: random.Random,
+    draws: int = 24,
+) -> TradeEstimate:
+    """Which k cards of `cards` to trade away, by a small Monte Carlo.
+
+    Every k-subset is scored by the mean strength of the hand after replacing it with k cards
+    from `unseen`, using the same `draws` replacement draws for every subset (common random
+    numbers), so pairs, trips and four-card flush or straight draws are kept whenever keeping
+    them is better on the same cards.
+    """
+    idx = [card.index for card in cards]
+    n = len(idx)
+    if n not in RANKERS:
+        raise BotError(f"a hand to trade from has 5 to 7 cards, not {n}")
+    if not 1 <= k <= n:
+        raise BotError(f"a trade is 1 to {n} cards, not {k}")
+    held = set(idx)
+    pool = sorted({card.index for card in unseen} - held)
+    if len(pool) < k or draws < 1:
+        raise BotError(f"cannot draw {k} replacement cards from {len(pool)} unseen ones")
+    ranker = RANKERS[n]
+    keys, percentile = _table(n)
+    size = 2 * len(keys)
+    get = percentile.get
+
+    def pct(key: int) -> float:
+        value = get(key)
+        if value is None:
+            value = (bisect_left(keys, key) + bisect_right(keys, key)) / size
+        return value
+
+    samples = [tuple(rng.sample(pool, k)) for _ in range(draws)]
+    before = pct(ranker(idx))
+    best_give: tuple[int, ...] = ()
+    best_after = -1.0
+    for give in combinations(range(n), k):
+        kept = tuple(c for i, c in enumerate(idx) if i not in give)
+        total = 0.0
+        for drawn in samples:
+            total += pct(ranker(kept + drawn))
+        after = total / draws
+        if after > best_after:
+            best_give, best_after = give, after
+    return TradeEstimate(k, best_give, before, best_after)
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentView:
+    """One opponent still in the hand, as this bot sees it."""
+
+    showing: tuple[Card, ...]
+    hand_size: int
+    """Cards dealt to it (5..7): a bigger deal lets it pick its layout from more cards."""
+    given: tuple[Card, ...] = ()
+    """Cards this bot passed to it that are still face down somewhere."""
+    aggression: int = 0
+    """Its bets and raises this hand: a player who puts chips in holds more than a random
+    deal, so each one (up to MAX_AGGRESSION) earns it one more draw (see `equity`)."""
+
+    @property
+    def draws(self) -> int:
+        """Draws of its hidden layout cards per sample; it keeps the best."""
+        if len(self.showing) >= 5:
+            return 1
+        return 1 + (self.hand_size - 5) + min(MAX_AGGRESSION, max(0, self.aggression))
+
+
+def best_layout_key(cards: Sequence[Card]) -> int:
+    """The key of exactly five layout cards."""
+    if len(cards) != 5:
+        raise BotError(f"a layout is 5 cards, not {len(cards)}")
+    return rank5([card.index for card in cards])
+
+
+def equity(
+    layout: Sequence[Card],
+    opponents: Sequence[OpponentView],
+    dead: Iterable[Card],
+    rng: random.Random,
+    samples: int = 300,
+    given_weight: float = GIVEN_WEIGHT,
+) -> float:
+    """This bot's share of the pot at showdown, estimated against every opponent at once.
+
+    `layout` is the bot's five layout cards; `dead` every other card it knows is not in an
+    opponent's hidden cards (its own discards, every card showing, folded or not). Each
+    sample deals every opponent its 5 - showing hidden layout cards from the unseen cards
+    (each card this bot passed to it is among them with chance `given_weight`); an opponent
+    with `draws` > 1 is dealt that many times and keeps its best five, as a player picks
+    its layout from a bigger deal and a player who bets holds more than a random hand.
+    A win counts 1, a tie among w players 1/w.
+    """
+    mine = [card.index for card in layout]
+    if len(mine) != 5 or len(set(mine)) != 5:
+        raise BotError("equity needs the five distinct layout cards")
+    if samples < 1:
+        raise BotError(f"equity needs at least one sample, not {samples}")
+    if not opponents:
+        return 1.0
+    my_key = rank5(mine)
+    known = set(mine) | {card.index for card in dead}
+    for opp in opponents:
+        if opp.hand_size not in RANKERS or not 1 <= len(opp.showing) <= 5:
+            raise BotError("an opponent holds 5 to 7 cards and shows 1 to 5 of them")
+        faces = {card.index for card in opp.showing}
+        if len(faces) != len(opp.showing) or faces & set(mine):
+            raise BotError("a card showing at an opponent is twice, or in this bot's layout")
+        known.update(faces)
+    # (cards showing, hidden layout cards, cards it may hold from this bot, draws)
+    views = [
+        (
+            [card.index for card in opp.showing],
+            5 - len(opp.showing),
+            [card.index for card in opp.given if card.index not in known],
+            opp.draws,
+        )
+        for opp in opponents
+    ]
+    pool = [i for i in range(52) if i not in known]
+    if sum(view[1] for view in views) > len(pool):
+        raise BotError("the opponents hold more hidden cards than there are unseen cards")
+    if all(view[1] == 0 for view in views):
+        samples = 1  # everything is face up: one exact evaluation
+    any_given = any(view[2] for view in views)
+    share = 0.0
+    for _ in range(samples):
+        rng.shuffle(pool)
+        claimed: set[int] = set()
+        forced: list[list[int]] = []
+        for _, need, live, _ in views:
+            picks: list[int] = []
+            if any_given and need:
+                picks = [c for c in live if c not in claimed and rng.random() < given_weight]
+                picks = picks[:need]
+                claimed.update(picks)
+            forced.append(picks)
+        # First draws are disjoint: they come off the shuffled pool in turn.
+        free = [c for c in pool if c not in claimed] if claimed else pool
+        at = 0
+        keys: list[int] = []
+        for j, (shown, need, _, _) in enumerate(views):
+            want = need - len(forced[j])
+            keys.append(rank5(shown + forced[j] + free[at : at + want]))
+            at += want
+        # Further draws come from the cards no first draw used, in windows over them (cheaper
+        # than a fresh sample each; the pool was shuffled for this sample already).
+        rest = free[at:]
+        at = 0
+        for j, (shown, need, _, draws) in enumerate(views):
+            want = need - len(forced[j])
+            if draws > 1 and want <= len(rest):
+                for _ in range(draws - 1):
+                    if at + want > len(rest):
+                        rng.shuffle(rest)
+                        at = 0
+                    key = rank5(shown + forced[j] + rest[at : at + want])
+                    at += want
+                    if key > keys[j]:
+                        keys[j] = key
+        best = max(keys)
+        if my_key > best:
+            share += 1.0
+        elif my_key == best:
+            share += 1.0 / (keys.count(best) + 1)
+    return share / samples

@@ -1,0 +1,407 @@
+"""The bot: one seat's decisions in Weeping Willow, made through the rules engine's public API.
+
+Pure; no I/O. Deterministic given the `random.Random` it is built with (it never touches the
+global random module). Announce, trade, lay out and bet as described in `.spec/80-bots.md`.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.equity import (
+    OpponentView,
+    TradeEstimate,
+    equity,
+    estimate_trade,
+)
+from p2pwillow.cards import DECK, Card
+from p2pwillow.hands import Category, best_hand, category_of, rank5
+from p2pwillow.rules import (
+    LAYOUT_SIZE,
+    MAX_PLAYERS_FOR_DEAL,
+    ActionKind,
+    Announcement,
+    BetPlaced,
+    BettingOpened,
+    BettingStructure,
+    Hand,
+    OfferLapsed,
+    OfferWithdrawn,
+    Passed,
+    Phase,
+    Raised,
+    TradeMade,
+    TradeOffered,
+    TradingClose,
+    TradingMode,
+    WentAllIn,
+)
+
+TRADE_SIZES = (1, 2, 3)
+"""The offer sizes the bot considers; it may accept any size."""
+
+OFFER_MARGIN = 0.045
+"""Expected strength gain (0..1 scale) a trade must promise: received cards are someone's
+cast-offs, not random cards, so a random-replacement estimate is optimistic."""
+
+DEALER_ORBITS = 4
+"""In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
+
+
+class Bot:
+    """A computer player for one seat.
+
+    `samples` is the number of Monte Carlo deals per betting decision, `draws` the replacement
+    draws per trade estimate, `max_trades` the most trades it makes in one hand.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        rng: random.Random,
+        *,
+        samples: int = 300,
+        draws: int = 24,
+        max_trades: int = 3,
+    ) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise BotError(f"a bot's seat is a seat number, not {seat!r}")
+        if not isinstance(rng, random.Random):
+            raise BotError("a bot needs a random.Random (seed it for reproducible play)")
+        for name, value in (("samples", samples), ("draws", draws)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise BotError(f"{name} must be a positive integer, not {value!r}")
+        if isinstance(max_trades, bool) or not isinstance(max_trades, int) or max_trades < 0:
+            raise BotError(f"max_trades must be a whole number, not {max_trades!r}")
+        self.seat = seat
+        self.rng = rng
+        self.samples = samples
+        self.draws = draws
+        self.max_trades = max_trades
+
+    # --- the interface -----------------------------------------------------------------------
+
+    def decide(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """The action this seat takes now; the engine must be waiting for this seat.
+
+        Covers announcing (as dealer), offering or passing, accepting or declining, choosing
+        trade cards, closing trading (as dealer where the dealer closes), laying out, and
+        betting. Raises BotError if the engine is not waiting for this seat (in free trading
+        with no offer open it waits only for the dealer: ask the others with `initiative`).
+        """
+        self._check(hand, knowledge)
+        seat = self.seat
+        if seat not in hand.to_act():
+            raise BotError(f"the hand is not waiting for seat {seat} ({hand.phase.value})")
+        legal = hand.legal_actions(seat)
+        if hand.phase is Phase.ANNOUNCE:
+            decision = Decision(ActionKind.ANNOUNCE, announcement=self._announcement(hand))
+        elif hand.phase is Phase.TRADING:
+            decision = self._trading(hand, knowledge, legal)
+        elif hand.phase is Phase.LAYOUT:
+            decision = Decision(ActionKind.LAY_OUT, positions=self.choose_layout(hand, knowledge))
+        elif hand.phase is Phase.BETTING:
+            decision = self._betting(hand, knowledge)
+        else:
+            raise BotError(f"nothing for a bot to decide in the {hand.phase.value} phase")
+        if not is_legal(hand, seat, decision):
+            # Never hand the engine an illegal action: this would be a bug in the bot.
+            raise BotError(f"seat {seat}'s bot chose an illegal action: {decision}")
+        return decision
+
+    def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None:
+        """An action this seat takes now although the engine is not waiting for it, or None.
+
+        In free trading with no offer open, any eligible seat may offer (SPEC 3.5): this is
+        its offer, if it wants one. Where the dealer closes trading by calling it and the
+        turn is someone else's, this is the dealer closing once a full orbit of turns has
+        passed without a trade (or after DEALER_ORBITS orbits in all).
+        """
+        self._check(hand, knowledge)
+        seat = self.seat
+        if hand.phase is not Phase.TRADING or seat in hand.to_act():
+            return None
+        if hand.can_offer(seat, 1):
+            k = self._offer_size(hand, knowledge)
+            if k is not None:
+                return Decision(ActionKind.OFFER, k=k)
+        a = hand.announcement
+        if (
+            a is not None
+            and a.trading_mode is TradingMode.IN_TURN
+            and hand.can_close_trading(seat)
+            and self._dealer_closes(hand, own_turn=False)
+        ):
+            return Decision(ActionKind.CLOSE_TRADING)
+        return None
+
+    free_offer = initiative
+    """The same as `initiative`, under the name earlier callers use."""
+
+    def choose_layout(self, hand: Hand, knowledge: Knowledge) -> tuple[int, ...]:
+        """Five hand positions in reveal order (first revealed first), SPEC 3.6.
+
+        The best five cards; the ones that tell least come first and the core of the hand
+        (pairs, trips, the higher pair) last, with a little randomness; among equals, cards
+        another seat knows (it gave them to this bot) are revealed first, as hiding them
+        gains nothing.
+        """
+        self._check(hand, knowledge)
+        cards = knowledge.cards
+        if len(cards) < LAYOUT_SIZE:
+            raise BotError(f"a layout needs {LAYOUT_SIZE} cards, the hand holds {len(cards)}")
+        five = best_hand(cards).cards
+        counts: dict[int, int] = {}
+        for card in five:
+            counts[card.rank] = counts.get(card.rank, 0) + 1
+        category = category_of(rank5([c.index for c in five]))
+        # Straights and flushes use all five cards: any order hides them as well as another.
+        whole = category in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH)
+        jitter = 14.0 if whole else 2.5
+        known = knowledge.known_to_others
+
+        def order(card: Card) -> tuple[int, int, float]:
+            weight = 0 if whole else counts[card.rank]  # kickers 1, pairs 2, trips 3, quads 4
+            return (weight, 0 if card in known else 1, card.rank + self.rng.random() * jitter)
+
+        ranked = sorted(five, key=order)
+        return tuple(cards.index(card) for card in ranked)
+
+    # --- checks --------------------------------------------------------------------------------
+
+    def _check(self, hand: Hand, knowledge: Knowledge) -> None:
+        if not isinstance(hand, Hand):
+            raise BotError(f"not a Hand: {hand!r}")
+        if not isinstance(knowledge, Knowledge):
+            raise BotError(f"not a Knowledge: {knowledge!r}")
+        if knowledge.seat != self.seat:
+            raise BotError(f"knowledge of seat {knowledge.seat} given to seat {self.seat}'s bot")
+        if self.seat not in hand.seats:
+            raise BotError(f"seat {self.seat} is not in this hand")
+        size = hand.hand_size(self.seat)
+        if size and len(knowledge.cards) != size:
+            raise BotError(f"knowledge holds {len(knowledge.cards)} cards, the hand {size}")
+        shown = hand.showing(self.seat)
+        if shown:
+            if knowledge.layout is not None and knowledge.layout[: len(shown)] != shown:
+                raise BotError("knowledge layout does not match the cards showing")
+            if not set(shown) <= set(knowledge.cards):
+                raise BotError("a card showing at this seat is not in its knowledge")
+
+    # --- announce ------------------------------------------------------------------------------
+
+    def _announcement(self, hand: Hand) -> Announcement:
+        """A deal size that fits the table; in-turn trading closed by an orbit without a trade,
+        sometimes after a set number of orbits (SPEC 3.3, 3.5)."""
+        players = len(hand.seats)
+        sizes = sorted(d for d, most in MAX_PLAYERS_FOR_DEAL.items() if players <= most)
+        size = self.rng.choice(sizes)
+        if self.rng.random() < 0.25:
+            orbits = self.rng.randint(1, 2)
+            return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBITS, orbits)
+        return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
+
+    # --- trading -------------------------------------------------------------------------------
+
+    def _unseen_for_trade(self, knowledge: Knowledge) -> list[Card]:
+        # Cards it gave away are someone's cast-offs; they are not what a trade brings.
+        gone = set(knowledge.cards) | {c for cards in knowledge.given.values() for c in cards}
+        return [card for card in DECK if card not in gone]
+
+    def _estimate(self, knowledge: Knowledge, k: int) -> TradeEstimate:
+        return estimate_trade(
+            knowledge.cards, k, self._unseen_for_trade(knowledge), self.rng, self.draws
+        )
+
+    def _my_trades(self, hand: Hand) -> int:
+        return sum(1 for t in hand.trades if self.seat in (t.offerer, t.acceptor))
+
+    def _offer_size(self, hand: Hand, knowledge: Knowledge) -> int | None:
+        """The k to offer, or None: the size whose swap promises the most, if it is enough."""
+        seat = self.seat
+        if hand.tokens(seat) < 1 or self._my_trades(hand) >= self.max_trades:
+            return None
+        if self._offer_went_nowhere(hand):
+            return None
+        best: tuple[float, int] | None = None
+        for k in TRADE_SIZES:
+            if k > len(knowledge.cards) or not hand.can_offer(seat, k):
+                continue
+            # A slight preference for small trades: fewer cards handed to an opponent.
+            score = self._estimate(knowledge, k).gain - 0.005 * k
+            if best is None or score > best[0]:
+                best = (score, k)
+        if best is None or best[0] < OFFER_MARGIN + self.rng.uniform(-0.015, 0.015):
+            return None
+        return best[1]
+
+    def _offer_went_nowhere(self, hand: Hand) -> bool:
+        """Its last offer lapsed or was withdrawn and its hand has not changed since."""
+        seat = self.seat
+        last = None
+        for i, event in enumerate(hand.events):
+            if isinstance(event, TradeOffered) and event.offer.offerer == seat:
+                last = i
+        if last is None:
+            return False
+        later = hand.events[last + 1 :]
+        ended = any(isinstance(e, OfferLapsed | OfferWithdrawn) for e in later)
+        traded = any(
+            isinstance(e, TradeMade) and seat in (e.trade.offerer, e.trade.acceptor) for e in later
+        )
+        return ended and not traded
+
+    def _dealer_closes(self, hand: Hand, *, own_turn: bool) -> bool:
+        """In-turn trading the dealer closes: close after a full orbit of turns without a
+        trade (its own turn, if it is now, ending the orbit), or after DEALER_ORBITS orbits."""
+        quiet = turns = 0
+        for event in hand.events:
+            # SPEC 3.5: an in-turn turn ends with a pass, a lapsed offer, or a trade.
+            if isinstance(event, Passed | OfferLapsed):
+                quiet += 1
+                turns += 1
+            elif isinstance(event, TradeMade):
+                quiet = 0
+                turns += 1
+        eligible = sum(1 for seat in hand.seats if hand.tokens(seat) >= 1)
+        return turns >= DEALER_ORBITS * len(hand.seats) or quiet + own_turn >= eligible
+
+    def _trading(self, hand: Hand, knowledge: Knowledge, legal: frozenset[ActionKind]) -> Decision:
+        seat = self.seat
+        if ActionKind.CHOOSE_TRADE_CARDS in legal:
+            sides = hand.trade_sides
+            assert sides is not None
+            return Decision(
+                ActionKind.CHOOSE_TRADE_CARDS, positions=self._estimate(knowledge, sides[2]).give
+            )
+        offer = hand.open_offer
+        if offer is not None and ActionKind.ACCEPT in legal:
+            if self._my_trades(hand) < self.max_trades and offer.k <= len(knowledge.cards):
+                gain = self._estimate(knowledge, offer.k).gain - 0.005 * offer.k
+                if gain >= OFFER_MARGIN + self.rng.uniform(-0.015, 0.015):
+                    return Decision(ActionKind.ACCEPT)
+            return Decision(ActionKind.DECLINE)
+        if ActionKind.OFFER in legal:
+            k = self._offer_size(hand, knowledge)
+            if k is not None:
+                return Decision(ActionKind.OFFER, k=k)
+        if ActionKind.PASS in legal:
+            if ActionKind.CLOSE_TRADING in legal and self._dealer_closes(hand, own_turn=True):
+                return Decision(ActionKind.CLOSE_TRADING)
+            return Decision(ActionKind.PASS)
+        if ActionKind.CLOSE_TRADING in legal:
+            # Free trading: the engine waits for the dealer only once nobody else offers.
+            return Decision(ActionKind.CLOSE_TRADING)
+        if ActionKind.DECLINE in legal:
+            return Decision(ActionKind.DECLINE)
+        raise BotError(f"seat {seat} has nothing it can do in trading now")
+
+    # --- betting -------------------------------------------------------------------------------
+
+    def layout_cards(self, hand: Hand, knowledge: Knowledge) -> tuple[Card, ...]:
+        """Its five layout cards: `knowledge.layout`, or else the cards showing completed with
+        the best of its other cards."""
+        if knowledge.layout is not None:
+            return knowledge.layout
+        shown = hand.showing(self.seat)
+        rest = [c for c in knowledge.cards if c not in shown]
+        need = LAYOUT_SIZE - len(shown)
+        best = max(
+            combinations(rest, need), key=lambda extra: rank5([c.index for c in shown + extra])
+        )
+        return shown + best
+
+    def equity(self, hand: Hand, knowledge: Knowledge) -> float:
+        """Its estimated share of the pot against every opponent still in (Monte Carlo)."""
+        self._check(hand, knowledge)
+        layout = self.layout_cards(hand, knowledge)
+        showing = {seat: hand.showing(seat) for seat in hand.seats}
+        dead = set(knowledge.cards) | {c for cards in showing.values() for c in cards}
+        aggression = _aggression(hand)
+        opponents = [
+            OpponentView(
+                showing[seat],
+                hand.hand_size(seat),
+                tuple(c for c in knowledge.given.get(seat, ()) if c not in dead),
+                aggression.get(seat, 0),
+            )
+            for seat in hand.seats
+            if seat != self.seat and not hand.is_folded(seat)
+        ]
+        return equity(layout, opponents, dead, self.rng, self.samples)
+
+    def _betting(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        o = hand.bet_options(self.seat)
+        assert o is not None
+        e = self.equity(hand, knowledge)
+        live = sum(1 for seat in hand.seats if not hand.is_folded(seat))
+        pot = hand.pot
+        rng = self.rng
+        # A fair share is 1/live; betting wants clearly more, raising more still, and each
+        # raise already made this round asks for more again (no endless raising wars).
+        bet_at = min(0.62, 1.45 / live) + rng.uniform(-0.03, 0.03)
+        raise_at = min(0.8, bet_at + 0.18) + 0.07 * _raises_this_round(hand)
+        if o.can_check:
+            bluff = hand.betting_round >= 3 and rng.random() < 0.05
+            if e >= bet_at or bluff:
+                strength = max(e, bet_at) if bluff else e
+                if o.bet_min is not None and o.bet_max is not None:
+                    amount = self._size(hand, o.bet_min, o.bet_max, 0, pot, strength, bet_at)
+                    return Decision(ActionKind.BET, amount=amount)
+                if o.all_in_allowed and e >= raise_at:
+                    return Decision(ActionKind.ALL_IN)
+            return Decision(ActionKind.CHECK)
+        if e >= raise_at:
+            if o.raise_min is not None and o.raise_max is not None:
+                amount = self._size(
+                    hand, o.raise_min, o.raise_max, hand.current_bet, pot, e, raise_at
+                )
+                return Decision(ActionKind.RAISE, amount=amount)
+            if o.all_in_allowed and o.all_in_to > hand.current_bet:
+                return Decision(ActionKind.ALL_IN)
+        # SPEC 3.7.1: pot odds against the chips this call actually puts in, plus a margin
+        # for the rounds still to come, where a weak hand pays again.
+        price = o.call_amount / (pot + o.call_amount) + 0.02 * (5 - hand.betting_round)
+        if e >= price:
+            return Decision(ActionKind.CALL)
+        return Decision(ActionKind.FOLD)
+
+    def _size(
+        self, hand: Hand, low: int, high: int, base: int, pot: int, e: float, floor: float
+    ) -> int:
+        """An amount in low..high that grows with the equity above `floor`.
+
+        Pot and no limit cap the top at about a pot-sized wager so one hand does not stake
+        the whole stack on a modest edge.
+        """
+        if hand.config.structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
+            high = max(low, min(high, base + max(pot, low)))
+        edge = (e - floor) / max(1e-9, 1.0 - floor)
+        frac = min(1.0, max(0.0, 0.25 + 0.75 * edge + self.rng.uniform(-0.1, 0.1)))
+        return low + round((high - low) * frac)
+
+
+def _aggression(hand: Hand) -> dict[int, int]:
+    """Bets and raises (all-ins that bet or raise included) per seat, this hand so far."""
+    count: dict[int, int] = {}
+    for event in hand.events:
+        if isinstance(event, BetPlaced | Raised) or (
+            isinstance(event, WentAllIn) and event.as_action is not ActionKind.CALL
+        ):
+            count[event.seat] = count.get(event.seat, 0) + 1
+    return count
+
+
+def _raises_this_round(hand: Hand) -> int:
+    """Raises since the current betting round opened."""
+    raises = 0
+    for event in reversed(hand.events):
+        if isinstance(event, BettingOpened):
+            break
+        if isinstance(event, Raised) or (
+            isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE
+        ):
+            raises += 1
+    return raises
