@@ -1,0 +1,34 @@
+"""One peer's engine: ledger + rules + mental poker, sans I/O (SPEC 7).
+
+Pure; no I/O, no clock, no hidden randomness. `Session` takes entries, decisions and timer
+ticks and returns entries to send and events; with no seat it is the verifier's observer.
+"""
+
+from p2pwillow.session.engine import DecisionLike, Session, Wait, make_genesis
+from p2pwillow.session.events import (
+    CardsDealt,
+    CardsReceived,
+    HandClosed,
+    HandStarted,
+    HandSummary,
+    Output,
+    PotSummary,
+    SessionEvent,
+    TradeSummary,
+)
+
+__all__ = [
+    "CardsDealt",
+    "CardsReceived",
+    "DecisionLike",
+    "HandClosed",
+    "HandStarted",
+    "HandSummary",
+    "Output",
+    "PotSummary",
+    "Session",
+    "SessionEvent",
+    "TradeSummary",
+    "Wait",
+    "make_genesis",
+]

@@ -1,0 +1,114 @@
+"""What a session hands back: entries to send, events for its user, and hand summaries.
+
+Pure; no I/O. Session events are frozen values named in the past tense, like the rules' events,
+which a session passes on unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pwillow.cards import Card
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.rules import Event as RulesEvent
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    hand: int
+    dealer: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt:
+    """Private: the local player's hand after the deal, by hand position."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReceived:
+    """Private: the cards the local player got in a trade, from `giver`."""
+
+    giver: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TradeSummary:
+    seats: tuple[int, int]
+    """(offerer, acceptor)."""
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotSummary:
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """The public record of one hand, as `willow verify` reports it."""
+
+    number: int
+    dealer: int
+    seats: tuple[int, ...]
+    deal_size: int | None
+    trades: tuple[TradeSummary, ...]
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]
+    """(seat, face-up cards in the order turned) for every seat that turned a card."""
+    folded: tuple[int, ...]
+    pots: tuple[PotSummary, ...]
+    chips: tuple[tuple[int, int], ...]
+    """(seat, net chip change) for every seat in the hand."""
+    proofs: tuple[tuple[str, int], ...]
+    """(proof kind, how many were verified), sorted by kind."""
+    hidden: int
+    """Cards of the deck never opened: unturned layout cards, discards and the undealt stub."""
+    aborted: bool = False
+    blamed: tuple[int, ...] = ()
+    reason: str = ""
+    signed: bool = False
+    """Every player of the hand signed the head that ended it."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandClosed:
+    """A hand ended (hand_end or abort applied); `summary.signed` is still False."""
+
+    summary: HandSummary
+
+
+SessionEvent = RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """What one call into a session produced.
+
+    `send` holds entries in the order made: an `AuthoredEntry` goes to the hand's sequencer, an
+    `Entry` (sequenced by this session) to every other peer. `events` are for the local user.
+    """
+
+    send: tuple[Entry | AuthoredEntry, ...] = ()
+    events: tuple[SessionEvent, ...] = ()
+
+    def __add__(self, other: Output) -> Output:
+        return Output(self.send + other.send, self.events + other.events)
+
+
+__all__ = [
+    "CardsDealt",
+    "CardsReceived",
+    "HandClosed",
+    "HandStarted",
+    "HandSummary",
+    "Output",
+    "PotSummary",
+    "SessionEvent",
+    "TradeSummary",
+]

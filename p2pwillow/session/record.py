@@ -1,0 +1,108 @@
+"""The public and private state of one hand inside a session, and its summary (SPEC 7).
+
+Pure; no I/O. A `HandRecord` is changed only by the commit step of an entry that has been
+checked in full (see `engine`), so a rejected entry leaves it as it was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from p2pwillow.cards import Card
+from p2pwillow.crypto.elgamal import Ciphertext
+from p2pwillow.crypto.group import Point
+from p2pwillow.mental import DECK_SIZE, DealPlan, DealShares, HandContext, Layout, PlayerHand
+from p2pwillow.rules import Hand, Phase
+from p2pwillow.session.events import HandSummary, PotSummary, TradeSummary
+
+
+@dataclass(slots=True)
+class OpenTrade:
+    """An accepted trade whose gives are not all in: its id is the accept entry's seq."""
+
+    trade: int
+    offerer: int
+    acceptor: int
+    k: int
+    gives: dict[int, tuple[tuple[int, ...], tuple[Ciphertext, ...]]] = field(default_factory=dict)
+    """giver -> (its given positions, ascending; the ciphertexts re-encrypted to the other)."""
+
+    def other(self, seat: int) -> int:
+        return self.acceptor if seat == self.offerer else self.offerer
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """Everything a session tracks about the hand being played (one per hand)."""
+
+    number: int
+    dealer: int
+    rules: Hand
+    ctx: HandContext
+    order: tuple[int, ...]
+    """Table order: the dealer's left first, the dealer last (SPEC 3.2, 5.3)."""
+    keys: dict[int, Point] = field(default_factory=dict)
+    joint: Point | None = None
+    deck: tuple[Ciphertext, ...] = ()
+    shuffled: int = 0
+    """Deck shuffles applied so far; the deck is final when this is len(order)."""
+    plan: DealPlan | None = None
+    shares: dict[int, DealShares] = field(default_factory=dict)
+    public: dict[int, tuple[Ciphertext, ...]] = field(default_factory=dict)
+    """Each seat's public hand (ciphertexts under its key alone), once dealt."""
+    offer_seq: int | None = None
+    """The seq of the offer entry now open, if any."""
+    trade: OpenTrade | None = None
+    owed_shuffles: dict[int, int] = field(default_factory=dict)
+    """seat -> the trade after which it owes a hand shuffle (SPEC 5.6)."""
+    layouts: dict[int, Layout] = field(default_factory=dict)
+    ended: bool = False
+    blamed: tuple[int, ...] = ()
+    abort_reason: str = ""
+    signed: set[int] = field(default_factory=set)
+    proofs: Counter[str] = field(default_factory=Counter)
+    # --- the local player's secrets (None for an observer) ----------------------------------
+    secret: int | None = None
+    held: PlayerHand | None = None
+    given: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    received: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    layout: tuple[Card, ...] | None = None
+
+    @property
+    def dealt(self) -> bool:
+        return len(self.shares) == len(self.order)
+
+    def summary(self) -> HandSummary:
+        """What the public record shows of this hand (SPEC 7)."""
+        hand = self.rules
+        a = hand.announcement
+        trades = tuple(TradeSummary((t.offerer, t.acceptor), t.k) for t in hand.trades)
+        shown = tuple((s, hand.showing(s)) for s in self.order if hand.showing(s))
+        folded = tuple(s for s in self.order if hand.is_folded(s))
+        result = hand.result
+        pots: tuple[PotSummary, ...] = ()
+        chips: tuple[tuple[int, int], ...] = tuple((s, 0) for s in self.order)
+        if result is not None:
+            pots = tuple(PotSummary(w.pot.amount, w.pot.eligible, w.winners) for w in result.awards)
+            chips = tuple((s, result.net(s)) for s in self.order)
+        deal_size = None if a is None else a.deal_size
+        dealt = 0 if not self.dealt or deal_size is None else deal_size * len(self.order)
+        turned = sum(len(cards) for _, cards in shown)
+        return HandSummary(
+            number=self.number,
+            dealer=self.dealer,
+            seats=self.order,
+            deal_size=deal_size,
+            trades=trades,
+            shown=shown,
+            folded=folded,
+            pots=pots,
+            chips=chips,
+            proofs=tuple(sorted(self.proofs.items())),
+            hidden=DECK_SIZE - turned if dealt else DECK_SIZE,
+            aborted=hand.phase is Phase.ABORTED,
+            blamed=self.blamed,
+            reason=self.abort_reason,
+            signed=self.signed >= set(self.order),
+        )

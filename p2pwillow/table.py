@@ -1,0 +1,251 @@
+"""An in-process table: N sessions wired by a deterministic in-memory queue, bots deciding.
+
+No sockets and no clock (a virtual one drives the dealer's timer); randomness comes in as an
+`rng` (default os.urandom). Used by the tests, the benchmarks and `willow simulate`.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from p2pwillow.bots import Bot, Decision, Knowledge
+from p2pwillow.cards import Card
+from p2pwillow.crypto.group import Rng
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.errors import RemoteProtocolError
+from p2pwillow.ledger.identity import Identity
+from p2pwillow.rules import Phase, TableConfig, TradingMode
+from p2pwillow.session import DecisionLike, Output, Session, make_genesis
+
+Decider = Callable[[Session], DecisionLike | None]
+"""Asked for a decision whenever its seat's session has one due; None means "do nothing"
+(the player is away: the dealer's clock will run out)."""
+
+GAME_ID_BYTES = 16
+
+
+class TableError(Exception):
+    """The table cannot go on: it stalled with no clock left to run, or a session refused
+    an entry from an honest peer (a bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An entry a session refused while the table ran (kept for tests to inspect)."""
+
+    seat: int
+    error: RemoteProtocolError
+
+
+def _unique(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(dict.fromkeys(cards))
+
+
+def bot_decider(seat: int, rng: random.Random, *, samples: int = 300) -> Decider:
+    """A decider that asks a `Bot` for this seat, given the session's view of the hand."""
+    bot = Bot(seat, rng, samples=samples)
+
+    def decide(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        held = set(session.cards)
+        # Cards can travel round the table and come back: the bot wants each card once, and
+        # "given" only for cards that left this hand for good.
+        given = {
+            s: _unique(c for c in cards if c not in held) for s, cards in session.given.items()
+        }
+        received = {s: _unique(cards) for s, cards in session.received.items()}
+        knowledge = Knowledge(
+            seat,
+            session.cards,
+            {s: cards for s, cards in given.items() if cards},
+            {s: cards for s, cards in received.items() if cards},
+            session.layout,
+        )
+        if hand.phase is Phase.TRADING and seat not in hand.to_act():
+            return bot.free_offer(hand, knowledge)
+        return bot.decide(hand, knowledge)
+
+    return decide
+
+
+class Table:
+    """`players` seats (0..players-1) at one table, every seat a full session.
+
+    `seed` fixes the bots' choices; `rng` is the cryptographic randomness of every session
+    (pass a seeded one for reproducible transcripts). `deciders` replaces the bot of a seat.
+    `on_entry` sees every sequenced entry, in chain order, as it is made.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        config: TableConfig | None = None,
+        seed: int = 0,
+        rng: Rng = os.urandom,
+        deciders: Mapping[int, Decider] | None = None,
+        samples: int = 300,
+        name: str = "simulated table",
+        on_entry: Callable[[Entry], None] | None = None,
+    ) -> None:
+        self.config = config if config is not None else TableConfig(seats=players)
+        identities = [Identity.generate(rng) for _ in range(players)]
+        self.identities = identities
+        game = rng(GAME_ID_BYTES)
+        roster = [(s, f"bot {s}", identities[s].public_key) for s in range(players)]
+        genesis = make_genesis(identities[0], 0, game, name, self.config, roster)
+        self.sessions = [Session(identities[s], s, genesis, rng) for s in range(players)]
+        seeds = random.Random(seed)
+        self.deciders: dict[int, Decider] = {
+            s: bot_decider(s, random.Random(seeds.getrandbits(64)), samples=samples)
+            for s in range(players)
+        }
+        self.deciders.update(deciders or {})
+        self.transcript: list[Entry] = [genesis]
+        self.rejections: list[Rejection] = []
+        self.muted: set[int] = set()
+        """Seats whose outgoing entries are dropped (a peer gone silent)."""
+        self.now = 0.0
+        self._on_entry = on_entry
+        self._queue: deque[tuple[int, Entry | AuthoredEntry]] = deque()
+        if on_entry is not None:
+            on_entry(genesis)
+        for s in range(players):
+            self._route(s, self.sessions[s].poll())
+        self.run()
+
+    # --- the message queue ---------------------------------------------------------------------
+
+    def _route(self, source: int, out: Output) -> None:
+        if source in self.muted:
+            return
+        for item in out.send:
+            if isinstance(item, Entry):
+                self.transcript.append(item)
+                if self._on_entry is not None:
+                    self._on_entry(item)
+                self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
+            else:
+                self._queue.append((self.sessions[source].sequencer, item))
+
+    def run(self) -> None:
+        """Deliver queued entries until the queue is empty."""
+        while self._queue:
+            seat, item = self._queue.popleft()
+            try:
+                out = self.sessions[seat].receive(item)
+            except RemoteProtocolError as exc:
+                self.rejections.append(Rejection(seat, exc))
+                continue
+            self._route(seat, out)
+
+    def inject(self, seat: int, item: Entry | AuthoredEntry) -> Output:
+        """Hand `item` to seat's session as if a peer had sent it; route what comes back."""
+        out = self.sessions[seat].receive(item)
+        self._route(seat, out)
+        self.run()
+        return out
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    @property
+    def lines(self) -> list[bytes]:
+        """The transcript so far, one canonical line per entry (with its LF)."""
+        return [entry.encode() + b"\n" for entry in self.transcript]
+
+    def _decide_once(self) -> bool:
+        """Give one due decision to its session; False if nobody has one."""
+        sessions = self.sessions
+        for session in sessions:
+            seat = session.seat
+            assert seat is not None
+            if seat in self.muted or not session.decision_due():
+                continue
+            decision = self.deciders[seat](session)
+            if decision is None:
+                continue
+            self._route(seat, session.act(decision))
+            self.run()
+            return True
+        hand = sessions[0].hand
+        if hand is None or hand.phase is not Phase.TRADING:
+            return False
+        a = hand.announcement
+        if a is None or a.trading_mode is not TradingMode.FREE or hand.open_offer is not None:
+            return False
+        for session in sessions:
+            seat = session.seat
+            assert seat is not None
+            if seat in self.muted or session.hand is None or seat == session.hand.dealer:
+                continue
+            if not session.hand.can_offer(seat, 1):
+                continue
+            decision = self.deciders[seat](session)
+            if decision is not None:
+                self._route(seat, session.act(decision))
+                self.run()
+                return True
+        return False
+
+    def tick(self, seconds: float) -> None:
+        """Let `seconds` pass on the virtual clock: every session's timer runs."""
+        for session in self.sessions:
+            session.handle_timer(self.now)
+        self.now += seconds
+        for session in self.sessions:
+            assert session.seat is not None
+            self._route(session.seat, session.handle_timer(self.now))
+        self.run()
+
+    def play_hand(self) -> bool:
+        """Play one hand to its end and its head signatures; False if no hand can start."""
+        first = self.sessions[0]
+        playing = [p for p in first.game.players if p.plays]
+        if len(playing) < 2:
+            return False
+        dealer = first.game.next_button()
+        self._route(dealer, self.sessions[dealer].start_hand())
+        self.run()
+        clock = self.config.action_clock + 1
+        stalls = 0
+        while not first.between_hands:
+            r = first.hand
+            if r is not None and r.is_over and self._only_muted_unsigned(first):
+                return True
+            if self._decide_once():
+                stalls = 0
+                continue
+            head = first.ledger.head_seq
+            self.tick(clock)
+            if first.ledger.head_seq == head:
+                stalls += 1
+                if stalls > 3:
+                    raise TableError(f"the table stalled in hand {first.hand_number}")
+        return True
+
+    def _only_muted_unsigned(self, session: Session) -> bool:
+        """The hand has ended and only muted seats still owe their head signature."""
+        ledger = session.ledger
+        if ledger.hand_ended_by is None:
+            return False
+        signed = {
+            e.author
+            for e in ledger.entries[-len(self.sessions) - 1 :]
+            if e.kind == "head_signature"
+        }
+        return set(ledger.hand_seats) - signed <= self.muted
+
+    def play(self, hands: int) -> int:
+        """Play up to `hands` hands; returns how many were played."""
+        played = 0
+        while played < hands and self.play_hand():
+            played += 1
+        return played
+
+
+__all__ = ["Decider", "Decision", "Rejection", "Table", "TableError", "bot_decider"]

@@ -1,0 +1,68 @@
+"""The in-process table (p2pwillow.table): whole games through every session, chips conserved."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from test_session_helpers import honest_game, new_table, observer
+
+from p2pwillow.ledger import decode_entry
+from p2pwillow.table import Table
+
+
+def _conserved(table: Table, players: int) -> None:
+    first = table.sessions[0]
+    assert sum(p.stack for p in first.game.players) == players * table.config.starting_stack
+    for summary in first.summaries:
+        assert sum(net for _, net in summary.chips) == 0
+        assert summary.signed
+    assert table.rejections == []
+
+
+def test_two_players_three_hands() -> None:
+    table = new_table(2, seed=11)
+    assert table.play(3) == 3
+    _conserved(table, 2)
+    # the button moves clockwise every hand
+    assert [h.dealer for h in table.sessions[0].summaries] == [0, 1, 0]
+
+
+def test_three_players_two_hands() -> None:
+    table = honest_game()
+    _conserved(table, 3)
+    assert observer(table.lines).complete
+
+
+def test_transcript_lines_are_the_chain() -> None:
+    table = honest_game()
+    entries = [decode_entry(line) for line in table.lines]
+    assert [e.seq for e in entries] == list(range(len(entries)))
+    assert all(b.prev == a.hash for a, b in itertools.pairwise(entries))
+    assert table.lines == [e.encode() + b"\n" for e in table.transcript]
+
+
+def test_same_randomness_same_game() -> None:
+    a, b = new_table(2, seed=12), new_table(2, seed=12)
+    a.play(1)
+    b.play(1)
+    assert a.lines == b.lines
+
+
+def test_ten_player_hand() -> None:
+    table = new_table(10, seed=13, samples=10)
+    assert table.play(1) == 1
+    _conserved(table, 10)
+
+
+def test_on_entry_sees_every_entry_in_order() -> None:
+    seen: list[bytes] = []
+    table = new_table(2, seed=14, on_entry=lambda e: seen.append(e.encode() + b"\n"))
+    table.play(1)
+    assert seen == table.lines
+
+
+@pytest.mark.parametrize("players", [1, 11])
+def test_player_count_bounds(players: int) -> None:
+    with pytest.raises(Exception, match="seat"):
+        new_table(players)
