@@ -47,7 +47,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     import os
 
-    from p2pwillow.table import Table
+    from p2pwillow.table import Table, TableError
 
     if not 2 <= args.players <= 10:
         print(f"willow simulate: --players must be 2..10, not {args.players}", file=sys.stderr)
@@ -56,7 +56,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(f"willow simulate: --hands must be at least 1, not {args.hands}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        out = open(args.out, "wb")  # noqa: SIM115 - closed below; written entry by entry
+        # "x": never truncate an existing file, a finished game may be in it.
+        out = open(args.out, "xb")  # noqa: SIM115 - closed below; written entry by entry
+    except FileExistsError:
+        print(
+            f"willow simulate: {args.out} exists; give another --out or remove it first",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except OSError as exc:
         print(f"willow simulate: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
@@ -68,8 +75,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             out.flush()
 
         table = Table(args.players, seed=args.seed, rng=os.urandom, on_entry=append)
-        played = table.play(args.hands)
+        try:
+            played = table.play(args.hands)
+        except TableError as exc:
+            print(
+                f"willow simulate: {exc}; the transcript so far is in {args.out}", file=sys.stderr
+            )
+            return 1
     print(f"{played} hand(s), {len(table.transcript)} entries written to {args.out}")
+    if played < args.hands:
+        print("the game ended early: fewer than two players have chips left")
     return 0
 
 

@@ -162,3 +162,28 @@ def test_bench_result_lines() -> None:
     ):
         with pytest.raises(BenchError):
             run_one("x.y", lambda bad=bad: bad)  # type: ignore[misc]
+
+
+def test_simulate_never_overwrites_a_transcript(tmp_path: Path) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_bytes(b"an earlier game\n")
+    line = one_error_line(willow("simulate", "--players", "2", "--hands", "1", "--out", str(game)))
+    assert "exists" in line and str(game) in line
+    assert game.read_bytes() == b"an earlier game\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--players", "1", "--hands", "1", "--out", "x.jsonl"],
+        ["simulate", "--players", "11", "--hands", "1", "--out", "x.jsonl"],
+        ["simulate", "--players", "3", "--hands", "0", "--out", "x.jsonl"],
+        ["simulate", "--players", "three", "--hands", "1", "--out", "x.jsonl"],
+        ["simulate", "--players", "3", "--hands", "1"],
+        ["verify"],
+    ],
+)
+def test_simulate_and_verify_usage_errors(args: list[str], tmp_path: Path) -> None:
+    out = tmp_path / "x.jsonl"
+    one_error_line(willow(*[str(out) if a == "x.jsonl" else a for a in args]))
+    assert not out.exists()
