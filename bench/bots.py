@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from p2pwillow.bots import Bot, Knowledge, play_hands
+from p2pwillow.bots import Bot, HandRecord, Knowledge, play_hands
 from p2pwillow.cards import DECK, Card
-from p2pwillow.rules import Announcement, Hand, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Announcement, Hand, Phase, TableConfig
 
 SEED = 20_240_601
 REPEATS = 15
@@ -83,7 +83,28 @@ def arena_hands() -> dict[str, object]:
     return {"value": round(played / best, 2), "unit": "hands/s", "hands": played, "bots": 4}
 
 
+def play_quality() -> dict[str, object]:
+    """How 4 default bots play over 30 hands (3 seeds): hands ending with a bust, per hand."""
+    records: list[HandRecord] = []
+    faced = folds = 0
+    for seed in range(3):
+        result = play_hands(4, 30, SEED + seed)
+        records.extend(result.hands)
+        faced += sum(n for _, n in result.facing_bet)
+        folds += result.facing(ActionKind.FOLD)
+    n = len(records)
+    return {
+        "value": round(sum(1 for r in records if r.busted) / n, 3),
+        "unit": "busts/hand",
+        "hands": n,
+        "fold_rate_facing_bet": round(folds / max(1, faced), 3),
+        "players_at_end": round(sum(r.players_at_end for r in records) / n, 2),
+        "mean_pot": round(sum(r.pot for r in records) / n, 1),
+    }
+
+
 BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
+    "bots.play_quality": play_quality,
     "bots.betting_decision": betting_decision,
     "bots.trading_decision": trading_decision,
     "bots.arena": arena_hands,

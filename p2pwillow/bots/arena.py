@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
 from p2pwillow.bots.strategy import Bot
@@ -46,6 +46,10 @@ class HandRecord:
     """Chips awarded, token money included."""
     winners: tuple[int, ...]
     decisions: int
+    players_at_end: int = 1
+    """Players still in when the hand ended (more than one: a showdown)."""
+    busted: tuple[int, ...] = ()
+    """Seats that had chips before the hand and none after it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +61,14 @@ class ArenaResult:
     final_stacks: tuple[int, ...]
     hands: tuple[HandRecord, ...]
     actions: tuple[tuple[ActionKind, int], ...]
+    facing_bet: tuple[tuple[ActionKind, int], ...] = ()
+    """How often each answer was chosen when facing a bet (calling would cost chips)."""
 
     def count(self, kind: ActionKind) -> int:
         return dict(self.actions).get(kind, 0)
+
+    def facing(self, kind: ActionKind) -> int:
+        return dict(self.facing_bet).get(kind, 0)
 
     @property
     def decisions(self) -> int:
@@ -101,6 +110,7 @@ class _Table:
         self.rng = rng
         self.seats: dict[int, _Seat] = {seat: _Seat() for seat in hand.seats}
         self.actions: Counter[ActionKind] = Counter()
+        self.facing_bet: Counter[ActionKind] = Counter()
         self.steps = 0
 
     def _know(self, seat: int) -> Knowledge:
@@ -120,7 +130,12 @@ class _Table:
                 self._trade(event)
 
     def _decide(self, seat: int) -> None:
-        self._act(seat, self.bots[seat].decide(self.hand, self._know(seat)))
+        h = self.hand
+        options = h.bet_options(seat) if h.phase is Phase.BETTING else None
+        decision = self.bots[seat].decide(h, self._know(seat))
+        if options is not None and not options.can_check:
+            self.facing_bet[decision.kind] += 1
+        self._act(seat, decision)
 
     def _deal(self) -> None:
         self.hand.deal()
@@ -204,6 +219,7 @@ class _Table:
             pot=sum(award.pot.amount for award in awards),
             winners=winners,
             decisions=sum(self.actions.values()),
+            players_at_end=len(live),
         )
 
 
@@ -241,17 +257,23 @@ def play_hands(
     start = tuple(p.stack for p in game.players)
     records: list[HandRecord] = []
     actions: Counter[ActionKind] = Counter()
+    facing: Counter[ActionKind] = Counter()
     for _ in range(hands):
         if sum(1 for p in game.players if p.plays) < 2:
             break
         table = _Table(game.start_hand(), bots, rng, announcement)
-        records.append(table.play())
-        actions.update(table.actions)
+        record = table.play()
+        before = {p.seat for p in game.players if p.stack > 0}
         game.end_hand()
+        busted = tuple(sorted(before - {p.seat for p in game.players if p.stack > 0}))
+        records.append(replace(record, busted=busted))
+        actions.update(table.actions)
+        facing.update(table.facing_bet)
     return ArenaResult(
         seats=tuple(p.seat for p in game.players),
         start_stacks=start,
         final_stacks=tuple(p.stack for p in game.players),
         hands=tuple(records),
         actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
+        facing_bet=tuple(sorted(facing.items(), key=lambda item: item[0].value)),
     )

@@ -49,6 +49,42 @@ cast-offs, not random cards, so a random-replacement estimate is optimistic."""
 DEALER_ORBITS = 4
 """In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
 
+BET_EDGE = 0.3
+"""Checked to, it bets when its equity e reaches fair + BET_EDGE * (1 - fair), fair being
+1 / players in the hand: heads up 0.65, four players 0.475 (a careful player bets for value
+only when it is likely to be best, and more opponents means more ways to be beaten)."""
+
+RAISE_EDGE = 0.55
+"""Facing a bet, it raises when e reaches fair + RAISE_EDGE * (1 - fair) (heads up 0.75, four
+players 0.625) and also clears the price of the call by RAISE_OVER_PRICE."""
+
+RAISE_OVER_PRICE = 0.3
+"""How far above the break-even of the pot odds its equity must be to raise."""
+
+RERAISE_EQUITY = 0.88
+"""Facing a raise (a re-raise war), it raises again only with at least this equity; it never
+raises a third time in one round itself."""
+
+CALL_MARGIN_PER_ROUND = 0.03
+"""Added to the pot-odds price per betting round still to come: a weak hand pays again."""
+
+CALL_MARGIN_PER_RAISE = 0.04
+"""Added to the price per raise already made this round: raisers hold strong hands."""
+
+STACK_RISK = 0.5
+"""Added to the price times the share of its remaining stack a call takes: a careful player
+does not put a whole stack in with a middling hand."""
+
+CALIBRATION = 0.4
+"""The Monte Carlo share is raised to the power 1 + CALIBRATION * opponents while any card is
+face down: measured over whole bot games the raw share is too hopeful (about 0.37 on average
+for four players where 0.25 is right), and more so with more opponents; the power maps it
+back (e.g. 0.55 becomes about 0.27 against three opponents, as measured)."""
+
+BLUFF_RATE = 0.03
+"""Chance of a bluff when checked to, from round 3 on, against at most two opponents; a bluff
+is always the smallest bet allowed and is given up against any raise."""
+
 
 class Bot:
     """A computer player for one seat.
@@ -320,12 +356,17 @@ class Bot:
         showing = {seat: hand.showing(seat) for seat in hand.seats}
         dead = set(knowledge.cards) | {c for cards in showing.values() for c in cards}
         aggression = _aggression(hand)
+        trades: dict[int, int] = {}
+        for t in hand.trades:
+            for side in (t.offerer, t.acceptor):
+                trades[side] = trades.get(side, 0) + 1
         opponents = [
             OpponentView(
                 showing[seat],
                 hand.hand_size(seat),
                 tuple(c for c in knowledge.given.get(seat, ()) if c not in dead),
                 aggression.get(seat, 0),
+                trades.get(seat, 0),
             )
             for seat in hand.seats
             if seat != self.seat and not hand.is_folded(seat)
@@ -333,26 +374,54 @@ class Bot:
         return equity(layout, opponents, dead, self.rng, self.samples)
 
     def _betting(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Bet, check, call, raise or fold by equity against thresholds (SPEC 8, Betting)."""
         o = hand.bet_options(self.seat)
         assert o is not None
-        e = self.equity(hand, knowledge)
         live = sum(1 for seat in hand.seats if not hand.is_folded(seat))
+        e = self.equity(hand, knowledge)
+        if hand.betting_round < LAYOUT_SIZE:
+            e = e ** (1.0 + CALIBRATION * (live - 1))
+        fair = 1.0 / live
         pot = hand.pot
         rng = self.rng
-        # A fair share is 1/live; betting wants clearly more, raising more still, and each
-        # raise already made this round asks for more again (no endless raising wars).
-        bet_at = min(0.62, 1.45 / live) + rng.uniform(-0.03, 0.03)
-        raise_at = min(0.8, bet_at + 0.18) + 0.07 * _raises_this_round(hand)
+        jitter = rng.uniform(-0.03, 0.03)  # a little unpredictability around every threshold
         if o.can_check:
-            bluff = hand.betting_round >= 3 and rng.random() < 0.05
-            if e >= bet_at or bluff:
-                strength = max(e, bet_at) if bluff else e
+            bet_at = fair + BET_EDGE * (1.0 - fair) + jitter
+            if e >= bet_at:
                 if o.bet_min is not None and o.bet_max is not None:
-                    amount = self._size(hand, o.bet_min, o.bet_max, 0, pot, strength, bet_at)
+                    amount = self._size(hand, o.bet_min, o.bet_max, 0, pot, e, bet_at)
                     return Decision(ActionKind.BET, amount=amount)
-                if o.all_in_allowed and e >= raise_at:
+                # Its stack is below the smallest bet: all in only with a clearly best hand.
+                if o.all_in_allowed and e >= fair + RAISE_EDGE * (1.0 - fair):
                     return Decision(ActionKind.ALL_IN)
+                return Decision(ActionKind.CHECK)
+            bluff = (
+                hand.betting_round >= 3
+                and live <= 3
+                and o.bet_min is not None
+                and rng.random() < BLUFF_RATE
+            )
+            if bluff and o.bet_min is not None:
+                return Decision(ActionKind.BET, amount=o.bet_min)  # bluff cheaply
             return Decision(ActionKind.CHECK)
+        raises = _raises_this_round(hand)
+        # SPEC 3.7.1: pot odds against the chips this call actually puts in, plus margins for
+        # the rounds still to come, for the raises already made, and for the stack at risk.
+        behind = hand.stack(self.seat)
+        price = (
+            o.call_amount / (pot + o.call_amount)
+            + CALL_MARGIN_PER_ROUND * (5 - hand.betting_round)
+            + CALL_MARGIN_PER_RAISE * raises
+            + STACK_RISK * o.call_amount / max(1, behind)
+        )
+        raise_at = max(
+            fair + RAISE_EDGE * (1.0 - fair) + jitter,
+            min(0.97, price + RAISE_OVER_PRICE),
+        )
+        if raises >= 1:
+            raise_at = max(raise_at, RERAISE_EQUITY + 0.05 * (raises - 1))
+        if _raises_this_round(hand, self.seat) >= 2:
+            raise_at = 2.0  # two raises of its own this round are its limit
         if e >= raise_at:
             if o.raise_min is not None and o.raise_max is not None:
                 amount = self._size(
@@ -361,9 +430,6 @@ class Bot:
                 return Decision(ActionKind.RAISE, amount=amount)
             if o.all_in_allowed and o.all_in_to > hand.current_bet:
                 return Decision(ActionKind.ALL_IN)
-        # SPEC 3.7.1: pot odds against the chips this call actually puts in, plus a margin
-        # for the rounds still to come, where a weak hand pays again.
-        price = o.call_amount / (pot + o.call_amount) + 0.02 * (5 - hand.betting_round)
         if e >= price:
             return Decision(ActionKind.CALL)
         return Decision(ActionKind.FOLD)
@@ -373,13 +439,13 @@ class Bot:
     ) -> int:
         """An amount in low..high that grows with the equity above `floor`.
 
-        Pot and no limit cap the top at about a pot-sized wager so one hand does not stake
-        the whole stack on a modest edge.
+        Pot and no limit cap the top at about half the pot (a pot-sized raise at most) so one
+        hand does not stake the whole stack on a modest edge.
         """
         if hand.config.structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
-            high = max(low, min(high, base + max(pot, low)))
+            high = max(low, min(high, base + max(pot // 2, low)))
         edge = (e - floor) / max(1e-9, 1.0 - floor)
-        frac = min(1.0, max(0.0, 0.25 + 0.75 * edge + self.rng.uniform(-0.1, 0.1)))
+        frac = min(1.0, max(0.0, 0.15 + 0.85 * edge + self.rng.uniform(-0.1, 0.1)))
         return low + round((high - low) * frac)
 
 
@@ -394,14 +460,15 @@ def _aggression(hand: Hand) -> dict[int, int]:
     return count
 
 
-def _raises_this_round(hand: Hand) -> int:
-    """Raises since the current betting round opened."""
+def _raises_this_round(hand: Hand, seat: int | None = None) -> int:
+    """Raises since the current betting round opened (by `seat` only, if given)."""
     raises = 0
     for event in reversed(hand.events):
         if isinstance(event, BettingOpened):
             break
-        if isinstance(event, Raised) or (
-            isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE
-        ):
+        if (
+            isinstance(event, Raised)
+            or (isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE)
+        ) and (seat is None or event.seat == seat):
             raises += 1
     return raises

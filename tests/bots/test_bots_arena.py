@@ -142,3 +142,43 @@ def test_bad_arena_settings_are_refused() -> None:
     with pytest.raises(BotError):
         play_hands(4, 1, 0, config=TableConfig(seats=3))
     assert play_hands(3, 0, 0).hands == ()
+
+
+# --- how the bots play over many hands (seeded, statistical) ------------------------------
+
+PLAY_SEEDS, PLAY_HANDS, PLAY_SAMPLES = (0, 1, 2), 30, 120
+
+
+@pytest.fixture(scope="module")
+def long_games() -> list[ArenaResult]:
+    return [play_hands(4, PLAY_HANDS, seed, samples=PLAY_SAMPLES) for seed in PLAY_SEEDS]
+
+
+def test_stacks_last_many_hands(long_games: list[ArenaResult]) -> None:
+    hands = [record for result in long_games for record in result.hands]
+    bust_hands = sum(1 for record in hands if record.busted)
+    # 1000-chip stacks in a 25-100 spread-limit game: a bust is rare, not the first hand's fate.
+    assert bust_hands <= 0.1 * len(hands), (bust_hands, len(hands))
+    firsts = []
+    for result in long_games:
+        busts = [record.number for record in result.hands if record.busted]
+        firsts.append(min(busts) - result.hands[0].number + 1 if busts else PLAY_HANDS + 1)
+    assert sorted(firsts)[len(firsts) // 2] >= 8, firsts
+
+
+def test_bets_are_often_folded_to(long_games: list[ArenaResult]) -> None:
+    fold = sum(result.facing(ActionKind.FOLD) for result in long_games)
+    faced = sum(n for result in long_games for _, n in result.facing_bet)
+    assert faced >= 100
+    assert fold >= 0.35 * faced, (fold, faced)
+    all_in = sum(result.facing(ActionKind.ALL_IN) for result in long_games)
+    assert all_in <= 0.02 * faced
+
+
+def test_showdowns_are_not_everyone_every_hand(long_games: list[ArenaResult]) -> None:
+    hands = [record for result in long_games for record in result.hands]
+    everyone = sum(1 for record in hands if record.players_at_end == 4)
+    assert everyone <= 0.1 * len(hands)
+    showdowns = [record.players_at_end for record in hands if record.showdown]
+    assert all(n >= 2 for n in showdowns)
+    assert sum(record.players_at_end for record in hands) / len(hands) < 2.0

@@ -315,9 +315,13 @@ def test_a_made_hand_bets_more_than_nothing() -> None:
     assert kinds["nothing"][ActionKind.CHECK] >= 27
 
 
-def test_facing_a_bet_the_made_hand_raises_and_nothing_folds() -> None:
-    answers: dict[str, Counter[ActionKind]] = {"made": Counter(), "nothing": Counter()}
-    for name, layout in (("made", MADE), ("nothing", NOTHING)):
+def test_facing_a_bet_the_made_hand_stays_quads_raise_and_nothing_folds() -> None:
+    answers: dict[str, Counter[ActionKind]] = {
+        "quads": Counter(),
+        "made": Counter(),
+        "nothing": Counter(),
+    }
+    for name, layout in (("quads", "Ah 9c 9d 9s 9h"), ("made", MADE), ("nothing", NOTHING)):
         for seed in range(20):
             hand, cards = _betting_hand({0: "Kc Kh 8h 6s 5c", 1: layout}, rounds=3)
             assert hand.to_act() == (0,)  # kings showing open
@@ -327,7 +331,10 @@ def test_facing_a_bet_the_made_hand_raises_and_nothing_folds() -> None:
             assert is_legal(hand, seat, d)
             answers[name][d.kind] += 1
     assert answers["made"][ActionKind.FOLD] == 0
-    assert answers["made"][ActionKind.RAISE] >= 5
+    assert answers["quads"][ActionKind.FOLD] == 0
+    # A strong made hand raises more often than a merely good one.
+    assert answers["quads"][ActionKind.RAISE] >= 10
+    assert answers["quads"][ActionKind.RAISE] > answers["made"][ActionKind.RAISE]
     assert answers["nothing"][ActionKind.FOLD] == 20
 
 
