@@ -103,7 +103,8 @@ def _no_float(text: str) -> NoReturn:
 
 
 def _no_constant(text: str) -> NoReturn:
-    raise _Rejected(f"{text} is not JSON")
+    # NaN and Infinity are not JSON at all (SPEC 6.11 "malformed"), not merely non-canonical.
+    raise ValueError(f"{text} is not JSON")
 
 
 def parse_canonical(data: bytes | str) -> JsonValue:

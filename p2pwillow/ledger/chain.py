@@ -195,12 +195,18 @@ class Ledger:
         entry: Entry,
         identities: Mapping[int, bytes] | None = None,
         sequencer_seat: int | None = None,
+        *,
+        author_signed_here: bool = False,
+        countersigned_here: bool = False,
     ) -> None:
         """Raise RemoteProtocolError unless `entry` may come next in this chain.
 
         Checks the game id, seq = head + 1, prev = head hash, the hand number and seating
         rules, the author's signature and the sequencer's countersignature. `identities`
         (seat -> raw Ed25519 key) and `sequencer_seat` default to what the ledger has seen.
+        `author_signed_here` / `countersigned_here` say that the caller has just made that
+        signature itself with the seat's key: it is not verified again (SPEC 6.5); an entry
+        received from anyone, even one naming the caller's seat, is verified in full.
         """
         if self._game is not None and entry.game != self._game:
             raise _fail(Reason.WRONG_GAME, "entry belongs to another game", entry)
@@ -219,13 +225,13 @@ class Ledger:
         )
         if author_key is None:
             raise _fail(Reason.UNKNOWN_AUTHOR, "the author holds no seat", entry)
-        if not entry.verify_author(author_key):
+        if not author_signed_here and not entry.verify_author(author_key):
             raise _fail(Reason.BAD_SIGNATURE, "the author's signature does not verify", entry)
         sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
         sequencer_key = roster.get(sequencer)
         if sequencer_key is None:
             raise _fail(Reason.BAD_COUNTERSIGNATURE, f"sequencer {sequencer} holds no seat", entry)
-        if not entry.verify_countersig(sequencer_key):
+        if not countersigned_here and not entry.verify_countersig(sequencer_key):
             raise _fail(
                 Reason.BAD_COUNTERSIGNATURE,
                 f"the countersignature of sequencer {sequencer} does not verify",

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -173,7 +174,14 @@ class DealPlan:
         """The dealt positions `seat` publishes shares for: everyone else's, ascending."""
         if seat not in self.order:
             raise MentalPokerError(f"seat {seat!r} is not in the deal")
-        return tuple(p for p in range(self.dealt) if self.owner(p) != seat)
+        return _shared_positions(self.order, self.cards_each, seat)
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_positions(order: tuple[int, ...], cards_each: int, seat: int) -> tuple[int, ...]:
+    # Asked for every seat by every check of the deal; a plan is fixed for the hand.
+    n = len(order)
+    return tuple(p for p in range(n * cards_each) if order[p % n] != seat)
 
 
 def deal_plan(seats: Iterable[int], dealer: int, cards_each: int) -> DealPlan:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import Point
+from p2pwillow.ledger import kinds as k
 from p2pwillow.mental import DECK_SIZE, DealPlan, DealShares, HandContext, Layout, PlayerHand
 from p2pwillow.rules import Hand, Phase
 from p2pwillow.session.events import HandSummary, PotSummary, TradeSummary
@@ -72,6 +73,27 @@ class HandRecord:
     @property
     def dealt(self) -> bool:
         return len(self.shares) == len(self.order)
+
+    def protocol_waits(self) -> list[tuple[int, str]]:
+        """Seats that owe a protocol step with no default action (SPEC 7.5)."""
+        hand = self.rules
+        waits: list[tuple[int, str]] = []
+        waits += [(s, k.HandKey.KIND) for s in self.order if s not in self.keys]
+        if self.joint is not None and self.shuffled < len(self.order):
+            waits.append((self.order[self.shuffled], k.DeckShuffle.KIND))
+        if self.plan is not None and self.shuffled == len(self.order):
+            waits += [(s, k.DealShares.KIND) for s in self.order if s not in self.shares]
+        waits += [(s, k.HandShuffle.KIND) for s in sorted(self.owed_shuffles)]
+        if self.trade is not None:
+            t = self.trade
+            waits += [(s, k.TradeGive.KIND) for s in (t.offerer, t.acceptor) if s not in t.gives]
+        if hand.phase is Phase.LAYOUT:
+            waits += [(s, "layout") for s in hand.to_act()]
+        if hand.phase is Phase.REVEAL:
+            waits += [(s, k.Reveal.KIND) for s in hand.to_act()]
+        if hand.phase is Phase.ANNOUNCE:
+            waits.append((self.dealer, k.Announce.KIND))
+        return waits
 
     def summary(self) -> HandSummary:
         """What the public record shows of this hand (SPEC 7)."""

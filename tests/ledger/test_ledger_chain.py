@@ -411,3 +411,24 @@ def test_safety_code_matches_spec() -> None:
     assert safety_code(GAME, {**keys, 3: IDS[4].public_key}) != code
     assert safety_code(GAME, {**keys, 0: keys[1], 1: keys[0]}) != code
     assert valid_game().ledger.safety_code() == code
+
+
+def test_signatures_made_here_skip_only_their_own_check() -> None:
+    # The caller vouches only for a signature it has just made itself (SPEC 6.5): the other
+    # signature of the entry is still verified.
+    table = valid_game()
+    good = table.make(3, k.Check())
+    no_countersig = Entry(
+        good.game, good.hand, good.seq, good.prev, good.author, good.body, good.sig, bytes(64)
+    )
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(no_countersig, author_signed_here=True)
+    assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
+    no_sig = Entry(
+        good.game, good.hand, good.seq, good.prev, good.author, good.body, bytes(64), good.sig
+    )
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(no_sig, countersigned_here=True)
+    assert info.value.reason is Reason.BAD_SIGNATURE
+    table.ledger.check_next(good, author_signed_here=True, countersigned_here=True)
+    table.ledger.check_next(good)

@@ -13,12 +13,14 @@ and is not a vector module):
   `common.document` numbers them and counts N.
 - `check(group: dict, test: dict) -> None` -- replays one case with the project's code. For a
   valid case it returns normally (a mismatch raises AssertionError). For an invalid case it must
-  raise `DecodeError` or `InvalidProof` (p2pwillow.crypto), and nothing else.
+  raise `DecodeError` or `InvalidProof` (p2pwillow.crypto) -- or, for the ledger's file,
+  `RemoteProtocolError` (p2pwillow.ledger) -- and nothing else.
 
 Invalid cases carry `"error": "DecodeError" | "InvalidProof"`, the stage that must reject them
-(decoding a field, or verifying). The loader (tests/test_vectors.py) runs every case of every
+(decoding a field, or verifying); in ledger.json `"error": "RemoteProtocolError"` with, where
+fixed, the SPEC 6.11 `"reason"`. The loader (tests/test_vectors.py) runs every case of every
 protocol/vectors/*.json through the module whose FILE_NAME matches and asserts: result is
-"invalid" iff check raised; the exception is DecodeError or InvalidProof; and, where the case
+"invalid" iff check raised; the exception is one of those the file may raise; and, where the case
 names an "error", that it is that exception. `python3 -m tools.gen_vectors` writes every file;
 with `--check` it exits 1, naming each file that differs from what it would write.
 """
