@@ -11,13 +11,10 @@ from typing import Any
 
 import pytest
 
-from p2pwillow.ledger import RemoteProtocolError
 from tools.gen_vectors import ROOT, VECTOR_DIR, discover
-from tools.vectors.common import ERRORS
+from tools.vectors.common import ERRORS, LEDGER_ERRORS
 
 MODULES: dict[str, ModuleType] = {m.FILE_NAME: m for m in discover().values()}
-LEDGER_ERRORS = {"RemoteProtocolError": RemoteProtocolError}
-"""ledger.json's invalid cases raise the ledger's error for bad input (SPEC 6.11) instead."""
 FILES = sorted(VECTOR_DIR.glob("*.json"))
 
 

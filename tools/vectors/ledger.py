@@ -32,7 +32,15 @@ from p2pwillow.ledger.canonical import MAX_DEPTH, MAX_SAFE_INTEGER, dump_checked
 from p2pwillow.ledger.entry import AUTHOR_TAG, SEQUENCER_TAG
 from p2pwillow.ledger.identity import SAFETY_CODE_TAG
 from p2pwillow.rules.config import TableConfig
-from tools.vectors.common import SCHEMA_PREFIX, Json, case, flip_bit, seeded_rng, seeded_scalar
+from tools.vectors.common import (
+    LEDGER_ERRORS,
+    Json,
+    case,
+    document,
+    flip_bit,
+    seeded_rng,
+    seeded_scalar,
+)
 
 FILE_NAME = "ledger.json"
 
@@ -1027,20 +1035,12 @@ def _expect_reason(test: Json, run: Callable[[], object]) -> None:
 
 
 def _document(groups: list[Json]) -> Json:
-    """As common.document, with the ledger's error name for invalid cases."""
-    tc = 0
-    for group in groups:
-        for test in group["tests"]:
-            tc += 1
-            test["tcId"] = tc
-            for flag in test["flags"]:
-                assert flag in NOTES, f"flag {flag} has no note"
-            if test["result"] == "invalid":
-                assert test.get("error") == ERROR, "an invalid case names its error"
-    return {
-        "schema": SCHEMA_PREFIX + "ledger",
-        "algorithm": "canonical JSON, Ed25519 entry signatures, SHA-256 entry hashes and chain",
-        "header": "SPEC 6.1-6.9. Bytes in lowercase hex. An invalid case must be rejected with "
+    return document(
+        "ledger",
+        "canonical JSON, Ed25519 entry signatures, SHA-256 entry hashes and chain",
+        NOTES,
+        groups,
+        header="SPEC 6.1-6.9. Bytes in lowercase hex. An invalid case must be rejected with "
         "the ledger's error (RemoteProtocolError) and, where it names one, the SPEC 6.11 reason "
         "in 'reason'. CanonicalJson: 'value' encodes to 'canonical'; 'input' must not decode. "
         "Ed25519Identity: seed -> publicKey; signature of message. SafetyCode: SPEC 6.7 with "
@@ -1048,10 +1048,8 @@ def _document(groups: list[Json]) -> Json:
         "that signatures can be reproduced); an invalid case is offered as entry 'seq' after "
         "the group's valid entries 0..seq-1. The reveal's share and proof are placeholders: the "
         "ledger checks no proofs (the session does, SPEC 5.9). Transcript: a whole file.",
-        "notes": dict(NOTES),
-        "numberOfTests": tc,
-        "testGroups": groups,
-    }
+        errors=LEDGER_ERRORS,
+    )
 
 
 def generate() -> Json:
