@@ -4,6 +4,19 @@ No sockets and no clock (a virtual one drives the dealer's timer); randomness co
 `rng` (default os.urandom). Used by the tests, the benchmarks and `willow simulate`.
 """
 
+# How the table plays
+# -------------------
+# The table runs in rounds. In a round every seat that may decide (`Session.may_decide`:
+# a decision is due, or free trading lets it offer or withdraw, or the dealer may close) is
+# asked, all against the state they see at the start of the round, as players at a real
+# table think at the same moment. The decisions then reach the sequencer in an arrival order
+# drawn from the seed: the first one the rules allow is applied, later ones that the new
+# state no longer allows come back as refusals (SPEC 7.1) and their seats decide again in a
+# later round. The sequencer's own decision takes its place in that order: what arrived
+# before it is sequenced first (so its own decision may have gone stale: it is dropped and
+# made again). If nobody decides, every seat has a second look (a dealer may close trading
+# once it sees nobody else wants to trade); only then does the virtual clock run.
+
 from __future__ import annotations
 
 import os
@@ -18,8 +31,8 @@ from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
-from p2pwillow.rules import Phase, TableConfig, TradingMode
-from p2pwillow.session import DecisionLike, Output, Session, make_genesis
+from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
+from p2pwillow.session import DecisionLike, Output, Refusal, Session, make_genesis
 
 Decider = Callable[[Session], DecisionLike | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
@@ -39,6 +52,27 @@ class Rejection:
 
     seat: int
     error: RemoteProtocolError
+
+
+@dataclass(frozen=True, slots=True)
+class StaleDecision:
+    """The sequencer's own decision, dropped because entries that reached it first made the
+    rules refuse it (the sequencer decides again from the new state)."""
+
+    seat: int
+    error: IllegalAction
+
+
+def _free_idle(hand: Hand) -> bool:
+    """Free trading with no offer open and no trade being completed (SPEC 3.5)."""
+    a = hand.announcement
+    return (
+        hand.phase is Phase.TRADING
+        and a is not None
+        and a.trading_mode is TradingMode.FREE
+        and hand.open_offer is None
+        and hand.trade_sides is None
+    )
 
 
 def _unique(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -66,8 +100,10 @@ def bot_decider(seat: int, rng: random.Random, *, samples: int = 300) -> Decider
             {s: cards for s, cards in received.items() if cards},
             session.layout,
         )
-        if hand.phase is Phase.TRADING and seat not in hand.to_act():
-            return bot.free_offer(hand, knowledge)
+        # Actions the hand does not wait for (free offers, the dealer's close) and the
+        # free-trading dealer, who may wait for offers rather than close at once.
+        if hand.phase is Phase.TRADING and (seat not in hand.to_act() or _free_idle(hand)):
+            return bot.initiative(hand, knowledge)
         return bot.decide(hand, knowledge)
 
     return decide
@@ -76,8 +112,9 @@ def bot_decider(seat: int, rng: random.Random, *, samples: int = 300) -> Decider
 class Table:
     """`players` seats (0..players-1) at one table, every seat a full session.
 
-    `seed` fixes the bots' choices; `rng` is the cryptographic randomness of every session
-    (pass a seeded one for reproducible transcripts). `deciders` replaces the bot of a seat.
+    `seed` fixes the bots' choices and the order in which decisions made at the same moment
+    reach the sequencer; `rng` is the cryptographic randomness of every session (pass a
+    seeded one for reproducible transcripts). `deciders` replaces the bot of a seat.
     `on_entry` sees every sequenced entry, in chain order, as it is made.
     """
 
@@ -106,13 +143,18 @@ class Table:
             for s in range(players)
         }
         self.deciders.update(deciders or {})
+        self._arrival = random.Random(seeds.getrandbits(64))
         self.transcript: list[Entry] = [genesis]
         self.rejections: list[Rejection] = []
+        """Entries a session refused as it received them (an honest table has none)."""
+        self.refusals: list[Refusal] = []
+        """Authored entries the sequencer refused, each reported back to its author."""
+        self.stale: list[StaleDecision] = []
         self.muted: set[int] = set()
         """Seats whose outgoing entries are dropped (a peer gone silent)."""
         self.now = 0.0
         self._on_entry = on_entry
-        self._queue: deque[tuple[int, Entry | AuthoredEntry]] = deque()
+        self._queue: deque[tuple[int, Entry | AuthoredEntry | Refusal]] = deque()
         if on_entry is not None:
             on_entry(genesis)
         for s in range(players):
@@ -130,25 +172,45 @@ class Table:
                 if self._on_entry is not None:
                     self._on_entry(item)
                 self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
+            elif isinstance(item, Refusal):
+                self.refusals.append(item)
+                self._queue.append((item.author, item))
             else:
                 self._queue.append((self.sessions[source].sequencer, item))
+
+    def _deliver(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> None:
+        try:
+            out = self.sessions[seat].receive(item)
+        except RemoteProtocolError as exc:
+            self.rejections.append(Rejection(seat, exc))
+            return
+        self._route(seat, out)
 
     def run(self) -> None:
         """Deliver queued entries until the queue is empty."""
         while self._queue:
-            seat, item = self._queue.popleft()
-            try:
-                out = self.sessions[seat].receive(item)
-            except RemoteProtocolError as exc:
-                self.rejections.append(Rejection(seat, exc))
-                continue
-            self._route(seat, out)
+            self._deliver(*self._queue.popleft())
 
-    def inject(self, seat: int, item: Entry | AuthoredEntry) -> Output:
+    def _deliver_to(self, seat: int) -> None:
+        """Deliver what is queued for `seat` now, in order; the rest waits."""
+        mine = [item for s, item in self._queue if s == seat]
+        self._queue = deque((s, item) for s, item in self._queue if s != seat)
+        for item in mine:
+            self._deliver(seat, item)
+
+    def inject(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> Output:
         """Hand `item` to seat's session as if a peer had sent it; route what comes back."""
         out = self.sessions[seat].receive(item)
         self._route(seat, out)
         self.run()
+        return out
+
+    def act(self, seat: int, decision: DecisionLike) -> Output:
+        """Seat's session makes `decision` now; what it sends is queued, not delivered, so
+        that several seats can decide at the same moment: `run()` delivers (the sequencer's
+        own decision applies at once, as it sequences it itself)."""
+        out = self.sessions[seat].act(decision)
+        self._route(seat, out)
         return out
 
     # --- playing ---------------------------------------------------------------------------------
@@ -158,39 +220,44 @@ class Table:
         """The transcript so far, one canonical line per entry (with its LF)."""
         return [entry.encode() + b"\n" for entry in self.transcript]
 
-    def _decide_once(self) -> bool:
-        """Give one due decision to its session; False if nobody has one."""
-        sessions = self.sessions
-        for session in sessions:
-            seat = session.seat
-            assert seat is not None
-            if seat in self.muted or not session.decision_due():
-                continue
-            decision = self.deciders[seat](session)
-            if decision is None:
-                continue
-            self._route(seat, session.act(decision))
-            self.run()
-            return True
-        hand = sessions[0].hand
-        if hand is None or hand.phase is not Phase.TRADING:
-            return False
-        a = hand.announcement
-        if a is None or a.trading_mode is not TradingMode.FREE or hand.open_offer is not None:
-            return False
-        for session in sessions:
-            seat = session.seat
-            assert seat is not None
-            if seat in self.muted or session.hand is None or seat == session.hand.dealer:
-                continue
-            if not session.hand.can_offer(seat, 1):
-                continue
-            decision = self.deciders[seat](session)
-            if decision is not None:
-                self._route(seat, session.act(decision))
-                self.run()
+    def decide_round(self) -> bool:
+        """Play one round of decisions (see the top of this module); False if nobody
+        decided, even at a second look."""
+        for _ in range(2):
+            chosen: list[tuple[int, DecisionLike]] = []
+            for session in self.sessions:
+                seat = session.seat
+                assert seat is not None
+                if seat in self.muted or not session.may_decide():
+                    continue
+                decision = self.deciders[seat](session)
+                if decision is not None:
+                    chosen.append((seat, decision))
+            if chosen:
+                self._arrive(chosen)
                 return True
         return False
+
+    _decide_once = decide_round
+
+    def _arrive(self, chosen: list[tuple[int, DecisionLike]]) -> None:
+        """Send decisions made at the same moment, in a seeded arrival order."""
+        self._arrival.shuffle(chosen)
+        for seat, decision in chosen:
+            session = self.sessions[seat]
+            if seat == session.sequencer:
+                self._deliver_to(seat)
+                try:
+                    out = session.act(decision)
+                except IllegalAction as exc:
+                    self.stale.append(StaleDecision(seat, exc))
+                    continue
+            else:
+                # Nothing reached this session since it decided: the rules still allow it
+                # here, whatever the sequencer will say.
+                out = session.act(decision)
+            self._route(seat, out)
+        self.run()
 
     def tick(self, seconds: float) -> None:
         """Let `seconds` pass on the virtual clock: every session's timer runs."""
@@ -208,16 +275,28 @@ class Table:
         playing = [p for p in first.game.players if p.plays]
         if len(playing) < 2:
             return False
-        dealer = first.game.next_button()
+        self.start_hand()
+        self.finish_hand()
+        return True
+
+    def start_hand(self) -> None:
+        """The next dealer opens the next hand; the automatic steps run until a decision is
+        due (IllegalAction if no hand can start now)."""
+        dealer = self.sessions[0].game.next_button()
         self._route(dealer, self.sessions[dealer].start_hand())
         self.run()
+
+    def finish_hand(self) -> None:
+        """Play the running hand to its end and its head signatures (or until only muted
+        seats still owe a signature). TableError if it stalls."""
+        first = self.sessions[0]
         clock = self.config.action_clock + 1
         stalls = 0
         while not first.between_hands:
             r = first.hand
             if r is not None and r.is_over and self._only_muted_unsigned(first):
-                return True
-            if self._decide_once():
+                return
+            if self.decide_round():
                 stalls = 0
                 continue
             head = first.ledger.head_seq
@@ -226,7 +305,6 @@ class Table:
                 stalls += 1
                 if stalls > 3:
                     raise TableError(f"the table stalled in hand {first.hand_number}")
-        return True
 
     def _only_muted_unsigned(self, session: Session) -> bool:
         """The hand has ended and only muted seats still owe their head signature."""
@@ -248,4 +326,12 @@ class Table:
         return played
 
 
-__all__ = ["Decider", "Decision", "Rejection", "Table", "TableError", "bot_decider"]
+__all__ = [
+    "Decider",
+    "Decision",
+    "Rejection",
+    "StaleDecision",
+    "Table",
+    "TableError",
+    "bot_decider",
+]

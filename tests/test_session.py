@@ -26,7 +26,7 @@ from p2pwillow.crypto.group import G
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import ActionKind, IllegalAction, Phase, TimedOut
-from p2pwillow.session import Session
+from p2pwillow.session import EntryRefused, Refusal, Session
 from p2pwillow.table import Table
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
@@ -249,9 +249,12 @@ def test_authored_entry_refused_by_the_sequencer() -> None:
             cheater = next(s for s in hand.seats if s not in hand.to_act())
             authored = resign(table, table.transcript[-1], author=cheater, body=k.Fold())
             before = snapshot(dealer)
-            with pytest.raises(RemoteProtocolError) as caught:
-                dealer.receive(authored.authored())
-            seen.append((caught.value.reason, snapshot(dealer) == before))
+            out = dealer.receive(authored.authored())
+            (refusal,) = out.send
+            assert isinstance(refusal, Refusal) and refusal.author == cheater
+            assert refusal.verify(table.identities[hand.dealer].public_key)
+            assert out.events == (EntryRefused(cheater, "fold", refusal.reason, refusal.detail),)
+            seen.append((refusal.reason, snapshot(dealer) == before))
         return default(session)
 
     import random

@@ -49,6 +49,16 @@ cast-offs, not random cards, so a random-replacement estimate is optimistic."""
 DEALER_ORBITS = 4
 """In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
 
+FREE_TRADES_PER_SEAT = 1
+"""Free trading: the dealer closes once the hand has seen this many trades per seat."""
+
+ANNOUNCE_ORBITS = 0.25
+ANNOUNCE_FREE = 0.25
+ANNOUNCE_DEALER_CALLS = 0.15
+"""How often the dealer announces in-turn trading closed after a set number of orbits, free
+trading (closed when the dealer calls it) and in-turn trading closed when the dealer calls
+it; the rest of the time in-turn trading closed by an orbit without a trade."""
+
 BET_EDGE = 0.3
 """Checked to, it bets when its equity e reaches fair + BET_EDGE * (1 - fair), fair being
 1 / players in the hand: heads up 0.65, four players 0.475 (a careful player bets for value
@@ -116,6 +126,8 @@ class Bot:
         self.samples = samples
         self.draws = draws
         self.max_trades = max_trades
+        self._last_look: tuple[Hand, int] | None = None
+        """The hand and its number of events when the free-trading dealer last waited."""
 
     # --- the interface -----------------------------------------------------------------------
 
@@ -154,16 +166,29 @@ class Bot:
         its offer, if it wants one. Where the dealer closes trading by calling it and the
         turn is someone else's, this is the dealer closing once a full orbit of turns has
         passed without a trade (or after DEALER_ORBITS orbits in all).
+
+        The free-trading dealer is asked here too while no offer is open (the engine waits
+        for it, but need not have its answer at once): it offers if it wants to, closes once
+        FREE_TRADES_PER_SEAT trades per seat were made or when it looks a second time at a
+        hand where nothing happened since its last look (a full round with no interest),
+        and otherwise waits (None).
         """
         self._check(hand, knowledge)
         seat = self.seat
-        if hand.phase is not Phase.TRADING or seat in hand.to_act():
+        if hand.phase is not Phase.TRADING:
             return None
+        a = hand.announcement
+        free = a is not None and a.trading_mode is TradingMode.FREE
+        idle = hand.open_offer is None and hand.trade_sides is None
+        dealer_waits = free and idle and seat == hand.dealer
+        if seat in hand.to_act() and not dealer_waits:
+            return None
+        if dealer_waits and len(hand.trades) >= FREE_TRADES_PER_SEAT * len(hand.seats):
+            return Decision(ActionKind.CLOSE_TRADING)
         if hand.can_offer(seat, 1):
             k = self._offer_size(hand, knowledge)
             if k is not None:
                 return Decision(ActionKind.OFFER, k=k)
-        a = hand.announcement
         if (
             a is not None
             and a.trading_mode is TradingMode.IN_TURN
@@ -171,6 +196,12 @@ class Bot:
             and self._dealer_closes(hand, own_turn=False)
         ):
             return Decision(ActionKind.CLOSE_TRADING)
+        if dealer_waits and hand.can_close_trading(seat):
+            look = len(hand.events)
+            last = self._last_look
+            self._last_look = (hand, look)
+            if last is not None and last[0] is hand and last[1] == look:
+                return Decision(ActionKind.CLOSE_TRADING)
         return None
 
     free_offer = initiative
@@ -229,14 +260,20 @@ class Bot:
     # --- announce ------------------------------------------------------------------------------
 
     def _announcement(self, hand: Hand) -> Announcement:
-        """A deal size that fits the table; in-turn trading closed by an orbit without a trade,
-        sometimes after a set number of orbits (SPEC 3.3, 3.5)."""
+        """A deal size that fits the table, and one of the trading modes and closings of
+        SPEC 3.3, 3.5 at the rates ANNOUNCE_* give."""
         players = len(hand.seats)
         sizes = sorted(d for d, most in MAX_PLAYERS_FOR_DEAL.items() if players <= most)
         size = self.rng.choice(sizes)
-        if self.rng.random() < 0.25:
+        draw = self.rng.random()
+        if draw < ANNOUNCE_ORBITS:
             orbits = self.rng.randint(1, 2)
             return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBITS, orbits)
+        draw -= ANNOUNCE_ORBITS
+        if draw < ANNOUNCE_FREE:
+            return Announcement(size, TradingMode.FREE, TradingClose.DEALER_CALLS)
+        if draw - ANNOUNCE_FREE < ANNOUNCE_DEALER_CALLS:
+            return Announcement(size, TradingMode.IN_TURN, TradingClose.DEALER_CALLS)
         return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
 
     # --- trading -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import json
 
 from p2pwillow.ledger.canonical import MAX_SAFE_INTEGER, JsonObject, JsonValue
 from p2pwillow.ledger.entry import GAME_ID_BYTES, HASH_BYTES, MAX_SEAT, PROTOCOL_VERSION
+from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import KINDS
 from p2pwillow.ledger.identity import SIGNATURE_BYTES
 
@@ -16,6 +17,9 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = "urn:p2pwillow:v1:schema:"
 ENVELOPE_SCHEMA = "entry"
 AUTHORED_SCHEMA = "authored-entry"
+REFUSAL_SCHEMA = "refusal"
+REFUSAL_MAX_DETAIL = 200
+"""A refusal's `detail` is cut to this many characters (SPEC 7.1)."""
 
 
 def _hex(n_bytes: int) -> JsonObject:
@@ -42,6 +46,35 @@ def envelope_schema(*, sequenced: bool = True) -> JsonObject:
         properties["seq"] = _int(0, MAX_SAFE_INTEGER)
         properties["prev"] = _hex(HASH_BYTES)
         properties["countersig"] = _hex(SIGNATURE_BYTES)
+    required: list[JsonValue] = [*sorted(properties)]
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def refusal_schema() -> JsonObject:
+    """The sequencer's signed refusal of an authored entry (SPEC 7.1): a message to the entry's
+    author, never part of the transcript."""
+    envelope = envelope_schema()["properties"]
+    assert isinstance(envelope, dict)
+    reasons: list[JsonValue] = [*sorted(reason.value for reason in Reason)]
+    properties: JsonObject = {
+        "v": envelope["v"],
+        "type": {"const": REFUSAL_SCHEMA},
+        "game": envelope["game"],
+        "hand": envelope["hand"],
+        "sequencer": envelope["author"],
+        "head": envelope["seq"],
+        "author": envelope["author"],
+        "kind": envelope["kind"],
+        "sig": envelope["sig"],
+        "reason": {"type": "string", "enum": reasons},
+        "detail": {"type": "string", "maxLength": REFUSAL_MAX_DETAIL},
+        "countersig": envelope["countersig"],
+    }
     required: list[JsonValue] = [*sorted(properties)]
     return {
         "type": "object",
@@ -81,6 +114,13 @@ def all_schemas() -> dict[str, JsonObject]:
         AUTHORED_SCHEMA, "authored entry", "An entry signed by its author, not yet sequenced."
     )
     out[AUTHORED_SCHEMA] = authored | envelope_schema(sequenced=False)
+    refusal = _document(
+        REFUSAL_SCHEMA,
+        "refusal",
+        "The sequencer's signed refusal of an authored entry, sent to its author only; never "
+        "part of the transcript (SPEC 7.1).",
+    )
+    out[REFUSAL_SCHEMA] = refusal | refusal_schema()
     for kind in sorted(KINDS):
         out[kind] = kind_schema(kind)
     return out
@@ -94,8 +134,11 @@ def schema_text(schema: JsonObject) -> str:
 __all__ = [
     "AUTHORED_SCHEMA",
     "ENVELOPE_SCHEMA",
+    "REFUSAL_MAX_DETAIL",
+    "REFUSAL_SCHEMA",
     "all_schemas",
     "envelope_schema",
     "kind_schema",
+    "refusal_schema",
     "schema_text",
 ]

@@ -8,6 +8,7 @@ from p2pwillow.session.engine import Session, Wait, make_genesis
 from p2pwillow.session.events import (
     CardsDealt,
     CardsReceived,
+    EntryRefused,
     HandClosed,
     HandStarted,
     HandSummary,
@@ -16,20 +17,24 @@ from p2pwillow.session.events import (
     SessionEvent,
     TradeSummary,
 )
+from p2pwillow.session.refusal import Refusal, decode_refusal
 from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
     "CardsDealt",
     "CardsReceived",
     "DecisionLike",
+    "EntryRefused",
     "HandClosed",
     "HandStarted",
     "HandSummary",
     "Output",
     "PotSummary",
+    "Refusal",
     "Session",
     "SessionEvent",
     "TradeSummary",
     "Wait",
+    "decode_refusal",
     "make_genesis",
 ]

@@ -138,7 +138,12 @@ class EntryChecks:
             seats = ", ".join(map(str, sorted(r.owed_shuffles)))
             raise Rejected(ILLEGAL, f"waiting for the hand shuffle of seat(s) {seats}")
         if r.trade is not None and e.kind != k.TradeGive.KIND:
-            raise Rejected(ILLEGAL, "a trade is being completed: its gives come first")
+            t = r.trade
+            raise Rejected(
+                ILLEGAL,
+                f"the offer was accepted: trade {t.trade} of seats {t.offerer} and "
+                f"{t.acceptor} is being completed, only its gives are due",
+            )
         return r
 
     def _done(self, e: Entry) -> None:

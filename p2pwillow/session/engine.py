@@ -18,8 +18,11 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 # from its own seat (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle,
 # reveal, hand end, head signature). The hand's dealer
 # sequences: a player's entry goes to it as an AuthoredEntry; the dealer's session checks it,
-# gives it seq and prev, countersigns, applies it and sends the Entry to everyone. A session
-# with no identity and no seat is an observer: it checks everything and sends nothing.
+# gives it seq and prev, countersigns, applies it and sends the Entry to everyone. An authored
+# entry it refuses (a race lost in free trading, say) goes back to its author as a signed
+# `Refusal`; the author's session then drops its pending decision and may decide again.
+# A session with no identity and no seat is an observer: it checks everything and sends
+# nothing.
 
 from __future__ import annotations
 
@@ -48,11 +51,13 @@ from p2pwillow.session import codec
 from p2pwillow.session.checks import EntryChecks
 from p2pwillow.session.codec import Rejected
 from p2pwillow.session.events import (
+    EntryRefused,
     HandSummary,
     Output,
     SessionEvent,
 )
 from p2pwillow.session.record import HandRecord
+from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.steps import DecisionLike, LocalSteps
 
 ILLEGAL = Reason.ILLEGAL_ACTION
@@ -146,6 +151,8 @@ class Session(EntryChecks, LocalSteps):
         self._summaries: list[HandSummary] = []
         self._pending: set[str] = set()
         self._decision_pending = False
+        self._decision_sent: tuple[bytes, int] | None = None
+        """(sig, head seq) of the local decision on its way to the sequencer, if any."""
         self._after: dict[str, PlayerHand] = {}
         self._made = codec.MadeValues()
         self._clock_key: tuple[int, int] | None = None
@@ -246,21 +253,49 @@ class Session(EntryChecks, LocalSteps):
             return not r.owed_shuffles
         return False
 
+    def may_decide(self) -> bool:
+        """The local player may decide now: a decision is due (`decision_due`), or trading is
+        open with no trade being completed and the rules allow this seat an action the hand
+        does not wait for (SPEC 3.5: an offer or a withdraw in free trading, the dealer's
+        close where the dealer calls it). False while its last decision is on its way."""
+        if self.decision_due():
+            return True
+        r = self._hand
+        me = self._seat
+        if r is None or me is None or r.ended or self._decision_pending or me not in r.order:
+            return False
+        hand = r.rules
+        if hand.phase is not Phase.TRADING or r.owed_shuffles or r.trade is not None:
+            return False
+        return bool(hand.legal_actions(me))
+
+    @property
+    def decision_pending(self) -> bool:
+        """The local player's last decision went to the sequencer and is neither applied nor
+        refused yet."""
+        return self._decision_pending
+
     # --- driving the session -------------------------------------------------------------------
 
     def poll(self) -> Output:
         """Emit any automatic step now due from the local seat (after construction, say)."""
         return self._auto()
 
-    def receive(self, item: Entry | AuthoredEntry) -> Output:
-        """Take an entry from a peer. A sequenced `Entry` is checked and applied (one already
-        held is ignored); an `AuthoredEntry` is sequenced if this session is the sequencer.
+    def receive(self, item: Entry | AuthoredEntry | Refusal) -> Output:
+        """Take what a peer sent. A sequenced `Entry` is checked and applied (one already
+        held is ignored). An `AuthoredEntry` is sequenced if this session is the sequencer;
+        if the checks of SPEC 7.1 refuse it, nothing changes and the output holds a signed
+        `Refusal` for its author (and an `EntryRefused` event). A `Refusal` of the local
+        seat's pending decision drops that decision (SPEC 7.1); other refusals are ignored.
 
         A bad entry raises RemoteProtocolError naming it, its author and why, and changes
-        nothing.
+        nothing; so does an authored entry sent to a session that does not sequence it, and
+        a refusal not signed by the hand's sequencer.
         """
         if isinstance(item, AuthoredEntry):
             return self._sequence_authored(item)
+        if isinstance(item, Refusal):
+            return self._take_refusal(item)
         if not isinstance(item, Entry):
             raise RemoteProtocolError(Reason.MALFORMED, f"not an entry: {type(item).__name__}")
         if 0 <= item.seq <= self._ledger.head_seq and self._ledger.hash_of(item.seq) == item.hash:
@@ -296,12 +331,15 @@ class Session(EntryChecks, LocalSteps):
         if r.owed_shuffles and r.rules.phase is not Phase.LAYOUT:
             raise IllegalAction("waiting for the hand shuffles after the last trade")
         body = self._decision_body(r, me, decision)
+        head = self._ledger.head_seq
         self._decision_pending = True
         try:
-            out = self._emit(body, f"{r.number}/decision/{self._ledger.head_seq}")
+            out = self._emit(body, f"{r.number}/decision/{head}")
         except Exception:
             self._decision_pending = False
             raise
+        sent = out.send[0] if out.send else None
+        self._decision_sent = (sent.sig, head) if isinstance(sent, AuthoredEntry) else None
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
@@ -367,8 +405,50 @@ class Session(EntryChecks, LocalSteps):
                 kind=authored.kind,
                 author=authored.author,
             )
-        events = self._apply(draft, countersigned_here=True)
+        try:
+            events = self._apply(draft, countersigned_here=True)
+        except RemoteProtocolError as exc:
+            # SPEC 7.1: nothing is sequenced; the author hears why, so that its session can
+            # drop the decision and decide again (a lost race in free trading, say).
+            refusal = Refusal.create(
+                self._identity, self._seat, ledger.head_seq, authored, exc.reason, exc.detail
+            )
+            refused = EntryRefused(authored.author, authored.kind, exc.reason, refusal.detail)
+            return Output((refusal,), (refused,))
         return Output((draft,), tuple(events)) + self._auto()
+
+    def _take_refusal(self, refusal: Refusal) -> Output:
+        """SPEC 7.1: the sequencer refused an entry. If it is the local seat's decision still
+        on its way, drop it; any other refusal (stale, another seat's) changes nothing."""
+        ledger = self._ledger
+        if refusal.game != ledger.game:
+            raise RemoteProtocolError(
+                Reason.WRONG_GAME, "a refusal from another game", kind=refusal.kind
+            )
+        sequencer = ledger.sequencer
+        if refusal.hand != ledger.hand or refusal.sequencer != sequencer:
+            return Output()  # about an earlier hand or sequencer: nothing pending can match
+        key = ledger.identities.get(sequencer)
+        if key is None or not refusal.verify(key):
+            raise RemoteProtocolError(
+                Reason.BAD_COUNTERSIGNATURE,
+                f"a refusal not signed by the sequencer, seat {sequencer}",
+                kind=refusal.kind,
+                author=refusal.author,
+            )
+        sent = self._decision_sent
+        if (
+            refusal.author != self._seat
+            or not self._decision_pending
+            or sent is None
+            or sent[0] != refusal.sig
+            or refusal.head < sent[1]
+        ):
+            return Output()
+        self._decision_pending = False
+        self._decision_sent = None
+        refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)
+        return Output((), (refused,))
 
     def _emit(self, body: Body, key: str) -> Output:
         """Sign `body` as the local seat; sequence and apply it if this session sequences it,

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from p2pwillow.cards import Card
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.errors import Reason
 from p2pwillow.rules import Event as RulesEvent
+from p2pwillow.session.refusal import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,18 +85,31 @@ class HandClosed:
     summary: HandSummary
 
 
-SessionEvent = RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed
+@dataclass(frozen=True, slots=True)
+class EntryRefused:
+    """The sequencer refused `author`'s entry of `kind` (SPEC 7.1): at the sequencer when it
+    refuses, and at the author when the refusal of its pending decision arrives (the decision
+    is dropped; the player decides again from the state it now sees)."""
+
+    author: int
+    kind: str
+    reason: Reason
+    detail: str
+
+
+SessionEvent = RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused
 
 
 @dataclass(frozen=True, slots=True)
 class Output:
     """What one call into a session produced.
 
-    `send` holds entries in the order made: an `AuthoredEntry` goes to the hand's sequencer, an
-    `Entry` (sequenced by this session) to every other peer. `events` are for the local user.
+    `send` holds what to send, in the order made: an `AuthoredEntry` goes to the hand's
+    sequencer, an `Entry` (sequenced by this session) to every other peer, a `Refusal` (made
+    by this session as sequencer) to the seat `refusal.author`. `events` are for the local user.
     """
 
-    send: tuple[Entry | AuthoredEntry, ...] = ()
+    send: tuple[Entry | AuthoredEntry | Refusal, ...] = ()
     events: tuple[SessionEvent, ...] = ()
 
     def __add__(self, other: Output) -> Output:
@@ -104,6 +119,7 @@ class Output:
 __all__ = [
     "CardsDealt",
     "CardsReceived",
+    "EntryRefused",
     "HandClosed",
     "HandStarted",
     "HandSummary",

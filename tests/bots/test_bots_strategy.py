@@ -88,19 +88,22 @@ def test_bot_settings_are_checked() -> None:
 
 
 def test_announcements_fit_the_table_and_vary() -> None:
-    seen: Counter[tuple[int, TradingClose]] = Counter()
+    seen: Counter[tuple[int, TradingMode, TradingClose]] = Counter()
     for players in range(2, 11):
         for seed in range(25):
             hand = Hand(TableConfig(), list(range(players)), [1000] * players, dealer=0)
             decision = _bot(0, seed).decide(hand, Knowledge(0, ()))
             assert decision.kind is ActionKind.ANNOUNCE and decision.announcement is not None
             assert is_legal(hand, 0, decision)
-            assert decision.announcement.trading_mode is TradingMode.IN_TURN
-            seen[(decision.announcement.deal_size, decision.announcement.closing)] += 1
-    assert {size for size, _ in seen} == {5, 6, 7}
-    assert {closing for _, closing in seen} == {
-        TradingClose.ORBIT_WITHOUT_TRADE,
-        TradingClose.ORBITS,
+            a = decision.announcement
+            seen[(a.deal_size, a.trading_mode, a.closing)] += 1
+    assert {size for size, _, _ in seen} == {5, 6, 7}
+    # every mode and closing the rules allow (SPEC 3.5) comes up
+    assert {(mode, closing) for _, mode, closing in seen} == {
+        (TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE),
+        (TradingMode.IN_TURN, TradingClose.ORBITS),
+        (TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
+        (TradingMode.FREE, TradingClose.DEALER_CALLS),
     }
 
 

@@ -10,7 +10,13 @@ import pytest
 from ledger_helpers import sample_entries
 
 from p2pwillow.ledger import KINDS, RemoteProtocolError, canonical_bytes, decode_entry
-from p2pwillow.ledger.schema import AUTHORED_SCHEMA, ENVELOPE_SCHEMA, all_schemas, schema_text
+from p2pwillow.ledger.schema import (
+    AUTHORED_SCHEMA,
+    ENVELOPE_SCHEMA,
+    REFUSAL_SCHEMA,
+    all_schemas,
+    schema_text,
+)
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "protocol" / "schemas"
 REGENERATE = (
@@ -33,8 +39,8 @@ def _validator(stem: str) -> jsonschema.Draft202012Validator:
 
 def test_every_kind_has_a_schema_and_every_schema_a_kind() -> None:
     on_disk = {path.stem for path in SCHEMA_DIR.glob("*.json")}
-    assert on_disk - {ENVELOPE_SCHEMA, AUTHORED_SCHEMA} == set(KINDS)
-    assert {ENVELOPE_SCHEMA, AUTHORED_SCHEMA} <= on_disk
+    assert on_disk - {ENVELOPE_SCHEMA, AUTHORED_SCHEMA, REFUSAL_SCHEMA} == set(KINDS)
+    assert {ENVELOPE_SCHEMA, AUTHORED_SCHEMA, REFUSAL_SCHEMA} <= on_disk
 
 
 @pytest.mark.parametrize("stem", sorted(all_schemas()))
