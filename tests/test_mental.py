@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import pytest
 
@@ -15,7 +17,7 @@ from p2pwillow.cards import Card
 from p2pwillow.crypto import elgamal, proofs
 from p2pwillow.crypto import shuffle as shuffles
 from p2pwillow.crypto.elgamal import Ciphertext
-from p2pwillow.crypto.group import CARD_POINTS, G, L, Point, Rng, random_scalar
+from p2pwillow.crypto.group import CARD_POINTS, G, L, Point, Rng, card_point, random_scalar
 from p2pwillow.mental import (
     DealPlan,
     DealShares,
@@ -296,7 +298,7 @@ def test_proof_context_encoding() -> None:
         {"hand": True},
     ):
         with pytest.raises(MentalPokerError):
-            dataclasses.replace(base, **bad)  # type: ignore[arg-type]
+            dataclasses.replace(base, **bad)
     assert mental.reveal_step(4) == "reveal/4"
     assert mental.trade_give_step(2**40) == "trade/1099511627776/give"
     assert mental.hand_shuffle_step(0) == "hand-shuffle/0"
@@ -336,7 +338,7 @@ def test_hand_key_cheats(table: Table) -> None:
         (HandContext(GAME, 2), 1),
         (ctx, 2),
     ):
-        err = _rejects(ProofRejected, lambda c=bad_ctx, s=seat: mental.check_hand_key(c, s, key))
+        err = _rejects(ProofRejected, functools.partial(mental.check_hand_key, bad_ctx, seat, key))
         assert err.step == "hand-key"
     # somebody else's key with my proof, and a key without knowledge of its secret
     _rejects(
@@ -345,9 +347,12 @@ def test_hand_key_cheats(table: Table) -> None:
     )
     rogue = dataclasses.replace(other, public=other.public - table.joint)
     _rejects(ProofRejected, lambda: mental.check_hand_key(ctx, 2, rogue))
+    # a key without its proof: the missing proof is the tampering under test
+    no_proof = cast(proofs.KeyProof, None)
     _rejects(
-        MalformedStep, lambda: mental.check_hand_key(ctx, 1, dataclasses.replace(key, proof=None))
-    )  # type: ignore[arg-type]
+        MalformedStep,
+        lambda: mental.check_hand_key(ctx, 1, dataclasses.replace(key, proof=no_proof)),
+    )
     assert secret
 
 
@@ -410,7 +415,7 @@ def test_deck_shuffle_cheats(table: Table) -> None:
         (ctx, first, table.decks[1]),
     ):
         _rejects(
-            ProofRejected, lambda c=c, s=s, b=b: mental.check_deck_shuffle(c, s, joint, b, honest)
+            ProofRejected, functools.partial(mental.check_deck_shuffle, c, s, joint, b, honest)
         )
 
 
@@ -522,7 +527,11 @@ def test_trade_cheats(table: Table) -> None:
     )
     # positions: repeated, out of range, wrong count
     for positions in ((0, 0), (3, 0), (0, 99), (0,)):
-        _rejects(MalformedStep, lambda p=positions: check(dataclasses.replace(honest, positions=p)))
+
+        def with_positions(p: tuple[int, ...] = positions) -> object:
+            return check(dataclasses.replace(honest, positions=p))
+
+        _rejects(MalformedStep, with_positions)
     _rejects(MalformedStep, lambda: check(honest, count=3))
     # naming other positions than the ones given
     _rejects(ProofRejected, lambda: check(dataclasses.replace(honest, positions=(1, 3))))
@@ -553,13 +562,20 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
         dataclasses.replace(step, ciphertexts=tuple(made_up)),
     ):
         _rejects(
-            ProofRejected, lambda s=bad: mental.check_hand_shuffle(ctx, seat, 7, key, before, s)
+            ProofRejected,
+            functools.partial(mental.check_hand_shuffle, ctx, seat, 7, key, before, bad),
         )
     for c, s, t in ((ctx, seat, 8), (ctx, 1, 7), (HandContext(GAME, 5), seat, 7)):
         _rejects(
             ProofRejected,
-            lambda c=c, s=s, t=t: mental.check_hand_shuffle(
-                c, s, t, table.keys[s], table.public[s] if s != seat else before, step
+            functools.partial(
+                mental.check_hand_shuffle,
+                c,
+                s,
+                t,
+                table.keys[s],
+                table.public[s] if s != seat else before,
+                step,
             ),
         )
     # a hand shuffle is not a layout, and the other way round
@@ -606,7 +622,7 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
         ProofRejected, lambda: mental.check_reveal(ctx, seat, key, layout, 0, Reveal(share, dproof))
     )
     # a share for a different card, with the honest proof; a share made with a wrong secret
-    target = elgamal.card_point(0)
+    target = card_point(0)
     lie = layout.cards[0].c2 - target
     _rejects(
         ProofRejected,
@@ -618,14 +634,16 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
     _rejects(ProofRejected, lambda: mental.check_reveal(ctx, seat, key, layout, 0, wrong))
     # replay into another seat, hand or game
     for c, s in ((ctx, 1), (HandContext(GAME, 2), seat), (HandContext(b"g2", 1), seat)):
-        _rejects(ProofRejected, lambda c=c, s=s: mental.check_reveal(c, s, key, layout, 0, first))
+        _rejects(ProofRejected, functools.partial(mental.check_reveal, c, s, key, layout, 0, first))
     _rejects(MentalPokerError, lambda: mental.check_reveal(ctx, seat, key, layout, 5, first))
+    # bytes where the proof belongs: the wrong type is the tampering under test
+    junk_proof = cast(proofs.DleqProof, b"junk")
     _rejects(
         MalformedStep,
         lambda: mental.check_reveal(
-            ctx, seat, key, layout, 0, dataclasses.replace(first, proof=b"junk")
+            ctx, seat, key, layout, 0, dataclasses.replace(first, proof=junk_proof)
         ),
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_errors_name_the_place() -> None:

@@ -61,6 +61,11 @@ def chips_in_play(hand: Hand) -> int:
     return sum(hand.stack(s) + hand.tokens(s) * v for s in hand.seats) + hand.pot
 
 
+def phase_of(hand: Hand) -> Phase:
+    """The phase read afresh: a type checker keeps `hand.phase` narrowed across actions."""
+    return hand.phase
+
+
 def random_announcement(n: int, rng: random.Random) -> Announcement:
     sizes = [d for d, most in ((5, 10), (6, 8), (7, 7)) if n <= most]
     mode = rng.choice(list(TradingMode))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_driver import reveal_round
+from rules_driver import phase_of, reveal_round
 
 from p2pwillow.cards import parse_cards
 from p2pwillow.hands import Category
@@ -57,7 +57,7 @@ def test_two_card_trade_from_the_rule_text() -> None:
     for seat in hand.seats:
         hand.lay_out(seat)
     while not hand.is_over:
-        if hand.phase is Phase.REVEAL:
+        if phase_of(hand) is Phase.REVEAL:
             reveal_round(hand, layouts)
         else:
             hand.check(hand.to_act()[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rules_driver import phase_of
 
 from p2pwillow.rules import (
     ActionKind,
@@ -24,9 +25,9 @@ IN_TURN = Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
 FREE = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
 
 
-def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4, **kw: int) -> Hand:
+def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> Hand:
     """Seats 0..n-1, seat 0 deals: the order is 1, 2, ..., 0."""
-    hand = Hand(TableConfig(seats=len(stacks), **kw), range(len(stacks)), stacks, dealer=0)
+    hand = Hand(TableConfig(seats=len(stacks)), range(len(stacks)), stacks, dealer=0)
     hand.announce(0, announcement)
     hand.deal()
     return hand
@@ -119,7 +120,7 @@ def test_orbit_without_trade_closes_and_returns_tokens() -> None:
     assert isinstance(closed, TradingClosed) and closed.by is None
     assert dict(closed.returned) == {1: 25, 2: 30, 3: 25, 0: 30}
     assert [hand.stack(s) for s in range(4)] == [500, 495, 500, 495]
-    assert hand.phase is Phase.LAYOUT and hand.to_act() == (1, 2, 3, 0)
+    assert phase_of(hand) is Phase.LAYOUT and hand.to_act() == (1, 2, 3, 0)
 
 
 def test_set_number_of_orbits_closes_even_with_trades() -> None:
@@ -139,7 +140,7 @@ def test_dealer_calls_in_turn_and_free() -> None:
     assert hand.phase is Phase.TRADING
     refused(hand, "close_trading", 3)
     hand.close_trading(0)
-    assert hand.phase is Phase.LAYOUT
+    assert phase_of(hand) is Phase.LAYOUT
 
 
 def test_free_trading_any_order_withdraw_and_dealer_closes() -> None:
