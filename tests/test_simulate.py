@@ -32,7 +32,11 @@ def test_simulate_then_verify(tmp_path: Path) -> None:
     report = willow("verify", str(out), "--json")
     assert report.returncode == 0, report.stdout + report.stderr
     data = json.loads(report.stdout)
-    assert data["valid"] is True and [h["number"] for h in data["hands"]] == [1, 2]
+    # The cards come from the OS, so a player may go broke in hand 1 and end the game early;
+    # simulate says so, and the transcript holds exactly the hands it reports.
+    played = int(result.stdout.split()[0])
+    assert played == 2 or (played == 1 and "ended early" in result.stdout), result.stdout
+    assert data["valid"] is True and [h["number"] for h in data["hands"]] == [*range(1, played + 1)]
     assert all(sum(h["chips"].values()) == 0 for h in data["hands"])
 
 
