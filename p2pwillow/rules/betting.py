@@ -1,6 +1,6 @@
 """Betting limits per structure and the choice of who opens a betting round (SPEC 3.6, 3.7).
 
-Pure; no I/O. `betting_options` answers "what may this player put in now"; `hand.Hand`
+Pure; no I/O. `betting_options` answers "what may this player put in now"; `betting_round`
 applies the answer.
 """
 

@@ -1,6 +1,6 @@
 """The phases of a hand, the actions each phase admits, and the phase transition table (SPEC 3.2).
 
-Pure; no I/O. Theory of operation below; `hand.Hand` is the only code that changes phase.
+Pure; no I/O. Theory of operation below; `state.goto` is the only code that changes phase.
 """
 
 # Theory of operation

@@ -1,6 +1,6 @@
 """The dealer's announcement and the values of blind trading: offers, trades, renumbering.
 
-Pure; no I/O. The trading rules themselves (turns, answers, closing) live in `hand.Hand`
+Pure; no I/O. The trading rules themselves (turns, answers, closing) live in `trade_flow`
 (SPEC 3.4, 3.5); this module holds the values they pass around.
 """
 

@@ -1,0 +1,240 @@
+"""One betting round as the hand plays it: who is to act, the checks on check, bet, call, raise,
+fold and all in, and the steps that move the chips (SPEC 3.7). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from p2pwillow.rules.betting import (
+    BetOptions,
+    bet_bounds,
+    betting_options,
+    raise_increments,
+    raises_capped,
+)
+from p2pwillow.rules.config import TableConfig
+from p2pwillow.rules.errors import IllegalAction
+from p2pwillow.rules.events import (
+    BetPlaced,
+    BettingClosed,
+    Called,
+    Checked,
+    Event,
+    Folded,
+    Raised,
+    WentAllIn,
+)
+from p2pwillow.rules.phases import ActionKind
+from p2pwillow.rules.pots import Pot, PotAward
+from p2pwillow.rules.rounds import next_round
+from p2pwillow.rules.showdown import finish
+from p2pwillow.rules.state import HandState, PlayerState, is_int, phase_allows, player, pot_chips
+
+# --- checks: raise IllegalAction with the reason, change nothing -----------------------------
+
+
+def actor(s: HandState, seat: int, kind: ActionKind) -> PlayerState:
+    phase_allows(s, kind)
+    p = player(s, seat)
+    if seat != s.actor:
+        raise IllegalAction(f"it is seat {s.actor}'s turn to bet, not seat {seat}'s")
+    return p
+
+
+def options(config: TableConfig, s: HandState, seat: int) -> BetOptions:
+    assert s.round_state is not None
+    p = s.players[seat]
+    others = any(q.seat != seat and not q.folded and q.stack > 0 for q in s.players.values())
+    rs = replace(s.round_state, pot=pot_chips(config, s))
+    return betting_options(
+        config,
+        rs,
+        round_bet=p.round_bet,
+        stack=p.stack,
+        acted_level=p.acted_level,
+        others_can_bet=others,
+    )
+
+
+def current_bet(s: HandState) -> int:
+    return 0 if s.round_state is None else s.round_state.current_bet
+
+
+def verify_check(config: TableConfig, s: HandState, seat: int) -> None:
+    actor(s, seat, ActionKind.CHECK)
+    o = options(config, s, seat)
+    if not o.can_check:
+        raise IllegalAction(f"seat {seat} cannot check: {o.to_call} to call")
+
+
+def verify_bet(config: TableConfig, s: HandState, seat: int, amount: int | None) -> None:
+    actor(s, seat, ActionKind.BET)
+    o = options(config, s, seat)
+    if o.to_call or current_bet(s):
+        raise IllegalAction("there is already a bet: call, raise or fold")
+    if o.bet_min is None or o.bet_max is None:
+        raise IllegalAction(f"seat {seat} cannot bet now (check, or go all in)")
+    if amount is None:
+        return
+    if not is_int(amount) or not o.bet_min <= amount <= o.bet_max:
+        raise IllegalAction(f"a bet now is {o.bet_min} to {o.bet_max}, not {amount!r}")
+
+
+def verify_call(config: TableConfig, s: HandState, seat: int) -> None:
+    actor(s, seat, ActionKind.CALL)
+    if options(config, s, seat).to_call == 0:
+        raise IllegalAction("there is no bet to call: check or bet")
+
+
+def verify_raise(config: TableConfig, s: HandState, seat: int, to: int | None) -> None:
+    actor(s, seat, ActionKind.RAISE)
+    o = options(config, s, seat)
+    if current_bet(s) == 0:
+        raise IllegalAction("there is no bet to raise: bet instead")
+    if o.raise_min is None or o.raise_max is None:
+        raise IllegalAction(_why_no_raise(config, s, seat, o))
+    if to is None:
+        return
+    if not is_int(to) or not o.raise_min <= to <= o.raise_max:
+        raise IllegalAction(f"a raise now is to {o.raise_min}..{o.raise_max}, not {to!r}")
+
+
+def _why_no_raise(config: TableConfig, s: HandState, seat: int, o: BetOptions) -> str:
+    rs = s.round_state
+    assert rs is not None
+    p = s.players[seat]
+    if p.acted_level is not None and p.acted_level >= rs.full_level:
+        return "the betting was not reopened by a full raise: call or fold"
+    if o.all_in_to <= rs.current_bet:
+        return "not enough chips to raise: call or fold"
+    if not any(q.seat != seat and not q.folded and q.stack > 0 for q in s.players.values()):
+        return "nobody else can call a raise"
+    if raises_capped(config, rs):
+        return f"the betting is capped at {config.max_raises} raises"
+    return "a full raise needs more chips: go all in instead"
+
+
+def verify_fold(s: HandState, seat: int) -> None:
+    actor(s, seat, ActionKind.FOLD)
+
+
+def verify_all_in(config: TableConfig, s: HandState, seat: int) -> None:
+    p = actor(s, seat, ActionKind.ALL_IN)
+    if p.stack == 0:
+        raise IllegalAction(f"seat {seat} has no chips left")
+    o = options(config, s, seat)
+    if not o.all_in_allowed:
+        raise IllegalAction(
+            f"going all in for {o.all_in_to} is more than the limit allows now"
+            if o.all_in_to > current_bet(s)
+            else "nothing to go all in against: check or fold"
+        )
+
+
+# --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
+
+
+def _put(s: HandState, seat: int, to: int) -> int:
+    p = s.players[seat]
+    chips = to - p.round_bet
+    p.stack -= chips
+    p.committed += chips
+    p.round_bet = to
+    return chips
+
+
+def do_check(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    return [Checked(seat), *_after_action(config, s, seat, raised=False)]
+
+
+def do_call(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    o = options(config, s, seat)
+    p = s.players[seat]
+    chips = _put(s, seat, p.round_bet + o.call_amount)
+    return [Called(seat, chips, p.stack == 0), *_after_action(config, s, seat, raised=False)]
+
+
+def do_fold(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    s.players[seat].folded = True
+    live = [x for x in s.order if not s.players[x].folded]
+    if len(live) == 1:
+        # SPEC 3.8: folding to one player ends the hand at once; it takes every chip.
+        winner = live[0]
+        pot = Pot(pot_chips(config, s), (winner,))
+        return [Folded(seat), *finish(s, (PotAward(pot, (winner,), (pot.amount,)),))]
+    return [Folded(seat), *_after_action(config, s, seat, raised=False)]
+
+
+def _raise_to(config: TableConfig, s: HandState, seat: int, to: int) -> tuple[bool, bool]:
+    """Put the seat's round total up to `to` > current bet; returns (was a bet, full)."""
+    rs = s.round_state
+    assert rs is not None
+    p = s.players[seat]
+    rs = replace(rs, pot=pot_chips(config, s))
+    if rs.current_bet == 0:
+        low, _ = bet_bounds(config, rs)
+        full = to >= low
+        if full:
+            rs = replace(rs, full_level=to, last_full_increment=to)
+        was_bet = True
+    else:
+        low_inc, _ = raise_increments(config, rs, rs.current_bet - p.round_bet)
+        increment = to - rs.current_bet
+        full = increment >= low_inc
+        if full:
+            # SPEC 3.7.2: only a full raise reopens the betting and counts toward the cap.
+            rs = replace(rs, full_level=to, last_full_increment=increment, raises=rs.raises + 1)
+        was_bet = False
+    s.round_state = replace(rs, current_bet=to)
+    _put(s, seat, to)
+    return was_bet, full
+
+
+def do_wager(config: TableConfig, s: HandState, seat: int, to: int) -> list[Event]:
+    """A bet or a raise to the round total `to` (the checks said which)."""
+    p = s.players[seat]
+    before = p.round_bet
+    was_bet, _ = _raise_to(config, s, seat, to)
+    event: Event = BetPlaced(seat, to) if was_bet else Raised(seat, to, to - before)
+    return [event, *_after_action(config, s, seat, raised=True)]
+
+
+def do_all_in(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    p = s.players[seat]
+    rs = s.round_state
+    assert rs is not None
+    to = p.round_bet + p.stack
+    chips = p.stack
+    if to <= rs.current_bet:
+        _put(s, seat, to)
+        event = WentAllIn(seat, chips, to, ActionKind.CALL, False)
+        return [event, *_after_action(config, s, seat, raised=False)]
+    was_bet, full = _raise_to(config, s, seat, to)
+    kind = ActionKind.BET if was_bet else ActionKind.RAISE
+    return [
+        WentAllIn(seat, chips, to, kind, full),
+        *_after_action(config, s, seat, raised=True),
+    ]
+
+
+def _after_action(config: TableConfig, s: HandState, seat: int, *, raised: bool) -> list[Event]:
+    """Who acts next, or the end of the round (SPEC 3.7.3)."""
+    rs = s.round_state
+    assert rs is not None
+    s.players[seat].acted_level = rs.full_level
+    able = [x for x in s.order if not s.players[x].folded and s.players[x].stack > 0]
+    needs = [x for x in s.needs if x != seat and x in able]
+    if raised:
+        needs = [
+            x for x in able if x != seat and (x in needs or s.players[x].round_bet < rs.current_bet)
+        ]
+    s.needs = needs
+    if not needs:
+        return [BettingClosed(rs.betting_round), *next_round(config, s)]
+    here = s.order.index(seat)
+    n = len(s.order)
+    s.actor = next(
+        s.order[(here + j) % n] for j in range(1, n + 1) if s.order[(here + j) % n] in needs
+    )
+    return []

@@ -1,0 +1,67 @@
+"""The end of a hand: settling the pots at showdown, paying a hand folded to one player, and
+aborting with every stack back at its start (SPEC 3.8, 3.10). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from p2pwillow.hands import best_hand
+from p2pwillow.rules.config import TableConfig
+from p2pwillow.rules.events import Event, HandAborted, HandEnded
+from p2pwillow.rules.phases import Phase
+from p2pwillow.rules.pots import HandResult, PotAward, award_pots, build_pots
+from p2pwillow.rules.state import HandState, goto
+
+# Steps: each changes the clone it is given and returns the events it caused (SPEC 3.3).
+
+
+def settle(config: TableConfig, s: HandState) -> list[Event]:
+    """SPEC 3.8: pots by contribution levels, best hand per pot, odd chips clockwise."""
+    order = s.order
+    pots = build_pots(
+        order,
+        [s.players[x].committed for x in order],
+        [s.players[x].folded for x in order],
+        s.dead_money * config.token_value,
+    )
+    awards = award_pots(pots, lambda seat: best_hand(s.players[seat].shown))
+    return finish(s, awards)
+
+
+def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
+    """Pay the awards and complete the hand."""
+    for award in awards:
+        for seat, share in zip(award.winners, award.shares, strict=True):
+            s.players[seat].stack += share
+    for p in s.players.values():
+        p.committed = 0
+        p.tokens_paid = 0
+        p.round_bet = 0
+    order = s.order
+    s.result = HandResult(
+        order,
+        tuple(s.players[x].start_stack for x in order),
+        tuple(s.players[x].stack for x in order),
+        awards,
+    )
+    s.round_state, s.actor, s.needs = None, None, []
+    goto(s, Phase.COMPLETE)
+    return [HandEnded(s.result)]
+
+
+def do_abort(s: HandState, blamed: tuple[int, ...], reason: str) -> list[Event]:
+    """SPEC 3.10: every stack goes back to its start; nobody wins anything."""
+    for p in s.players.values():
+        p.stack = p.start_stack
+        p.tokens = p.tokens_paid = p.committed = p.round_bet = 0
+    order = s.order
+    s.result = HandResult(
+        order,
+        tuple(s.players[x].start_stack for x in order),
+        tuple(s.players[x].start_stack for x in order),
+        (),
+    )
+    s.round_state, s.actor, s.needs = None, None, []
+    if s.trading is not None:
+        s.trading.offer, s.trading.acceptor, s.trading.turn = None, None, None
+    goto(s, Phase.ABORTED)
+    return [HandAborted(blamed, reason, s.result)]

@@ -1,0 +1,285 @@
+"""The dealer's announcement, the deal and blind trading as the hand plays them: turns, offers,
+answers, choosing cards, tokens and closing (SPEC 3.3-3.5). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2pwillow.rules.config import TableConfig
+from p2pwillow.rules.errors import ConfigError, IllegalAction
+from p2pwillow.rules.events import (
+    Announced,
+    Dealt,
+    Event,
+    OfferLapsed,
+    OfferWithdrawn,
+    Passed,
+    TradeAccepted,
+    TradeCardsChosen,
+    TradeDeclined,
+    TradeMade,
+    TradeOffered,
+    TradingClosed,
+)
+from p2pwillow.rules.phases import ActionKind, Phase
+from p2pwillow.rules.state import (
+    HandState,
+    TradingState,
+    goto,
+    is_int,
+    phase_allows,
+    player,
+    trading,
+)
+from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingClose, TradingMode
+
+# --- checks: raise IllegalAction with the reason, change nothing -----------------------------
+
+
+def verify_announce(s: HandState, seat: int, a: Announcement | None) -> None:
+    phase_allows(s, ActionKind.ANNOUNCE)
+    player(s, seat)
+    if seat != s.dealer:
+        raise IllegalAction(f"only the dealer (seat {s.dealer}) announces")
+    if a is None:
+        return
+    if not isinstance(a, Announcement):
+        raise IllegalAction(f"not an announcement: {a!r}")
+    try:
+        a.check_fits(len(s.order))
+    except ConfigError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def eligible(s: HandState) -> list[int]:
+    """Seats that can still trade: one token left (SPEC 3.4)."""
+    return [x for x in s.order if s.players[x].tokens >= 1]
+
+
+def _trade_idle(s: HandState, what: str) -> TradingState:
+    t = trading(s)
+    if t.acceptor is not None:
+        raise IllegalAction(f"cannot {what}: a trade is being completed")
+    if t.offer is not None:
+        raise IllegalAction(f"cannot {what}: an offer is open")
+    return t
+
+
+def verify_offer(s: HandState, seat: int, k: int) -> None:
+    phase_allows(s, ActionKind.OFFER)
+    p = player(s, seat)
+    t = _trade_idle(s, "offer")
+    if t.mode is TradingMode.IN_TURN and seat != t.turn:
+        raise IllegalAction(f"it is seat {t.turn}'s turn to offer, not seat {seat}'s")
+    if p.tokens < 1:
+        raise IllegalAction(f"seat {seat} has no trade token left")
+    if not is_int(k) or not 1 <= k <= p.hand_size:
+        raise IllegalAction(f"an offer is 1 to {p.hand_size} cards, not {k!r}")
+
+
+def verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: ActionKind) -> None:
+    """Accepting or declining the open offer (`kind` says which)."""
+    phase_allows(s, kind)
+    player(s, seat)
+    t = trading(s)
+    if t.offer is None or t.acceptor is not None:
+        raise IllegalAction(f"there is no open offer to {kind.value}")
+    if offer is not None and offer != t.offer:
+        raise IllegalAction(f"{offer} is not the open offer {t.offer}")
+    if seat == t.offer.offerer:
+        raise IllegalAction("a player cannot answer their own offer")
+    if seat not in t.responders:
+        raise IllegalAction(f"seat {seat} cannot answer this offer (no token, or answered)")
+    if t.mode is TradingMode.IN_TURN and seat != t.responders[0]:
+        raise IllegalAction(f"seat {t.responders[0]} answers first")
+
+
+def verify_withdraw(s: HandState, seat: int) -> None:
+    phase_allows(s, ActionKind.WITHDRAW)
+    player(s, seat)
+    t = trading(s)
+    if t.mode is not TradingMode.FREE:
+        raise IllegalAction("offers are withdrawn only in free trading")
+    if t.offer is None or t.acceptor is not None:
+        raise IllegalAction("there is no open offer to withdraw")
+    if seat != t.offer.offerer:
+        raise IllegalAction(f"only seat {t.offer.offerer} can withdraw its offer")
+
+
+def verify_pass(s: HandState, seat: int) -> None:
+    phase_allows(s, ActionKind.PASS)
+    player(s, seat)
+    t = _trade_idle(s, "pass")
+    if t.mode is not TradingMode.IN_TURN:
+        raise IllegalAction("passing is for in-turn trading")
+    if seat != t.turn:
+        raise IllegalAction(f"it is seat {t.turn}'s turn, not seat {seat}'s")
+
+
+def verify_choose(s: HandState, seat: int, positions: Sequence[int] | None) -> None:
+    phase_allows(s, ActionKind.CHOOSE_TRADE_CARDS)
+    p = player(s, seat)
+    t = trading(s)
+    if t.offer is None or t.acceptor is None:
+        raise IllegalAction("no trade has been agreed")
+    if seat not in (t.offer.offerer, t.acceptor):
+        raise IllegalAction(f"seat {seat} is not a side of this trade")
+    if seat in t.chosen:
+        raise IllegalAction(f"seat {seat} has already chosen its cards")
+    if positions is None:
+        return
+    if isinstance(positions, str | bytes) or not isinstance(positions, Sequence):
+        raise IllegalAction(f"positions must be a sequence of integers, not {positions!r}")
+    k = t.offer.k
+    if len(positions) != k:
+        raise IllegalAction(f"choose exactly {k} positions, not {len(positions)}")
+    for pos in positions:
+        if not is_int(pos) or not 0 <= pos < p.hand_size:
+            raise IllegalAction(f"position {pos!r} is not in 0..{p.hand_size - 1}")
+    if len(set(positions)) != len(positions):
+        raise IllegalAction("a position is named twice")
+
+
+def verify_close(s: HandState, seat: int) -> None:
+    phase_allows(s, ActionKind.CLOSE_TRADING)
+    player(s, seat)
+    t = trading(s)
+    if seat != s.dealer:
+        raise IllegalAction(f"only the dealer (seat {s.dealer}) closes trading")
+    if t.closing is not TradingClose.DEALER_CALLS:
+        raise IllegalAction(f"trading closes by rule ({t.closing.value}), not by the dealer")
+    _trade_idle(s, "close trading")
+
+
+# --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
+
+
+def do_announce(s: HandState, seat: int, a: Announcement) -> list[Event]:
+    s.announcement = a
+    goto(s, Phase.DEAL)
+    return [Announced(seat, a)]
+
+
+def do_deal(config: TableConfig, s: HandState) -> list[Event]:
+    a = s.announcement
+    assert a is not None
+    for p in s.players.values():
+        p.hand_size = a.deal_size
+    events: list[Event] = [Dealt(a.deal_size, s.order, tuple(s.players[x].tokens for x in s.order))]
+    s.trading = TradingState(a.trading_mode, a.closing, a.orbits)
+    able = eligible(s)
+    if len(able) < 2:
+        events += do_close(config, s, None, "fewer than two players can trade")
+        return events
+    goto(s, Phase.TRADING)
+    s.trading.turn = able[0]
+    return events
+
+
+def do_offer(s: HandState, seat: int, k: int) -> list[Event]:
+    t = trading(s)
+    t.serial += 1
+    t.offer = TradeOffer(seat, k, t.serial)
+    able = eligible(s)
+    i = able.index(seat)
+    # SPEC 3.5: answers go clockwise from the offerer.
+    t.responders = [x for x in able[i + 1 :] + able[:i] if s.players[x].hand_size >= k]
+    return [TradeOffered(t.offer)]
+
+
+def do_accept(s: HandState, seat: int) -> list[Event]:
+    t = trading(s)
+    assert t.offer is not None
+    t.acceptor = seat
+    t.responders = []
+    t.chosen = {}
+    return [TradeAccepted(seat, t.offer)]
+
+
+def do_decline(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    t = trading(s)
+    offer = t.offer
+    assert offer is not None
+    t.responders.remove(seat)
+    events: list[Event] = [TradeDeclined(seat, offer)]
+    if not t.responders:
+        t.offer = None
+        events.append(OfferLapsed(offer))
+        if t.mode is TradingMode.IN_TURN:
+            events += _end_turn(config, s, traded=False)
+    return events
+
+
+def do_withdraw(s: HandState) -> list[Event]:
+    t = trading(s)
+    offer = t.offer
+    assert offer is not None
+    t.offer = None
+    t.responders = []
+    return [OfferWithdrawn(offer)]
+
+
+def do_pass(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    return [Passed(seat), *_end_turn(config, s, traded=False)]
+
+
+def do_choose(
+    config: TableConfig, s: HandState, seat: int, positions: tuple[int, ...]
+) -> list[Event]:
+    t = trading(s)
+    offer = t.offer
+    assert offer is not None and t.acceptor is not None
+    t.chosen[seat] = positions
+    events: list[Event] = [TradeCardsChosen(seat, positions)]
+    if len(t.chosen) < 2:
+        return events
+    trade = Trade(offer.offerer, t.acceptor, offer.k, t.chosen[offer.offerer], t.chosen[t.acceptor])
+    for side in (trade.offerer, trade.acceptor):
+        # SPEC 3.4: each side pays one token into the pot; hand sizes do not change.
+        s.players[side].tokens -= 1
+        s.players[side].tokens_paid += 1
+    t.trades.append(trade)
+    t.offer, t.acceptor, t.chosen, t.responders = None, None, {}, []
+    events.append(TradeMade(trade, config.token_value))
+    if t.mode is TradingMode.IN_TURN:
+        events += _end_turn(config, s, traded=True)
+    elif len(eligible(s)) < 2:
+        events += do_close(config, s, None, "fewer than two players can trade")
+    return events
+
+
+def _end_turn(config: TableConfig, s: HandState, *, traded: bool) -> list[Event]:
+    """In-turn mode: the turn holder's turn is over; close or move the turn (SPEC 3.5)."""
+    t = trading(s)
+    assert t.turn is not None
+    t.quiet_turns = 0 if traded else t.quiet_turns + 1
+    able = eligible(s)
+    if len(able) < 2:
+        return do_close(config, s, None, "fewer than two players can trade")
+    if t.closing is TradingClose.ORBIT_WITHOUT_TRADE and t.quiet_turns >= len(able):
+        return do_close(config, s, None, "a full orbit passed without a trade")
+    here = s.order.index(t.turn)
+    n = len(s.order)
+    nxt = next(s.order[(here + j) % n] for j in range(1, n + 1) if s.order[(here + j) % n] in able)
+    if s.order.index(nxt) <= here:
+        t.orbit += 1
+    if t.closing is TradingClose.ORBITS and t.orbits is not None and t.orbit > t.orbits:
+        return do_close(config, s, None, f"{t.orbits} orbit(s) of trading are over")
+    t.turn = nxt
+    return []
+
+
+def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> list[Event]:
+    t = trading(s)
+    t.offer, t.acceptor, t.chosen, t.responders, t.turn = None, None, {}, [], None
+    returned = []
+    for x in s.order:
+        p = s.players[x]
+        chips = p.tokens * config.token_value
+        # SPEC 3.4: unused tokens go back to the stack.
+        p.stack += chips
+        p.tokens = 0
+        returned.append((x, chips))
+    goto(s, Phase.LAYOUT)
+    return [TradingClosed(by, reason, tuple(returned))]
