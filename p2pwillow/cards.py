@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from p2pwillow.limits import DECK_SIZE
+
 
 class Suit(enum.IntEnum):
     CLUBS = 0
@@ -90,7 +92,7 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        if type(index) is not int or not 0 <= index < 52:
+        if type(index) is not int or not 0 <= index < DECK_SIZE:
             raise ValueError(f"card index must be 0..51, not {index!r}")
         return cls(index // 4 + 2, Suit(index % 4))
 
@@ -138,4 +140,4 @@ def format_cards(cards: Iterable[Card], *, unicode: bool = False) -> str:
     return " ".join(card.unicode if unicode else card.ascii for card in cards)
 
 
-DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
+DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(DECK_SIZE))

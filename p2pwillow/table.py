@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from p2pwillow.bots import Bot, Decision, Knowledge
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
-from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.entry import GAME_ID_BYTES, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
@@ -37,8 +37,6 @@ from p2pwillow.session import DecisionLike, Output, Refusal, Session, make_genes
 Decider = Callable[[Session], DecisionLike | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
 (the player is away: the dealer's clock will run out)."""
-
-GAME_ID_BYTES = 16
 
 
 class TableError(Exception):

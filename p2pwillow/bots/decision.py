@@ -10,15 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from p2pwillow.cards import Card
-from p2pwillow.rules import LAYOUT_SIZE, ActionKind, Announcement, Event, Hand
+from p2pwillow.limits import LAYOUT_SIZE, is_int
+from p2pwillow.rules import ActionKind, Announcement, Event, Hand
 
 
 class BotError(ValueError):
     """A bot was asked something it cannot answer: bad knowledge, or nothing to decide now."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _cards(value: object, what: str, *, distinct: bool = True) -> tuple[Card, ...]:
@@ -74,12 +71,12 @@ class Decision:
             if (value is None) == (name == needed):
                 state = "needs" if name == needed else "takes no"
                 raise BotError(f"a {self.kind.value} decision {state} {name}")
-        if self.amount is not None and not _is_int(self.amount):
+        if self.amount is not None and not is_int(self.amount):
             raise BotError(f"amount must be an integer, not {self.amount!r}")
-        if self.k is not None and not _is_int(self.k):
+        if self.k is not None and not is_int(self.k):
             raise BotError(f"k must be an integer, not {self.k!r}")
         if self.positions is not None and (
-            not isinstance(self.positions, tuple) or not all(map(_is_int, self.positions))
+            not isinstance(self.positions, tuple) or not all(map(is_int, self.positions))
         ):
             raise BotError(f"positions must be a tuple of integers, not {self.positions!r}")
         if self.announcement is not None and not isinstance(self.announcement, Announcement):
@@ -106,7 +103,7 @@ class Knowledge:
     layout: tuple[Card, ...] | None = None
 
     def __post_init__(self) -> None:
-        if not _is_int(self.seat):
+        if not is_int(self.seat):
             raise BotError(f"knowledge seat must be an integer, not {self.seat!r}")
         _cards(self.cards, "knowledge cards")
         for name in ("given", "received"):
@@ -114,7 +111,7 @@ class Knowledge:
             if not isinstance(book, Mapping):
                 raise BotError(f"knowledge {name} must map seats to cards, not {book!r}")
             for seat, cards in book.items():
-                if not _is_int(seat) or seat == self.seat:
+                if not is_int(seat) or seat == self.seat:
                     raise BotError(f"knowledge {name} names a bad seat {seat!r}")
                 # A card may travel back and forth, so a seat may be named with it twice.
                 _cards(cards, f"knowledge {name}[{seat}]", distinct=False)

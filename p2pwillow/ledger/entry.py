@@ -21,13 +21,14 @@ from p2pwillow.ledger.canonical import (
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import KINDS, Body, FieldError
 from p2pwillow.ledger.identity import SIGNATURE_BYTES, Identity, verify_signature
+from p2pwillow.limits import MAX_SEATS, is_int
 
 PROTOCOL_VERSION = 1
 GAME_ID_BYTES = 16
 HASH_BYTES = 32
 GENESIS_PREV = bytes(HASH_BYTES)
 """The `prev` of entry 0: 32 zero bytes."""
-MAX_SEAT = 9
+MAX_SEAT = MAX_SEATS - 1
 
 AUTHOR_TAG = b"p2pwillow/v1/author\x00"
 SEQUENCER_TAG = b"p2pwillow/v1/sequencer\x00"
@@ -41,9 +42,9 @@ def _check_envelope(game: bytes, hand: int, author: int, body: Body, version: in
         raise LocalProtocolError(f"protocol version is {PROTOCOL_VERSION}")
     if not isinstance(game, bytes) or len(game) != GAME_ID_BYTES:
         raise LocalProtocolError(f"a game id is {GAME_ID_BYTES} bytes")
-    if isinstance(hand, bool) or not isinstance(hand, int) or not 0 <= hand <= MAX_SAFE_INTEGER:
+    if not is_int(hand) or not 0 <= hand <= MAX_SAFE_INTEGER:
         raise LocalProtocolError("a hand number is an integer >= 0")
-    if isinstance(author, bool) or not isinstance(author, int) or not 0 <= author <= MAX_SEAT:
+    if not is_int(author) or not 0 <= author <= MAX_SEAT:
         raise LocalProtocolError(f"an author is a seat 0..{MAX_SEAT}")
     if not isinstance(body, Body) or body.KIND not in KINDS:
         raise LocalProtocolError("a body is an instance of a registered kind")
@@ -138,7 +139,7 @@ class Entry:
 
     def __post_init__(self) -> None:
         _check_envelope(self.game, self.hand, self.author, self.body, self.version)
-        if isinstance(self.seq, bool) or not isinstance(self.seq, int):
+        if not is_int(self.seq):
             raise LocalProtocolError("seq is an integer")
         if not 0 <= self.seq <= MAX_SAFE_INTEGER:
             raise LocalProtocolError("seq is >= 0")
@@ -212,7 +213,7 @@ def _hex_bytes(obj: JsonObject, key: str, size: int, what: str) -> bytes:
 
 def _int(obj: JsonObject, key: str, lo: int, hi: int) -> int:
     value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise RemoteProtocolError(Reason.BAD_FIELD, f"{key}: must be an integer {lo}..{hi}")
     return value
 

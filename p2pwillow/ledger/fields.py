@@ -22,6 +22,7 @@ from p2pwillow.ledger.canonical import (
     is_hex,
 )
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+from p2pwillow.limits import is_int
 
 if TYPE_CHECKING:
     from p2pwillow.ledger.entry import Entry
@@ -65,7 +66,7 @@ class Int(FieldType):
         self.lo, self.hi = lo, hi
 
     def normalize(self, value: object, path: str) -> object:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise FieldError(path, f"must be an integer, not {_typename(value)}")
         if not self.lo <= value <= self.hi:
             raise FieldError(path, f"must be {self.lo}..{self.hi}, not {value}")

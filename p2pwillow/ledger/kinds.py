@@ -28,13 +28,10 @@ from p2pwillow.ledger.fields import (
     register,
     spec,
 )
+from p2pwillow.limits import DECK_SIZE, MAX_SEATS, ROUNDS
 
-MAX_SEATS = 10
-"""Seats are numbered 0..9 (a 52-card deck deals five cards to at most ten players)."""
-DECK_SIZE = 52
 MAX_TRADE = 7
 """A trade exchanges 1..7 cards (a deal is at most seven)."""
-ROUNDS = 5
 
 SEAT = Int(0, MAX_SEATS - 1)
 SEQ = Int(0, MAX_SAFE_INTEGER)

@@ -15,10 +15,9 @@ shuffle, the private deal), `hand` (a player's hand: shuffles, trades, layout, r
 from `p2pwillow.mental`, which re-exports the public names.
 """
 
+from p2pwillow.limits import DECK_SIZE, LAYOUT_SIZE
 from p2pwillow.mental.context import (
     CONTEXT_TAG,
-    DECK_SIZE,
-    LAYOUT_SIZE,
     STEP_DEAL_SHARES,
     STEP_DECK_SHUFFLE,
     STEP_HAND_KEY,

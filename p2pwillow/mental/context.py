@@ -12,9 +12,8 @@ from typing import TypeVar
 
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import DecodeError, InvalidProof, L
+from p2pwillow.limits import LAYOUT_SIZE, is_int
 
-DECK_SIZE = 52
-LAYOUT_SIZE = 5
 CONTEXT_TAG = b"p2pwillow/v1/mental"
 
 # Step labels (SPEC 5.1). Parametrised labels are built by the functions below them.
@@ -36,14 +35,14 @@ def hand_shuffle_step(trade: int) -> str:
 
 def _trade_number(trade: int) -> int:
     # SPEC 5.1: any identifier unique among the hand's trades, e.g. a ledger sequence number
-    if isinstance(trade, bool) or not isinstance(trade, int) or not 0 <= trade < 2**63:
+    if not is_int(trade) or not 0 <= trade < 2**63:
         raise MentalPokerError(f"trade number must be an integer 0..2^63-1, not {trade!r}")
     return trade
 
 
 def reveal_step(index: int) -> str:
     """The label of the reveal of layout card `index` (0..4)."""
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < LAYOUT_SIZE:
+    if not is_int(index) or not 0 <= index < LAYOUT_SIZE:
         raise MentalPokerError(f"layout card index must be 0..{LAYOUT_SIZE - 1}, not {index!r}")
     return f"reveal/{index}"
 
@@ -95,7 +94,7 @@ _U32 = 2**32
 
 def u32_index(value: int, what: str) -> int:
     """value itself if it is an integer 0..2^32-1 (hand numbers, seats, trade numbers)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _U32:
+    if not is_int(value) or not 0 <= value < _U32:
         raise MentalPokerError(f"{what} must be an integer 0..2^32-1, not {value!r}")
     return value
 
@@ -194,7 +193,7 @@ def expect(value: object, kind: type[_T], what: str, seat: int, step: str) -> _T
 
 def hand_secret(secret: int) -> int:
     """The secret itself if usable (1..L-1), else MentalPokerError."""
-    if isinstance(secret, bool) or not isinstance(secret, int) or not 0 < secret < L:
+    if not is_int(secret) or not 0 < secret < L:
         raise MentalPokerError("a hand secret is an integer in 1..L-1")
     return secret
 

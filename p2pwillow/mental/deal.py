@@ -14,8 +14,8 @@ from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import G, Point, Rng, random_scalar
 from p2pwillow.crypto.proofs import DleqBatchProof, KeyProof
 from p2pwillow.crypto.shuffle import ShuffleProof
+from p2pwillow.limits import DECK_SIZE, is_int
 from p2pwillow.mental.context import (
-    DECK_SIZE,
     STEP_DEAL_SHARES,
     STEP_DECK_SHUFFLE,
     STEP_HAND_KEY,
@@ -149,7 +149,7 @@ class DealPlan:
         n = len(self.order)
         if n < 2 or len(set(self.order)) != n:
             raise MentalPokerError("deal order: at least two distinct seats")
-        if isinstance(self.cards_each, bool) or not isinstance(self.cards_each, int):
+        if not is_int(self.cards_each):
             raise MentalPokerError("cards per player must be an integer")
         if self.cards_each < 1 or n * self.cards_each > DECK_SIZE:
             raise MentalPokerError(

@@ -14,8 +14,8 @@ from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import DecodeError, G, Point, Rng, random_scalar
 from p2pwillow.crypto.proofs import DleqProof, ReencryptionProof
 from p2pwillow.crypto.shuffle import ShuffleProof, ShuffleWitness
+from p2pwillow.limits import LAYOUT_SIZE, is_int
 from p2pwillow.mental.context import (
-    LAYOUT_SIZE,
     STEP_LAYOUT,
     HandContext,
     MalformedStep,
@@ -205,7 +205,7 @@ def _check_positions(positions: Sequence[int], size: int, count: int, seat: int,
         )
     previous = -1
     for p in positions:
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < size:
+        if not is_int(p) or not 0 <= p < size:
             raise MalformedStep(f"no position {p!r} in a hand of {size}", seat=seat, step=step)
         if p <= previous:
             raise MalformedStep(

@@ -3,8 +3,9 @@
 Pure; no I/O, no clock, no randomness: the session layer feeds in actions and protocol inputs.
 """
 
+from p2pwillow.limits import LAYOUT_SIZE, ROUNDS
 from p2pwillow.rules.betting import BetOptions, RoundState, betting_options, opener_seat
-from p2pwillow.rules.config import ROUNDS, BettingStructure, TableConfig
+from p2pwillow.rules.config import BettingStructure, TableConfig
 from p2pwillow.rules.errors import ConfigError, IllegalAction, RulesError
 from p2pwillow.rules.events import (
     Announced,
@@ -35,7 +36,7 @@ from p2pwillow.rules.events import (
     WentAllIn,
 )
 from p2pwillow.rules.game import Game, SeatedPlayer
-from p2pwillow.rules.hand import LAYOUT_SIZE, Hand, HandState
+from p2pwillow.rules.hand import Hand, HandState
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
 from p2pwillow.rules.trading import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from p2pwillow.limits import is_int
 from p2pwillow.rules.betting import (
     BetOptions,
     bet_bounds,
@@ -29,7 +30,7 @@ from p2pwillow.rules.phases import ActionKind
 from p2pwillow.rules.pots import Pot, PotAward
 from p2pwillow.rules.rounds import next_round
 from p2pwillow.rules.showdown import finish
-from p2pwillow.rules.state import HandState, PlayerState, is_int, phase_allows, player, pot_chips
+from p2pwillow.rules.state import HandState, PlayerState, phase_allows, player, pot_chips
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
 

@@ -10,12 +10,10 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+from p2pwillow.limits import MAX_SEATS, is_int
 from p2pwillow.rules.errors import ConfigError
 
 MIN_SEATS = 2
-MAX_SEATS = 10
-ROUNDS = 5
-"""Five betting rounds, one after each layout card is turned (SPEC 3.6)."""
 
 
 class BettingStructure(enum.Enum):
@@ -25,10 +23,6 @@ class BettingStructure(enum.Enum):
     FIXED_LIMIT = "fixed-limit"
     POT_LIMIT = "pot-limit"
     NO_LIMIT = "no-limit"
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +57,7 @@ class TableConfig:
             if f.name == "structure":
                 if not isinstance(value, BettingStructure):
                     raise ConfigError(f"structure must be a BettingStructure, not {value!r}")
-            elif not _is_int(value):
+            elif not is_int(value):
                 raise ConfigError(f"{f.name} must be an integer, not {value!r}")
         ranges = {
             "seats": (MIN_SEATS, MAX_SEATS),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from p2pwillow.limits import is_int
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import HandAborted
@@ -67,14 +68,14 @@ class Game:
     def join(self, seat: int, name: str, stack: int | None = None) -> SeatedPlayer:
         """Sit a player down with `stack` chips (the table's starting stack by default)."""
         self._between_hands("join")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.config.seats:
+        if not is_int(seat) or not 0 <= seat < self.config.seats:
             raise IllegalAction(f"seat must be 0..{self.config.seats - 1}, not {seat!r}")
         if seat in self._players:
             raise IllegalAction(f"seat {seat} is taken")
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("a player needs a name")
         chips = self.config.starting_stack if stack is None else stack
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
+        if not is_int(chips) or chips < 1:
             raise IllegalAction(f"a player joins with at least one chip, not {chips!r}")
         self._players[seat] = SeatedPlayer(seat, name, chips)
         return self._players[seat]

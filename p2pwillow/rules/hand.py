@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from p2pwillow.cards import Card
 from p2pwillow.hands import HandValue, best_hand
+from p2pwillow.limits import LAYOUT_SIZE, is_int
 from p2pwillow.rules import betting_round, rounds, showdown, trade_flow
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
@@ -45,10 +46,8 @@ from p2pwillow.rules.events import (
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TERMINAL, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.rules.state import (
-    LAYOUT_SIZE,
     HandState,
     PlayerState,
-    is_int,
     phase_allows,
     player,
     pot_chips,
@@ -56,7 +55,7 @@ from p2pwillow.rules.state import (
 )
 from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingMode
 
-__all__ = ["LAYOUT_SIZE", "Hand", "HandState"]
+__all__ = ["Hand", "HandState"]
 
 E = TypeVar("E")
 

@@ -5,13 +5,14 @@ on to the next round or the showdown (SPEC 3.6). Pure; no I/O.
 from __future__ import annotations
 
 from p2pwillow.cards import Card
+from p2pwillow.limits import LAYOUT_SIZE, ROUNDS
 from p2pwillow.rules.betting import RoundState, opener_seat
-from p2pwillow.rules.config import ROUNDS, TableConfig
+from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import BettingOpened, BettingSkipped, CardRevealed, Event, LaidOut
 from p2pwillow.rules.phases import ActionKind, Phase
 from p2pwillow.rules.showdown import settle
-from p2pwillow.rules.state import LAYOUT_SIZE, HandState, goto, phase_allows, player
+from p2pwillow.rules.state import HandState, goto, phase_allows, player
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
 

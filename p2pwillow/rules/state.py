@@ -7,15 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from p2pwillow.cards import Card
+from p2pwillow.limits import is_int
 from p2pwillow.rules.betting import RoundState
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingClose, TradingMode
-
-LAYOUT_SIZE = 5
-
 
 # Mutable records, private to the rules package: every step works on a `clone()` (SPEC 3.3).
 
@@ -102,10 +100,6 @@ class HandState:
     def dead_money(self) -> int:
         """Token money in the pot (SPEC 3.4)."""
         return sum(p.tokens_paid for p in self.players.values())
-
-
-def is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def phase_allows(s: HandState, kind: ActionKind) -> None:

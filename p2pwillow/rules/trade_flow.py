@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from p2pwillow.limits import is_int
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import ConfigError, IllegalAction
 from p2pwillow.rules.events import (
@@ -27,7 +28,6 @@ from p2pwillow.rules.state import (
     HandState,
     TradingState,
     goto,
-    is_int,
     phase_allows,
     player,
     trading,

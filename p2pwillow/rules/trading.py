@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from p2pwillow.limits import is_int
 from p2pwillow.rules.errors import ConfigError
 
 # SPEC 3.3: players x cards must fit the 52-card deck.
@@ -45,7 +46,7 @@ class Announcement:
     orbits: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.deal_size, bool) or self.deal_size not in MAX_PLAYERS_FOR_DEAL:
+        if not is_int(self.deal_size) or self.deal_size not in MAX_PLAYERS_FOR_DEAL:
             raise ConfigError(f"deal size must be 5, 6 or 7 cards, not {self.deal_size!r}")
         if not isinstance(self.trading_mode, TradingMode):
             raise ConfigError(f"trading mode must be a TradingMode, not {self.trading_mode!r}")
@@ -54,11 +55,7 @@ class Announcement:
         if self.trading_mode is TradingMode.FREE and self.closing is not TradingClose.DEALER_CALLS:
             raise ConfigError("free trading closes only when the dealer calls it")
         if self.closing is TradingClose.ORBITS:
-            if (
-                isinstance(self.orbits, bool)
-                or not isinstance(self.orbits, int)
-                or not 1 <= self.orbits <= 100
-            ):
+            if not is_int(self.orbits) or not 1 <= self.orbits <= 100:
                 raise ConfigError(f"orbits must be a whole number 1..100, not {self.orbits!r}")
         elif self.orbits is not None:
             raise ConfigError("orbits is only given when trading closes after a set number")
