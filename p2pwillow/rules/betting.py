@@ -1,6 +1,8 @@
 """Betting limits per structure and the choice of who opens a betting round (SPEC 3.6, 3.7).
 
-Pure; no I/O. `betting_options` answers "what may this player put in now"; `betting_round`
+Pure; no I/O. Each structure's bounds are one `match` over `BettingStructure` that covers
+every member (mypy checks it), so a structure cannot fall through to another's limits.
+`betting_options` answers "what may this player put in now"; `betting_round`
 applies the answer.
 """
 
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from p2pwillow.cards import Card
 from p2pwillow.hands import best_hand, showing_value
@@ -50,36 +53,51 @@ class RoundState:
 
 
 def bet_bounds(config: TableConfig, rs: RoundState) -> tuple[int, int | None]:
-    """Smallest and largest opening bet of the round; None for no upper bound (SPEC 3.7)."""
-    s = config.structure
-    if s is BettingStructure.FIXED_LIMIT:
-        size = config.fixed_bet(rs.betting_round)
-        return size, size
-    if s is BettingStructure.SPREAD_LIMIT:
-        return config.min_bet, config.max_bet
-    if s is BettingStructure.POT_LIMIT:
-        return config.min_bet, max(config.min_bet, rs.pot)
-    return config.min_bet, None
+    """Smallest and largest opening bet of the round; None for no upper bound (SPEC 3.7.5)."""
+    structure = config.structure
+    match structure:
+        case BettingStructure.SPREAD_LIMIT:
+            return config.min_bet, config.max_bet
+        case BettingStructure.FIXED_LIMIT:
+            size = config.fixed_bet(rs.betting_round)
+            return size, size
+        case BettingStructure.POT_LIMIT:
+            return config.min_bet, max(config.min_bet, rs.pot)
+        case BettingStructure.NO_LIMIT:
+            return config.min_bet, None
+        case _:
+            assert_never(structure)
 
 
 def raise_increments(config: TableConfig, rs: RoundState, to_call: int) -> tuple[int, int | None]:
-    """Smallest and largest raise increment over the current bet (SPEC 3.7)."""
-    s = config.structure
-    if s is BettingStructure.FIXED_LIMIT:
-        size = config.fixed_bet(rs.betting_round)
-        return size, size
-    if s is BettingStructure.SPREAD_LIMIT:
-        return config.min_bet, config.max_bet
-    low = max(config.min_bet, rs.last_full_increment)
-    if s is BettingStructure.POT_LIMIT:
-        # Pot-sized raise: call first, then raise by the whole pot including the call.
-        return low, max(low, rs.pot + to_call)
-    return low, None
+    """Smallest and largest raise increment over the current bet (SPEC 3.7.5)."""
+    structure = config.structure
+    match structure:
+        case BettingStructure.SPREAD_LIMIT:
+            return config.min_bet, config.max_bet
+        case BettingStructure.FIXED_LIMIT:
+            size = config.fixed_bet(rs.betting_round)
+            return size, size
+        case BettingStructure.POT_LIMIT:
+            # Pot-sized raise: call first, then raise by the whole pot including the call.
+            low = max(config.min_bet, rs.last_full_increment)
+            return low, max(low, rs.pot + to_call)
+        case BettingStructure.NO_LIMIT:
+            return max(config.min_bet, rs.last_full_increment), None
+        case _:
+            assert_never(structure)
 
 
 def raises_capped(config: TableConfig, rs: RoundState) -> bool:
-    limited = config.structure in (BettingStructure.SPREAD_LIMIT, BettingStructure.FIXED_LIMIT)
-    return limited and rs.raises >= config.max_raises
+    """Whether the round's full raises have reached the cap (spread and fixed limit only)."""
+    structure = config.structure
+    match structure:
+        case BettingStructure.SPREAD_LIMIT | BettingStructure.FIXED_LIMIT:
+            return rs.raises >= config.max_raises
+        case BettingStructure.POT_LIMIT | BettingStructure.NO_LIMIT:
+            return False
+        case _:
+            assert_never(structure)
 
 
 def betting_options(

@@ -9,12 +9,15 @@ from p2pwillow.cards import Card, Suit, parse_cards
 from p2pwillow.rules import (
     ActionKind,
     BettingStructure,
+    ConfigError,
     Hand,
     IllegalAction,
     Phase,
+    RoundState,
     TableConfig,
     WentAllIn,
 )
+from p2pwillow.rules.betting import bet_bounds, raise_increments, raises_capped
 
 LAYOUTS = {
     1: parse_cards("Ac 7d 8h Jd Qd"),  # seat 1 shows the ace and opens round 1
@@ -199,3 +202,55 @@ def test_timeout_checks_if_free_else_folds() -> None:
     second = hand.timeout(3)
     assert type(second.outcome).__name__ == "Folded" and hand.is_folded(3)
     refused(hand.timeout, 2)
+
+
+# --- every structure, by name ----------------------------------------------------------------
+
+# The limits each structure puts on the opening bet and on a raise (SPEC 3.7.4) with
+# min_bet 10, max_bet 100, small_bet 20, big_bet 40, in round 1 with an empty pot: the bet
+# bounds, the raise increments over a bet of 30 into a pot of 30 (pot limit: call 30, then
+# raise by the pot of 60), and whether three raises cap the round.
+EXPECTED = {
+    BettingStructure.SPREAD_LIMIT: ((10, 100), (10, 100), True),
+    BettingStructure.FIXED_LIMIT: ((20, 20), (20, 20), True),
+    BettingStructure.POT_LIMIT: ((10, 10), (30, 60), False),
+    BettingStructure.NO_LIMIT: ((10, None), (30, None), False),
+}
+
+
+@pytest.mark.parametrize("structure", list(BettingStructure), ids=lambda s: s.value)
+def test_every_structure_has_its_own_limits(structure: BettingStructure) -> None:
+    cfg = TableConfig(
+        seats=4, structure=structure, min_bet=10, max_bet=100, small_bet=20, big_bet=40
+    )
+    empty = RoundState(1, 0, 0, 0, 0, 0)
+    raised = RoundState(1, 30, 30, 30, 3, 30)
+    bets, raises, capped = EXPECTED[structure]
+    assert bet_bounds(cfg, empty) == bets
+    assert raise_increments(cfg, raised, 30) == raises
+    assert raises_capped(cfg, raised) is capped
+
+
+def test_every_structure_is_listed() -> None:
+    assert set(EXPECTED) == set(BettingStructure)
+
+
+@pytest.mark.parametrize("structure", ["pot", "No-Limit", "", None, 3])
+def test_an_unknown_structure_is_refused_when_the_table_is_made(structure: object) -> None:
+    with pytest.raises(ConfigError, match="structure"):
+        TableConfig(structure=structure)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="structure"):
+        TableConfig.from_dict({**TableConfig().to_dict(), "structure": structure})
+
+
+@pytest.mark.parametrize("structure", list(BettingStructure), ids=lambda s: s.value)
+def test_every_structure_plays_a_betting_round(structure: BettingStructure) -> None:
+    hand = table(structure)
+    opener = hand.to_act()[0]
+    options = hand.bet_options(opener)
+    assert options is not None and options.bet_min is not None
+    hand.bet(opener, options.bet_min)
+    for seat in hand.seats:
+        if hand.phase is Phase.BETTING and seat in hand.to_act():
+            hand.call(seat)
+    assert hand.phase is Phase.REVEAL and hand.betting_round == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_driver import RandomTable, random_hand
@@ -16,11 +17,11 @@ def _config(structure: BettingStructure, tokens: int, value: int) -> TableConfig
     return TableConfig(seats=10, structure=structure, trade_tokens=tokens, token_value=value)
 
 
-def test_seeded_random_hands_finish_with_invariants() -> None:
+@pytest.mark.parametrize("structure", list(BettingStructure), ids=lambda s: s.value)
+def test_seeded_random_hands_finish_with_invariants(structure: BettingStructure) -> None:
     phases: set[Phase] = set()
-    for seed in range(150):
-        rng = random.Random(seed)
-        structure = list(BettingStructure)[seed % 4]
+    for seed in range(40):
+        rng = random.Random(f"{structure.value}/{seed}")
         hand = random_hand(rng, _config(structure, rng.choice([0, 1, 6]), rng.choice([1, 5])))
         RandomTable(hand, rng).run()
         phases.add(hand.phase)
