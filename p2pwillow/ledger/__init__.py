@@ -24,9 +24,9 @@ from p2pwillow.ledger.entry import (
     entry_hash,
 )
 from p2pwillow.ledger.errors import LocalProtocolError, ProtocolError, Reason, RemoteProtocolError
-from p2pwillow.ledger.fields import KINDS, Body
+from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity, safety_code, verify_signature
-from p2pwillow.ledger.kinds import Equivocation
+from p2pwillow.ledger.kinds import KINDS, Equivocation
 
 __all__ = [
     "GENESIS_PREV",

@@ -1,8 +1,9 @@
-"""Typed body fields: one declaration per field gives validation, JSON and JSON Schema (SPEC 6.10).
+"""Typed fields: one declaration per field gives validation, JSON and JSON Schema (SPEC 6.10).
 
-Pure; no I/O. A body kind is a frozen dataclass whose fields carry a `FieldType` via `spec()`;
-`@register("kind")` puts it in `KINDS`. Constructing a value validates it, so an invalid body
-cannot exist; `from_json` turns any bad input into `RemoteProtocolError`.
+Pure; no I/O. A body kind, a nested record or a signed message is a frozen dataclass whose
+fields carry a `FieldType` via `spec()`; `@kind("name")` makes a dataclass the body of an entry
+kind (the registry of kinds is `kinds.KINDS`). Constructing a value validates it, so an invalid
+value cannot exist; `from_json` turns any bad input into `RemoteProtocolError`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Mapping
+from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from p2pwillow.ledger.canonical import (
     MAX_SAFE_INTEGER,
@@ -23,9 +25,6 @@ from p2pwillow.ledger.canonical import (
 )
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.limits import is_int
-
-if TYPE_CHECKING:
-    from p2pwillow.ledger.entry import Entry
 
 
 class FieldError(LocalProtocolError):
@@ -104,6 +103,33 @@ class Hex(FieldType):
         }
 
 
+class Bytes(FieldType):
+    """Bytes of one fixed length (a game id, a hash, a signature), lowercase hex on the wire."""
+
+    __slots__ = ("size", "what")
+
+    def __init__(self, what: str, size: int) -> None:
+        self.what, self.size = what, size
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, bytes) or len(value) != self.size:
+            raise FieldError(path, f"{self.what} is {self.size} bytes")
+        return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        if not is_hex(value, 2 * self.size):
+            raise FieldError(path, f"{self.what} must be {2 * self.size} lowercase hex digits")
+        assert isinstance(value, str)
+        return bytes.fromhex(value)
+
+    def encode(self, value: Any) -> JsonValue:
+        data: bytes = value
+        return data.hex()
+
+    def schema(self) -> JsonObject:
+        return {"type": "string", "pattern": f"^[0-9a-f]{{{2 * self.size}}}$"}
+
+
 # Characters a name or reason may not hold: C0 and C1 controls, DEL, line and paragraph
 # separators, and bidirectional overrides/isolates, so text shown on a screen cannot hide or
 # reorder what is around it (SPEC 6.10).
@@ -143,6 +169,28 @@ class Text(FieldType):
         }
 
 
+class Words(FieldType):
+    """Any Unicode text of at most `hi` code points (no lone surrogates): a message for a
+    player, never a name on the table."""
+
+    __slots__ = ("hi",)
+
+    def __init__(self, hi: int) -> None:
+        self.hi = hi
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, str) or len(value) > self.hi:
+            raise FieldError(path, f"must be text of at most {self.hi} characters")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FieldError(path, "holds a lone surrogate") from None
+        return value
+
+    def schema(self) -> JsonObject:
+        return {"type": "string", "maxLength": self.hi}
+
+
 class OneOf(FieldType):
     __slots__ = ("values",)
 
@@ -156,6 +204,35 @@ class OneOf(FieldType):
 
     def schema(self) -> JsonObject:
         values: list[JsonValue] = list(self.values)
+        return {"type": "string", "enum": values}
+
+
+class Choice(FieldType):
+    """A member of an enum, by its string value on the wire."""
+
+    __slots__ = ("cls", "what")
+
+    def __init__(self, cls: type[Enum], what: str) -> None:
+        self.cls, self.what = cls, what
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, self.cls):
+            raise FieldError(path, f"{value!r} is not {self.what}")
+        return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        for member in self.cls:
+            if member.value == value and isinstance(value, str):
+                return member
+        raise FieldError(path, f"is not {self.what}")
+
+    def encode(self, value: Any) -> JsonValue:
+        member: Enum = value
+        text: str = member.value
+        return text
+
+    def schema(self) -> JsonObject:
+        values: list[JsonValue] = [*sorted(str(member.value) for member in self.cls)]
         return {"type": "string", "enum": values}
 
 
@@ -272,34 +349,6 @@ class AnyObject(FieldType):
         return {"type": "object"}
 
 
-class EntryOf(FieldType):
-    """A whole sequenced entry, nested (equivocation proofs carry two)."""
-
-    __slots__ = ()
-
-    def normalize(self, value: object, path: str) -> object:
-        from p2pwillow.ledger.entry import Entry
-
-        if not isinstance(value, Entry):
-            raise FieldError(path, f"must be an Entry, not {_typename(value)}")
-        return value
-
-    def decode(self, value: JsonValue, path: str) -> object:
-        from p2pwillow.ledger.entry import entry_from_json
-
-        try:
-            return entry_from_json(value)
-        except RemoteProtocolError as exc:
-            raise FieldError(path, exc.detail) from None
-
-    def encode(self, value: Any) -> JsonValue:
-        entry: Entry = value
-        return entry.to_json()
-
-    def schema(self) -> JsonObject:
-        return {"$ref": "#/$defs/entry"}
-
-
 def _typename(value: object) -> str:
     names = {bool: "boolean", int: "integer", str: "string", list: "array", dict: "object"}
     if value is None:
@@ -373,14 +422,11 @@ class Value:
 
 
 class Body(Value):
-    """An entry body; each kind is a subclass registered under its `KIND`."""
+    """An entry body; each kind is a subclass named by its `KIND` (see `kind`)."""
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
 
-
-KINDS: dict[str, type[Body]] = {}
-"""Every entry kind, by its name on the wire (SPEC 6.10)."""
 
 T = TypeVar("T", bound=Value)
 
@@ -400,25 +446,34 @@ def record(cls: type[T]) -> type[T]:
 B = TypeVar("B", bound=Body)
 
 
-def register(kind: str) -> Callable[[type[B]], type[B]]:
-    """Class decorator: make a Body dataclass the body of entry kind `kind`."""
+def kind(name: str) -> Callable[[type[B]], type[B]]:
+    """Class decorator: make a Body dataclass the body of entry kind `name` (its fields
+    declared with `spec`). The registry of every kind is `kinds.KINDS`, listed there."""
 
     def wrap(cls: type[B]) -> type[B]:
-        if kind in KINDS:
-            raise TypeError(f"entry kind {kind!r} registered twice")
         record(cls)
-        cls.KIND = kind
-        KINDS[kind] = cls
+        cls.KIND = name
         return cls
 
     return wrap
 
 
+def registry(*bodies: type[Body]) -> Mapping[str, type[Body]]:
+    """The read-only registry of these body kinds by name; TypeError on a kind without a
+    name or a name given twice."""
+    out: dict[str, type[Body]] = {}
+    for cls in bodies:
+        if not cls.KIND or cls.KIND in out:
+            raise TypeError(f"{cls.__name__}: entry kind {cls.KIND!r} is unnamed or taken")
+        out[cls.KIND] = cls
+    return MappingProxyType(out)
+
+
 __all__ = [
-    "KINDS",
     "AnyObject",
     "Body",
-    "EntryOf",
+    "Bytes",
+    "Choice",
     "FieldError",
     "FieldType",
     "Hex",
@@ -428,8 +483,10 @@ __all__ = [
     "RecordOf",
     "Text",
     "Value",
+    "Words",
+    "kind",
     "record",
-    "register",
+    "registry",
     "spec",
     "thaw",
 ]

@@ -1,22 +1,26 @@
-"""Every entry kind's body: one frozen dataclass per kind, registered in `KINDS` (SPEC 6.10).
+"""Every entry kind's body: one frozen dataclass per kind, and `KINDS`, the one registry of them
+(SPEC 6.10).
 
 Pure; no I/O. The ledger knows no poker rules and no proofs: points, ciphertexts and proofs
-travel as lowercase hex and the session converts them. To add a kind, write one more
-`@register("name")` dataclass here and one line in SPEC 6.10; its schema follows by itself.
+travel as lowercase hex and the mental-poker layer reads them. To add a kind, write one more
+`@kind("name")` dataclass here, list it in `KINDS` at the end, and give it its line in SPEC 6.10;
+its schema follows by itself (`python -m tools.gen_schemas`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from p2pwillow.ledger.canonical import MAX_LINE_BYTES, MAX_SAFE_INTEGER, JsonValue
-from p2pwillow.ledger.entry import Entry
+from p2pwillow.ledger.canonical import MAX_LINE_BYTES, MAX_SAFE_INTEGER, JsonObject, JsonValue
+from p2pwillow.ledger.envelope import Entry, read_entry
+from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.fields import (
     AnyObject,
     Body,
-    EntryOf,
     FieldError,
+    FieldType,
     Hex,
     Int,
     ListOf,
@@ -24,8 +28,9 @@ from p2pwillow.ledger.fields import (
     RecordOf,
     Text,
     Value,
+    kind,
     record,
-    register,
+    registry,
     spec,
 )
 from p2pwillow.limits import DECK_SIZE, MAX_SEATS, ROUNDS
@@ -93,13 +98,37 @@ class TradedCard(Value):
     proof: str = spec(PROOF)
 
 
+class EntryOf(FieldType):
+    """A whole sequenced entry of any kind, nested (equivocation proofs carry two)."""
+
+    __slots__ = ()
+
+    def normalize(self, value: object, path: str) -> object:
+        if not isinstance(value, Entry):
+            raise FieldError(path, f"must be an Entry, not {type(value).__name__}")
+        return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        try:
+            return read_entry(value, KINDS)
+        except RemoteProtocolError as exc:
+            raise FieldError(path, exc.detail) from None
+
+    def encode(self, value: Any) -> JsonValue:
+        entry: Entry = value
+        return entry.to_json()
+
+    def schema(self) -> JsonObject:
+        return {"$ref": "#/$defs/entry"}
+
+
 SEAT_STACKS = ListOf(RecordOf(SeatStack), 1, MAX_SEATS, increasing_by="seat")
 
 
 # --- table and seating (hand 0) --------------------------------------------------------------
 
 
-@register("genesis")
+@kind("genesis")
 @dataclass(frozen=True, slots=True)
 class Genesis(Body):
     """Entry 0: the table. `config` is the table settings object the rules define."""
@@ -119,7 +148,7 @@ class Genesis(Body):
         return {p.seat: bytes.fromhex(p.identity_key) for p in self.players}
 
 
-@register("seat")
+@kind("seat")
 @dataclass(frozen=True, slots=True)
 class SeatAcceptance(Body):
     """A seated player accepts the table: signs the genesis entry's hash."""
@@ -127,7 +156,7 @@ class SeatAcceptance(Body):
     genesis: str = spec(HASH)
 
 
-@register("join")
+@kind("join")
 @dataclass(frozen=True, slots=True)
 class Join(Body):
     """Between hands, a new player takes the author seat with this key (self-signed)."""
@@ -137,7 +166,7 @@ class Join(Body):
     genesis: str = spec(HASH)
 
 
-@register("leave")
+@kind("leave")
 @dataclass(frozen=True, slots=True)
 class Leave(Body):
     """Between hands, the author leaves the table."""
@@ -146,7 +175,7 @@ class Leave(Body):
 # --- hand frame --------------------------------------------------------------------------------
 
 
-@register("hand_start")
+@kind("hand_start")
 @dataclass(frozen=True, slots=True)
 class HandStart(Body):
     """The dealer opens the hand (its number is the envelope's): seats in it and their stacks."""
@@ -159,7 +188,7 @@ class HandStart(Body):
             raise FieldError("dealer", "the dealer is not in the hand")
 
 
-@register("hand_end")
+@kind("hand_end")
 @dataclass(frozen=True, slots=True)
 class HandEnd(Body):
     """The dealer closes the hand: every seat's stack after it."""
@@ -167,7 +196,7 @@ class HandEnd(Body):
     players: Sequence[SeatStack] = spec(SEAT_STACKS)
 
 
-@register("head_signature")
+@kind("head_signature")
 @dataclass(frozen=True, slots=True)
 class HeadSignature(Body):
     """A player signs the hash of the entry that ended the hand (hand_end or abort)."""
@@ -175,7 +204,7 @@ class HeadSignature(Body):
     head: str = spec(HASH)
 
 
-@register("abort")
+@kind("abort")
 @dataclass(frozen=True, slots=True)
 class Abort(Body):
     """The hand is void: stacks return to its start; `blamed` stalled or cheated."""
@@ -184,7 +213,7 @@ class Abort(Body):
     reason: str = spec(REASON)
 
 
-@register("equivocation")
+@kind("equivocation")
 @dataclass(frozen=True, slots=True)
 class Equivocation(Body):
     """Proof that `sequencer` countersigned two different entries with the same seq."""
@@ -194,7 +223,7 @@ class Equivocation(Body):
     second: Entry = spec(EntryOf())  # noqa: RUF009
 
 
-@register("timeout")
+@kind("timeout")
 @dataclass(frozen=True, slots=True)
 class Timeout(Body):
     """The author claims that `seat` let its clock run out."""
@@ -205,7 +234,7 @@ class Timeout(Body):
 # --- mental poker ------------------------------------------------------------------------------
 
 
-@register("hand_key")
+@kind("hand_key")
 @dataclass(frozen=True, slots=True)
 class HandKey(Body):
     """The author's per-hand public key Y_j with its Schnorr proof."""
@@ -214,7 +243,7 @@ class HandKey(Body):
     proof: str = spec(PROOF)
 
 
-@register("deck_shuffle")
+@kind("deck_shuffle")
 @dataclass(frozen=True, slots=True)
 class DeckShuffle(Body):
     """One step of the deck shuffle: the re-encrypted, permuted deck and the shuffle proof."""
@@ -223,7 +252,7 @@ class DeckShuffle(Body):
     proof: str = spec(PROOF)
 
 
-@register("deal_shares")
+@kind("deal_shares")
 @dataclass(frozen=True, slots=True)
 class DealShares(Body):
     """The author's decryption shares for the cards dealt to others, one batched DLEQ proof."""
@@ -234,7 +263,7 @@ class DealShares(Body):
     proof: str = spec(PROOF)
 
 
-@register("hand_shuffle")
+@kind("hand_shuffle")
 @dataclass(frozen=True, slots=True)
 class HandShuffle(Body):
     """The owner re-encrypts and permutes its public hand (SPEC 5.6, 5.8): after trade `trade`
@@ -250,7 +279,7 @@ class HandShuffle(Body):
             raise FieldError("trade", "is the trade's id for purpose trade, 0 for layout")
 
 
-@register("trade_give")
+@kind("trade_give")
 @dataclass(frozen=True, slots=True)
 class TradeGive(Body):
     """The author's side of trade `trade` (the accept entry's seq): k cards re-encrypted to
@@ -263,7 +292,7 @@ class TradeGive(Body):
     )
 
 
-@register("reveal")
+@kind("reveal")
 @dataclass(frozen=True, slots=True)
 class Reveal(Body):
     """The author turns layout card `card` (0..4, in betting round card + 1): its decryption
@@ -277,7 +306,7 @@ class Reveal(Body):
 # --- trading -----------------------------------------------------------------------------------
 
 
-@register("announce")
+@kind("announce")
 @dataclass(frozen=True, slots=True)
 class Announce(Body):
     """The dealer announces the deal size, the trading mode and how trading closes (SPEC 3.3).
@@ -295,7 +324,7 @@ class Announce(Body):
             raise FieldError("orbits", "is 1..100 when closing is orbits, else 0")
 
 
-@register("offer")
+@kind("offer")
 @dataclass(frozen=True, slots=True)
 class Offer(Body):
     """The author offers to trade k cards (nothing else is said about them)."""
@@ -303,7 +332,7 @@ class Offer(Body):
     k: int = spec(TRADE_SIZE)
 
 
-@register("accept")
+@kind("accept")
 @dataclass(frozen=True, slots=True)
 class Accept(Body):
     """The author accepts offer `offer` (the offer entry's seq)."""
@@ -311,13 +340,13 @@ class Accept(Body):
     offer: int = spec(SEQ)
 
 
-@register("decline")
+@kind("decline")
 @dataclass(frozen=True, slots=True)
 class Decline(Body):
     offer: int = spec(SEQ)
 
 
-@register("withdraw")
+@kind("withdraw")
 @dataclass(frozen=True, slots=True)
 class Withdraw(Body):
     """The author withdraws its own offer `offer`."""
@@ -325,13 +354,13 @@ class Withdraw(Body):
     offer: int = spec(SEQ)
 
 
-@register("pass")
+@kind("pass")
 @dataclass(frozen=True, slots=True)
 class Pass(Body):
     """In turn, the author makes no offer."""
 
 
-@register("close_trading")
+@kind("close_trading")
 @dataclass(frozen=True, slots=True)
 class CloseTrading(Body):
     """The dealer closes trading (free mode)."""
@@ -340,13 +369,13 @@ class CloseTrading(Body):
 # --- betting -----------------------------------------------------------------------------------
 
 
-@register("check")
+@kind("check")
 @dataclass(frozen=True, slots=True)
 class Check(Body):
     pass
 
 
-@register("bet")
+@kind("bet")
 @dataclass(frozen=True, slots=True)
 class Bet(Body):
     """The author bets `amount` chips (SPEC 3.7.2)."""
@@ -354,13 +383,13 @@ class Bet(Body):
     amount: int = spec(POSITIVE_CHIPS)
 
 
-@register("call")
+@kind("call")
 @dataclass(frozen=True, slots=True)
 class Call(Body):
     """The author calls: puts in min(to call, stack), which the rules compute."""
 
 
-@register("raise")
+@kind("raise")
 @dataclass(frozen=True, slots=True)
 class Raise(Body):
     """The author raises to a round bet of `to` chips."""
@@ -368,21 +397,56 @@ class Raise(Body):
     to: int = spec(POSITIVE_CHIPS)
 
 
-@register("all_in")
+@kind("all_in")
 @dataclass(frozen=True, slots=True)
 class AllIn(Body):
     """The author puts in its whole stack."""
 
 
-@register("fold")
+@kind("fold")
 @dataclass(frozen=True, slots=True)
 class Fold(Body):
     pass
 
 
+KINDS: Mapping[str, type[Body]] = registry(
+    Genesis,
+    SeatAcceptance,
+    Join,
+    Leave,
+    HandStart,
+    HandEnd,
+    HeadSignature,
+    Abort,
+    Equivocation,
+    Timeout,
+    HandKey,
+    DeckShuffle,
+    DealShares,
+    HandShuffle,
+    TradeGive,
+    Reveal,
+    Announce,
+    Offer,
+    Accept,
+    Decline,
+    Withdraw,
+    Pass,
+    CloseTrading,
+    Check,
+    Bet,
+    Call,
+    Raise,
+    AllIn,
+    Fold,
+)
+"""Every entry kind, by its name on the wire (SPEC 6.10)."""
+
+
 __all__ = [
     "CHIPS",
     "DECK_SIZE",
+    "KINDS",
     "MAX_SEATS",
     "MAX_TRADE",
     "Abort",
@@ -397,6 +461,7 @@ __all__ = [
     "DealShares",
     "DeckShuffle",
     "Decline",
+    "EntryOf",
     "Equivocation",
     "Fold",
     "Genesis",

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 
-from p2pwillow.ledger.canonical import MAX_SAFE_INTEGER, JsonObject, JsonValue
-from p2pwillow.ledger.entry import GAME_ID_BYTES, HASH_BYTES, MAX_SEAT, PROTOCOL_VERSION
+from p2pwillow.ledger.canonical import JsonObject, JsonValue
+from p2pwillow.ledger.envelope import GAME, HASH, NUMBER, PROTOCOL_VERSION, SEAT, SIGNATURE
 from p2pwillow.ledger.errors import Reason
-from p2pwillow.ledger.fields import KINDS
-from p2pwillow.ledger.identity import SIGNATURE_BYTES
+from p2pwillow.ledger.kinds import KINDS
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = "urn:p2pwillow:v1:schema:"
@@ -22,30 +21,22 @@ REFUSAL_MAX_DETAIL = 200
 """A refusal's `detail` is cut to this many characters (SPEC 7.1)."""
 
 
-def _hex(n_bytes: int) -> JsonObject:
-    return {"type": "string", "pattern": f"^[0-9a-f]{{{2 * n_bytes}}}$"}
-
-
-def _int(lo: int, hi: int) -> JsonObject:
-    return {"type": "integer", "minimum": lo, "maximum": hi}
-
-
 def envelope_schema(*, sequenced: bool = True) -> JsonObject:
     """The envelope of an entry of any kind (body: any object)."""
     kinds: list[JsonValue] = [*sorted(KINDS)]
     properties: JsonObject = {
         "v": {"const": PROTOCOL_VERSION},
-        "game": _hex(GAME_ID_BYTES),
-        "hand": _int(0, MAX_SAFE_INTEGER),
+        "game": GAME.schema(),
+        "hand": NUMBER.schema(),
         "kind": {"type": "string", "enum": kinds},
-        "author": _int(0, MAX_SEAT),
+        "author": SEAT.schema(),
         "body": {"type": "object"},
-        "sig": _hex(SIGNATURE_BYTES),
+        "sig": SIGNATURE.schema(),
     }
     if sequenced:
-        properties["seq"] = _int(0, MAX_SAFE_INTEGER)
-        properties["prev"] = _hex(HASH_BYTES)
-        properties["countersig"] = _hex(SIGNATURE_BYTES)
+        properties["seq"] = NUMBER.schema()
+        properties["prev"] = HASH.schema()
+        properties["countersig"] = SIGNATURE.schema()
     required: list[JsonValue] = [*sorted(properties)]
     return {
         "type": "object",

@@ -17,8 +17,8 @@ from p2pwillow.ledger.canonical import (
 )
 from p2pwillow.ledger.entry import GAME_ID_BYTES, MAX_SEAT, PROTOCOL_VERSION, AuthoredEntry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
-from p2pwillow.ledger.fields import KINDS
 from p2pwillow.ledger.identity import SIGNATURE_BYTES, Identity, verify_signature
+from p2pwillow.ledger.kinds import KINDS
 from p2pwillow.ledger.schema import REFUSAL_MAX_DETAIL, REFUSAL_SCHEMA
 
 REFUSAL_TAG = b"p2pwillow/v1/refusal\x00"

@@ -19,12 +19,7 @@ from p2pwillow.ledger.schema import (
 )
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "protocol" / "schemas"
-REGENERATE = (
-    'regenerate with: python3 -c "from pathlib import Path; '
-    "from p2pwillow.ledger.schema import all_schemas, schema_text; "
-    "[Path(f'protocol/schemas/{n}.json').write_text(schema_text(s), encoding='utf-8') "
-    'for n, s in all_schemas().items()]"'
-)
+REGENERATE = "regenerate with: python3 -m tools.gen_schemas"
 ENTRIES = sample_entries()
 
 
