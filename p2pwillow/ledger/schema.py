@@ -9,16 +9,14 @@ import json
 
 from p2pwillow.ledger.canonical import JsonObject, JsonValue
 from p2pwillow.ledger.envelope import GAME, HASH, NUMBER, PROTOCOL_VERSION, SEAT, SIGNATURE
-from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.kinds import KINDS
+from p2pwillow.ledger.refusal import REFUSAL_TYPE, refusal_schema
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = "urn:p2pwillow:v1:schema:"
 ENVELOPE_SCHEMA = "entry"
 AUTHORED_SCHEMA = "authored-entry"
-REFUSAL_SCHEMA = "refusal"
-REFUSAL_MAX_DETAIL = 200
-"""A refusal's `detail` is cut to this many characters (SPEC 7.1)."""
+REFUSAL_SCHEMA = REFUSAL_TYPE
 
 
 def envelope_schema(*, sequenced: bool = True) -> JsonObject:
@@ -37,35 +35,6 @@ def envelope_schema(*, sequenced: bool = True) -> JsonObject:
         properties["seq"] = NUMBER.schema()
         properties["prev"] = HASH.schema()
         properties["countersig"] = SIGNATURE.schema()
-    required: list[JsonValue] = [*sorted(properties)]
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
-def refusal_schema() -> JsonObject:
-    """The sequencer's signed refusal of an authored entry (SPEC 7.1): a message to the entry's
-    author, never part of the transcript."""
-    envelope = envelope_schema()["properties"]
-    assert isinstance(envelope, dict)
-    reasons: list[JsonValue] = [*sorted(reason.value for reason in Reason)]
-    properties: JsonObject = {
-        "v": envelope["v"],
-        "type": {"const": REFUSAL_SCHEMA},
-        "game": envelope["game"],
-        "hand": envelope["hand"],
-        "sequencer": envelope["author"],
-        "head": envelope["seq"],
-        "author": envelope["author"],
-        "kind": envelope["kind"],
-        "sig": envelope["sig"],
-        "reason": {"type": "string", "enum": reasons},
-        "detail": {"type": "string", "maxLength": REFUSAL_MAX_DETAIL},
-        "countersig": envelope["countersig"],
-    }
     required: list[JsonValue] = [*sorted(properties)]
     return {
         "type": "object",
@@ -125,7 +94,6 @@ def schema_text(schema: JsonObject) -> str:
 __all__ = [
     "AUTHORED_SCHEMA",
     "ENVELOPE_SCHEMA",
-    "REFUSAL_MAX_DETAIL",
     "REFUSAL_SCHEMA",
     "all_schemas",
     "envelope_schema",

@@ -1,4 +1,5 @@
-"""decode_entry under fuzzing (SPEC 6.11): any input decodes or raises RemoteProtocolError."""
+"""decode_entry and decode_refusal under fuzzing (SPEC 6.11, 7.1): any input decodes or raises
+RemoteProtocolError, and what decodes is what the schemas accept."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ledger_helpers import sample_entries
+from ledger_helpers import IDS, sample_entries
 
 from p2pwillow.ledger import (
     Entry,
@@ -19,6 +20,8 @@ from p2pwillow.ledger import (
     decode_entry,
     decode_transcript,
 )
+from p2pwillow.ledger.errors import Reason
+from p2pwillow.ledger.refusal import Refusal, decode_refusal
 from p2pwillow.ledger.schema import all_schemas
 
 LINES = [entry.encode() for _, entry in sorted(sample_entries().items())]
@@ -26,6 +29,12 @@ SMALL_LINES = [line for line in LINES if len(line) < 2000]
 SCHEMAS = all_schemas()
 ENVELOPE = jsonschema.Draft202012Validator(SCHEMAS["entry"])
 BY_KIND = {kind: jsonschema.Draft202012Validator(s) for kind, s in SCHEMAS.items()}
+_REFUSED = sorted(sample_entries().values(), key=lambda e: e.kind)[:6]
+REFUSALS = [
+    Refusal.create(IDS[1], 1, 40 + i, e.authored(), reason, f"refused: {reason.value} ♠").encode()
+    for i, (e, reason) in enumerate(zip(_REFUSED, list(Reason)[-6:], strict=True))
+]
+REFUSAL = jsonschema.Draft202012Validator(SCHEMAS["refusal"])
 
 
 def _decodes_or_rejects(data: bytes | str) -> Entry | None:
@@ -51,9 +60,19 @@ def test_random_text(text: str) -> None:
         decode_authored(text)
 
 
+def _refusal_or_rejects(data: bytes | str) -> Refusal | None:
+    try:
+        refusal = decode_refusal(data)
+    except RemoteProtocolError:
+        return None
+    raw = data.encode() if isinstance(data, str) else data
+    assert refusal.encode() == raw.removesuffix(b"\n")
+    return refusal
+
+
 @st.composite
-def mutated_lines(draw: st.DrawFn) -> bytes:
-    line = bytearray(draw(st.sampled_from(SMALL_LINES)))
+def mutated_lines(draw: st.DrawFn, lines: list[bytes] = SMALL_LINES) -> bytes:
+    line = bytearray(draw(st.sampled_from(lines)))
     for _ in range(draw(st.integers(1, 4))):
         op = draw(st.sampled_from(["flip", "set", "insert", "delete", "splice"]))
         i = draw(st.integers(0, len(line) - 1))
@@ -91,9 +110,9 @@ json_values = st.recursive(
 
 
 @st.composite
-def mutated_objects(draw: st.DrawFn) -> object:
-    """A valid entry's JSON with one value replaced, one key removed or one key added."""
-    obj = json.loads(draw(st.sampled_from(SMALL_LINES)))
+def mutated_objects(draw: st.DrawFn, lines: list[bytes] = SMALL_LINES) -> object:
+    """A valid message's JSON with one value replaced, one key removed or one key added."""
+    obj = json.loads(draw(st.sampled_from(lines)))
     node = obj
     while True:
         children = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
@@ -136,3 +155,52 @@ def test_random_transcripts(lines: list[bytes]) -> None:
     data = b"\n".join(lines) + b"\n"
     with contextlib.suppress(RemoteProtocolError):
         decode_transcript(data)
+
+
+# --- refusals: the same decoder family, fuzzed the same way ---------------------------------
+
+
+def test_sample_refusals_round_trip() -> None:
+    for line in REFUSALS:
+        refusal = _refusal_or_rejects(line)
+        assert refusal is not None and REFUSAL.is_valid(json.loads(line))
+        assert refusal.verify(IDS[1].public_key)
+
+
+@given(st.binary(max_size=600))
+def test_random_bytes_as_refusals(data: bytes) -> None:
+    _refusal_or_rejects(data)
+
+
+@given(st.text(max_size=300))
+def test_random_text_as_refusals(text: str) -> None:
+    _refusal_or_rejects(text)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_lines(REFUSALS))
+def test_mutated_refusal_lines(line: bytes) -> None:
+    _refusal_or_rejects(line)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_objects(REFUSALS))
+def test_mutated_refusals_agree_with_schema(obj: object) -> None:
+    """decode_refusal and the refusal schema accept exactly the same objects."""
+    try:
+        data = canonical_bytes(obj)
+    except LocalProtocolError:
+        return
+    refusal = _refusal_or_rejects(data)
+    assert (refusal is not None) == REFUSAL.is_valid(obj), obj
+
+
+def test_a_lone_surrogate_is_malformed_in_a_refusal_as_in_an_entry() -> None:
+    text = REFUSALS[0].decode().replace("♠", "\ud800")
+    for decode in (decode_refusal, decode_entry):
+        try:
+            decode(text)
+        except RemoteProtocolError as exc:
+            assert exc.reason is Reason.MALFORMED
+        else:
+            raise AssertionError("a lone surrogate decoded")
