@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from p2pwillow.cards import Card
 from p2pwillow.limits import LAYOUT_SIZE, is_int
 from p2pwillow.rules import ActionKind, Announcement, Event, Hand
+from p2pwillow.rules.actions import ACTION, DECISIONS
 
 
 class BotError(ValueError):
@@ -26,24 +27,9 @@ def _cards(value: object, what: str, *, distinct: bool = True) -> tuple[Card, ..
     return value
 
 
-# Which optional field each action needs (None: none of them).
-_NEEDS: dict[ActionKind, str | None] = {
-    ActionKind.ANNOUNCE: "announcement",
-    ActionKind.OFFER: "k",
-    ActionKind.BET: "amount",
-    ActionKind.RAISE: "amount",
-    ActionKind.CHOOSE_TRADE_CARDS: "positions",
-    ActionKind.LAY_OUT: "positions",
-    ActionKind.ACCEPT: None,
-    ActionKind.DECLINE: None,
-    ActionKind.WITHDRAW: None,
-    ActionKind.PASS: None,
-    ActionKind.CLOSE_TRADING: None,
-    ActionKind.CHECK: None,
-    ActionKind.CALL: None,
-    ActionKind.FOLD: None,
-    ActionKind.ALL_IN: None,
-}
+# Which optional field each action a player decides needs (None: none of them): the action
+# table's word (SPEC 3.3).
+_NEEDS: dict[ActionKind, str | None] = {a.kind: a.needs.decision_field for a in DECISIONS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,89 +117,16 @@ class Knowledge:
 
 def is_legal(hand: Hand, seat: int, decision: Decision) -> bool:
     """Whether the engine would accept `decision` from `seat` now (its `can_*` answer)."""
-    d = decision
-    match d.kind:
-        case ActionKind.ANNOUNCE:
-            assert d.announcement is not None
-            return hand.can_announce(seat, d.announcement)
-        case ActionKind.OFFER:
-            assert d.k is not None
-            return hand.can_offer(seat, d.k)
-        case ActionKind.ACCEPT:
-            return hand.can_accept(seat)
-        case ActionKind.DECLINE:
-            return hand.can_decline(seat)
-        case ActionKind.WITHDRAW:
-            return hand.can_withdraw(seat)
-        case ActionKind.PASS:
-            return hand.can_pass_turn(seat)
-        case ActionKind.CHOOSE_TRADE_CARDS:
-            assert d.positions is not None
-            return hand.can_choose_trade_cards(seat, d.positions)
-        case ActionKind.CLOSE_TRADING:
-            return hand.can_close_trading(seat)
-        case ActionKind.LAY_OUT:
-            assert d.positions is not None
-            size = hand.hand_size(seat) if hand.can_lay_out(seat) else 0
-            return all(0 <= p < size for p in d.positions)
-        case ActionKind.CHECK:
-            return hand.can_check(seat)
-        case ActionKind.BET:
-            assert d.amount is not None
-            return hand.can_bet(seat, d.amount)
-        case ActionKind.CALL:
-            return hand.can_call(seat)
-        case ActionKind.RAISE:
-            assert d.amount is not None
-            return hand.can_raise_to(seat, d.amount)
-        case ActionKind.FOLD:
-            return hand.can_fold(seat)
-        case ActionKind.ALL_IN:
-            return hand.can_all_in(seat)
-    return False  # pragma: no cover - Decision admits only the kinds above
+    action = ACTION[decision.kind]
+    return hand.can(decision.kind, seat, action.argument(decision))
 
 
 def apply_decision(hand: Hand, seat: int, decision: Decision) -> Event:
     """Take `decision` for `seat` on the engine; returns the engine's event.
 
     Raises the engine's IllegalAction if the action is not legal now. For LAY_OUT the engine
-    only records that the seat laid out; the positions are for the protocol (SPEC 5).
+    checks the positions against the hand and records that the seat laid out; which cards they
+    are is for the protocol (SPEC 5).
     """
-    d = decision
-    match d.kind:
-        case ActionKind.ANNOUNCE:
-            assert d.announcement is not None
-            return hand.announce(seat, d.announcement)
-        case ActionKind.OFFER:
-            assert d.k is not None
-            return hand.offer(seat, d.k)
-        case ActionKind.ACCEPT:
-            return hand.accept(seat)
-        case ActionKind.DECLINE:
-            return hand.decline(seat)
-        case ActionKind.WITHDRAW:
-            return hand.withdraw(seat)
-        case ActionKind.PASS:
-            return hand.pass_turn(seat)
-        case ActionKind.CHOOSE_TRADE_CARDS:
-            assert d.positions is not None
-            return hand.choose_trade_cards(seat, d.positions)
-        case ActionKind.CLOSE_TRADING:
-            return hand.close_trading(seat)
-        case ActionKind.LAY_OUT:
-            return hand.lay_out(seat)
-        case ActionKind.CHECK:
-            return hand.check(seat)
-        case ActionKind.BET:
-            assert d.amount is not None
-            return hand.bet(seat, d.amount)
-        case ActionKind.CALL:
-            return hand.call(seat)
-        case ActionKind.RAISE:
-            assert d.amount is not None
-            return hand.raise_to(seat, d.amount)
-        case ActionKind.FOLD:
-            return hand.fold(seat)
-        case ActionKind.ALL_IN:
-            return hand.all_in(seat)
-    raise BotError(f"cannot apply {d.kind!r}")  # pragma: no cover
+    action = ACTION[decision.kind]
+    return hand.act(decision.kind, seat, action.argument(decision))

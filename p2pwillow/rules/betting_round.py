@@ -1,5 +1,7 @@
 """One betting round as the hand plays it: who is to act, the checks on check, bet, call, raise,
 fold and all in, and the steps that move the chips (SPEC 3.7). Pure; no I/O.
+
+Checks and steps have the action table's shape: (config, state, seat, argument).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def current_bet(s: HandState) -> int:
     return 0 if s.round_state is None else s.round_state.current_bet
 
 
-def verify_check(config: TableConfig, s: HandState, seat: int) -> None:
+def verify_check(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     actor(s, seat, ActionKind.CHECK)
     o = options(config, s, seat)
     if not o.can_check:
@@ -82,7 +84,7 @@ def verify_bet(config: TableConfig, s: HandState, seat: int, amount: int | None)
         raise IllegalAction(f"a bet now is {o.bet_min} to {o.bet_max}, not {amount!r}")
 
 
-def verify_call(config: TableConfig, s: HandState, seat: int) -> None:
+def verify_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     actor(s, seat, ActionKind.CALL)
     if options(config, s, seat).to_call == 0:
         raise IllegalAction("there is no bet to call: check or bet")
@@ -116,11 +118,11 @@ def _why_no_raise(config: TableConfig, s: HandState, seat: int, o: BetOptions) -
     return "a full raise needs more chips: go all in instead"
 
 
-def verify_fold(s: HandState, seat: int) -> None:
+def verify_fold(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     actor(s, seat, ActionKind.FOLD)
 
 
-def verify_all_in(config: TableConfig, s: HandState, seat: int) -> None:
+def verify_all_in(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     p = actor(s, seat, ActionKind.ALL_IN)
     if p.stack == 0:
         raise IllegalAction(f"seat {seat} has no chips left")
@@ -145,18 +147,18 @@ def _put(s: HandState, seat: int, to: int) -> int:
     return chips
 
 
-def do_check(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_check(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     return [Checked(seat), *_after_action(config, s, seat, raised=False)]
 
 
-def do_call(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     o = options(config, s, seat)
     p = s.players[seat]
     chips = _put(s, seat, p.round_bet + o.call_amount)
     return [Called(seat, chips, p.stack == 0), *_after_action(config, s, seat, raised=False)]
 
 
-def do_fold(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_fold(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     s.players[seat].folded = True
     live = [x for x in s.order if not s.players[x].folded]
     if len(live) == 1:
@@ -201,7 +203,7 @@ def do_wager(config: TableConfig, s: HandState, seat: int, to: int) -> list[Even
     return [event, *_after_action(config, s, seat, raised=True)]
 
 
-def do_all_in(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_all_in(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     p = s.players[seat]
     rs = s.round_state
     assert rs is not None

@@ -2,22 +2,25 @@
 reveal and betting, showdown (SPEC 3). Pure; no I/O, no clock, no randomness.
 
 Every player action has three faces (SPEC 3.3): `verify_x(...)` raises IllegalAction with the
-reason, `can_x(...)` answers, `x(...)` acts and returns a frozen event. An action that raises
-changes nothing: each one is checked in full, then applied to a copy of the state that replaces
-the old state only when the whole step has succeeded. The checks and steps themselves live in
-`trade_flow` (announce, deal, trading), `rounds` (lay out, reveal, the rounds), `betting_round`
-and `showdown`; this class holds the state and is the single path that commits a step.
+reason, `can_x(...)` answers, `x(...)` acts and returns a frozen event; `verify(kind, ...)`,
+`can(kind, ...)` and `act(kind, ...)` are the same for an action named by its kind. An action
+that raises changes nothing: each one is checked in full, then applied to a copy of the state
+that replaces the old state only when the whole step has succeeded. Which check and step stand
+behind each action is the action table's (`actions`); they live in `trade_flow` (announce,
+deal, trading), `rounds` (lay out, reveal, the rounds), `betting_round`, `timeouts` and
+`showdown`. This class holds the state and is the single path that commits a step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from p2pwillow.cards import Card
 from p2pwillow.hands import HandValue, best_hand
 from p2pwillow.limits import LAYOUT_SIZE, is_int
-from p2pwillow.rules import betting_round, rounds, showdown, trade_flow
+from p2pwillow.rules import betting_round, rounds
+from p2pwillow.rules.actions import ACTION, ACTIONS, By
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import ConfigError, IllegalAction
@@ -45,14 +48,7 @@ from p2pwillow.rules.events import (
 )
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TERMINAL, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult
-from p2pwillow.rules.state import (
-    HandState,
-    PlayerState,
-    phase_allows,
-    player,
-    pot_chips,
-    trading,
-)
+from p2pwillow.rules.state import HandState, PlayerState, player, pot_chips, trading
 from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingMode
 
 __all__ = ["Hand", "HandState"]
@@ -250,40 +246,15 @@ class Hand:
         return ()
 
     def legal_actions(self, seat: int) -> frozenset[ActionKind]:
-        """The player actions `seat` may take now (inputs like deal, timeout, abort excluded)."""
+        """The player actions `seat` may take now, its reveal included (inputs like deal,
+        timeout, abort excluded): every row of the action table it passes with some argument."""
         self._p(seat)
-        checks: dict[ActionKind, Callable[[], object]] = {
-            ActionKind.ANNOUNCE: lambda: trade_flow.verify_announce(self._s, seat, None),
-            ActionKind.OFFER: lambda: trade_flow.verify_offer(self._s, seat, 1),
-            ActionKind.ACCEPT: lambda: trade_flow.verify_answer(
-                self._s, seat, None, ActionKind.ACCEPT
-            ),
-            ActionKind.DECLINE: lambda: trade_flow.verify_answer(
-                self._s, seat, None, ActionKind.DECLINE
-            ),
-            ActionKind.WITHDRAW: lambda: trade_flow.verify_withdraw(self._s, seat),
-            ActionKind.PASS: lambda: trade_flow.verify_pass(self._s, seat),
-            ActionKind.CHOOSE_TRADE_CARDS: lambda: trade_flow.verify_choose(self._s, seat, None),
-            ActionKind.CLOSE_TRADING: lambda: trade_flow.verify_close(self._s, seat),
-            ActionKind.LAY_OUT: lambda: rounds.verify_lay_out(self._s, seat),
-            ActionKind.REVEAL: lambda: rounds.verify_reveal(self._s, seat, None),
-            ActionKind.CHECK: lambda: betting_round.verify_check(self.config, self._s, seat),
-            ActionKind.BET: lambda: betting_round.verify_bet(self.config, self._s, seat, None),
-            ActionKind.CALL: lambda: betting_round.verify_call(self.config, self._s, seat),
-            ActionKind.RAISE: lambda: betting_round.verify_raise(self.config, self._s, seat, None),
-            ActionKind.FOLD: lambda: betting_round.verify_fold(self._s, seat),
-            ActionKind.ALL_IN: lambda: betting_round.verify_all_in(self.config, self._s, seat),
-        }
         allowed = ACTIONS_BY_PHASE[self._s.phase]
-        out = set()
-        for kind, check in checks.items():
-            if kind in allowed:
-                try:
-                    check()
-                except IllegalAction:
-                    continue
-                out.add(kind)
-        return frozenset(out)
+        return frozenset(
+            a.kind
+            for a in ACTIONS
+            if a.by in (By.PLAYER, By.SESSION) and a.kind in allowed and self.can(a.kind, seat)
+        )
 
     def bet_options(self, seat: int) -> BetOptions | None:
         """Call, bet and raise amounts open to `seat` if it is the one to act in a betting round."""
@@ -292,281 +263,219 @@ class Hand:
             return None
         return betting_round.options(self.config, s, seat)
 
-    # --- the action triplets -------------------------------------------------------------------
+    # --- every action, through its row of the action table (rules/actions.py) -------------------
 
-    def _commit(self, step: Callable[[HandState], list[Event]], kind: type[E]) -> E:
-        new = self._s.clone()
-        events = step(new)
-        first = events[0]
-        assert isinstance(first, kind), (first, kind)
-        self._s = new
-        self._events.extend(events)
-        return first
+    def verify(self, kind: ActionKind, seat: int, argument: object = None) -> None:
+        """Raise IllegalAction with the reason unless `seat` may take `kind` now with
+        `argument` (None: with some argument). Hand-wide inputs (deal, abort) are the dealer's."""
+        ACTION[kind].check(self.config, self._s, seat, argument)
 
-    @staticmethod
-    def _can(check: Callable[[], object]) -> bool:
+    def can(self, kind: ActionKind, seat: int, argument: object = None) -> bool:
         try:
-            check()
+            self.verify(kind, seat, argument)
         except IllegalAction:
             return False
         return True
 
-    # announce
-    def verify_announce(self, seat: int, announcement: Announcement) -> None:
-        trade_flow.verify_announce(self._s, seat, announcement)
+    def act(self, kind: ActionKind, seat: int, argument: object = None) -> Event:
+        """Take `kind` for `seat` with `argument`; returns its event, or raises IllegalAction
+        and changes nothing."""
+        event = self._take(kind, seat, argument, object)
+        assert isinstance(event, Event)
+        return event
+
+    def _take(self, kind: ActionKind, seat: int, argument: Any, event: type[E]) -> E:
+        action = ACTION[kind]
+        action.check(self.config, self._s, seat, argument)
+        new = self._s.clone()
+        events = action.step(self.config, new, seat, argument)
+        first = events[0]
+        assert isinstance(first, event), (first, event)
+        self._s = new
+        self._events.extend(events)
+        return first
+
+    # --- the action triplets (SPEC 3.3): verify_x raises, can_x answers, x acts ----------------
+
+    def verify_announce(self, seat: int, announcement: Announcement | None) -> None:
+        self.verify(ActionKind.ANNOUNCE, seat, announcement)
 
     def can_announce(self, seat: int, announcement: Announcement) -> bool:
-        return self._can(lambda: self.verify_announce(seat, announcement))
+        return self.can(ActionKind.ANNOUNCE, seat, announcement)
 
     def announce(self, seat: int, announcement: Announcement) -> Announced:
-        self.verify_announce(seat, announcement)
-        return self._commit(lambda s: trade_flow.do_announce(s, seat, announcement), Announced)
+        return self._take(ActionKind.ANNOUNCE, seat, announcement, Announced)
 
     # deal (protocol input)
     def verify_deal(self) -> None:
-        phase_allows(self._s, ActionKind.DEAL)
+        self.verify(ActionKind.DEAL, self._s.dealer)
 
     def can_deal(self) -> bool:
-        return self._can(self.verify_deal)
+        return self.can(ActionKind.DEAL, self._s.dealer)
 
     def deal(self) -> Dealt:
-        self.verify_deal()
-        return self._commit(lambda s: trade_flow.do_deal(self.config, s), Dealt)
+        return self._take(ActionKind.DEAL, self._s.dealer, None, Dealt)
 
-    # offer
-    def verify_offer(self, seat: int, k: int) -> None:
-        trade_flow.verify_offer(self._s, seat, k)
+    def verify_offer(self, seat: int, k: int | None) -> None:
+        self.verify(ActionKind.OFFER, seat, k)
 
     def can_offer(self, seat: int, k: int) -> bool:
-        return self._can(lambda: self.verify_offer(seat, k))
+        return self.can(ActionKind.OFFER, seat, k)
 
     def offer(self, seat: int, k: int) -> TradeOffered:
-        self.verify_offer(seat, k)
-        return self._commit(lambda s: trade_flow.do_offer(s, seat, k), TradeOffered)
+        return self._take(ActionKind.OFFER, seat, k, TradeOffered)
 
-    # accept
     def verify_accept(self, seat: int, offer: TradeOffer | None = None) -> None:
-        trade_flow.verify_answer(self._s, seat, offer, ActionKind.ACCEPT)
+        self.verify(ActionKind.ACCEPT, seat, offer)
 
     def can_accept(self, seat: int, offer: TradeOffer | None = None) -> bool:
-        return self._can(lambda: self.verify_accept(seat, offer))
+        return self.can(ActionKind.ACCEPT, seat, offer)
 
     def accept(self, seat: int, offer: TradeOffer | None = None) -> TradeAccepted:
         """Accept the open offer (`offer`, if given, must be the open one)."""
-        self.verify_accept(seat, offer)
-        return self._commit(lambda s: trade_flow.do_accept(s, seat), TradeAccepted)
+        return self._take(ActionKind.ACCEPT, seat, offer, TradeAccepted)
 
-    # decline
     def verify_decline(self, seat: int, offer: TradeOffer | None = None) -> None:
-        trade_flow.verify_answer(self._s, seat, offer, ActionKind.DECLINE)
+        self.verify(ActionKind.DECLINE, seat, offer)
 
     def can_decline(self, seat: int, offer: TradeOffer | None = None) -> bool:
-        return self._can(lambda: self.verify_decline(seat, offer))
+        return self.can(ActionKind.DECLINE, seat, offer)
 
     def decline(self, seat: int, offer: TradeOffer | None = None) -> TradeDeclined:
-        self.verify_decline(seat, offer)
-        return self._commit(lambda s: trade_flow.do_decline(self.config, s, seat), TradeDeclined)
+        return self._take(ActionKind.DECLINE, seat, offer, TradeDeclined)
 
-    # withdraw
     def verify_withdraw(self, seat: int) -> None:
-        trade_flow.verify_withdraw(self._s, seat)
+        self.verify(ActionKind.WITHDRAW, seat)
 
     def can_withdraw(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_withdraw(seat))
+        return self.can(ActionKind.WITHDRAW, seat)
 
     def withdraw(self, seat: int) -> OfferWithdrawn:
-        self.verify_withdraw(seat)
-        return self._commit(trade_flow.do_withdraw, OfferWithdrawn)
+        return self._take(ActionKind.WITHDRAW, seat, None, OfferWithdrawn)
 
-    # pass
     def verify_pass_turn(self, seat: int) -> None:
-        trade_flow.verify_pass(self._s, seat)
+        self.verify(ActionKind.PASS, seat)
 
     def can_pass_turn(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_pass_turn(seat))
+        return self.can(ActionKind.PASS, seat)
 
     def pass_turn(self, seat: int) -> Passed:
-        self.verify_pass_turn(seat)
-        return self._commit(lambda s: trade_flow.do_pass(self.config, s, seat), Passed)
+        return self._take(ActionKind.PASS, seat, None, Passed)
 
-    # choose trade cards
-    def verify_choose_trade_cards(self, seat: int, positions: Sequence[int]) -> None:
-        trade_flow.verify_choose(self._s, seat, positions)
+    def verify_choose_trade_cards(self, seat: int, positions: Sequence[int] | None) -> None:
+        self.verify(ActionKind.CHOOSE_TRADE_CARDS, seat, positions)
 
     def can_choose_trade_cards(self, seat: int, positions: Sequence[int]) -> bool:
-        return self._can(lambda: self.verify_choose_trade_cards(seat, positions))
+        return self.can(ActionKind.CHOOSE_TRADE_CARDS, seat, positions)
 
     def choose_trade_cards(self, seat: int, positions: Sequence[int]) -> TradeCardsChosen:
         """Name the k positions of one's hand to give; the second side's choice makes the trade."""
-        self.verify_choose_trade_cards(seat, positions)
-        chosen = tuple(positions)
-        return self._commit(
-            lambda s: trade_flow.do_choose(self.config, s, seat, chosen), TradeCardsChosen
-        )
+        return self._take(ActionKind.CHOOSE_TRADE_CARDS, seat, positions, TradeCardsChosen)
 
-    # close trading
     def verify_close_trading(self, seat: int) -> None:
-        trade_flow.verify_close(self._s, seat)
+        self.verify(ActionKind.CLOSE_TRADING, seat)
 
     def can_close_trading(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_close_trading(seat))
+        return self.can(ActionKind.CLOSE_TRADING, seat)
 
     def close_trading(self, seat: int) -> TradingClosed:
-        self.verify_close_trading(seat)
-        return self._commit(
-            lambda s: trade_flow.do_close(self.config, s, s.dealer, "the dealer closed trading"),
-            TradingClosed,
-        )
+        return self._take(ActionKind.CLOSE_TRADING, seat, None, TradingClosed)
 
-    # lay out (protocol input per player)
-    def verify_lay_out(self, seat: int) -> None:
-        rounds.verify_lay_out(self._s, seat)
+    # lay out: `positions`, where known, are checked against the hand (the protocol keeps them)
+    def verify_lay_out(self, seat: int, positions: Sequence[int] | None = None) -> None:
+        self.verify(ActionKind.LAY_OUT, seat, positions)
 
-    def can_lay_out(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_lay_out(seat))
+    def can_lay_out(self, seat: int, positions: Sequence[int] | None = None) -> bool:
+        return self.can(ActionKind.LAY_OUT, seat, positions)
 
-    def lay_out(self, seat: int) -> LaidOut:
-        self.verify_lay_out(seat)
-        return self._commit(lambda s: rounds.do_lay_out(s, seat), LaidOut)
+    def lay_out(self, seat: int, positions: Sequence[int] | None = None) -> LaidOut:
+        return self._take(ActionKind.LAY_OUT, seat, positions, LaidOut)
 
-    # reveal (protocol input per player)
-    def verify_reveal(self, seat: int, card: Card) -> None:
-        rounds.verify_reveal(self._s, seat, card)
+    # reveal (the protocol input that turns a layout card)
+    def verify_reveal(self, seat: int, card: Card | None) -> None:
+        self.verify(ActionKind.REVEAL, seat, card)
 
     def can_reveal(self, seat: int, card: Card) -> bool:
-        return self._can(lambda: self.verify_reveal(seat, card))
+        return self.can(ActionKind.REVEAL, seat, card)
 
     def reveal(self, seat: int, card: Card) -> CardRevealed:
-        self.verify_reveal(seat, card)
-        return self._commit(lambda s: rounds.do_reveal(self.config, s, seat, card), CardRevealed)
+        return self._take(ActionKind.REVEAL, seat, card, CardRevealed)
 
-    # check
     def verify_check(self, seat: int) -> None:
-        betting_round.verify_check(self.config, self._s, seat)
+        self.verify(ActionKind.CHECK, seat)
 
     def can_check(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_check(seat))
+        return self.can(ActionKind.CHECK, seat)
 
     def check(self, seat: int) -> Checked:
-        self.verify_check(seat)
-        return self._commit(lambda s: betting_round.do_check(self.config, s, seat), Checked)
+        return self._take(ActionKind.CHECK, seat, None, Checked)
 
-    # bet
-    def verify_bet(self, seat: int, amount: int) -> None:
-        betting_round.verify_bet(self.config, self._s, seat, amount)
+    def verify_bet(self, seat: int, amount: int | None) -> None:
+        self.verify(ActionKind.BET, seat, amount)
 
     def can_bet(self, seat: int, amount: int) -> bool:
-        return self._can(lambda: self.verify_bet(seat, amount))
+        return self.can(ActionKind.BET, seat, amount)
 
     def bet(self, seat: int, amount: int) -> BetPlaced:
-        self.verify_bet(seat, amount)
-        return self._commit(
-            lambda s: betting_round.do_wager(self.config, s, seat, amount), BetPlaced
-        )
+        return self._take(ActionKind.BET, seat, amount, BetPlaced)
 
-    # call
     def verify_call(self, seat: int) -> None:
-        betting_round.verify_call(self.config, self._s, seat)
+        self.verify(ActionKind.CALL, seat)
 
     def can_call(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_call(seat))
+        return self.can(ActionKind.CALL, seat)
 
     def call(self, seat: int) -> Called:
-        self.verify_call(seat)
-        return self._commit(lambda s: betting_round.do_call(self.config, s, seat), Called)
+        return self._take(ActionKind.CALL, seat, None, Called)
 
-    # raise
-    def verify_raise_to(self, seat: int, to: int) -> None:
-        betting_round.verify_raise(self.config, self._s, seat, to)
+    def verify_raise_to(self, seat: int, to: int | None) -> None:
+        self.verify(ActionKind.RAISE, seat, to)
 
     def can_raise_to(self, seat: int, to: int) -> bool:
-        return self._can(lambda: self.verify_raise_to(seat, to))
+        return self.can(ActionKind.RAISE, seat, to)
 
     def raise_to(self, seat: int, to: int) -> Raised:
         """Raise so that the seat's total bet this round is `to`."""
-        self.verify_raise_to(seat, to)
-        return self._commit(lambda s: betting_round.do_wager(self.config, s, seat, to), Raised)
+        return self._take(ActionKind.RAISE, seat, to, Raised)
 
-    # fold
     def verify_fold(self, seat: int) -> None:
-        betting_round.verify_fold(self._s, seat)
+        self.verify(ActionKind.FOLD, seat)
 
     def can_fold(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_fold(seat))
+        return self.can(ActionKind.FOLD, seat)
 
     def fold(self, seat: int) -> Folded:
-        self.verify_fold(seat)
-        return self._commit(lambda s: betting_round.do_fold(self.config, s, seat), Folded)
+        return self._take(ActionKind.FOLD, seat, None, Folded)
 
-    # all in
     def verify_all_in(self, seat: int) -> None:
-        betting_round.verify_all_in(self.config, self._s, seat)
+        self.verify(ActionKind.ALL_IN, seat)
 
     def can_all_in(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_all_in(seat))
+        return self.can(ActionKind.ALL_IN, seat)
 
     def all_in(self, seat: int) -> WentAllIn:
-        self.verify_all_in(seat)
-        return self._commit(lambda s: betting_round.do_all_in(self.config, s, seat), WentAllIn)
+        return self._take(ActionKind.ALL_IN, seat, None, WentAllIn)
 
     # timeout (input: the seat's action clock ran out)
     def verify_timeout(self, seat: int) -> None:
-        self._timeout_step(self._s, seat)
+        self.verify(ActionKind.TIMEOUT, seat)
 
     def can_timeout(self, seat: int) -> bool:
-        return self._can(lambda: self.verify_timeout(seat))
+        return self.can(ActionKind.TIMEOUT, seat)
 
     def timeout(self, seat: int) -> TimedOut:
         """Take the default action for `seat` (SPEC 3.9): check if free, else fold; in trading
         pass, decline, or (free mode, dealer, no offer open) close trading."""
-        step = self._timeout_step(self._s, seat)
-
-        def run(s: HandState) -> list[Event]:
-            events = step(s)
-            return [TimedOut(seat, events[0]), *events]
-
-        return self._commit(run, TimedOut)
+        return self._take(ActionKind.TIMEOUT, seat, None, TimedOut)
 
     # abort (input: the protocol stalled or a peer cheated)
     def verify_abort(self, blamed_seats: Sequence[int], reason: str) -> None:
-        phase_allows(self._s, ActionKind.ABORT)
-        for seat in blamed_seats:
-            self._p(seat)
-        if len(set(blamed_seats)) != len(blamed_seats):
-            raise IllegalAction("a blamed seat is named twice")
-        if not isinstance(reason, str) or not reason.strip():
-            raise IllegalAction("an abort needs a reason")
+        self.verify(ActionKind.ABORT, self._s.dealer, (tuple(blamed_seats), reason))
 
     def can_abort(self, blamed_seats: Sequence[int], reason: str) -> bool:
-        return self._can(lambda: self.verify_abort(blamed_seats, reason))
+        return self.can(ActionKind.ABORT, self._s.dealer, (tuple(blamed_seats), reason))
 
     def abort(self, blamed_seats: Sequence[int], reason: str) -> HandAborted:
         """End the hand with every stack back at its start (SPEC 3.10)."""
-        self.verify_abort(blamed_seats, reason)
-        blamed = tuple(x for x in self._s.order if x in set(blamed_seats))
-        return self._commit(lambda s: showdown.do_abort(s, blamed, reason), HandAborted)
-
-    # --- the default action when a clock runs out ----------------------------------------------
-
-    def _timeout_step(self, s: HandState, seat: int) -> Callable[[HandState], list[Event]]:
-        """The default action for `seat` as a step, or IllegalAction (SPEC 3.9)."""
-        phase_allows(s, ActionKind.TIMEOUT)
-        player(s, seat)
-        if s.phase is Phase.BETTING:
-            if seat != s.actor:
-                raise IllegalAction(f"seat {seat} is not the one to act")
-            if betting_round.options(self.config, s, seat).can_check:
-                return lambda n: betting_round.do_check(self.config, n, seat)
-            return lambda n: betting_round.do_fold(self.config, n, seat)
-        t = trading(s)
-        if t.acceptor is not None:
-            raise IllegalAction("choosing trade cards has no default; the protocol aborts")
-        if t.offer is not None:
-            trade_flow.verify_answer(s, seat, None, ActionKind.DECLINE)
-            return lambda n: trade_flow.do_decline(self.config, n, seat)
-        if t.mode is TradingMode.IN_TURN:
-            trade_flow.verify_pass(s, seat)
-            return lambda n: trade_flow.do_pass(self.config, n, seat)
-        if seat != s.dealer:
-            raise IllegalAction("no clock runs for this seat now")
-        return lambda n: trade_flow.do_close(self.config, n, None, "the trading clock ran out")
+        blame = (tuple(blamed_seats), reason)
+        return self._take(ActionKind.ABORT, self._s.dealer, blame, HandAborted)

@@ -1,11 +1,15 @@
 """The five rounds: laying out, turning one card per round, opening each betting round and moving
 on to the next round or the showdown (SPEC 3.6). Pure; no I/O.
+
+Checks and steps have the action table's shape: (config, state, seat, argument).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pwillow.cards import Card
-from p2pwillow.limits import LAYOUT_SIZE, ROUNDS
+from p2pwillow.limits import LAYOUT_SIZE, ROUNDS, is_int
 from p2pwillow.rules.betting import RoundState, opener_seat
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
@@ -17,10 +21,26 @@ from p2pwillow.rules.state import HandState, goto, phase_allows, player
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
 
 
-def verify_lay_out(s: HandState, seat: int) -> None:
+def verify_lay_out(
+    config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
+) -> None:
+    """Laying out; `positions`, if given, are the hand positions of the five layout cards in
+    the order they will be turned (the protocol keeps them secret, SPEC 5.8)."""
     phase_allows(s, ActionKind.LAY_OUT)
-    if player(s, seat).laid_out:
+    p = player(s, seat)
+    if p.laid_out:
         raise IllegalAction(f"seat {seat} has already laid out")
+    if positions is None:
+        return
+    size = p.hand_size
+    if (
+        isinstance(positions, str | bytes)
+        or not isinstance(positions, Sequence)
+        or len(positions) != LAYOUT_SIZE
+        or len(set(positions)) != LAYOUT_SIZE
+        or not all(is_int(x) and 0 <= x < size for x in positions)
+    ):
+        raise IllegalAction(f"a layout is {LAYOUT_SIZE} distinct positions of 0..{size - 1}")
 
 
 def awaits_reveal(s: HandState, seat: int) -> bool:
@@ -28,7 +48,7 @@ def awaits_reveal(s: HandState, seat: int) -> bool:
     return not p.folded and len(p.shown) < s.betting_round
 
 
-def verify_reveal(s: HandState, seat: int, card: Card | None) -> None:
+def verify_reveal(config: TableConfig, s: HandState, seat: int, card: Card | None) -> None:
     phase_allows(s, ActionKind.REVEAL)
     p = player(s, seat)
     if p.folded:
@@ -47,7 +67,7 @@ def verify_reveal(s: HandState, seat: int, card: Card | None) -> None:
 # --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
 
 
-def do_lay_out(s: HandState, seat: int) -> list[Event]:
+def do_lay_out(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     p = s.players[seat]
     p.laid_out = True
     events: list[Event] = [LaidOut(seat, p.hand_size - LAYOUT_SIZE)]

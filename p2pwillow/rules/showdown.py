@@ -4,14 +4,18 @@ aborting with every stack back at its start (SPEC 3.8, 3.10). Pure; no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pwillow.hands import best_hand
 from p2pwillow.rules.config import TableConfig
+from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import Event, HandAborted, HandEnded
-from p2pwillow.rules.phases import Phase
+from p2pwillow.rules.phases import ActionKind, Phase
 from p2pwillow.rules.pots import HandResult, PotAward, award_pots, build_pots
-from p2pwillow.rules.state import HandState, goto
+from p2pwillow.rules.state import HandState, goto, phase_allows, player
 
-# Steps: each changes the clone it is given and returns the events it caused (SPEC 3.3).
+# Steps: each changes the clone it is given and returns the events it caused (SPEC 3.3); the
+# abort's check and step have the action table's shape, (config, state, seat, argument).
 
 
 def settle(config: TableConfig, s: HandState) -> list[Event]:
@@ -48,8 +52,28 @@ def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
     return [HandEnded(s.result)]
 
 
-def do_abort(s: HandState, blamed: tuple[int, ...], reason: str) -> list[Event]:
+Blame = tuple[Sequence[int], str]
+"""What an abort carries: the seats blamed (possibly none) and the reason (SPEC 3.10)."""
+
+
+def verify_abort(config: TableConfig, s: HandState, seat: int, blame: Blame | None) -> None:
+    """An abort is allowed in every live phase, blaming players of the hand, each once."""
+    phase_allows(s, ActionKind.ABORT)
+    if blame is None:
+        return
+    blamed_seats, reason = blame
+    for blamed in blamed_seats:
+        player(s, blamed)
+    if len(set(blamed_seats)) != len(blamed_seats):
+        raise IllegalAction("a blamed seat is named twice")
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalAction("an abort needs a reason")
+
+
+def do_abort(config: TableConfig, s: HandState, seat: int, blame: Blame) -> list[Event]:
     """SPEC 3.10: every stack goes back to its start; nobody wins anything."""
+    blamed_seats, reason = blame
+    blamed = tuple(x for x in s.order if x in set(blamed_seats))
     for p in s.players.values():
         p.stack = p.start_stack
         p.tokens = p.tokens_paid = p.committed = p.round_bet = 0

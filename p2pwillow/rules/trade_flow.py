@@ -1,5 +1,9 @@
 """The dealer's announcement, the deal and blind trading as the hand plays them: turns, offers,
 answers, choosing cards, tokens and closing (SPEC 3.3-3.5). Pure; no I/O.
+
+Every check and step has the action table's shape (`actions.Check`, `actions.Step`):
+(config, state, seat, argument); a check given None for the argument asks whether some
+argument would do.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingClos
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
 
 
-def verify_announce(s: HandState, seat: int, a: Announcement | None) -> None:
+def verify_announce(config: TableConfig, s: HandState, seat: int, a: Announcement | None) -> None:
     phase_allows(s, ActionKind.ANNOUNCE)
     player(s, seat)
     if seat != s.dealer:
@@ -66,7 +70,12 @@ def _trade_idle(s: HandState, what: str) -> TradingState:
     return t
 
 
-def verify_offer(s: HandState, seat: int, k: int) -> None:
+def verify_deal(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
+    """The deal is the protocol's input (SPEC 3.3): only the phase can refuse it."""
+    phase_allows(s, ActionKind.DEAL)
+
+
+def verify_offer(config: TableConfig, s: HandState, seat: int, k: int | None) -> None:
     phase_allows(s, ActionKind.OFFER)
     p = player(s, seat)
     t = _trade_idle(s, "offer")
@@ -74,11 +83,13 @@ def verify_offer(s: HandState, seat: int, k: int) -> None:
         raise IllegalAction(f"it is seat {t.turn}'s turn to offer, not seat {seat}'s")
     if p.tokens < 1:
         raise IllegalAction(f"seat {seat} has no trade token left")
+    if k is None:
+        return
     if not is_int(k) or not 1 <= k <= p.hand_size:
         raise IllegalAction(f"an offer is 1 to {p.hand_size} cards, not {k!r}")
 
 
-def verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: ActionKind) -> None:
+def _verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: ActionKind) -> None:
     """Accepting or declining the open offer (`kind` says which)."""
     phase_allows(s, kind)
     player(s, seat)
@@ -95,7 +106,16 @@ def verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: Actio
         raise IllegalAction(f"seat {t.responders[0]} answers first")
 
 
-def verify_withdraw(s: HandState, seat: int) -> None:
+def verify_accept(config: TableConfig, s: HandState, seat: int, offer: TradeOffer | None) -> None:
+    """Accept the open offer (`offer`, if given, must be the open one)."""
+    _verify_answer(s, seat, offer, ActionKind.ACCEPT)
+
+
+def verify_decline(config: TableConfig, s: HandState, seat: int, offer: TradeOffer | None) -> None:
+    _verify_answer(s, seat, offer, ActionKind.DECLINE)
+
+
+def verify_withdraw(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     phase_allows(s, ActionKind.WITHDRAW)
     player(s, seat)
     t = trading(s)
@@ -107,7 +127,7 @@ def verify_withdraw(s: HandState, seat: int) -> None:
         raise IllegalAction(f"only seat {t.offer.offerer} can withdraw its offer")
 
 
-def verify_pass(s: HandState, seat: int) -> None:
+def verify_pass(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     phase_allows(s, ActionKind.PASS)
     player(s, seat)
     t = _trade_idle(s, "pass")
@@ -117,7 +137,9 @@ def verify_pass(s: HandState, seat: int) -> None:
         raise IllegalAction(f"it is seat {t.turn}'s turn, not seat {seat}'s")
 
 
-def verify_choose(s: HandState, seat: int, positions: Sequence[int] | None) -> None:
+def verify_choose(
+    config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
+) -> None:
     phase_allows(s, ActionKind.CHOOSE_TRADE_CARDS)
     p = player(s, seat)
     t = trading(s)
@@ -141,7 +163,7 @@ def verify_choose(s: HandState, seat: int, positions: Sequence[int] | None) -> N
         raise IllegalAction("a position is named twice")
 
 
-def verify_close(s: HandState, seat: int) -> None:
+def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     phase_allows(s, ActionKind.CLOSE_TRADING)
     player(s, seat)
     t = trading(s)
@@ -155,13 +177,13 @@ def verify_close(s: HandState, seat: int) -> None:
 # --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
 
 
-def do_announce(s: HandState, seat: int, a: Announcement) -> list[Event]:
+def do_announce(config: TableConfig, s: HandState, seat: int, a: Announcement) -> list[Event]:
     s.announcement = a
     goto(s, Phase.DEAL)
     return [Announced(seat, a)]
 
 
-def do_deal(config: TableConfig, s: HandState) -> list[Event]:
+def do_deal(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     a = s.announcement
     assert a is not None
     for p in s.players.values():
@@ -177,7 +199,7 @@ def do_deal(config: TableConfig, s: HandState) -> list[Event]:
     return events
 
 
-def do_offer(s: HandState, seat: int, k: int) -> list[Event]:
+def do_offer(config: TableConfig, s: HandState, seat: int, k: int) -> list[Event]:
     t = trading(s)
     t.serial += 1
     t.offer = TradeOffer(seat, k, t.serial)
@@ -188,7 +210,7 @@ def do_offer(s: HandState, seat: int, k: int) -> list[Event]:
     return [TradeOffered(t.offer)]
 
 
-def do_accept(s: HandState, seat: int) -> list[Event]:
+def do_accept(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     t = trading(s)
     assert t.offer is not None
     t.acceptor = seat
@@ -197,7 +219,7 @@ def do_accept(s: HandState, seat: int) -> list[Event]:
     return [TradeAccepted(seat, t.offer)]
 
 
-def do_decline(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_decline(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     t = trading(s)
     offer = t.offer
     assert offer is not None
@@ -211,7 +233,7 @@ def do_decline(config: TableConfig, s: HandState, seat: int) -> list[Event]:
     return events
 
 
-def do_withdraw(s: HandState) -> list[Event]:
+def do_withdraw(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     t = trading(s)
     offer = t.offer
     assert offer is not None
@@ -220,18 +242,19 @@ def do_withdraw(s: HandState) -> list[Event]:
     return [OfferWithdrawn(offer)]
 
 
-def do_pass(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+def do_pass(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     return [Passed(seat), *_end_turn(config, s, traded=False)]
 
 
 def do_choose(
-    config: TableConfig, s: HandState, seat: int, positions: tuple[int, ...]
+    config: TableConfig, s: HandState, seat: int, positions: Sequence[int]
 ) -> list[Event]:
     t = trading(s)
     offer = t.offer
     assert offer is not None and t.acceptor is not None
-    t.chosen[seat] = positions
-    events: list[Event] = [TradeCardsChosen(seat, positions)]
+    chosen = tuple(positions)
+    t.chosen[seat] = chosen
+    events: list[Event] = [TradeCardsChosen(seat, chosen)]
     if len(t.chosen) < 2:
         return events
     trade = Trade(offer.offerer, t.acceptor, offer.k, t.chosen[offer.offerer], t.chosen[t.acceptor])
@@ -268,6 +291,11 @@ def _end_turn(config: TableConfig, s: HandState, *, traded: bool) -> list[Event]
         return do_close(config, s, None, f"{t.orbits} orbit(s) of trading are over")
     t.turn = nxt
     return []
+
+
+def do_close_trading(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    """The dealer closes trading (SPEC 3.5: `dealer-calls`)."""
+    return do_close(config, s, s.dealer, "the dealer closed trading")
 
 
 def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> list[Event]:

@@ -236,24 +236,29 @@ class RandomTable:
         h = self.hand
         while not h.is_over:
             assert self.steps < max_steps, "hand did not finish"
-            self.steps += 1
-            if self.rng.random() < self.junk:
-                attempt = self.rng.choice(junk_attempts(h, self.rng, self.model.undealt))
-                seen = len(h.events)
-                if try_illegal(h, attempt):
-                    # A junk attempt may happen to be legal; the model must follow it.
-                    self._follow_junk(attempt[0], seen)
-                    self.check_invariants(seen)
-                    continue
-            seen = len(h.events)
-            if h.phase is Phase.DEAL:
-                h.deal()
-                self.model.deal(h.seats, h.hand_size(h.seats[0]), self.rng)
-            else:
-                self.legal_step()
-            self.check_invariants(seen)
+            self.step()
         self.check_showdown()
         return h
+
+    def step(self) -> None:
+        """One attempt (maybe junk) and one legal step, with the invariants checked."""
+        h = self.hand
+        self.steps += 1
+        if self.rng.random() < self.junk:
+            attempt = self.rng.choice(junk_attempts(h, self.rng, self.model.undealt))
+            seen = len(h.events)
+            if try_illegal(h, attempt):
+                # A junk attempt may happen to be legal; the model must follow it.
+                self._follow_junk(attempt[0], seen)
+                self.check_invariants(seen)
+                return
+        seen = len(h.events)
+        if h.phase is Phase.DEAL:
+            h.deal()
+            self.model.deal(h.seats, h.hand_size(h.seats[0]), self.rng)
+        else:
+            self.legal_step()
+        self.check_invariants(seen)
 
     def _follow_junk(self, name: str, seen: int) -> None:
         h = self.hand
