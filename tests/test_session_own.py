@@ -14,8 +14,8 @@ from p2pwillow.crypto.group import IDENTITY, OPS, G
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.identity import SIGNATURES
+from p2pwillow.mental.encoding import BadText, MadeValues
 from p2pwillow.session import Session
-from p2pwillow.session.codec import MadeValues, Rejected
 from p2pwillow.table import Table
 
 # --- MadeValues -------------------------------------------------------------------------------
@@ -50,19 +50,18 @@ def test_other_texts_are_decoded_and_validated() -> None:
 def test_bad_texts_are_refused(text: str) -> None:
     made = MadeValues()
     made.hex(G * 5)
-    with pytest.raises(Rejected) as caught:
+    with pytest.raises(BadText) as caught:
         made.point(text, "share")
-    assert caught.value.reason is Reason.BAD_FIELD
-    assert "share" in caught.value.detail
+    assert caught.value.what == "share"
 
 
 def test_a_made_identity_is_not_remembered() -> None:
     made = MadeValues()
     text = made.hex(IDENTITY)
-    with pytest.raises(Rejected):
+    with pytest.raises(BadText):
         made.point(text, "share")
     cts = Ciphertext(G * 2, IDENTITY)
-    with pytest.raises(Rejected):
+    with pytest.raises(BadText):
         made.ciphertexts([made.hex(cts)], "cards")
 
 
@@ -70,7 +69,7 @@ def test_a_value_of_another_type_is_decoded_as_asked() -> None:
     made = MadeValues()
     point = G * 9
     text = made.hex(point)
-    with pytest.raises(Rejected):
+    with pytest.raises(BadText):
         made.ciphertexts([text], "cards")  # 32 bytes are no ciphertext
 
 

@@ -7,18 +7,19 @@ nothing changes until that commit runs, so a refused entry leaves the session as
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from p2pwillow import mental
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
-from p2pwillow.crypto.proofs import DleqBatchProof, DleqProof, KeyProof, ReencryptionProof
-from p2pwillow.crypto.shuffle import ShuffleProof
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import Body
 from p2pwillow.mental import HandContext, MentalPokerError, PlayerHand
+from p2pwillow.mental import encoding as wire
+from p2pwillow.mental.encoding import BadText, MadeValues
 from p2pwillow.rules import (
     Announcement,
     ConfigError,
@@ -28,8 +29,6 @@ from p2pwillow.rules import (
     TradingClose,
     TradingMode,
 )
-from p2pwillow.session import codec
-from p2pwillow.session.codec import Rejected
 from p2pwillow.session.events import (
     CardsDealt,
     CardsReceived,
@@ -40,10 +39,30 @@ from p2pwillow.session.events import (
 )
 from p2pwillow.session.record import HandRecord, OpenTrade
 
+T = TypeVar("T")
+
 ILLEGAL = Reason.ILLEGAL_ACTION
 BAD_PROOF = Reason.BAD_PROOF
 
 Commit = Callable[[], list[SessionEvent]]
+
+
+class Rejected(Exception):
+    """Internal to the session: why an entry cannot be applied, before it is located."""
+
+    def __init__(self, reason: Reason, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason.value}: {detail}")
+
+
+def _read(read: Callable[[], T]) -> T:
+    """Read a step out of its body; a text that is no value is bad-field (SPEC 6.11)."""
+    try:
+        return read()
+    except BadText as exc:
+        raise Rejected(Reason.BAD_FIELD, str(exc)) from None
+
 
 # SPEC 7: rules actions carried by entries of these kinds, with no crypto behind them.
 _DECISION_KINDS = frozenset(
@@ -92,7 +111,7 @@ class EntryChecks:
     _pending: set[str]
     _after: dict[str, PlayerHand]
     _decision_pending: bool
-    _made: codec.MadeValues
+    _made: MadeValues
 
     @property
     def game_id(self) -> bytes:
@@ -218,10 +237,10 @@ class EntryChecks:
         a = e.author
         if a in r.keys:
             raise Rejected(ILLEGAL, f"seat {a} has already published its hand key")
-        key = self._made.point(body.key, "key")
-        proof = self._made.decode(KeyProof, KeyProof.from_hex, body.proof, "proof")
+        step = _read(lambda: wire.read_hand_key(body, self._made))
+        key = step.public
         if self._verifies(e):
-            _mental(lambda: mental.check_hand_key(r.ctx, a, mental.HandKey(key, proof)))
+            _mental(lambda: mental.check_hand_key(r.ctx, a, step))
         keys = {**r.keys, a: key}
         joint = None
         if len(keys) == len(r.order):
@@ -232,7 +251,7 @@ class EntryChecks:
 
         def commit() -> list[SessionEvent]:
             r.keys[a] = key
-            r.proofs["schnorr"] += self._verifies(e)
+            self._count(e, step)
             if joint is not None:
                 r.joint = joint
                 r.deck = mental.starting_deck(joint)
@@ -252,21 +271,14 @@ class EntryChecks:
             raise Rejected(ILLEGAL, "the deck has been shuffled by everyone")
         if r.order[r.shuffled] != a:
             raise Rejected(ILLEGAL, f"seat {r.order[r.shuffled]} shuffles the deck next")
-        deck = self._made.ciphertexts(body.deck, "deck")
-        proof = self._made.decode(
-            ShuffleProof,
-            lambda t: ShuffleProof.from_hex(t, mental.DECK_SIZE),
-            body.proof,
-            "proof",
-        )
+        step = _read(lambda: wire.read_deck_shuffle(body, self._made))
         if self._verifies(e):
-            step = mental.DeckShuffle(deck, proof)
             _mental(lambda: mental.check_deck_shuffle(r.ctx, a, joint, r.deck, step))
 
         def commit() -> list[SessionEvent]:
-            r.deck = deck
+            r.deck = step.ciphertexts
             r.shuffled += 1
-            r.proofs["shuffle"] += self._verifies(e)
+            self._count(e, step)
             return []
 
         return commit
@@ -310,9 +322,7 @@ class EntryChecks:
             raise Rejected(
                 ILLEGAL, f"shares must be for positions {list(plan.shared_positions(a))}"
             )
-        points = tuple(self._made.point(s.share, f"shares[{i}]") for i, s in enumerate(body.shares))
-        proof = self._made.decode(DleqBatchProof, DleqBatchProof.from_hex, body.proof, "proof")
-        made = mental.DealShares(points, proof)
+        made = _read(lambda: wire.read_deal_shares(body, self._made))
         if self._verifies(e):
             key = r.keys[a]
             _mental(lambda: mental.check_deal_shares(r.ctx, a, key, plan, r.deck, made))
@@ -332,7 +342,7 @@ class EntryChecks:
 
         def commit() -> list[SessionEvent]:
             r.shares[a] = made
-            r.proofs["dleq-batch"] += self._verifies(e)
+            self._count(e, made)
             if not public:
                 return []
             r.public = public
@@ -360,14 +370,8 @@ class EntryChecks:
             raise Rejected(ILLEGAL, f"this is trade {t.trade}, giving to seat {t.other(a)}")
         positions = tuple(c.position for c in body.cards)
         _rules(lambda: r.rules.verify_choose_trade_cards(a, positions))
-        cts = self._made.ciphertexts([c.card for c in body.cards], "cards")
-        made = tuple(
-            self._made.decode(
-                ReencryptionProof, ReencryptionProof.from_hex, c.proof, f"cards[{i}].proof"
-            )
-            for i, c in enumerate(body.cards)
-        )
-        give = mental.TradeGive(positions, cts, made)
+        give = _read(lambda: wire.read_trade_give(body, self._made))
+        cts = give.ciphertexts
         if self._verifies(e):
             keys, held = r.keys, r.public[a]
             _mental(
@@ -393,7 +397,7 @@ class EntryChecks:
         def commit() -> list[SessionEvent]:
             self._done(e)
             t.gives[a] = (positions, cts)
-            r.proofs["reencryption"] += len(made) if self._verifies(e) else 0
+            self._count(e, give)
             events = self._rules_events(lambda: r.rules.choose_trade_cards(a, positions))
             if len(t.gives) < 2:
                 return events
@@ -420,16 +424,13 @@ class EntryChecks:
         assert isinstance(body, k.HandShuffle)
         r = self._live(e)
         a = e.author
-        cts = self._made.ciphertexts(body.cards, "cards")
+        cts = _read(lambda: wire.read_hand_cards(body.cards, self._made))
         size = len(r.public.get(a, ()))
         if not r.dealt:
             raise Rejected(ILLEGAL, "no cards have been dealt")
         if len(cts) != size:
             raise Rejected(ILLEGAL, f"seat {a}'s hand holds {size} cards, not {len(cts)}")
-        proof = self._made.decode(
-            ShuffleProof, lambda t: ShuffleProof.from_hex(t, size), body.proof, "proof"
-        )
-        step = mental.HandShuffle(cts, proof)
+        step = _read(lambda: wire.read_hand_shuffle(cts, body.proof, self._made))
         key, before = r.keys[a], r.public[a]
         layout: mental.Layout | None = None
         if body.purpose == "trade":
@@ -450,7 +451,7 @@ class EntryChecks:
         def commit() -> list[SessionEvent]:
             self._done(e)
             r.public[a] = cts
-            r.proofs["shuffle"] += self._verifies(e)
+            self._count(e, step)
             events: list[SessionEvent] = []
             if layout is None:
                 del r.owed_shuffles[a]
@@ -480,26 +481,29 @@ class EntryChecks:
         layout = r.layouts.get(a)
         if layout is None:
             raise Rejected(ILLEGAL, f"seat {a} has no layout")
-        share = self._made.point(body.share, "share")
-        proof = self._made.decode(DleqProof, DleqProof.from_hex, body.proof, "proof")
+        reveal = _read(lambda: wire.read_reveal(body, self._made))
         found: list[Card] = []
 
         def check() -> None:
-            found.append(
-                mental.check_reveal(
-                    r.ctx, a, r.keys[a], layout, body.card, mental.Reveal(share, proof)
-                )
-            )
+            found.append(mental.check_reveal(r.ctx, a, r.keys[a], layout, body.card, reveal))
 
         _mental(check)
         card = found[0]
         _rules(lambda: hand.verify_reveal(a, card))
 
         def commit() -> list[SessionEvent]:
-            r.proofs["dleq"] += 1
+            self._count(e, reveal, always=True)
             return self._rules_events(lambda: hand.reveal(a, card))
 
         return commit
+
+    def _count(self, e: Entry, step: wire.Step, *, always: bool = False) -> None:
+        """Count the proofs of `step` for the hand's summary: as many as it holds if this
+        session checked them, else none (the kind is listed all the same)."""
+        r = self._hand
+        assert r is not None
+        kind, n = wire.proofs_in(step)
+        r.proofs[kind] += n if always or self._verifies(e) else 0
 
     def _rules_events(self, action: Callable[[], object]) -> list[SessionEvent]:
         """Run a rules action and return every event it produced (with those it triggered)."""

@@ -38,6 +38,7 @@ from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolEr
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.mental import PlayerHand
+from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import (
     ConfigError,
     Game,
@@ -47,9 +48,7 @@ from p2pwillow.rules import (
     RulesError,
     TableConfig,
 )
-from p2pwillow.session import codec
-from p2pwillow.session.checks import EntryChecks
-from p2pwillow.session.codec import Rejected
+from p2pwillow.session.checks import EntryChecks, Rejected
 from p2pwillow.session.events import (
     EntryRefused,
     HandSummary,
@@ -154,7 +153,7 @@ class Session(EntryChecks, LocalSteps):
         self._decision_sent: tuple[bytes, int] | None = None
         """(sig, head seq) of the local decision on its way to the sequencer, if any."""
         self._after: dict[str, PlayerHand] = {}
-        self._made = codec.MadeValues()
+        self._made = MadeValues()
         self._clock_key: tuple[int, int] | None = None
         self._clock_since = 0.0
 

@@ -13,8 +13,9 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.fields import Body
 from p2pwillow.mental import PlayerHand
+from p2pwillow.mental import encoding as wire
+from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import ActionKind, Announcement, IllegalAction, Phase
-from p2pwillow.session import codec
 from p2pwillow.session.record import HandRecord
 
 
@@ -42,7 +43,7 @@ class LocalSteps:
     _hand: HandRecord | None
     _pending: set[str]
     _after: dict[str, PlayerHand]
-    _made: codec.MadeValues
+    _made: MadeValues
 
     def _due(self) -> tuple[str, Callable[[], Body]] | None:
         me = self._seat
@@ -97,44 +98,36 @@ class LocalSteps:
     def _make_hand_key(self, r: HandRecord, me: int) -> Body:
         secret, key = mental.make_hand_key(r.ctx, me, self._random())
         r.secret = secret
-        return k.HandKey(key=self._made.hex(key.public), proof=self._made.hex(key.proof))
+        texts = wire.hand_key_texts(key, self._made)
+        return k.HandKey(key=texts.key, proof=texts.proof)
 
     def _make_deck_shuffle(self, r: HandRecord, me: int) -> Body:
         assert r.joint is not None
         step = mental.make_deck_shuffle(r.ctx, me, r.joint, r.deck, self._random())
-        return k.DeckShuffle(
-            deck=self._made.hexes(step.ciphertexts), proof=self._made.hex(step.proof)
-        )
+        texts = wire.shuffle_texts(step, self._made)
+        return k.DeckShuffle(deck=texts.cards, proof=texts.proof)
 
     def _make_deal_shares(self, r: HandRecord, me: int) -> Body:
         assert r.plan is not None and r.secret is not None
         made = mental.make_deal_shares(r.ctx, me, r.secret, r.plan, r.deck, self._random())
-        positions = r.plan.shared_positions(me)
+        texts = wire.shares_texts(r.plan.shared_positions(me), made, self._made)
         return k.DealShares(
-            shares=[
-                k.DealShare(position=p, share=self._made.hex(s))
-                for p, s in zip(positions, made.shares, strict=True)
-            ],
-            proof=self._made.hex(made.proof),
+            shares=[k.DealShare(position=p, share=share) for p, share in texts.shares],
+            proof=texts.proof,
         )
 
     def _make_hand_shuffle(self, r: HandRecord, me: int, trade: int) -> Body:
         assert r.secret is not None and r.held is not None
         step, after = mental.make_hand_shuffle(r.ctx, me, trade, r.secret, r.held, self._random())
         self._after[f"{r.number}/hand_shuffle/{trade}"] = after
-        return k.HandShuffle(
-            purpose="trade",
-            trade=trade,
-            cards=self._made.hexes(step.ciphertexts),
-            proof=self._made.hex(step.proof),
-        )
+        texts = wire.shuffle_texts(step, self._made)
+        return k.HandShuffle(purpose="trade", trade=trade, cards=texts.cards, proof=texts.proof)
 
     def _make_reveal(self, r: HandRecord, me: int, index: int) -> Body:
         assert r.secret is not None
         made = mental.make_reveal(r.ctx, me, r.secret, r.layouts[me], index, self._random())
-        return k.Reveal(
-            card=index, share=self._made.hex(made.share), proof=self._made.hex(made.proof)
-        )
+        texts = wire.reveal_texts(made, self._made)
+        return k.Reveal(card=index, share=texts.share, proof=texts.proof)
 
     def _make_hand_end(self, r: HandRecord) -> Body:
         result = r.rules.result
@@ -218,8 +211,8 @@ class LocalSteps:
             trade=t.trade,
             to=other,
             cards=[
-                k.TradedCard(position=p, card=self._made.hex(ct), proof=self._made.hex(pf))
-                for p, ct, pf in zip(give.positions, give.ciphertexts, give.proofs, strict=True)
+                k.TradedCard(position=p, card=card, proof=proof)
+                for p, card, proof in wire.trade_give_texts(give, self._made)
             ],
         )
 
@@ -240,9 +233,5 @@ class LocalSteps:
         cards = [held.cards[p] for p in positions]
         step, after = mental.make_layout(r.ctx, me, r.secret, held, cards, self._random())
         self._after[f"{r.number}/layout"] = after
-        return k.HandShuffle(
-            purpose="layout",
-            trade=0,
-            cards=self._made.hexes(step.ciphertexts),
-            proof=self._made.hex(step.proof),
-        )
+        texts = wire.shuffle_texts(step, self._made)
+        return k.HandShuffle(purpose="layout", trade=0, cards=texts.cards, proof=texts.proof)
