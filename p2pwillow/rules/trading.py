@@ -76,6 +76,21 @@ class Announcement:
             "orbits": self.orbits,
         }
 
+    def to_entry(self) -> dict[str, int | str]:
+        """The fields of the `announce` entry's body (SPEC 6.10): `to_dict`, with orbits 0
+        when trading does not close after a set number of them."""
+        return {
+            "deal_size": self.deal_size,
+            "trading_mode": self.trading_mode.value,
+            "closing": self.closing.value,
+            "orbits": self.orbits or 0,
+        }
+
+    @classmethod
+    def from_entry(cls, data: Mapping[str, object]) -> Announcement:
+        """Inverse of `to_entry`; ConfigError if the fields are no announcement (SPEC 3.3)."""
+        return cls.from_dict({**data, "orbits": data.get("orbits") or None})
+
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Announcement:
         """Inverse of `to_dict`; exactly its four keys (ConfigError otherwise)."""

@@ -18,12 +18,15 @@ from p2pwillow.session.events import (
     TradeSummary,
 )
 from p2pwillow.session.refusal import Refusal, decode_refusal
+from p2pwillow.session.schedule import Due, Step
+from p2pwillow.session.state import SessionState
 from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
     "CardsDealt",
     "CardsReceived",
     "DecisionLike",
+    "Due",
     "EntryRefused",
     "HandClosed",
     "HandStarted",
@@ -33,6 +36,8 @@ __all__ = [
     "Refusal",
     "Session",
     "SessionEvent",
+    "SessionState",
+    "Step",
     "TradeSummary",
     "Wait",
     "decode_refusal",

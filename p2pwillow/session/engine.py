@@ -6,19 +6,21 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 # Theory of operation
 # -------------------
-# A `Session` holds one game's `Ledger`, the rules `Game` and, while a hand runs, a
-# `HandRecord` with the hand's public crypto state (keys, deck, public hands, layouts) and,
-# for a seated player, its secrets. Every entry goes through one path, `_apply`:
+# A `Session` owns one `SessionState` (`state`): the game's `Ledger`, the rules `Game` and, while
+# a hand runs, a `HandRecord` with the hand's public crypto state (keys, deck, public hands,
+# layouts) and, for a seated player, its secrets. Every entry goes through one path, `_apply`:
 #
-#   ledger.check_next (signature, countersignature, chain)  ->  _check_<kind> (rules, order,
-#   proofs; returns a commit closure, mutates nothing)  ->  ledger.append  ->  commit()
+#   ledger.check_next (signature, countersignature, chain)  ->  checks.check (order by the
+#   schedule, rules by the action table, proofs by mental poker; returns a commit closure,
+#   mutates nothing)  ->  ledger.append  ->  commit()
 #
-# so a bad entry raises one RemoteProtocolError and leaves the session as it was (the checks
-# live in `checks`). After each applied entry the session emits the automatic steps now due
-# from its own seat (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle,
-# reveal, hand end, head signature). The hand's dealer
-# sequences: a player's entry goes to it as an AuthoredEntry; the dealer's session checks it,
-# gives it seq and prev, countersigns, applies it and sends the Entry to everyone. An authored
+# so a bad entry raises one RemoteProtocolError and leaves the session as it was. After each
+# applied entry the session emits the automatic steps the schedule now names for its own seat
+# (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle, reveal, hand end, head
+# signature). The hand's dealer sequences: a player's entry goes to it as an AuthoredEntry;
+# the dealer's session checks it, gives it seq and prev, countersigns, applies it and sends
+# the Entry to everyone; its clock times out or aborts what the schedule says is stalled
+# (`handle_timer`). An authored
 # entry it refuses (a race lost in free trading, say) goes back to its author as a signed
 # `Refusal`; the author's session then drops its pending decision and may decide again.
 # A session with no identity and no seat is an observer: it checks everything and sends
@@ -26,7 +28,7 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card
@@ -37,37 +39,21 @@ from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
-from p2pwillow.mental import PlayerHand
-from p2pwillow.mental.encoding import MadeValues
-from p2pwillow.rules import (
-    ConfigError,
-    Game,
-    Hand,
-    IllegalAction,
-    Phase,
-    RulesError,
-    TableConfig,
-)
-from p2pwillow.session.checks import EntryChecks, Rejected
-from p2pwillow.session.events import (
-    EntryRefused,
-    HandSummary,
-    Output,
-    SessionEvent,
-)
+from p2pwillow.rules import ConfigError, Game, Hand, IllegalAction, Phase, RulesError, TableConfig
+from p2pwillow.session import checks, schedule, steps
+from p2pwillow.session.checks import Rejected
+from p2pwillow.session.events import EntryRefused, HandSummary, Output, SessionEvent
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
-from p2pwillow.session.steps import DecisionLike, LocalSteps
-
-ILLEGAL = Reason.ILLEGAL_ACTION
-BAD_PROOF = Reason.BAD_PROOF
-
-Commit = Callable[[], list[SessionEvent]]
+from p2pwillow.session.schedule import Due, Step
+from p2pwillow.session.state import Sent, SessionState
+from p2pwillow.session.steps import DecisionLike
 
 
 @dataclass(frozen=True, slots=True)
 class Wait:
-    """A seat the hand waits for, and for what (an entry kind or a rules action)."""
+    """A seat the hand waits for, and for what: the schedule's name of the step (`Step`), an
+    entry kind, `layout`, or `decision` for a trading or betting decision (SPEC 7.4)."""
 
     seat: int
     step: str
@@ -103,7 +89,7 @@ def make_genesis(
     return authored.sequence(0, bytes(32), identity)
 
 
-class Session(EntryChecks, LocalSteps):
+class Session:
     """One peer's view of a game (SPEC 7). `identity` and `seat` are both given for a
     player, both None for an observer (the verifier). `genesis` is entry 0 of the game.
 
@@ -122,135 +108,142 @@ class Session(EntryChecks, LocalSteps):
             raise LocalProtocolError("a player has both an identity and a seat; an observer none")
         if identity is not None and rng is None:
             raise LocalProtocolError("a player's session needs an rng")
-        self._identity = identity
-        self._seat = seat
-        self._rng = rng
-        self._ledger = Ledger()
+        ledger = Ledger()
         if not isinstance(genesis, Entry) or not isinstance(genesis.body, k.Genesis):
             raise RemoteProtocolError(Reason.BAD_SEATING, "the first entry must be the genesis")
-        self._ledger.append(genesis)
+        ledger.append(genesis)
         body = genesis.body
         try:
-            self._config = TableConfig.from_dict(body.config)
+            config = TableConfig.from_dict(body.config)
         except ConfigError as exc:
             raise RemoteProtocolError(
                 Reason.BAD_FIELD, f"genesis config: {exc}", seq=0, kind="genesis", author=0
             ) from None
-        self._game = Game(self._config)
+        game = Game(config)
         for p in body.players:
             try:
-                self._game.join(p.seat, p.name)
+                game.join(p.seat, p.name)
             except RulesError as exc:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author
                 ) from None
         if identity is not None and body.identity_keys().get(seat or 0) != identity.public_key:
             raise LocalProtocolError(f"this identity does not hold seat {seat} in the genesis")
-        self._hand: HandRecord | None = None
-        self._summaries: list[HandSummary] = []
-        self._pending: set[str] = set()
-        self._decision_pending = False
-        self._decision_sent: tuple[bytes, int] | None = None
-        """(sig, head seq) of the local decision on its way to the sequencer, if any."""
-        self._after: dict[str, PlayerHand] = {}
-        self._made = MadeValues()
+        self._identity = identity
+        self._rng = rng
+        self._state = SessionState(seat, ledger, config, game)
+        # the dealer's clock (SPEC 7.5): since when the chain has stood at this head
         self._clock_key: tuple[int, int] | None = None
         self._clock_since = 0.0
 
     # --- what the session knows ----------------------------------------------------------------
 
     @property
+    def state(self) -> SessionState:
+        """Everything this session knows (read it; the session alone changes it)."""
+        return self._state
+
+    @property
     def seat(self) -> int | None:
-        return self._seat
+        return self._state.seat
 
     @property
     def config(self) -> TableConfig:
-        return self._config
+        return self._state.config
 
     @property
     def ledger(self) -> Ledger:
         """The chain as applied so far (read it; do not append to it)."""
-        return self._ledger
+        return self._state.ledger
 
     @property
     def game(self) -> Game:
-        return self._game
+        return self._state.game
+
+    @property
+    def game_id(self) -> bytes:
+        return self._state.game_id
+
+    @property
+    def seated(self) -> bool:
+        """Every genesis player has accepted the table."""
+        return self._state.seated
+
+    @property
+    def between_hands(self) -> bool:
+        """No hand is running: the last one ended and all its players signed its head."""
+        return self._state.between_hands
 
     @property
     def hand(self) -> Hand | None:
         """The rules state of the current (or last) hand."""
-        return None if self._hand is None else self._hand.rules
+        r = self._state.hand
+        return None if r is None else r.rules
 
     @property
     def hand_number(self) -> int:
-        return self._ledger.hand
+        return self._state.ledger.hand
 
     @property
     def sequencer(self) -> int:
         """The seat that sequences entries now (the dealer of the hand; SPEC 6.6)."""
-        return self._ledger.sequencer
+        return self._state.ledger.sequencer
 
     @property
     def summaries(self) -> tuple[HandSummary, ...]:
         """One summary per hand that has ended, in order."""
-        return tuple(self._summaries)
+        return tuple(self._state.summaries)
 
     @property
     def complete(self) -> bool:
         """The transcript so far is a finished game: seated, no hand open or unsigned."""
-        return self.between_hands
+        return self._state.between_hands
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """The local player's hand by position (empty before the deal or for an observer)."""
-        r = self._hand
+        r = self._state.hand
         return () if r is None or r.held is None else r.held.cards
 
     @property
     def given(self) -> dict[int, tuple[Card, ...]]:
-        r = self._hand
+        r = self._state.hand
         return {} if r is None else dict(r.given)
 
     @property
     def received(self) -> dict[int, tuple[Card, ...]]:
-        r = self._hand
+        r = self._state.hand
         return {} if r is None else dict(r.received)
 
     @property
     def layout(self) -> tuple[Card, ...] | None:
-        r = self._hand
+        r = self._state.hand
         return None if r is None else r.layout
+
+    def due(self) -> tuple[Due, ...]:
+        """Every step the schedule says is owed now, from whom (SPEC 7.4), the automatic ones
+        and those outside the running hand (seating, the hand's end, head signatures) included."""
+        st = self._state
+        return schedule.dues(st.ledger, st.hand)
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
-        r = self._hand
-        if r is None or r.ended:
-            return ()
-        waits = [Wait(s, step) for s, step in r.protocol_waits()]
-        hand = r.rules
-        deciding = hand.phase in (Phase.TRADING, Phase.BETTING)
-        if deciding and not r.owed_shuffles and r.trade is None:
-            waits += [Wait(s, "decision") for s in hand.to_act()]
-        if hand.phase is Phase.ANNOUNCE:
-            waits.append(Wait(r.dealer, k.Announce.KIND))
-        return tuple(waits)
+        st = self._state
+        return tuple(Wait(d.seat, d.step.value) for d in schedule.waits(st.ledger, st.hand))
 
     def decision_due(self) -> bool:
         """The local player must decide now: announce, trade, lay out or bet."""
-        r = self._hand
-        me = self._seat
-        if r is None or me is None or r.ended or self._decision_pending:
+        st = self._state
+        r, me = st.hand, st.seat
+        if r is None or me is None or r.ended or st.decision_pending:
             return False
-        hand = r.rules
-        if me not in hand.to_act():
-            return False
-        if hand.phase is Phase.ANNOUNCE:
-            return True
-        if hand.phase is Phase.LAYOUT:
-            return r.held is not None and me not in r.owed_shuffles
-        if hand.phase in (Phase.TRADING, Phase.BETTING):
-            return not r.owed_shuffles
-        return False
+        return any(
+            d.seat == me
+            and d.ready
+            and schedule.RULE[d.step].maker is schedule.Maker.PLAYER
+            and (d.step is not Step.LAYOUT or r.held is not None)
+            for d in schedule.dues(st.ledger, r)
+        )
 
     def may_decide(self) -> bool:
         """The local player may decide now: a decision is due (`decision_due`), or trading is
@@ -259,12 +252,12 @@ class Session(EntryChecks, LocalSteps):
         close where the dealer calls it). False while its last decision is on its way."""
         if self.decision_due():
             return True
-        r = self._hand
-        me = self._seat
-        if r is None or me is None or r.ended or self._decision_pending or me not in r.order:
+        st = self._state
+        r, me = st.hand, st.seat
+        if r is None or me is None or r.ended or st.decision_pending or me not in r.order:
             return False
         hand = r.rules
-        if hand.phase is not Phase.TRADING or r.owed_shuffles or r.trade is not None:
+        if hand.phase is not Phase.TRADING or schedule.blocked(r, give=False) is not None:
             return False
         return bool(hand.legal_actions(me))
 
@@ -272,7 +265,7 @@ class Session(EntryChecks, LocalSteps):
     def decision_pending(self) -> bool:
         """The local player's last decision went to the sequencer and is neither applied nor
         refused yet."""
-        return self._decision_pending
+        return self._state.decision_pending
 
     # --- driving the session -------------------------------------------------------------------
 
@@ -297,7 +290,8 @@ class Session(EntryChecks, LocalSteps):
             return self._take_refusal(item)
         if not isinstance(item, Entry):
             raise RemoteProtocolError(Reason.MALFORMED, f"not an entry: {type(item).__name__}")
-        if 0 <= item.seq <= self._ledger.head_seq and self._ledger.hash_of(item.seq) == item.hash:
+        ledger = self._state.ledger
+        if 0 <= item.seq <= ledger.head_seq and ledger.hash_of(item.seq) == item.hash:
             return Output()  # DESIGN 6: applying an entry twice is harmless
         events = self._apply(item)
         return Output((), tuple(events)) + self._auto()
@@ -310,13 +304,13 @@ class Session(EntryChecks, LocalSteps):
     def start_hand(self) -> Output:
         """As the next dealer, open the next hand (SPEC 7.3)."""
         me = self._me()
-        if not self.between_hands:
+        st = self._state
+        if not st.between_hands:
             raise IllegalAction("a hand is running, or the last one is not signed by everyone")
-        if self._game.next_button() != me:
-            raise IllegalAction(f"seat {self._game.next_button()} deals the next hand")
-        players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in self._game.players if p.plays]
-        body = k.HandStart(dealer=me, players=players)
-        return self._emit(body, f"{self._ledger.hand + 1}/hand_start") + self._auto()
+        if st.game.next_button() != me:
+            raise IllegalAction(f"seat {st.game.next_button()} deals the next hand")
+        players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players if p.plays]
+        return self._emit(k.HandStart(dealer=me, players=players)) + self._auto()
 
     def act(self, decision: DecisionLike) -> Output:
         """The local player's decision, checked against the rules, as a signed entry.
@@ -325,49 +319,52 @@ class Session(EntryChecks, LocalSteps):
         """
         r = self._live_local()
         me = self._me()
-        if self._decision_pending:
+        st = self._state
+        if st.decision_pending:
             raise IllegalAction(f"seat {me}'s last decision is still on its way")
         if r.owed_shuffles and r.rules.phase is not Phase.LAYOUT:
             raise IllegalAction("waiting for the hand shuffles after the last trade")
-        body = self._decision_body(r, me, decision)
-        head = self._ledger.head_seq
-        self._decision_pending = True
+        body = steps.decision_body(st, r, decision, self._random())
+        head = st.ledger.head_seq
+        st.decision_pending = True
         try:
-            out = self._emit(body, f"{r.number}/decision/{head}")
+            out = self._emit(body)
         except Exception:
-            self._decision_pending = False
+            st.decision_pending = False
             raise
         sent = out.send[0] if out.send else None
-        self._decision_sent = (sent.sig, head) if isinstance(sent, AuthoredEntry) else None
+        st.decision_sent = Sent(sent.sig, head) if isinstance(sent, AuthoredEntry) else None
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
         """The dealer's clock (SPEC 7.5): time out a player who let the action clock run
         out (check or fold, pass, decline, close trading), or abort a hand whose protocol
         stalled, blaming the stallers. Other sessions do nothing here."""
-        r = self._hand
-        if r is None or r.ended or self._seat is None or r.dealer != self._seat:
+        st = self._state
+        r = st.hand
+        if r is None or r.ended or st.seat is None or r.dealer != st.seat:
             self._clock_key = None
             return Output()
-        key = (r.number, self._ledger.head_seq)
+        key = (r.number, st.ledger.head_seq)
         if key != self._clock_key:
             self._clock_key, self._clock_since = key, now
             return Output()
-        if now - self._clock_since < self._config.action_clock:
+        if now - self._clock_since < st.config.action_clock:
             return Output()
         out = Output()
         hand = r.rules
-        if not r.owed_shuffles and r.trade is None and hand.phase in (Phase.TRADING, Phase.BETTING):
-            for seat in hand.to_act():
-                if self._hand is r and hand.can_timeout(seat):
-                    out += self._emit(k.Timeout(seat=seat), f"{r.number}/timeout/{seat}/{key[1]}")
-            if out.send:
-                return out + self._auto()
-        stalled = sorted({s for s, _ in r.protocol_waits()})
-        if stalled:
-            steps = sorted({step for _, step in r.protocol_waits()})
-            reason = f"seat(s) {', '.join(map(str, stalled))} stalled: {', '.join(steps)}"
-            out += self._emit(k.Abort(blamed=stalled, reason=reason[:200]), f"{r.number}/abort")
+        for due in schedule.dues(st.ledger, r):
+            stall = schedule.RULE[due.step].stall
+            if stall is schedule.Stall.TIMEOUT and st.hand is r and hand.can_timeout(due.seat):
+                out += self._emit(k.Timeout(seat=due.seat))
+        if out.send:
+            return out + self._auto()
+        owing = schedule.stalled(st.ledger, r)
+        if owing:
+            seats = sorted({d.seat for d in owing})
+            named = sorted({d.step.value for d in owing})
+            reason = f"seat(s) {', '.join(map(str, seats))} stalled: {', '.join(named)}"
+            out += self._emit(k.Abort(blamed=seats, reason=reason[:200]))
         return out + self._auto()
 
     # --- the one path for entries ------------------------------------------------------------
@@ -377,30 +374,32 @@ class Session(EntryChecks, LocalSteps):
     ) -> list[SessionEvent]:
         """Check and apply `entry`; `signed_here`/`countersigned_here`: this session has just
         made that signature itself, so verifying it again would prove nothing (SPEC 7.1)."""
-        self._ledger.check_next(
+        ledger = self._state.ledger
+        ledger.check_next(
             entry, author_signed_here=signed_here, countersigned_here=countersigned_here
         )
         try:
-            commit = self._check(entry)
+            commit = checks.check(self._state, entry)
         except Rejected as exc:
             raise _fail(exc, entry) from None
-        self._ledger.append(entry, checked=True)
+        ledger.append(entry, checked=True)
         return commit()
 
     def _sequence_authored(self, authored: AuthoredEntry) -> Output:
-        if self._seat is None or self._identity is None:
+        seat, identity = self._state.seat, self._identity
+        if seat is None or identity is None:
             raise RemoteProtocolError(
                 Reason.BAD_COUNTERSIGNATURE,
                 "an observer sequences nothing",
                 kind=authored.kind,
                 author=authored.author,
             )
-        ledger = self._ledger
-        draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, self._identity)
-        if ledger.expected_sequencer(draft) != self._seat:
+        ledger = self._state.ledger
+        draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
+        if ledger.expected_sequencer(draft) != seat:
             raise RemoteProtocolError(
                 Reason.BAD_COUNTERSIGNATURE,
-                f"seat {ledger.expected_sequencer(draft)} sequences this entry, not {self._seat}",
+                f"seat {ledger.expected_sequencer(draft)} sequences this entry, not {seat}",
                 kind=authored.kind,
                 author=authored.author,
             )
@@ -410,7 +409,7 @@ class Session(EntryChecks, LocalSteps):
             # SPEC 7.1: nothing is sequenced; the author hears why, so that its session can
             # drop the decision and decide again (a lost race in free trading, say).
             refusal = Refusal.create(
-                self._identity, self._seat, ledger.head_seq, authored, exc.reason, exc.detail
+                identity, seat, ledger.head_seq, authored, exc.reason, exc.detail
             )
             refused = EntryRefused(authored.author, authored.kind, exc.reason, refusal.detail)
             return Output((refusal,), (refused,))
@@ -419,7 +418,8 @@ class Session(EntryChecks, LocalSteps):
     def _take_refusal(self, refusal: Refusal) -> Output:
         """SPEC 7.1: the sequencer refused an entry. If it is the local seat's decision still
         on its way, drop it; any other refusal (stale, another seat's) changes nothing."""
-        ledger = self._ledger
+        st = self._state
+        ledger = st.ledger
         if refusal.game != ledger.game:
             raise RemoteProtocolError(
                 Reason.WRONG_GAME, "a refusal from another game", kind=refusal.kind
@@ -435,33 +435,34 @@ class Session(EntryChecks, LocalSteps):
                 kind=refusal.kind,
                 author=refusal.author,
             )
-        sent = self._decision_sent
+        sent = st.decision_sent
         if (
-            refusal.author != self._seat
-            or not self._decision_pending
+            refusal.author != st.seat
+            or not st.decision_pending
             or sent is None
-            or sent[0] != refusal.sig
-            or refusal.head < sent[1]
+            or sent.sig != refusal.sig
+            or refusal.head < sent.head
         ):
             return Output()
-        self._decision_pending = False
-        self._decision_sent = None
+        st.decision_pending = False
+        st.decision_sent = None
         refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)
         return Output((), (refused,))
 
-    def _emit(self, body: Body, key: str) -> Output:
+    def _emit(self, body: Body, due: Due | None = None) -> Output:
         """Sign `body` as the local seat; sequence and apply it if this session sequences it,
-        else send it to the sequencer and remember that it is on its way."""
-        identity, me = self._identity, self._seat
+        else send it to the sequencer (remembering the automatic step `due` as on its way)."""
+        identity, me = self._identity, self._state.seat
         assert identity is not None and me is not None
-        ledger = self._ledger
+        ledger = self._state.ledger
         hand = ledger.hand + 1 if isinstance(body, k.HandStart) else ledger.hand
         authored = AuthoredEntry.create(
-            identity, game=self.game_id, hand=hand, author=me, body=body
+            identity, game=self._state.game_id, hand=hand, author=me, body=body
         )
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(entry) != me:
-            self._pending.add(key)
+            if due is not None:
+                self._state.pending.add(due)
             return Output((authored,), ())
         try:
             events = self._apply(entry, signed_here=True, countersigned_here=True)
@@ -475,22 +476,23 @@ class Session(EntryChecks, LocalSteps):
         if self._identity is None:
             return out
         for _ in range(10_000):
-            step = self._due()
-            if step is None:
+            due = steps.due_step(self._state)
+            if due is None:
                 return out
-            key, make = step
-            out += self._emit(make(), key)
+            out += self._emit(steps.make_step(self._state, due, self._random()), due)
         raise LocalProtocolError("automatic steps do not settle")  # pragma: no cover
 
-    # --- checking entries: each returns the commit that applies it ---------------------------
+    def _random(self) -> Rng:
+        assert self._rng is not None
+        return self._rng
 
     def _me(self) -> int:
-        if self._seat is None:
+        if self._state.seat is None:
             raise IllegalAction("an observer takes no part")
-        return self._seat
+        return self._state.seat
 
     def _live_local(self) -> HandRecord:
-        r = self._hand
+        r = self._state.hand
         if r is None or r.ended:
             raise IllegalAction("no hand is running")
         return r

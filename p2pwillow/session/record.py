@@ -1,7 +1,8 @@
 """The public and private state of one hand inside a session, and its summary (SPEC 7).
 
 Pure; no I/O. A `HandRecord` is changed only by the commit step of an entry that has been
-checked in full (see `engine`), so a rejected entry leaves it as it was.
+checked in full (see `checks`), so a rejected entry leaves it as it was. What is due from whom
+is not kept here: the schedule (`schedule`) reads it off this record.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import Point
-from p2pwillow.ledger import kinds as k
-from p2pwillow.mental import DECK_SIZE, DealPlan, DealShares, HandContext, Layout, PlayerHand
+from p2pwillow.limits import DECK_SIZE
+from p2pwillow.mental import DealPlan, DealShares, HandContext, Layout, PlayerHand
+from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import Hand, Phase
 from p2pwillow.session.events import HandSummary, PotSummary, TradeSummary
 
@@ -69,31 +71,15 @@ class HandRecord:
     given: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     received: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     layout: tuple[Card, ...] | None = None
+    after_shuffle: dict[int, PlayerHand] = field(default_factory=dict)
+    """The player's hand as each of its own hand shuffles leaves it, by the shuffle's `trade`
+    (0 for the layout), until that shuffle is applied."""
+    made: MadeValues = field(default_factory=MadeValues)
+    """The crypto values this player put into its own entries of the hand (SPEC 7.1)."""
 
     @property
     def dealt(self) -> bool:
         return len(self.shares) == len(self.order)
-
-    def protocol_waits(self) -> list[tuple[int, str]]:
-        """Seats that owe a protocol step with no default action (SPEC 7.5)."""
-        hand = self.rules
-        waits: list[tuple[int, str]] = []
-        waits += [(s, k.HandKey.KIND) for s in self.order if s not in self.keys]
-        if self.joint is not None and self.shuffled < len(self.order):
-            waits.append((self.order[self.shuffled], k.DeckShuffle.KIND))
-        if self.plan is not None and self.shuffled == len(self.order):
-            waits += [(s, k.DealShares.KIND) for s in self.order if s not in self.shares]
-        waits += [(s, k.HandShuffle.KIND) for s in sorted(self.owed_shuffles)]
-        if self.trade is not None:
-            t = self.trade
-            waits += [(s, k.TradeGive.KIND) for s in (t.offerer, t.acceptor) if s not in t.gives]
-        if hand.phase is Phase.LAYOUT:
-            waits += [(s, "layout") for s in hand.to_act()]
-        if hand.phase is Phase.REVEAL:
-            waits += [(s, k.Reveal.KIND) for s in hand.to_act()]
-        if hand.phase is Phase.ANNOUNCE:
-            waits.append((self.dealer, k.Announce.KIND))
-        return waits
 
     def summary(self) -> HandSummary:
         """What the public record shows of this hand (SPEC 7)."""

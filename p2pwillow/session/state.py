@@ -1,0 +1,69 @@
+"""Everything one session knows, in one place: the chain, the table, the running hand and the
+local seat's own bookkeeping (SPEC 7). Pure; no I/O.
+
+`engine.Session` owns one `SessionState`; the entry checks (`checks`), the local player's steps
+(`steps`) and the schedule (`schedule`) are functions of it, so each field is declared here and
+nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pwillow.ledger.chain import Ledger
+from p2pwillow.rules import Game, TableConfig
+from p2pwillow.session.events import HandSummary
+from p2pwillow.session.record import HandRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The local seat's decision on its way to the sequencer: its signature, and the local head
+    when it was made (a refusal of it names both, SPEC 7.1)."""
+
+    sig: bytes
+    head: int
+
+
+@dataclass(slots=True)
+class SessionState:
+    """One peer's view of a game. `seat` is None for an observer (the verifier)."""
+
+    seat: int | None
+    ledger: Ledger
+    config: TableConfig
+    game: Game
+    hand: HandRecord | None = None
+    """The current (or last) hand; None before the first."""
+    summaries: list[HandSummary] = field(default_factory=list)
+    """One summary per hand that has ended, in order."""
+    pending: set[object] = field(default_factory=set)
+    """The automatic steps (`schedule.Due`) this seat has sent to the sequencer and not yet seen
+    come back, so that none is sent twice; cleared when a hand starts."""
+    decision_pending: bool = False
+    """The local seat's last decision went to the sequencer and is neither applied nor refused."""
+    decision_sent: Sent | None = None
+
+    @property
+    def game_id(self) -> bytes:
+        game = self.ledger.game
+        assert game is not None
+        return game
+
+    @property
+    def seated(self) -> bool:
+        """Every genesis player has accepted the table."""
+        genesis = self.ledger.genesis
+        assert genesis is not None
+        return self.ledger.seated >= {p.seat for p in genesis.players}
+
+    @property
+    def between_hands(self) -> bool:
+        """No hand is running: the last one ended and all its players signed its head."""
+        r = self.hand
+        return self.seated and (r is None or (r.ended and r.signed >= set(r.order)))
+
+    def verifies(self, author: int) -> bool:
+        """Whether to check the proofs of an entry by `author`: always, except in the local
+        seat's own entries (SPEC 7.1)."""
+        return self.seat is None or author != self.seat
