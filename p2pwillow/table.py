@@ -32,7 +32,7 @@ from p2pwillow.ledger.entry import GAME_ID_BYTES, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
-from p2pwillow.session import DecisionLike, Output, Refusal, Session, make_genesis
+from p2pwillow.session import DecisionLike, Output, Refusal, Session, Step, make_genesis
 
 Decider = Callable[[Session], DecisionLike | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
@@ -306,15 +306,10 @@ class Table:
 
     def _only_muted_unsigned(self, session: Session) -> bool:
         """The hand has ended and only muted seats still owe their head signature."""
-        ledger = session.ledger
-        if ledger.hand_ended_by is None:
+        if session.ledger.hand_ended_by is None:
             return False
-        signed = {
-            e.author
-            for e in ledger.entries[-len(self.sessions) - 1 :]
-            if e.kind == "head_signature"
-        }
-        return set(ledger.hand_seats) - signed <= self.muted
+        owing = {d.seat for d in session.due() if d.step is Step.HEAD_SIGNATURE}
+        return owing <= self.muted
 
     def play(self, hands: int) -> int:
         """Play up to `hands` hands; returns how many were played."""

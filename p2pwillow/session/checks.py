@@ -102,6 +102,37 @@ def _read(read: Callable[[], T]) -> T:
         raise Rejected(Reason.BAD_FIELD, str(exc)) from None
 
 
+B = TypeVar("B", bound=Body)
+S = TypeVar("S")
+HandCheck = Callable[[SessionState, HandRecord, Entry], Commit]
+
+
+def _body(e: Entry, cls: type[B]) -> B:
+    body = e.body
+    assert isinstance(body, cls), (e.kind, cls)
+    return body
+
+
+def _in_hand(check: HandCheck) -> Check:
+    """An entry of the running hand, by one of its players (SPEC 7.2)."""
+    return lambda st, e: check(st, _live(st, e), e)
+
+
+def _proved(
+    st: SessionState,
+    r: HandRecord,
+    e: Entry,
+    read: Callable[[wire.MadeValues], S],
+    verify: Callable[[S], object],
+) -> S:
+    """The mental-poker step `e` carries: read out of its body (bad-field) and, unless this
+    session made it itself, its proof checked (bad-proof; SPEC 7.1 check 4)."""
+    step = _read(lambda: read(r.made))
+    if st.verifies(e.author):
+        _mental(lambda: verify(step))
+    return step
+
+
 def _live(st: SessionState, e: Entry) -> HandRecord:
     r = st.hand
     if r is None or r.ended or r.number != e.hand:
@@ -144,8 +175,7 @@ def _between(st: SessionState, what: str) -> None:
 
 
 def _join(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.Join)
+    body = _body(e, k.Join)
     _between(st, "a player joins")
 
     def commit() -> list[SessionEvent]:
@@ -166,8 +196,7 @@ def _leave(st: SessionState, e: Entry) -> Commit:
 
 
 def _hand_start(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.HandStart)
+    body = _body(e, k.HandStart)
     _between(st, "a hand starts")
     game = st.game
     try:
@@ -196,15 +225,17 @@ def _hand_start(st: SessionState, e: Entry) -> Commit:
 # --- the mental-poker steps (SPEC 5) -----------------------------------------------------------
 
 
-def _hand_key(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.HandKey)
-    r = _live(st, e)
-    a = e.author
+@_in_hand
+def _hand_key(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.HandKey), e.author
     _require(refusal(r, Step.HAND_KEY, a))
-    step = _read(lambda: wire.read_hand_key(body, r.made))
-    if st.verifies(a):
-        _mental(lambda: mental.check_hand_key(r.ctx, a, step))
+    step = _proved(
+        st,
+        r,
+        e,
+        lambda made: wire.read_hand_key(body, made),
+        lambda key: mental.check_hand_key(r.ctx, a, key),
+    )
     keys = {**r.keys, a: step.public}
     joint = None
     if len(keys) == len(r.order):
@@ -221,17 +252,19 @@ def _hand_key(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _deck_shuffle(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.DeckShuffle)
-    r = _live(st, e)
-    a = e.author
+@_in_hand
+def _deck_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.DeckShuffle), e.author
     _require(refusal(r, Step.DECK_SHUFFLE, a))
     joint = r.joint
     assert joint is not None
-    step = _read(lambda: wire.read_deck_shuffle(body, r.made))
-    if st.verifies(a):
-        _mental(lambda: mental.check_deck_shuffle(r.ctx, a, joint, r.deck, step))
+    step = _proved(
+        st,
+        r,
+        e,
+        lambda made: wire.read_deck_shuffle(body, made),
+        lambda deck: mental.check_deck_shuffle(r.ctx, a, joint, r.deck, deck),
+    )
 
     def commit() -> list[SessionEvent]:
         r.deck = step.ciphertexts
@@ -242,21 +275,23 @@ def _deck_shuffle(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _deal_shares(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.DealShares)
-    r = _live(st, e)
-    a = e.author
+@_in_hand
+def _deal_shares(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.DealShares), e.author
     _require(refusal(r, Step.DEAL_SHARES, a))
     plan = r.plan
     assert plan is not None
     positions = tuple(s.position for s in body.shares)
     if positions != plan.shared_positions(a):
         raise Rejected(ILLEGAL, f"shares must be for positions {list(plan.shared_positions(a))}")
-    made = _read(lambda: wire.read_deal_shares(body, r.made))
-    if st.verifies(a):
-        key = r.keys[a]
-        _mental(lambda: mental.check_deal_shares(r.ctx, a, key, plan, r.deck, made))
+    key = r.keys[a]
+    made = _proved(
+        st,
+        r,
+        e,
+        lambda values: wire.read_deal_shares(body, values),
+        lambda shares: mental.check_deal_shares(r.ctx, a, key, plan, r.deck, shares),
+    )
     shares = {**r.shares, a: made}
     public: dict[int, tuple[Ciphertext, ...]] = {}
     held = None
@@ -287,11 +322,9 @@ def _deal_shares(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _trade_give(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.TradeGive)
-    r = _live(st, e)
-    a = e.author
+@_in_hand
+def _trade_give(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.TradeGive), e.author
     _require(refusal(r, Step.TRADE_GIVE, a))
     t = r.trade
     assert t is not None
@@ -300,14 +333,16 @@ def _trade_give(st: SessionState, e: Entry) -> Commit:
     positions = tuple(c.position for c in body.cards)
     choose = ActionKind.CHOOSE_TRADE_CARDS
     _rules(lambda: r.rules.verify(choose, a, positions))
-    give = _read(lambda: wire.read_trade_give(body, r.made))
-    if st.verifies(a):
-        keys, held = r.keys, r.public[a]
-        _mental(
-            lambda: mental.check_trade_give(
-                r.ctx, a, t.trade, keys[a], keys[t.other(a)], held, t.k, give
-            )
-        )
+    keys, held = r.keys, r.public[a]
+    give = _proved(
+        st,
+        r,
+        e,
+        lambda made: wire.read_trade_give(body, made),
+        lambda cards: mental.check_trade_give(
+            r.ctx, a, t.trade, keys[a], keys[t.other(a)], held, t.k, cards
+        ),
+    )
     gives = {**t.gives, a: (positions, give.ciphertexts)}
     me = st.seat
     mine: PlayerHand | None = None
@@ -347,12 +382,10 @@ def _trade_give(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _hand_shuffle(st: SessionState, e: Entry) -> Commit:
+@_in_hand
+def _hand_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     """A hand shuffle after a trade (SPEC 5.6), or the layout, the rules' lay out (5.8)."""
-    body = e.body
-    assert isinstance(body, k.HandShuffle)
-    r = _live(st, e)
-    a = e.author
+    body, a = _body(e, k.HandShuffle), e.author
     cts = _read(lambda: wire.read_hand_cards(body.cards, r.made))
     size = len(r.public.get(a, ()))
     if not r.dealt:
@@ -393,11 +426,9 @@ def _hand_shuffle(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _reveal(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.Reveal)
-    r = _live(st, e)
-    a = e.author
+@_in_hand
+def _reveal(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.Reveal), e.author
     _require(refusal(r, Step.REVEAL, a, body.card))
     layout = r.layouts[a]
     step = _read(lambda: wire.read_reveal(body, r.made))
@@ -458,11 +489,9 @@ def body_of(action: Action, argument: object, open_offer: int | None) -> Body:
     return make(**fields)
 
 
-def _decision(st: SessionState, e: Entry) -> Commit:
-    action = BY_ENTRY[e.kind]
-    body = e.body
-    a = e.author
-    r = _live(st, e)
+@_in_hand
+def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    action, body, a = BY_ENTRY[e.kind], e.body, e.author
     if action.kind in ACTIONS_BY_PHASE[Phase.TRADING]:
         # SPEC 7.3: trading waits while a trade is being completed or a shuffle is owed
         _require(refusal(r, Step.DECISION, a))
@@ -501,10 +530,9 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
 # --- the dealer's clock and the end of the hand ------------------------------------------------
 
 
-def _timeout(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.Timeout)
-    r = _live(st, e)
+@_in_hand
+def _timeout(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body = _body(e, k.Timeout)
     if e.author != r.dealer:
         raise Rejected(ILLEGAL, "only the dealer's clock times a player out")
     if r.owed_shuffles or r.trade is not None:
@@ -522,10 +550,9 @@ def _timeout(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _abort(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.Abort)
-    r = _live(st, e)
+@_in_hand
+def _abort(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body = _body(e, k.Abort)
     if e.author != r.dealer:
         raise Rejected(ILLEGAL, "only the dealer aborts the hand")
     owing = {d.seat for d in stalled(st.ledger, r)}
@@ -539,10 +566,9 @@ def _abort(st: SessionState, e: Entry) -> Commit:
     return lambda: _close(st, r, e, lambda: r.rules.act(ActionKind.ABORT, r.dealer, blame), blamed)
 
 
-def _hand_end(st: SessionState, e: Entry) -> Commit:
-    body = e.body
-    assert isinstance(body, k.HandEnd)
-    r = _live(st, e)
+@_in_hand
+def _hand_end(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body = _body(e, k.HandEnd)
     _require(refusal(r, Step.HAND_END, e.author))
     result = r.rules.result
     assert result is not None
