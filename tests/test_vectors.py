@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tools.gen_vectors import ROOT, VECTOR_DIR, discover
-from tools.vectors.common import ERRORS, LEDGER_ERRORS
+from tools.vectors import common
 
 MODULES: dict[str, ModuleType] = {m.FILE_NAME: m for m in discover().values()}
 FILES = sorted(VECTOR_DIR.glob("*.json"))
@@ -54,7 +54,7 @@ def test_vector(file_name: str, group: dict[str, Any], test: dict[str, Any]) -> 
     if test["result"] == "valid":
         check(group, test)
         return
-    errors = LEDGER_ERRORS if file_name == "ledger.json" else ERRORS
+    errors: dict[str, type[Exception]] = getattr(MODULES[file_name], "ERRORS", common.ERRORS)
     with pytest.raises(tuple(errors.values())) as info:
         check(group, test)
     if "error" in test:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from p2pwillow.crypto.group import G, L
@@ -46,6 +47,7 @@ FILE_NAME = "ledger.json"
 
 ERROR = "RemoteProtocolError"
 """Every invalid case here must raise the ledger's one error for bad input (SPEC 6.11)."""
+ERRORS = LEDGER_ERRORS
 
 NOTES = {
     "Canonical": "A JSON value and its canonical encoding (SPEC 6.1): encoding gives exactly "
@@ -494,10 +496,77 @@ def _chain() -> list[tuple[AuthoredEntry, int, Json]]:
     return out
 
 
-def _entry_group() -> tuple[Json, list[str]]:
+@dataclass(frozen=True)
+class _Valid:
+    """The valid chain the invalid entries are made from, and who signs what in it."""
+
+    chain: list[tuple[AuthoredEntry, int, Json]]
+
+    @property
+    def genesis(self) -> Json:
+        return self.chain[0][2]
+
+    @property
+    def seat_entry(self) -> Json:
+        return self.chain[2][2]
+
+    @property
+    def hand_start(self) -> Json:
+        return self.chain[-3][2]
+
+    @property
+    def reveal(self) -> Json:
+        return self.chain[-2][2]
+
+    @property
+    def bet(self) -> Json:
+        """The last entry: most invalid entries are this bet, changed."""
+        return self.chain[-1][2]
+
+    @property
+    def seq(self) -> int:
+        seq: int = self.bet["seq"]
+        return seq
+
+
+DEALER_ID, PLAYER_ID = IDS[DEALER], IDS[2]
+"""The hand's dealer (the sequencer of the bet) and the bet's author."""
+
+
+def _resigned(obj: dict[str, Any], author: Identity = PLAYER_ID) -> dict[str, Any]:
+    """`obj` signed anew by `author` and countersigned by the dealer."""
+    return _countersign(_sign(obj, author), DEALER_ID)
+
+
+class _Rejected:
+    """Invalid entries, each offered as entry `at` after the valid entries before it."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.tests: list[Json] = []
+
+    def add(
+        self, comment: str, flags: list[str], obj: Any, reason: Reason, at: int | None = None
+    ) -> None:
+        where = self.at if at is None else at
+        self.tests.append(
+            case(
+                comment,
+                "invalid",
+                flags,
+                seq=where,
+                line=_line(obj),
+                reason=reason.value,
+                error=ERROR,
+            )
+        )
+
+
+def _chain_cases(chain: list[tuple[AuthoredEntry, int, Json]]) -> tuple[list[Json], list[str]]:
+    """SPEC 6.3-6.5: every entry of the valid chain with the bytes each party signs, both
+    signatures, its line and its hash; and a line with its LF terminator."""
     tests: list[Json] = []
     lines: list[str] = []
-    chain = _chain()
     for authored, sequencer, obj in chain:
         line = dump_checked(obj)
         lines.append(line.hex())
@@ -519,29 +588,24 @@ def _entry_group() -> tuple[Json, list[str]]:
                 hash=hashlib.sha256(line).hexdigest(),
             )
         )
-    bet = chain[-1][2]
-    seq = bet["seq"]
     tests.append(
         case(
             "the bet entry's line with its LF terminator",
             "valid",
             ["LineFeed"],
-            seq=seq,
+            seq=chain[-1][2]["seq"],
             line=lines[-1] + "0a",
             hash=tests[-1]["hash"],
         )
     )
-    dealer, player = IDS[DEALER], IDS[2]
+    return tests, lines
 
-    def resigned(obj: dict[str, Any], author: Identity = player) -> dict[str, Any]:
-        return _countersign(_sign(obj, author), dealer)
 
-    bad: list[tuple[str, list[str], int, Any, Reason]] = []
-
-    def add(comment: str, flags: list[str], obj: Any, reason: Reason, at: int = seq) -> None:
-        bad.append((comment, flags, at, obj, reason))
-
-    # decoding (SPEC 6.1, 6.3, 6.10)
+def _decoding_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.1, 6.3, 6.10: entries that do not decode (version, kind, members, fields)."""
+    bet, genesis, reveal, resigned = v.bet, v.genesis, v.reveal, _resigned
+    cases = _Rejected(v.seq)
+    add = cases.add
     add("v = 2", ["WrongVersion"], _with(bet, v=2), Reason.BAD_VERSION)
     add("v = 0", ["WrongVersion"], _with(bet, v=0), Reason.BAD_VERSION)
     add('v = "1"', ["WrongVersion"], _with(bet, v="1"), Reason.BAD_VERSION)
@@ -598,7 +662,6 @@ def _entry_group() -> tuple[Json, list[str]]:
     add("hand -1", ["BadValue"], _with(bet, hand=-1), Reason.BAD_FIELD)
     add("seq true", ["BadValue"], _with(bet, seq=True), Reason.BAD_FIELD)
     add("entry is an array", ["BadValue"], [bet], Reason.BAD_FIELD)
-    genesis = chain[0][2]
     players = [dict(p) for p in genesis["body"]["players"]]
     players[1]["identity_key"] = players[1]["identity_key"].upper()
     add(
@@ -617,7 +680,6 @@ def _entry_group() -> tuple[Json, list[str]]:
         Reason.BAD_FIELD,
         0,
     )
-    reveal = chain[-2][2]
     add(
         "reveal card 5 (layout cards are 0..4)",
         ["BadValue"],
@@ -625,7 +687,16 @@ def _entry_group() -> tuple[Json, list[str]]:
         Reason.BAD_FIELD,
         reveal["seq"],
     )
-    # signatures (SPEC 6.4, 6.5)
+    return cases.tests
+
+
+def _author_signature_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.4, 6.5 check 5: the bet with an author signature that does not verify (changed,
+    moved to other content, made with another key) or by an author who holds no seat."""
+    bet, resigned = v.bet, _resigned
+    dealer = DEALER_ID
+    cases = _Rejected(v.seq)
+    add = cases.add
     add(
         "sig: low bit of R flipped",
         ["ModifiedSignature"],
@@ -701,6 +772,15 @@ def _entry_group() -> tuple[Json, list[str]]:
         resigned(_with(bet, author=8), STRANGER),
         Reason.UNKNOWN_AUTHOR,
     )
+    return cases.tests
+
+
+def _countersignature_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.4, 6.5 check 6: the bet with a countersignature that does not verify, or made by
+    a seat that is not its sequencer."""
+    bet, reveal, player = v.bet, v.reveal, PLAYER_ID
+    cases = _Rejected(v.seq)
+    add = cases.add
     add(
         "countersig: low bit flipped",
         ["ModifiedCountersignature"],
@@ -731,7 +811,15 @@ def _entry_group() -> tuple[Json, list[str]]:
         _with(bet, countersig=reveal["countersig"]),
         Reason.BAD_COUNTERSIGNATURE,
     )
-    hand_start = chain[-3][2]
+    return cases.tests
+
+
+def _setup_signature_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.4, 6.6: the genesis, a seat acceptance and the hand start with signatures by the
+    wrong seats."""
+    genesis, hand_start, seat_entry = v.genesis, v.hand_start, v.seat_entry
+    cases = _Rejected(v.seq)
+    add = cases.add
     add(
         "hand_start countersigned by the host, not the new dealer",
         ["WrongSequencer"],
@@ -753,7 +841,6 @@ def _entry_group() -> tuple[Json, list[str]]:
         Reason.BAD_COUNTERSIGNATURE,
         0,
     )
-    seat_entry = chain[2][2]
     add(
         "seat acceptance of seat 1 signed by seat 0",
         ["WrongAuthorKey"],
@@ -761,7 +848,16 @@ def _entry_group() -> tuple[Json, list[str]]:
         Reason.BAD_SIGNATURE,
         seat_entry["seq"],
     )
-    # chain links (SPEC 6.5)
+    return cases.tests
+
+
+def _link_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.5 checks 1-4: entries that do not link after the head, found before any
+    signature is checked."""
+    bet, seq, reveal, resigned = v.bet, v.seq, v.reveal, _resigned
+    dealer = DEALER_ID
+    cases = _Rejected(seq)
+    add = cases.add
     add(
         "another game, signed and countersigned",
         ["ChainLink"],
@@ -781,13 +877,12 @@ def _entry_group() -> tuple[Json, list[str]]:
         Reason.WRONG_PREV,
     )
 
-    for comment, flags, at, obj, reason in bad:
-        tests.append(
-            case(
-                comment, "invalid", flags, seq=at, line=_line(obj), reason=reason.value, error=ERROR
-            )
-        )
-    # the same valid bet, encoded non-canonically
+    return cases.tests
+
+
+def _noncanonical_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.1: the valid bet (and the genesis) in encodings other than the canonical one."""
+    bet, seq, genesis = v.bet, v.seq, v.genesis
     text = dump_checked(bet).decode()
     noncanonical: list[tuple[str, list[str], bytes, Reason]] = [
         (
@@ -860,6 +955,7 @@ def _entry_group() -> tuple[Json, list[str]]:
             Reason.NON_CANONICAL,
         )
     )
+    tests: list[Json] = []
     for comment, flags, raw, reason in noncanonical:
         at = 0 if comment.startswith("genesis") else seq
         tests.append(
@@ -867,6 +963,20 @@ def _entry_group() -> tuple[Json, list[str]]:
                 comment, "invalid", flags, seq=at, line=raw.hex(), reason=reason.value, error=ERROR
             )
         )
+    return tests
+
+
+def _entry_group() -> tuple[Json, list[str]]:
+    """SPEC 6.3-6.5: one valid chain, then invalid entries by the check that rejects them."""
+    chain = _chain()
+    valid = _Valid(chain)
+    tests, lines = _chain_cases(chain)
+    tests += _decoding_cases(valid)
+    tests += _author_signature_cases(valid)
+    tests += _countersignature_cases(valid)
+    tests += _setup_signature_cases(valid)
+    tests += _link_cases(valid)
+    tests += _noncanonical_cases(valid)
     group = {
         "type": "LedgerEntry",
         "game": GAME.hex(),
