@@ -139,6 +139,15 @@ TEXT_FORBIDDEN = (
 _TEXT_BAD = re.compile(f"[{TEXT_FORBIDDEN}]")
 
 
+def _unicode(value: str, path: str) -> str:
+    """The text itself if it is Unicode scalar values only (SPEC 6.1: no lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FieldError(path, "holds a lone surrogate") from None
+    return value
+
+
 class Text(FieldType):
     """Unicode text of lo..hi code points without control or bidi-control characters."""
 
@@ -154,11 +163,7 @@ class Text(FieldType):
             raise FieldError(path, f"must be {self.lo}..{self.hi} characters long")
         if _TEXT_BAD.search(value):
             raise FieldError(path, "holds a control or bidirectional-control character")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise FieldError(path, "holds a lone surrogate") from None
-        return value
+        return _unicode(value, path)
 
     def schema(self) -> JsonObject:
         return {
@@ -181,11 +186,7 @@ class Words(FieldType):
     def normalize(self, value: object, path: str) -> object:
         if not isinstance(value, str) or len(value) > self.hi:
             raise FieldError(path, f"must be text of at most {self.hi} characters")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise FieldError(path, "holds a lone surrogate") from None
-        return value
+        return _unicode(value, path)
 
     def schema(self) -> JsonObject:
         return {"type": "string", "maxLength": self.hi}

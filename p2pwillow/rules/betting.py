@@ -73,11 +73,9 @@ def raise_increments(config: TableConfig, rs: RoundState, to_call: int) -> tuple
     """Smallest and largest raise increment over the current bet (SPEC 3.7.5)."""
     structure = config.structure
     match structure:
-        case BettingStructure.SPREAD_LIMIT:
-            return config.min_bet, config.max_bet
-        case BettingStructure.FIXED_LIMIT:
-            size = config.fixed_bet(rs.betting_round)
-            return size, size
+        case BettingStructure.SPREAD_LIMIT | BettingStructure.FIXED_LIMIT:
+            # In the limit games a raise is by what a bet may be (SPEC 3.7.4).
+            return bet_bounds(config, rs)
         case BettingStructure.POT_LIMIT:
             # Pot-sized raise: call first, then raise by the whole pot including the call.
             low = max(config.min_bet, rs.last_full_increment)
