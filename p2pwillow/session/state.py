@@ -14,6 +14,7 @@ from p2pwillow.ledger.chain import Ledger
 from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.events import HandSummary
 from p2pwillow.session.record import HandRecord
+from p2pwillow.session.schedule import Due
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +38,9 @@ class SessionState:
     """The current (or last) hand; None before the first."""
     summaries: list[HandSummary] = field(default_factory=list)
     """One summary per hand that has ended, in order."""
-    pending: set[object] = field(default_factory=set)
-    """The automatic steps (`schedule.Due`) this seat has sent to the sequencer and not yet seen
-    come back, so that none is sent twice; cleared when a hand starts."""
+    pending: set[Due] = field(default_factory=set)
+    """The automatic steps this seat has sent to the sequencer, so that none is sent twice while
+    it is on its way; cleared when a hand starts."""
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
