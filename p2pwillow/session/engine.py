@@ -238,11 +238,8 @@ class Session:
         if r is None or me is None or r.ended or st.decision_pending:
             return False
         return any(
-            d.seat == me
-            and d.ready
-            and schedule.RULE[d.step].maker is schedule.Maker.PLAYER
-            and (d.step is not Step.LAYOUT or r.held is not None)
-            for d in schedule.dues(st.ledger, r)
+            d.seat == me and d.ready and (d.step is not Step.LAYOUT or r.held is not None)
+            for d in schedule.dues(st.ledger, r, schedule.Maker.PLAYER)
         )
 
     def may_decide(self) -> bool:

@@ -20,9 +20,10 @@ out or aborts on what it names, and `Session.waiting_for` shows it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.rules import Phase
@@ -54,6 +55,17 @@ class Maker(enum.Enum):
     """The seat's session, by itself, as soon as it is due (SPEC 7.3)."""
     PLAYER = "player"
     """The player: a decision (announce, trading, the trade's cards, the layout, betting)."""
+
+
+class When(enum.Enum):
+    """The part of the game a step belongs to."""
+
+    SEATING = "seating"
+    """Before the first hand (SPEC 6.6); there is no hand record yet."""
+    HAND = "hand"
+    """While a hand runs."""
+    ENDED = "ended"
+    """Once the hand has ended (`hand_end` or `abort`)."""
 
 
 class Stall(enum.Enum):
@@ -90,8 +102,10 @@ class Rule:
     kinds of the action table carry (rules/actions.py)."""
     maker: Maker
     stall: Stall
-    owed: Callable[[Ledger, HandRecord | None], Iterator[Due]]
-    """Who owes the step now, in table order, from the chain and the current hand's record."""
+    when: When
+    owed: Callable[[Ledger, Any], Iterable[Due]]
+    """Who owes the step now, in table order, from the chain and the current hand's record
+    (None before the first hand, the only time `SEATING` steps are asked)."""
     refusal: Callable[[HandRecord, int, int], str | None]
     """Why `seat` may not send the step (with `index`) now, or None. The rules' own reasons,
     for steps that are rules actions, come on top of this one."""
@@ -99,91 +113,71 @@ class Rule:
 
 # --- who owes each step ------------------------------------------------------------------------
 
-Owed = Callable[[Ledger, HandRecord | None], Iterator[Due]]
-InHand = Callable[[HandRecord], Iterator[Due]]
 
-
-def _in_hand(owed: InHand) -> Owed:
-    """A step of the running hand: owed by nobody before the first hand or once it has ended."""
-
-    def owed_in_hand(ledger: Ledger, r: HandRecord | None) -> Iterator[Due]:
-        if r is not None and not r.ended:
-            yield from owed(r)
-
-    return owed_in_hand
-
-
-def _owe_seat(ledger: Ledger, r: HandRecord | None) -> Iterator[Due]:
+def _owe_seat(ledger: Ledger, r: None) -> Iterable[Due]:
     genesis = ledger.genesis
-    if ledger.hand == 0 and genesis is not None:
-        yield from (Due(p.seat, Step.SEAT) for p in genesis.players if p.seat not in ledger.seated)
+    assert genesis is not None
+    return [Due(p.seat, Step.SEAT) for p in genesis.players if p.seat not in ledger.seated]
 
 
-@_in_hand
-def _owe_hand_key(r: HandRecord) -> Iterator[Due]:
-    return (Due(s, Step.HAND_KEY) for s in r.order if s not in r.keys)
+def _owe_hand_key(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(s, Step.HAND_KEY) for s in r.order if s not in r.keys]
 
 
-@_in_hand
-def _owe_deck_shuffle(r: HandRecord) -> Iterator[Due]:
+def _owe_deck_shuffle(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     if r.joint is not None and r.shuffled < len(r.order):
-        yield Due(r.order[r.shuffled], Step.DECK_SHUFFLE)
+        return [Due(r.order[r.shuffled], Step.DECK_SHUFFLE)]
+    return ()
 
 
-@_in_hand
-def _owe_deal_shares(r: HandRecord) -> Iterator[Due]:
+def _owe_deal_shares(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     if r.plan is not None and r.shuffled == len(r.order):
-        yield from (Due(s, Step.DEAL_SHARES) for s in r.order if s not in r.shares)
+        return [Due(s, Step.DEAL_SHARES) for s in r.order if s not in r.shares]
+    return ()
 
 
-@_in_hand
-def _owe_hand_shuffle(r: HandRecord) -> Iterator[Due]:
-    return (Due(s, Step.HAND_SHUFFLE, r.owed_shuffles[s]) for s in sorted(r.owed_shuffles))
+def _owe_hand_shuffle(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(s, Step.HAND_SHUFFLE, r.owed_shuffles[s]) for s in sorted(r.owed_shuffles)]
 
 
-@_in_hand
-def _owe_trade_give(r: HandRecord) -> Iterator[Due]:
+def _owe_trade_give(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     t = r.trade
-    if t is not None:
-        yield from (Due(s, Step.TRADE_GIVE) for s in (t.offerer, t.acceptor) if s not in t.gives)
+    if t is None:
+        return ()
+    return [Due(s, Step.TRADE_GIVE) for s in (t.offerer, t.acceptor) if s not in t.gives]
 
 
-@_in_hand
-def _owe_layout(r: HandRecord) -> Iterator[Due]:
+def _owe_layout(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    if hand.phase is Phase.LAYOUT:
-        yield from (Due(s, Step.LAYOUT, ready=s not in r.owed_shuffles) for s in hand.to_act())
+    if hand.phase is not Phase.LAYOUT:
+        return ()
+    return [Due(s, Step.LAYOUT, ready=s not in r.owed_shuffles) for s in hand.to_act()]
 
 
-@_in_hand
-def _owe_reveal(r: HandRecord) -> Iterator[Due]:
+def _owe_reveal(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    if hand.phase is Phase.REVEAL:
-        yield from (Due(s, Step.REVEAL, hand.betting_round - 1) for s in hand.to_act())
+    if hand.phase is not Phase.REVEAL:
+        return ()
+    return [Due(s, Step.REVEAL, hand.betting_round - 1) for s in hand.to_act()]
 
 
-@_in_hand
-def _owe_announce(r: HandRecord) -> Iterator[Due]:
-    if r.rules.phase is Phase.ANNOUNCE:
-        yield Due(r.dealer, Step.ANNOUNCE)
+def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(r.dealer, Step.ANNOUNCE)] if r.rules.phase is Phase.ANNOUNCE else ()
 
 
-@_in_hand
-def _owe_decision(r: HandRecord) -> Iterator[Due]:
+def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    if hand.phase in (Phase.TRADING, Phase.BETTING) and blocked(r, give=False) is None:
-        yield from (Due(s, Step.DECISION) for s in hand.to_act())
+    if hand.phase not in (Phase.TRADING, Phase.BETTING) or blocked(r, give=False) is not None:
+        return ()
+    return [Due(s, Step.DECISION) for s in hand.to_act()]
 
 
-@_in_hand
-def _owe_hand_end(r: HandRecord) -> Iterator[Due]:
-    if r.rules.phase is Phase.COMPLETE:
-        yield Due(r.dealer, Step.HAND_END)
+def _owe_hand_end(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(r.dealer, Step.HAND_END)] if r.rules.phase is Phase.COMPLETE else ()
 
 
-def _owe_head_signature(ledger: Ledger, r: HandRecord | None) -> Iterator[Due]:
-    if r is not None and r.ended:
-        yield from (Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed)
+def _owe_head_signature(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed]
 
 
 # --- why a seat may not send a step now --------------------------------------------------------
@@ -289,34 +283,57 @@ def _head_signature(r: HandRecord, seat: int, index: int) -> str | None:
 # --- the schedule ------------------------------------------------------------------------------
 
 SESSION, PLAYER = Maker.SESSION, Maker.PLAYER
+SEATING, HAND, ENDED = When.SEATING, When.HAND, When.ENDED
 
 # fmt: off
 STEPS: tuple[Rule, ...] = (
-    #    step                 entry             maker    stall          owed                 refusal
-    Rule(Step.SEAT,           "seat",           SESSION, Stall.NONE,    _owe_seat,           _never),
-    Rule(Step.HAND_KEY,       "hand_key",       SESSION, Stall.ABORT,   _owe_hand_key,       _hand_key),
-    Rule(Step.DECK_SHUFFLE,   "deck_shuffle",   SESSION, Stall.ABORT,   _owe_deck_shuffle,   _deck_shuffle),
-    Rule(Step.DEAL_SHARES,    "deal_shares",    SESSION, Stall.ABORT,   _owe_deal_shares,    _deal_shares),
-    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.ABORT,   _owe_hand_shuffle,   _hand_shuffle),
-    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.ABORT,   _owe_trade_give,     _trade_give),
-    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.ABORT,   _owe_layout,         _layout),
-    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.ABORT,   _owe_reveal,         _reveal),
-    Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   _owe_announce,       _never),
-    Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, _owe_decision,       _decision),
-    Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    _owe_hand_end,       _hand_end),
-    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.NONE,    _owe_head_signature, _head_signature),
+    #    step                 entry             maker    stall          when     owed                 refusal
+    Rule(Step.SEAT,           "seat",           SESSION, Stall.NONE,    SEATING, _owe_seat,           _never),
+    Rule(Step.HAND_KEY,       "hand_key",       SESSION, Stall.ABORT,   HAND,    _owe_hand_key,       _hand_key),
+    Rule(Step.DECK_SHUFFLE,   "deck_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_deck_shuffle,   _deck_shuffle),
+    Rule(Step.DEAL_SHARES,    "deal_shares",    SESSION, Stall.ABORT,   HAND,    _owe_deal_shares,    _deal_shares),
+    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_hand_shuffle,   _hand_shuffle),
+    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.ABORT,   HAND,    _owe_trade_give,     _trade_give),
+    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.ABORT,   HAND,    _owe_layout,         _layout),
+    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.ABORT,   HAND,    _owe_reveal,         _reveal),
+    Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
+    Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
+    Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
+    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.NONE,    ENDED,   _owe_head_signature, _head_signature),
 )
 # fmt: on
 
 RULE: Mapping[Step, Rule] = MappingProxyType({rule.step: rule for rule in STEPS})
 """The row of each step."""
+_ROWS: Mapping[tuple[When, Maker | None], tuple[Rule, ...]] = MappingProxyType(
+    {
+        (when, maker): tuple(
+            r for r in STEPS if r.when is when and (maker is None or r.maker is maker)
+        )
+        for when in When
+        for maker in (*Maker, None)
+    }
+)
+"""The rows of each part of the game, all of them or those one maker makes, in table order."""
 
 
-def dues(ledger: Ledger, r: HandRecord | None) -> tuple[Due, ...]:
-    """Every step owed now, in the order of `STEPS`, each in table order (SPEC 7.4): before the
-    first hand the seat acceptances, while a hand runs its steps, once it has ended the head
-    signatures still missing (SPEC 6.6)."""
-    return tuple(due for rule in STEPS for due in rule.owed(ledger, r))
+def when(ledger: Ledger, r: HandRecord | None) -> When | None:
+    """The part of the game it is now (None: between hands, nothing is owed)."""
+    if ledger.hand == 0:
+        return When.SEATING
+    if r is None:
+        return None
+    return When.ENDED if r.ended else When.HAND
+
+
+def dues(ledger: Ledger, r: HandRecord | None, maker: Maker | None = None) -> tuple[Due, ...]:
+    """Every step owed now (only those `maker` makes, if given), in the order of `STEPS`, each
+    in table order (SPEC 7.4): before the first hand the seat acceptances, while a hand runs its
+    steps, once it has ended the head signatures still missing (SPEC 6.6)."""
+    now = when(ledger, r)
+    if now is None:
+        return ()
+    return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, r))
 
 
 def refusal(r: HandRecord, step: Step, seat: int, index: int = 0) -> str | None:
@@ -332,7 +349,7 @@ def stalled(ledger: Ledger, r: HandRecord) -> list[Due]:
 def waits(ledger: Ledger, r: HandRecord | None) -> list[Due]:
     """What the running hand waits for (SPEC 7.4): every step owed that keeps it from ending,
     none once it has ended."""
-    if r is None or r.ended:
+    if when(ledger, r) is not When.HAND:
         return []
     return [d for d in dues(ledger, r) if RULE[d.step].stall is not Stall.NONE]
 
@@ -345,9 +362,11 @@ __all__ = [
     "Rule",
     "Stall",
     "Step",
+    "When",
     "blocked",
     "dues",
     "refusal",
     "stalled",
     "waits",
+    "when",
 ]

@@ -16,7 +16,7 @@ from p2pwillow.rules import ActionKind, Announcement, IllegalAction
 from p2pwillow.rules.actions import ACTION, By
 from p2pwillow.session.checks import body_of
 from p2pwillow.session.record import HandRecord
-from p2pwillow.session.schedule import RULE, Due, Maker, Step, dues
+from p2pwillow.session.schedule import Due, Maker, Step, dues
 from p2pwillow.session.state import SessionState
 
 
@@ -42,8 +42,8 @@ def due_step(st: SessionState) -> Due | None:
     """The first step the schedule names for the local seat that its session makes by itself
     and has not sent yet (SPEC 7.3), or None."""
     me = st.seat
-    for due in dues(st.ledger, st.hand):
-        if due.seat == me and RULE[due.step].maker is Maker.SESSION and due not in st.pending:
+    for due in dues(st.ledger, st.hand, Maker.SESSION):
+        if due.seat == me and due not in st.pending:
             return due
     return None
 
