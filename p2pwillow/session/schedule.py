@@ -13,7 +13,7 @@ out or aborts on what it names, and `Session.waiting_for` shows it.
 
 # Adding a protocol step
 # ----------------------
-# One row in STEPS (its Step member, entry kind, maker, stall, owed and refusal); its entry
+# One row in STEPS (its Step member, entry kind, maker, stall, when, owed and refusal); its entry
 # kind in ledger/kinds.py; its check in checks.py; and, if the session makes it, its maker in
 # steps.py. A test (tests/test_schedule.py) plays random hands and holds every view to it.
 
