@@ -6,8 +6,10 @@ libsecp256k1 does, and coincurve's own high-level API cross-checks the constant-
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
+import pickle
 from importlib.metadata import version
 
 import coincurve
@@ -232,6 +234,17 @@ def test_valid_points_round_trip(k: int) -> None:
 def test_decode_hex_is_strict(text: str) -> None:
     with pytest.raises(DecodeError):
         Point.decode_hex(text)
+
+
+def test_points_copy_and_pickle_as_values() -> None:
+    h = generators(1)[0].mul_public(5)
+    assert copy.copy(h) is h and copy.deepcopy([h])[0] is h
+    for p in (h, G, IDENTITY, -h):
+        again = pickle.loads(pickle.dumps(p))
+        assert again == p and again.is_identity == p.is_identity
+    assert pickle.loads(pickle.dumps(IDENTITY)) is IDENTITY
+    k = random_scalar()
+    assert pickle.loads(pickle.dumps(k)) == k and copy.deepcopy(k) == k
 
 
 def test_points_are_not_constructible_from_untrusted_bytes() -> None:

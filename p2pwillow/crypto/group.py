@@ -260,6 +260,17 @@ class Point:
     def __repr__(self) -> str:
         return f"Point({self.encoding.hex()[:18]}…)"
 
+    # A point is an immutable value: a copy is the point itself, and pickling goes through
+    # the encoding (the library's struct cannot be pickled).
+    def __copy__(self) -> Point:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Point:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[bytes], Point], tuple[bytes]]:
+        return (_unpickle, (self.encoding,))
+
 
 def _point(pk: Any, encoding: bytes | None = None) -> Point:
     p = object.__new__(Point)
@@ -269,6 +280,11 @@ def _point(pk: Any, encoding: bytes | None = None) -> Point:
 
 
 IDENTITY = _point(None, _IDENTITY_ENCODING)
+
+
+def _unpickle(encoding: bytes) -> Point:
+    return IDENTITY if encoding == _IDENTITY_ENCODING else Point.decode(encoding)
+
 
 _G_ENCODING = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
 G = Point.decode(_G_ENCODING)
