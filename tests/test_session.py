@@ -115,7 +115,7 @@ def test_wrong_deal_share(game: Table, states: list[Session]) -> None:
     body = game.transcript[i].body
     assert isinstance(body, k.DealShares)
     shares = list(body.shares)
-    shares[0] = dataclasses.replace(shares[0], share=(G * 7).hex())
+    shares[0] = dataclasses.replace(shares[0], share=G.mul_public(7).hex())
     bad = resign(game, game.transcript[i], body=dataclasses.replace(body, shares=shares))
     _refused(states, i, bad, Reason.BAD_PROOF, game)
 
@@ -134,7 +134,7 @@ def test_trade_give_of_a_made_up_card(game: Table, states: list[Session]) -> Non
     body = game.transcript[i].body
     assert isinstance(body, k.TradeGive)
     card = body.cards[0]
-    forged = dataclasses.replace(card, card=(G * 5).hex() + card.card[64:])
+    forged = dataclasses.replace(card, card=G.mul_public(5).hex() + card.card[66:])
     bad = resign(
         game, game.transcript[i], body=dataclasses.replace(body, cards=[forged, *body.cards[1:]])
     )
@@ -145,7 +145,9 @@ def test_reveal_with_a_wrong_share(game: Table, states: list[Session]) -> None:
     i = _first(game, "reveal")
     body = game.transcript[i].body
     assert isinstance(body, k.Reveal)
-    bad = resign(game, game.transcript[i], body=dataclasses.replace(body, share=(G * 3).hex()))
+    bad = resign(
+        game, game.transcript[i], body=dataclasses.replace(body, share=G.mul_public(3).hex())
+    )
     _refused(states, i, bad, Reason.BAD_PROOF, game)
 
 
