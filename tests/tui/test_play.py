@@ -147,6 +147,17 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
     code = client.view().safety_code
     async with terminal(client, rows, columns) as t:
         person = Person(t)
+
+        async def watch() -> None:
+            # The screen keeps being drawn while the worker checks proofs: the indicator
+            # shows up on it (a blocked loop would never draw it).
+            while True:
+                text = t.text()
+                if "checking proofs…" in text:
+                    person.remember("checking proofs", text)
+                await asyncio.sleep(0.01)
+
+        watcher = asyncio.ensure_future(watch())
         text = await t.wait_for("Read it aloud; does everyone see the same?")
         person.remember("seating", text)
         assert code in text and spaced(code) in text
@@ -169,9 +180,11 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
                 break
             t.press("\r")
             await t.wait_for(lambda s: NEXT not in s)
+        watcher.cancel()
         t.press("q")
         await t.wait_for("Leave the table?")
         t.press("y")
+        assert await t.done() == "you left the table"
     return person, path
 
 
@@ -207,6 +220,8 @@ def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
     over = seen["over"]
     assert SHOWDOWN.search(over), over
     assert "[Enter] next hand" in over
+    # The screen was drawn while proofs were being checked.
+    assert "checking proofs…" in seen["checking proofs"]
     # What the screen showed happened in the transcript too, and the transcript verifies.
     entries = [json.loads(line) for line in path.read_bytes().splitlines()]
     kinds = [(e["kind"], e["author"]) for e in entries]

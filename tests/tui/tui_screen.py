@@ -55,6 +55,12 @@ class Terminal:
     client_app: ClientApp
     size: list[int] = field(default_factory=list)
     """[rows, columns], read by the output's get_size."""
+    task: asyncio.Future[str] | None = None
+
+    async def done(self) -> str:
+        """Wait for the application to end; returns why the person left."""
+        assert self.task is not None
+        return await self.task
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -130,8 +136,8 @@ async def terminal(
     )
     with create_pipe_input() as keys:
         client_app = ClientApp(client, input=keys, output=out)
-        term = Terminal(screen, keys, out, client_app, size)
         task = asyncio.ensure_future(client_app.run())
+        term = Terminal(screen, keys, out, client_app, size, task)
         try:
             yield term
         finally:
