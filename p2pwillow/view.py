@@ -210,7 +210,9 @@ class TableView:
     deal_sizes: tuple[int, ...]
     """The deal sizes the next announcement may choose (players x cards fit the deck)."""
     pot: int
+    """Every chip in the middle: the pots and the bets of the round being played."""
     pots: tuple[PotView, ...]
+    """Main pot first, then side pots, as the last finished betting round left them."""
     current_bet: int
     cards: tuple[OwnCard, ...]
     given: tuple[tuple[int, tuple[Card, ...]], ...]
@@ -538,16 +540,20 @@ def _seats(
 
 
 def _pots(hand: Hand | None) -> tuple[PotView, ...]:
+    """The main pot and side pots as the last finished betting round left them (SPEC 3.8);
+    the bets of the round being played are each seat's `bet` until the round is over."""
     if hand is None:
         return ()
     if hand.result is not None:
         return tuple(PotView(a.pot.amount, a.pot.eligible, a.winners) for a in hand.result.awards)
     seats = hand.seats
-    bets = [hand.committed(s) for s in seats]
+    betting = hand.phase is Phase.BETTING
+    bets = [hand.committed(s) - (hand.round_bet(s) if betting else 0) for s in seats]
     folded = [hand.is_folded(s) for s in seats]
     if all(folded):
         return ()
-    pots = build_pots(seats, bets, folded, hand.pot - sum(bets))
+    dead = hand.pot - sum(hand.committed(s) for s in seats)
+    pots = build_pots(seats, bets, folded, dead)
     return tuple(PotView(p.amount, p.eligible) for p in pots)
 
 

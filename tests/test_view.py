@@ -140,7 +140,8 @@ def check_view(session: Session, view: TableView) -> None:
     in_hand = [s for s in view.seats if s.in_hand]
     started = sum(session.game.player(s.seat).stack for s in in_hand)
     assert sum(s.stack + s.tokens * tv for s in in_hand) + view.pot == started
-    assert sum(p.amount for p in view.pots) == view.pot == hand.pot
+    assert view.pot == hand.pot
+    assert sum(p.amount for p in view.pots) + sum(s.bet for s in view.seats) == view.pot
     for s in view.seats:
         if s.in_hand:
             assert s.stack == hand.stack(s.seat)

@@ -7,6 +7,7 @@ cannot show them. Styles are class names; the application's style sheet colours 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -29,10 +30,10 @@ from p2pwillow.view import ActionView, Line, Link, SeatView, TableView
 Frag = tuple[str, str]
 Row = list[Frag]
 
-LOG_BESIDE_WIDTH = 100
+LOG_BESIDE_WIDTH = 110
 """From this width on the event log stands beside the table, below it otherwise."""
-TABLE_WIDTH = 72
-"""The table's width when the log stands beside it."""
+LOG_WIDTH = 36
+"""The narrowest the log is beside the table (it takes a third of wider screens)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,12 +280,12 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     rows: list[Row] = []
     if view.pots:
         main, *side = view.pots
-        pot: Row = [("class:pot", f"pot {main.amount}")]
+        rows.append([("class:pot", f"pot {main.amount}")])
         for p in side:
-            pot.append(("class:dim", f" · side pot {p.amount}"))
-        if view.current_bet:
-            pot.append(("class:dim", f" · bet {view.current_bet}"))
-        rows.append(pot)
+            rows.append([("class:dim", f"side pot {p.amount}")])
+    bets = sum(s.bet for s in view.seats)
+    if bets:
+        rows.append([("class:bet", f"bets {bets}")])
     a = view.announcement
     if a is not None and view.phase is Phase.TRADING:
         mode = "free" if a.trading_mode is TradingMode.FREE else "in turn"
@@ -350,9 +351,34 @@ def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]
     return canvas.rows()
 
 
+def wrap(row: Row, width: int) -> list[Row]:
+    """`row` broken at spaces into rows of at most `width` columns (a card is never split);
+    continuation rows are indented."""
+    out: list[Row] = []
+    cur: Row = []
+    used = 0
+    for style, text in row:
+        for piece in re.findall(r"\S+\s*|\s+", text) or [text]:
+            if cur and used + len(piece.rstrip()) > width:
+                out.append([*cur[:-1], (cur[-1][0], cur[-1][1].rstrip())])
+                cur, used = [("", "  ")], 2
+                piece = piece.lstrip()
+            cur.append((style, piece))
+            used += len(piece)
+    out.append(cur)
+    return out
+
+
 def log_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
-    """The last events, newest at the bottom."""
-    lines = [fit(line(ln, g), width, g) for ln in view.log[-height:]] if height > 0 else []
+    """The last events, newest at the bottom, long ones wrapped."""
+    if height <= 0:
+        return []
+    rows: list[Row] = []
+    for ln in reversed(view.log):
+        rows = wrap(line(ln, g), width) + rows
+        if len(rows) >= height:
+            break
+    lines = [fit(r, width, g) for r in rows[-height:]]
     blank = [("", " " * width)]
     return [blank] * (height - len(lines)) + lines
 
@@ -364,9 +390,9 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
     if state.mode is Mode.SEATING:
         return seating_rows(state, view, width, height, g)
     if width >= LOG_BESIDE_WIDTH:
-        tw = TABLE_WIDTH
-        table = table_rows(view, tw, height, g)
-        log = log_rows(view, width - tw - 3, height, g)
+        lw = max(LOG_WIDTH, width // 3)
+        table = table_rows(view, width - lw - 3, height, g)
+        log = log_rows(view, lw, height, g)
         return [[*t, ("class:dim", f" {g.v} "), *lg] for t, lg in zip(table, log, strict=True)]
     seats = len(view.seats) - 1
     needed = 3 * (2 + max(1, round(seats / 3)))
