@@ -464,8 +464,13 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         me = view.seat(view.you) if view.you is not None else None
         turned = len(me.showing) if me is not None else 0
         first = [("class:label", "Your layout ")]
-        for i, c in enumerate(view.layout):
-            first += [("", " "), card(c, g, "class:turned" if i < turned else "")]
+        if turned:
+            first += [("class:dim", " up: "), *cards(view.layout[:turned], g)]
+        if turned < len(view.layout):
+            first += [
+                ("class:dim", "  down: " if turned else " down: "),
+                *cards(view.layout[turned:], g),
+            ]
         first.append(("class:dim", "  (in reveal order)"))
         if view.discards:
             first += [("class:dim", "  discards "), *cards(view.discards, g)]

@@ -211,7 +211,9 @@ def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
     assert "the order is final" in picked
     order = picked.split("the order they are turned: ")[1].split("\n")[0].split()
     assert len(order) == 5
-    assert f"Your layout  {' '.join(order)}" in seen["check or bet"]
+    laid = next(r for r in seen["check or bet"].split("\n") if r.startswith("Your layout"))
+    assert re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]", laid) == order, laid
+    assert laid.startswith(f"Your layout  up: {order[0]}  down: {' '.join(order[1:])}"), laid
     # Betting: the rules' reason for an illegal call, an amount field with its bounds.
     assert "✗ there is no bet to call: check or bet" in seen["illegal call"]
     assert "✗ a bet is 25 to 100, not 7" in seen["bet out of bounds"]
