@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias, TypeVar
+from typing import ClassVar, Self, TypeAlias, TypeVar
 
 from p2pwillow.ledger.canonical import (
     MAX_LINE_BYTES,
@@ -110,6 +110,36 @@ def _object_item(raw: bytes, index: int) -> bytes:
 
 
 # --- the frames ----------------------------------------------------------------------------------
+# Each frame class declares its TYPE, its header FIELDS, `header()`, `items()` (payload lines),
+# `item_count(header)` (how many lines follow) and `decode(header, items)`; the mixins give the
+# common answers.
+
+
+class _NoHeader:
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def header(self) -> JsonObject:
+        return {}
+
+
+class _NoPayload:
+    __slots__ = ()
+
+    def items(self) -> list[bytes]:
+        return []
+
+    @staticmethod
+    def item_count(header: JsonObject) -> int:
+        return 0
+
+
+class _OneItem:
+    __slots__ = ()
+
+    @staticmethod
+    def item_count(header: JsonObject) -> int:
+        return 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,22 +178,14 @@ class EntriesFrame:
 
 
 @dataclass(frozen=True, slots=True)
-class AuthoredFrame:
+class AuthoredFrame(_NoHeader, _OneItem):
     """A player's signed entry on its way to be sequenced (SPEC 7.1, 8.4)."""
 
     TYPE: ClassVar[str] = "authored"
-    FIELDS: ClassVar[tuple[str, ...]] = ()
     entry: AuthoredEntry
-
-    def header(self) -> JsonObject:
-        return {}
 
     def items(self) -> list[bytes]:
         return [self.entry.encode()]
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 1
 
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> AuthoredFrame:
@@ -171,91 +193,58 @@ class AuthoredFrame:
 
 
 @dataclass(frozen=True, slots=True)
-class RefusalFrame:
+class RefusalFrame(_NoHeader, _OneItem):
     """The sequencer's signed refusal of an authored entry (SPEC 7.1)."""
 
     TYPE: ClassVar[str] = "refusal"
-    FIELDS: ClassVar[tuple[str, ...]] = ()
     refusal: Refusal
-
-    def header(self) -> JsonObject:
-        return {}
 
     def items(self) -> list[bytes]:
         return [self.refusal.encode()]
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 1
 
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> RefusalFrame:
         return cls(_ledger_item(decode_refusal, items[0], 0))
 
 
-def _check_head(seq: int, digest: bytes) -> None:
-    if type(seq) is not int or not NO_HEAD_SEQ <= seq <= MAX_SAFE_INTEGER:
-        raise ValueError("a head's seq is -1..2^53-1")
-    if not isinstance(digest, bytes) or len(digest) != HASH_BYTES:
-        raise ValueError("a head's hash is 32 bytes")
+@dataclass(frozen=True, slots=True)
+class _HeadReport(_NoPayload):
+    """A peer's head: its last applied entry is `seq`, whose hash is `hash` (SPEC 8.4)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "hash")
+    seq: int
+    hash: bytes
+
+    def __post_init__(self) -> None:
+        if type(self.seq) is not int or not NO_HEAD_SEQ <= self.seq <= MAX_SAFE_INTEGER:
+            raise ValueError("a head's seq is -1..2^53-1")
+        if not isinstance(self.hash, bytes) or len(self.hash) != HASH_BYTES:
+            raise ValueError("a head's hash is 32 bytes")
+
+    def header(self) -> JsonObject:
+        return {"seq": self.seq, "hash": self.hash.hex()}
+
+    @classmethod
+    def decode(cls, header: JsonObject, items: list[bytes]) -> Self:
+        return cls(*_head(header))
 
 
 @dataclass(frozen=True, slots=True)
-class HeadFrame:
-    """An acknowledgement: the sender's head is entry `seq`, whose hash is `hash` (8.4)."""
+class HeadFrame(_HeadReport):
+    """An acknowledgement: the sender's head, after it applied entries we sent (8.4)."""
 
     TYPE: ClassVar[str] = "head"
-    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "hash")
-    seq: int
-    hash: bytes
-
-    def __post_init__(self) -> None:
-        _check_head(self.seq, self.hash)
-
-    def header(self) -> JsonObject:
-        return {"seq": self.seq, "hash": self.hash.hex()}
-
-    def items(self) -> list[bytes]:
-        return []
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 0
-
-    @classmethod
-    def decode(cls, header: JsonObject, items: list[bytes]) -> HeadFrame:
-        return cls(*_head(header))
 
 
 @dataclass(frozen=True, slots=True)
-class HeartbeatFrame:
-    """About once a second to every peer: "I am here, and my head is (seq, hash)" (8.4)."""
+class HeartbeatFrame(_HeadReport):
+    """About once a second to every peer: "I am here, and this is my head" (8.4)."""
 
     TYPE: ClassVar[str] = "heartbeat"
-    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "hash")
-    seq: int
-    hash: bytes
-
-    def __post_init__(self) -> None:
-        _check_head(self.seq, self.hash)
-
-    def header(self) -> JsonObject:
-        return {"seq": self.seq, "hash": self.hash.hex()}
-
-    def items(self) -> list[bytes]:
-        return []
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 0
-
-    @classmethod
-    def decode(cls, header: JsonObject, items: list[bytes]) -> HeartbeatFrame:
-        return cls(*_head(header))
 
 
 @dataclass(frozen=True, slots=True)
-class CatchUpFrame:
+class CatchUpFrame(_NoPayload):
     """ "Send me the entries after seq `after`", to any peer (8.4)."""
 
     TYPE: ClassVar[str] = "catch_up"
@@ -269,20 +258,13 @@ class CatchUpFrame:
     def header(self) -> JsonObject:
         return {"after": self.after}
 
-    def items(self) -> list[bytes]:
-        return []
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 0
-
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> CatchUpFrame:
         return cls(_int(header, "after", NO_HEAD_SEQ, MAX_SAFE_INTEGER))
 
 
 @dataclass(frozen=True, slots=True)
-class HelloFrame:
+class HelloFrame(_NoPayload):
     """A node introduces itself: its player's name and its signed CURVE key (SPEC 8.5)."""
 
     TYPE: ClassVar[str] = "hello"
@@ -301,13 +283,6 @@ class HelloFrame:
             "key_sig": self.statement.sig.hex(),
         }
 
-    def items(self) -> list[bytes]:
-        return []
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 0
-
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> HelloFrame:
         try:
@@ -323,8 +298,13 @@ class HelloFrame:
         return cls(name, statement)
 
 
+def _check_kind(kind: str) -> None:
+    if not isinstance(kind, str) or _KIND.fullmatch(kind) is None:
+        raise ValueError(f"{kind!r} is not a kind name")
+
+
 @dataclass(frozen=True, slots=True)
-class BroadcastFrame:
+class BroadcastFrame(_OneItem):
     """An item for every peer of the hand, resent until the hand moves on (SPEC 8.4): the seam
     for item kinds the replication does not read (witness votes). `payload` is one canonical
     JSON object whose meaning is its `kind`'s."""
@@ -336,8 +316,7 @@ class BroadcastFrame:
     payload: bytes
 
     def __post_init__(self) -> None:
-        if _KIND.fullmatch(self.kind) is None:
-            raise ValueError(f"{self.kind!r} is not a kind name")
+        _check_kind(self.kind)
         if type(self.hand) is not int or not 0 <= self.hand <= MAX_SAFE_INTEGER:
             raise ValueError("a hand number is an integer >= 0")
         _object_item(self.payload, 0)
@@ -348,19 +327,14 @@ class BroadcastFrame:
     def items(self) -> list[bytes]:
         return [self.payload]
 
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 1
-
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> BroadcastFrame:
-        return cls(
-            _kind(header), _int(header, "hand", 0, MAX_SAFE_INTEGER), _object_item(items[0], 0)
-        )
+        hand = _int(header, "hand", 0, MAX_SAFE_INTEGER)
+        return cls(_kind(header), hand, _object_item(items[0], 0))
 
 
 @dataclass(frozen=True, slots=True)
-class LobbyFrame:
+class LobbyFrame(_OneItem):
     """A message of the lobby (forming a table, SPEC 8.2): `payload` is one canonical JSON
     object whose meaning is its `kind`'s."""
 
@@ -370,8 +344,7 @@ class LobbyFrame:
     payload: bytes
 
     def __post_init__(self) -> None:
-        if _KIND.fullmatch(self.kind) is None:
-            raise ValueError(f"{self.kind!r} is not a kind name")
+        _check_kind(self.kind)
         _object_item(self.payload, 0)
 
     def header(self) -> JsonObject:
@@ -379,10 +352,6 @@ class LobbyFrame:
 
     def items(self) -> list[bytes]:
         return [self.payload]
-
-    @staticmethod
-    def item_count(header: JsonObject) -> int:
-        return 1
 
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> LobbyFrame:
