@@ -330,6 +330,20 @@ class Replication:
         else:
             raise LocalProtocolError(f"cannot publish {type(item).__name__}")
 
+    def cut_back(self, seq: int, now: float) -> None:
+        """The local Session cut its chain back to before `seq` (an equivocation, SPEC 6.8):
+        forget entry `seq` and every later one, and what peers were told about them."""
+        if not 0 < seq <= len(self._chain):
+            raise LocalProtocolError(f"cannot cut the chain back to before entry {seq}")
+        del self._chain[seq:]
+        self._fresh = [e for e in self._fresh if e.seq < seq]
+        self._buffer = {s: c for s, c in self._buffer.items() if s < seq}
+        self._delivered_from = {s: p for s, p in self._delivered_from.items() if s < seq}
+        for p in self._peers.values():
+            p.pushed_upto = min(p.pushed_upto, seq - 1)
+            p.diverged = False
+        self._progress_at = now
+
     def withdraw(self, sig: bytes) -> None:
         """Stop sending the authored entry with this signature (its refusal was accepted)."""
         self._authored.pop(sig, None)

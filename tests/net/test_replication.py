@@ -14,7 +14,7 @@ from sim import MALLORY, Conditions, SimNet, count_frames
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
-from p2pwillow.ledger.errors import Reason, RemoteProtocolError
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.net.replication import (
     AWAY_AFTER,
     EVASIVE_AFTER,
@@ -253,6 +253,16 @@ def test_a_conflicting_entry_is_reported() -> None:
     b.receive(encode_frame(EntriesFrame((other,))), A, 0.0)
     assert _events(b) == [ConflictReceived(A, other, CHAIN[1])]
     assert b.chain == CHAIN[:3]
+
+
+def test_cut_back_after_an_equivocation() -> None:
+    rep = Replication(CHAIN[:20], [A], now=0.0)
+    rep.cut_back(12, 1.0)
+    assert rep.chain == CHAIN[:12] and rep.head_hash == CHAIN[11].hash
+    rep.receive(encode_frame(EntriesFrame(CHAIN[12:14])), A, 1.0)
+    assert _apply_all(rep, 1.0) == list(CHAIN[12:14])  # the next entry 12 is taken again
+    with pytest.raises(LocalProtocolError):
+        rep.cut_back(0, 2.0)  # the genesis stays
 
 
 def test_a_peer_on_another_chain_is_not_fed() -> None:
