@@ -365,10 +365,11 @@ class Session(EntryChecks, LocalSteps):
             if out.send:
                 return out + self._auto()
         stalled = sorted({s for s, _ in r.protocol_waits()})
-        if stalled:
-            steps = sorted({step for _, step in r.protocol_waits()})
-            reason = f"seat(s) {', '.join(map(str, stalled))} stalled: {', '.join(steps)}"
-            out += self._emit(k.Abort(blamed=stalled, reason=reason[:200]), f"{r.number}/abort")
+        steps = sorted({step for _, step in r.protocol_waits()})
+        reason = f"seat(s) {', '.join(map(str, stalled))} stalled: {', '.join(steps)}"[:200]
+        # SPEC 3.10, 7.5: the rules accept an abort only before the deal is complete.
+        if stalled and hand.can_abort(stalled, reason):
+            out += self._emit(k.Abort(blamed=stalled, reason=reason), f"{r.number}/abort")
         return out + self._auto()
 
     # --- the one path for entries ------------------------------------------------------------

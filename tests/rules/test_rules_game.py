@@ -11,7 +11,7 @@ from p2pwillow.rules import Announcement, Game, IllegalAction, TableConfig
 
 
 def test_button_moves_clockwise_and_stacks_carry_over() -> None:
-    game = Game(TableConfig(seats=6, starting_stack=200))
+    game = Game(TableConfig(seats=6, starting_stack=2000))
     for seat, name in ((1, "ann"), (3, "bob"), (4, "cy")):
         game.join(seat, name)
     buttons = []
@@ -27,7 +27,7 @@ def test_button_moves_clockwise_and_stacks_carry_over() -> None:
         if sum(p.plays for p in game.players) < 2:
             break
     assert buttons[:3] == [1, 3, 4]
-    assert sum(p.stack for p in game.players) == 600
+    assert sum(p.stack for p in game.players) == 6000
 
 
 def test_join_leave_and_busted_players_sit_out() -> None:
