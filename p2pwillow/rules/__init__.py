@@ -35,7 +35,7 @@ from p2pwillow.rules.events import (
     TradingClosed,
     WentAllIn,
 )
-from p2pwillow.rules.game import Game, SeatedPlayer
+from p2pwillow.rules.game import BuyIn, ChipCount, Game, SeatedPlayer, SitOut, SitOutReason
 from p2pwillow.rules.hand import LAYOUT_SIZE, Hand, HandState
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
@@ -64,9 +64,11 @@ __all__ = [
     "BettingOpened",
     "BettingSkipped",
     "BettingStructure",
+    "BuyIn",
     "Called",
     "CardRevealed",
     "Checked",
+    "ChipCount",
     "ConfigError",
     "Dealt",
     "Event",
@@ -90,6 +92,8 @@ __all__ = [
     "RoundState",
     "RulesError",
     "SeatedPlayer",
+    "SitOut",
+    "SitOutReason",
     "TableConfig",
     "TimedOut",
     "Trade",

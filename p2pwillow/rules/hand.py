@@ -19,7 +19,7 @@ from p2pwillow.hands import HandValue, best_hand
 from p2pwillow.rules import betting_round, rounds, showdown, trade_flow
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.errors import ConfigError, IllegalAction
+from p2pwillow.rules.errors import ConfigError, IllegalAction, passes
 from p2pwillow.rules.events import (
     Announced,
     BetPlaced,
@@ -307,11 +307,7 @@ class Hand:
 
     @staticmethod
     def _can(check: Callable[[], object]) -> bool:
-        try:
-            check()
-        except IllegalAction:
-            return False
-        return True
+        return passes(check)
 
     # announce
     def verify_announce(self, seat: int, announcement: Announcement) -> None:

@@ -140,7 +140,7 @@ class Session(EntryChecks, LocalSteps):
         self._game = Game(self._config)
         for p in body.players:
             try:
-                self._game.join(p.seat, p.name)
+                self._game.join(p.seat, p.name, p.identity_key)
             except RulesError as exc:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author

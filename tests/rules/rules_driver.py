@@ -248,6 +248,8 @@ class RandomTable:
             assert h.pot >= 0 and all(h.stack(s) >= 0 for s in h.seats)
             if h.phase is not Phase.DEAL:
                 assert h.to_act(), f"nobody can act in {h.phase}"
+                must_act = h.snapshot().needs
+                assert not any(h.is_folded(x) for x in must_act), "a folded seat must act"
                 for seat in h.to_act():
                     assert not h.is_folded(seat), f"the hand waits for folded seat {seat}"
                     assert h.legal_actions(seat), f"seat {seat} has no legal action"
@@ -303,6 +305,25 @@ class RandomTable:
             assert isinstance(event, LaidOut)
             seat = event.seat
             self.model.layout[seat] = self.model.held[seat][:5]
+
+
+def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> Hand:
+    """Seats 0..n-1, seat 0 deals (the order is 1, 2, ..., 0), six tokens of 5 chips each."""
+    hand = Hand(TableConfig(seats=len(stacks)), range(len(stacks)), stacks, dealer=0)
+    hand.announce(0, announcement)
+    hand.deal()
+    return hand
+
+
+def refused(hand: Hand, action: str, *args: object) -> None:
+    """`hand.action(*args)` raises IllegalAction and changes nothing."""
+    before, events = hand.snapshot(), hand.events
+    try:
+        getattr(hand, action)(*args)
+    except IllegalAction:
+        assert hand.snapshot() == before and hand.events == events
+        return
+    raise AssertionError(f"{action}{args} was accepted")
 
 
 def random_hand(rng: random.Random, config: TableConfig | None = None) -> Hand:

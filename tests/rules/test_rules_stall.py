@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from rules_driver import phase_of, reveal_round, to_betting
+from rules_driver import dealt, phase_of, refused, reveal_round, to_betting
 
 from p2pwillow.cards import parse_cards
 from p2pwillow.rules import (
@@ -14,7 +13,6 @@ from p2pwillow.rules import (
     FoldedForStalling,
     Hand,
     HandEnded,
-    IllegalAction,
     OfferLapsed,
     Phase,
     TableConfig,
@@ -33,21 +31,6 @@ LAYOUTS = {
     3: parse_cards("2c Kd Js 8s 7c"),
 }
 NO_TOKENS = TableConfig(seats=4, trade_tokens=0)
-
-
-def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> Hand:
-    """Seats 0..n-1, seat 0 deals: the order is 1, 2, ..., 0; six tokens of 5 chips each."""
-    hand = Hand(TableConfig(seats=len(stacks)), range(len(stacks)), stacks, dealer=0)
-    hand.announce(0, announcement)
-    hand.deal()
-    return hand
-
-
-def refused(hand: Hand, action: str, *args: object) -> None:
-    before, events = hand.snapshot(), hand.events
-    with pytest.raises(IllegalAction):
-        getattr(hand, action)(*args)
-    assert hand.snapshot() == before and hand.events == events
 
 
 def stalled(hand: Hand, seat: int) -> tuple[FoldedForStalling, list[object]]:
