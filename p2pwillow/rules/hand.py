@@ -19,7 +19,7 @@ from p2pwillow.hands import HandValue, best_hand
 from p2pwillow.rules import betting_round, rounds, showdown, trade_flow
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.errors import ConfigError, IllegalAction
+from p2pwillow.rules.errors import ConfigError, IllegalAction, passes
 from p2pwillow.rules.events import (
     Announced,
     BetPlaced,
@@ -29,6 +29,7 @@ from p2pwillow.rules.events import (
     Dealt,
     Event,
     Folded,
+    FoldedForStalling,
     HandAborted,
     LaidOut,
     OfferWithdrawn,
@@ -240,9 +241,9 @@ class Hand:
             if t.mode is TradingMode.IN_TURN:
                 assert t.turn is not None
                 return (t.turn,)
-            return (s.dealer,)
+            return (trade_flow.closer(s),)
         if s.phase is Phase.LAYOUT:
-            return tuple(x for x in s.order if not s.players[x].laid_out)
+            return tuple(x for x in s.order if rounds.awaits_layout(s, x))
         if s.phase is Phase.REVEAL:
             return tuple(x for x in s.order if rounds.awaits_reveal(s, x))
         if s.phase is Phase.BETTING:
@@ -306,11 +307,7 @@ class Hand:
 
     @staticmethod
     def _can(check: Callable[[], object]) -> bool:
-        try:
-            check()
-        except IllegalAction:
-            return False
-        return True
+        return passes(check)
 
     # announce
     def verify_announce(self, seat: int, announcement: Announcement) -> None:
@@ -415,7 +412,7 @@ class Hand:
     def close_trading(self, seat: int) -> TradingClosed:
         self.verify_close_trading(seat)
         return self._commit(
-            lambda s: trade_flow.do_close(self.config, s, s.dealer, "the dealer closed trading"),
+            lambda s: trade_flow.do_close(self.config, s, seat, f"seat {seat} closed trading"),
             TradingClosed,
         )
 
@@ -528,7 +525,32 @@ class Hand:
 
         return self._commit(run, TimedOut)
 
-    # abort (input: the protocol stalled or a peer cheated)
+    # stall (input: after the deal, a player still in did not give a protocol step in time)
+    def verify_stall(self, seat: int) -> None:
+        phase_allows(self._s, ActionKind.STALL)
+        if self._p(seat).folded:
+            raise IllegalAction(f"seat {seat} has folded already")
+
+    def can_stall(self, seat: int) -> bool:
+        return self._can(lambda: self.verify_stall(seat))
+
+    def stall(self, seat: int) -> FoldedForStalling:
+        """Fold `seat` out of turn; its bets stay in the pot and the hand goes on (SPEC 3.9)."""
+        self.verify_stall(seat)
+        step = {
+            Phase.TRADING: trade_flow.do_stall,
+            Phase.LAYOUT: rounds.do_stall_layout,
+            Phase.REVEAL: rounds.do_stall_reveal,
+            Phase.BETTING: betting_round.do_stall,
+        }[self._s.phase]
+        return self._commit(lambda s: step(self.config, s, seat), FoldedForStalling)
+
+    @property
+    def stalled(self) -> tuple[int, ...]:
+        """Seats folded for stalling in this hand, in the order it happened."""
+        return tuple(e.seat for e in self._events if isinstance(e, FoldedForStalling))
+
+    # abort (input: before the deal is complete, the protocol stalled or a peer cheated)
     def verify_abort(self, blamed_seats: Sequence[int], reason: str) -> None:
         phase_allows(self._s, ActionKind.ABORT)
         for seat in blamed_seats:
@@ -542,7 +564,7 @@ class Hand:
         return self._can(lambda: self.verify_abort(blamed_seats, reason))
 
     def abort(self, blamed_seats: Sequence[int], reason: str) -> HandAborted:
-        """End the hand with every stack back at its start (SPEC 3.10)."""
+        """End the hand before the deal is complete, every stack back at its start (SPEC 3.10)."""
         self.verify_abort(blamed_seats, reason)
         blamed = tuple(x for x in self._s.order if x in set(blamed_seats))
         return self._commit(lambda s: showdown.do_abort(s, blamed, reason), HandAborted)
@@ -568,6 +590,6 @@ class Hand:
         if t.mode is TradingMode.IN_TURN:
             trade_flow.verify_pass(s, seat)
             return lambda n: trade_flow.do_pass(self.config, n, seat)
-        if seat != s.dealer:
+        if seat != trade_flow.closer(s):
             raise IllegalAction("no clock runs for this seat now")
         return lambda n: trade_flow.do_close(self.config, n, None, "the trading clock ran out")

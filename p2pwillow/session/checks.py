@@ -166,7 +166,7 @@ class EntryChecks:
         self._between("a player joins")
 
         def commit() -> list[SessionEvent]:
-            self._game.join(e.author, body.name)
+            self._game.join(e.author, body.name, body.identity_key)
             return []
 
         return commit

@@ -140,7 +140,7 @@ class Session(EntryChecks, LocalSteps):
         self._game = Game(self._config)
         for p in body.players:
             try:
-                self._game.join(p.seat, p.name)
+                self._game.join(p.seat, p.name, p.identity_key)
             except RulesError as exc:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author
@@ -365,10 +365,11 @@ class Session(EntryChecks, LocalSteps):
             if out.send:
                 return out + self._auto()
         stalled = sorted({s for s, _ in r.protocol_waits()})
-        if stalled:
-            steps = sorted({step for _, step in r.protocol_waits()})
-            reason = f"seat(s) {', '.join(map(str, stalled))} stalled: {', '.join(steps)}"
-            out += self._emit(k.Abort(blamed=stalled, reason=reason[:200]), f"{r.number}/abort")
+        steps = sorted({step for _, step in r.protocol_waits()})
+        reason = f"seat(s) {', '.join(map(str, stalled))} stalled: {', '.join(steps)}"[:200]
+        # SPEC 3.10, 7.5: the rules accept an abort only before the deal is complete.
+        if stalled and hand.can_abort(stalled, reason):
+            out += self._emit(k.Abort(blamed=stalled, reason=reason), f"{r.number}/abort")
         return out + self._auto()
 
     # --- the one path for entries ------------------------------------------------------------
