@@ -833,7 +833,8 @@ class _Teller:
             t = ev.trade
             self.say(f"{n(t.offerer)} traded {t.k} card{'s' * (t.k > 1)} with {n(t.acceptor)}")
         elif isinstance(ev, TradingClosed):
-            self.say(f"Trading closed: {ev.reason}")
+            closer = "" if ev.by is None else f" by {n(ev.by)}"
+            self.say(f"Trading closed{closer}" if closer else f"Trading closed: {ev.reason}")
         elif isinstance(ev, CardRevealed):
             self.say(f"{n(ev.seat)} turns ", ev.card)
         elif isinstance(ev, BettingOpened):

@@ -483,7 +483,7 @@ def test_free_trading_and_the_dealers_close() -> None:
     told = [line.text() for line in first.log]
     assert "bot 0 announces 5 cards, free trading, closing when the dealer calls it" in told
     text = [line.text() for line in table_view(table.sessions[1]).log]
-    assert "Trading closed: the dealer closed trading" in text
+    assert "Trading closed by bot 0" in text
 
 
 @pytest.mark.parametrize("players", [2, 5])

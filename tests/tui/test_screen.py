@@ -178,7 +178,7 @@ def test_announcing_free_trading_and_closing_it(tmp_path: Path) -> None:
                 await t.wait_for("✗ there is no open offer to withdraw")
                 t.press("x")
                 closed = True
-        text = await t.wait_for("Trading closed: the dealer closed trading")
+        text = await t.wait_for("Trading closed by bot 0")
         assert "Lay out five" in text
 
     run(tmp_path, script)
