@@ -94,15 +94,16 @@ def _cases() -> dict[str, tuple[Derivation, int, str]]:
             1,
             "non-canonical",
         ),
-        "truncated.jsonl": (lambda ls: (ls[:-3], len(ls) - 4), 1, "incomplete"),
+        # An interrupted game: valid so far, not closed (SPEC 7.6, exit 3).
+        "truncated.jsonl": (lambda ls: (ls[:-3], len(ls) - 4), 3, "has not ended"),
         "not-json.jsonl": (
-            lambda ls: (_replace(ls, 6, ls[6][: len(ls[6]) // 2]), None),
-            2,
+            lambda ls: (_replace(ls, 6, ls[6][: len(ls[6]) // 2]), 6),
+            1,
             "not JSON",
         ),
         "not-utf8.jsonl": (
-            lambda ls: (_replace(ls, 7, ls[7][:40] + b"\xff" + ls[7][41:]), None),
-            2,
+            lambda ls: (_replace(ls, 7, ls[7][:40] + b"\xff" + ls[7][41:]), 7),
+            1,
             "not UTF-8",
         ),
     }
