@@ -139,8 +139,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
         print(
-            f"willow simulate: interrupted after {played} hand(s); the transcript so far "
-            f"({entries} entries) is in {where}",
+            f"willow simulate: interrupted after {played} hand(s); the transcript so far is in "
+            f"{where} (willow verify shows where it stops)",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED

@@ -137,8 +137,6 @@ def test_ctrl_c_says_where_the_partial_transcript_is(tmp_path: Path) -> None:
     lines = stderr.splitlines()
     assert len(lines) == 1 and "interrupted after" in lines[0] and str(out) in lines[0]
     assert stdout == ""
-    entries = out.read_bytes().count(b"\n")
-    assert f"({entries} entries)" in lines[0]
     checked = willow("verify", "--brief", str(out))
     assert checked.returncode in (0, 3), checked.stdout  # valid so far, never invalid
 

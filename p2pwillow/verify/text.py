@@ -152,7 +152,7 @@ def _pot(
         w = p.winners[0]
         how = f" with {hands[w]}" if w in hands else ""
         if len(p.contested) == 1:
-            return f"  {name(w)} wins {label} uncontested"
+            return f"  {name(w)} wins {label} (everyone else folded)"
         return f"  {name(w)} wins {label}{how} (contested by {contested})"
     shares = ", ".join(f"{name(s)} {c}" for s, c in zip(p.winners, p.shares, strict=True))
     how = f" with {hands[p.winners[0]]}" if p.winners[0] in hands else ""
