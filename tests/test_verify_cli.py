@@ -168,3 +168,38 @@ def test_a_bug_is_a_traceback_and_its_own_exit_code(
     out, err = capsys.readouterr()
     obj = json.loads(out)
     assert obj["verdict"] == "bug" and "KeyError" in obj["error"]["reason"]
+
+
+def test_ctrl_c_stops_the_worker_processes_too() -> None:
+    files = [str(HONEST)] * 16
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "p2pwillow", "verify", "--brief", "-j", "2", *files],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the workers run: the first file is done
+    assert "valid and complete" in first
+    listed = subprocess.run(
+        ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(proc.pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    workers = [int(line.split()[0]) for line in listed.splitlines() if "spawn_main" in line]
+    assert len(workers) == 2
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches every process of the group
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == cli.EXIT_INTERRUPTED
+    assert (first + out).count("valid and complete") < len(files)
+    assert len(err.splitlines()) == 1 and "interrupted" in err and "Traceback" not in err
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

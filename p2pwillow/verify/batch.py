@@ -13,6 +13,7 @@ import signal
 import traceback
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 
 from p2pwillow.verify.audit import verify_file
 from p2pwillow.verify.outcome import VerifyReport
@@ -40,6 +41,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_pool(jobs: int) -> Pool:
+    """`jobs` spawned workers that never see Ctrl-C, not even while they start up.
+
+    Ctrl-C is ignored while they are started: a process started meanwhile inherits that (on
+    POSIX) and Python leaves an ignored signal ignored. Once started, each worker ignores it
+    itself, which covers the systems where nothing is inherited. A Ctrl-C in those few
+    milliseconds is lost; the next one stops the command.
+    """
+    context = multiprocessing.get_context("spawn")
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context.Pool(jobs, initializer=_ignore_interrupts)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def check_all(sources: Sequence[str], jobs: int = 1) -> Generator[Outcome, None, None]:
     """Each file's outcome, in the order given, as soon as it and those before it are done.
 
@@ -49,8 +66,7 @@ def check_all(sources: Sequence[str], jobs: int = 1) -> Generator[Outcome, None,
         for source in sources:
             yield check_one(source)
         return
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(min(jobs, len(sources)), initializer=_ignore_interrupts)
+    pool = _start_pool(min(jobs, len(sources)))
     try:
         yield from pool.imap(check_one, sources)
         pool.close()
