@@ -412,7 +412,14 @@ class Hand:
     def close_trading(self, seat: int) -> TradingClosed:
         self.verify_close_trading(seat)
         return self._commit(
-            lambda s: trade_flow.do_close(self.config, s, seat, f"seat {seat} closed trading"),
+            lambda s: trade_flow.do_close(
+                self.config,
+                s,
+                seat,
+                "the dealer closed trading"
+                if seat == s.dealer
+                else "the first player still in closed trading (the dealer was folded)",
+            ),
             TradingClosed,
         )
 

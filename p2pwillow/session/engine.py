@@ -198,8 +198,31 @@ class Session(EntryChecks, LocalSteps):
 
     @property
     def complete(self) -> bool:
-        """The transcript so far is a finished game: seated, no hand open or unsigned."""
-        return self.between_hands
+        """The transcript so far is a finished game: nothing is `missing` (SPEC 7.6)."""
+        return not self.missing
+
+    @property
+    def missing(self) -> tuple[Wait, ...]:
+        """What the transcript so far lacks to be a finished game (SPEC 7.6), seat by seat:
+        the `seat` of a genesis player who has not accepted; while a hand runs, what it waits
+        for (7.4), or the dealer's `hand_end` once the rules have settled it; after it ended,
+        the `head_signature` of each of its players who has not signed. Empty exactly when
+        the game is complete; the one place that says what "complete" means."""
+        genesis = self._ledger.genesis
+        assert genesis is not None
+        seated = self._ledger.seated
+        unseated = [Wait(p.seat, k.SeatAcceptance.KIND) for p in genesis.players]
+        if any(w.seat not in seated for w in unseated):
+            return tuple(w for w in unseated if w.seat not in seated)
+        r = self._hand
+        if r is None:
+            return ()
+        if r.ended:
+            return tuple(Wait(s, k.HeadSignature.KIND) for s in r.order if s not in r.signed)
+        if r.rules.is_over:
+            return (Wait(r.dealer, k.HandEnd.KIND),)
+        # A running hand always waits for someone; the sequencer's next entry if not (7.4).
+        return tuple(dict.fromkeys(self.waiting_for())) or (Wait(self.sequencer, "entry"),)
 
     @property
     def cards(self) -> tuple[Card, ...]:
