@@ -12,6 +12,9 @@ from collections.abc import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from p2pwillow.crypto.elgamal import CIPHERTEXT_BYTES
+from p2pwillow.crypto.group import POINT_BYTES
+from p2pwillow.crypto.shuffle import ShuffleProof
 from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Ledger, decode_entry
 from p2pwillow.ledger import kinds as k
 
@@ -64,11 +67,12 @@ def _table() -> tuple[Ledger, list[Entry]]:
     stacks = [k.SeatStack(seat=s, stack=1000) for s in range(PLAYERS)]
     add(0, k.HandStart(dealer=0, players=stacks), 1, 0)
     for seat in range(PLAYERS):
-        add(seat, k.HandKey(key=_filler(f"Y{seat}", 32), proof=_filler("pk", 64)), 1, 0)
+        add(seat, k.HandKey(key=_filler(f"Y{seat}", POINT_BYTES), proof=_filler("pk", 64)), 1, 0)
     for seat in range(PLAYERS):
-        deck = [_filler(f"c{seat}.{i}", 64) for i in range(52)]
-        # a Terelius-Wikstrom proof for 52 ciphertexts is about 10 kB
-        add(seat, k.DeckShuffle(deck=deck, proof=_filler("tw", 10_000)), 1, 0)
+        deck = [_filler(f"c{seat}.{i}", CIPHERTEXT_BYTES) for i in range(52)]
+        # a Terelius-Wikstrom proof for 52 ciphertexts: 6920 bytes (SPEC 4.7.5)
+        proof = _filler("tw", ShuffleProof.encoded_size(52))
+        add(seat, k.DeckShuffle(deck=deck, proof=proof), 1, 0)
     return ledger, entries
 
 

@@ -13,16 +13,16 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 
+from bench.crypto import OP_KINDS, price_us, unit_costs_us
 from p2pwillow import mental
 from p2pwillow.crypto.elgamal import Ciphertext
-from p2pwillow.crypto.group import OPS, G, L, Point, Rng
+from p2pwillow.crypto.group import OPS, Point, Rng
 from p2pwillow.mental import DealShares, HandContext, Layout, PlayerHand
 
 PLAYERS = 10
 CARDS_EACH = 5
 TRADE_SIZE = 2
 PHASES = ("keys", "deck", "deal", "trades", "layout", "reveal")
-OP_KINDS = ("mul", "base_mul", "add", "validate")
 
 
 def _rng(seed: str) -> Rng:
@@ -49,7 +49,7 @@ class _Account:
     def _charge(self, who: tuple[int, ...], phase: str, seconds: float, ops: list[int]) -> None:
         for seat in who:
             self.cpu[seat, phase] = self.cpu.get((seat, phase), 0.0) + seconds
-            totals = self.ops.setdefault(seat, [0, 0, 0, 0])
+            totals = self.ops.setdefault(seat, [0] * len(OP_KINDS))
             for i, n in enumerate(ops):
                 totals[i] += n
 
@@ -70,20 +70,6 @@ class _Account:
 
     def everyone(self, phase: str) -> AbstractContextManager[None]:
         return self.run(self.seats, phase)
-
-
-def _mul_cost_us() -> tuple[float, float]:
-    """This machine's cost of one variable-base and one fixed-base multiplication, in us."""
-    point, k, rounds = G * 7, L - 12345, 200
-    start = time.process_time()
-    for _ in range(rounds):
-        point * k
-    var = time.process_time() - start
-    start = time.process_time()
-    for _ in range(rounds):
-        G * k
-    fixed = time.process_time() - start
-    return var / rounds * 1e6, fixed / rounds * 1e6
 
 
 def hand10() -> dict[str, object]:
@@ -185,11 +171,10 @@ def hand10() -> dict[str, object]:
         p: round(sum(acct.cpu.get((s, p), 0.0) for s in seats) / PLAYERS, 4) for p in PHASES
     }
     ops = {k: sum(acct.ops[s][i] for s in seats) // PLAYERS for i, k in enumerate(OP_KINDS)}
-    mul_us, base_mul_us = _mul_cost_us()
     value = sum(per_seat) / PLAYERS
-    # The same multiplications as bare libsodium calls, priced in this run: the ratio is the
-    # overhead of everything else (additions, hashing, Python), independent of the machine.
-    baseline = (ops["mul"] * mul_us + ops["base_mul"] * base_mul_us) / 1e6
+    # The same libsecp256k1 calls made bare, priced in this run: the ratio is the overhead of
+    # everything else (hashing, encoding, Python), independent of the machine.
+    baseline = price_us(tuple(ops[k] for k in OP_KINDS)) / 1e6
     return {
         "name": "mental.hand10",
         "value": round(value, 4),
@@ -199,8 +184,7 @@ def hand10() -> dict[str, object]:
         "max_player_s": round(max(per_seat), 4),
         "phases_s": by_phase,
         "ops_per_player": ops,
-        "mul_us": round(mul_us, 1),
-        "base_mul_us": round(base_mul_us, 1),
+        "op_us": {name: round(us, 2) for name, us in unit_costs_us().items()},
         "workload": (
             f"{PLAYERS} players, {CARDS_EACH}-card deal, {PLAYERS} trades of {TRADE_SIZE} "
             "cards (seat i with i+1, round the table), all layouts revealed; each player "

@@ -1,21 +1,49 @@
 """`willow`, the command line. Parses arguments and hands each subcommand to its driver.
 
-The only place that turns expected failures into one error line and an exit code.
+The only place that turns expected failures into one error line and an exit code. A closed
+pipe ends any command quietly; Ctrl-C ends it with one line; anything else that escapes a
+command is a bug in willow and is shown as one, with its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from contextlib import closing, suppress
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from p2pwillow import __version__
 
 if TYPE_CHECKING:
     from p2pwillow.ledger.entry import Entry
+    from p2pwillow.verify import Outcome
 
 EXIT_USAGE = 2
+EXIT_BUG = 70
+"""A bug in willow (sysexits' EX_SOFTWARE), never a verdict on the input."""
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""The reader of the output went away (as a shell shows a process ended by SIGPIPE)."""
+
+MAX_HANDS = 10_000
+MAX_STACK = 10**12
+"""The largest starting stack a table allows (SPEC 3.1)."""
+MAX_JOBS = 256
+
+VERIFY_EPILOG = """\
+exit status:
+  0  valid and complete: every entry checks and every hand ended and was
+     signed by all its players
+  1  invalid: an entry does not check (its line, author and reason are shown)
+  3  valid so far but not closed: the game was interrupted or the file was cut
+     off (the report says through which hand, and what is missing)
+  4  unreadable: no such file, a read error, an empty file, or not a transcript
+  2  usage error; 70 a bug in willow (not in the transcript); 130 Ctrl-C
+With several files the status is the worst verdict's: invalid, unreadable,
+not closed, valid (a bug in willow comes before all of them)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,89 +53,189 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+def _usage(command: str, message: str) -> int:
+    print(f"willow {command}: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _suits_print() -> bool:
+    """Whether standard output can show the suit symbols."""
+    try:
+        "♠♥♦♣".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _cmd_rank(args: argparse.Namespace) -> int:
     from p2pwillow.cards import format_cards, parse_cards
     from p2pwillow.hands import best_hand, showing_value
 
+    unicode = _suits_print()
     try:
         cards = parse_cards(" ".join(args.cards))
         if 5 <= len(cards) <= 7:
             value = best_hand(cards)
-            print(f"{value.text}: {format_cards(value.cards, unicode=True)}")
+            print(f"{value.text}: {format_cards(value.cards, unicode=unicode)}")
         elif 1 <= len(cards) <= 4:
             print(f"showing {showing_value(cards).text}")
         else:
             raise ValueError(f"give 1 to 7 cards, not {len(cards)}")
     except ValueError as exc:
-        print(f"willow rank: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage("rank", str(exc))
     return 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    import os
-
+    from p2pwillow.progress import ProgressBar
+    from p2pwillow.rules import TableConfig
     from p2pwillow.table import Table, TableError
 
     if not 2 <= args.players <= 10:
-        print(f"willow simulate: --players must be 2..10, not {args.players}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.hands < 1:
-        print(f"willow simulate: --hands must be at least 1, not {args.hands}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage("simulate", f"--players must be 2 to 10, not {args.players}")
+    if not 1 <= args.hands <= MAX_HANDS:
+        return _usage("simulate", f"--hands must be 1 to {MAX_HANDS}, not {args.hands}")
+    if not 1 <= args.stack <= MAX_STACK:
+        return _usage("simulate", f"--stack must be 1 to {MAX_STACK} chips, not {args.stack}")
+    config = TableConfig(seats=args.players, starting_stack=args.stack)
+    to_stdout = args.out == "-"
+    where = "standard output" if to_stdout else args.out
+    out: BinaryIO
+    if to_stdout:
+        out = sys.stdout.buffer
+    else:
+        try:
+            # "x": never truncate an existing file, a finished game may be in it.
+            out = open(args.out, "xb")  # noqa: SIM115 - closed below; written entry by entry
+        except FileExistsError:
+            return _usage("simulate", f"{args.out} exists; give another --out or remove it first")
+        except OSError as exc:
+            return _usage("simulate", f"cannot write {args.out}: {exc.strerror}")
+    bar = ProgressBar(sys.stderr, args.hands) if sys.stderr.isatty() else None
+    entries = 0
+    played = 0
+
+    def append(entry: Entry) -> None:
+        nonlocal entries
+        # DESIGN 5: the transcript is appended and flushed as entries are applied.
+        out.write(entry.encode() + b"\n")
+        out.flush()
+        entries += 1
+        if bar is not None:
+            bar.update(entries=entries)
+
     try:
-        # "x": never truncate an existing file, a finished game may be in it.
-        out = open(args.out, "xb")  # noqa: SIM115 - closed below; written entry by entry
-    except FileExistsError:
+        table = Table(args.players, config=config, seed=args.seed, rng=os.urandom, on_entry=append)
+        while played < args.hands and table.play_hand():
+            played += 1
+            if bar is not None:
+                bar.update(done=played)
+    except TableError as exc:
+        if bar is not None:
+            bar.clear()
+        print(f"willow simulate: {exc}; the transcript so far is in {where}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.clear()
         print(
-            f"willow simulate: {args.out} exists; give another --out or remove it first",
+            f"willow simulate: interrupted after {played} hand(s); the transcript so far is in "
+            f"{where} (willow verify shows where it stops)",
             file=sys.stderr,
         )
-        return EXIT_USAGE
-    except OSError as exc:
-        print(f"willow simulate: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
-    with out:
-
-        def append(entry: Entry) -> None:
-            # DESIGN 5: the transcript is appended and flushed as entries are applied.
-            out.write(entry.encode() + b"\n")
-            out.flush()
-
-        table = Table(args.players, seed=args.seed, rng=os.urandom, on_entry=append)
-        try:
-            played = table.play(args.hands)
-        except TableError as exc:
-            print(
-                f"willow simulate: {exc}; the transcript so far is in {args.out}", file=sys.stderr
-            )
-            return 1
-    print(f"{played} hand(s), {len(table.transcript)} entries written to {args.out}")
+        return EXIT_INTERRUPTED
+    finally:
+        if bar is not None:
+            bar.clear()
+        if not to_stdout:
+            out.close()
+    report = sys.stderr if to_stdout else sys.stdout
+    print(f"{played} hand(s), {entries} entries written to {where}", file=report)
     if played < args.hands:
-        print("the game ended early: fewer than two players have chips left")
+        print("the game ended early: fewer than two players have chips left", file=report)
     return 0
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from p2pwillow.verify import (
-        EXIT_UNREADABLE,
-        TranscriptUnreadable,
-        read_transcript,
-        report_json,
-        report_text,
-        verify_transcript,
-    )
+    from p2pwillow.verify import EXIT_CODES, LEGEND, VerifyInterrupted, check_all, worst
 
+    files: list[str] = args.files
+    if "-" in files and len(files) > 1:
+        return _usage("verify", "'-' (standard input) can only be verified alone")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        return _usage("verify", f"-j must be 1 to {MAX_JOBS}, not {args.jobs}")
+    shown = _VerifyOutput(args, several=len(files) > 1)
     try:
-        report = verify_transcript(read_transcript(args.file))
-    except TranscriptUnreadable as exc:
-        print(f"willow verify: {exc}", file=sys.stderr)
-        return EXIT_UNREADABLE
-    print(report_json(report) if args.json else report_text(report))
-    if report.error is not None and not args.json:
-        e = report.error
-        print(f"willow verify: line {e.line}: {e.reason}", file=sys.stderr)
-    return report.exit_code
+        # closing: a closed pipe or Ctrl-C stops the worker processes at once
+        with closing(check_all(files, args.jobs)) as outcomes:
+            for outcome in outcomes:
+                shown.show(outcome)
+    except VerifyInterrupted as exc:
+        print(
+            f"willow verify: interrupted at line {exc.line} of {exc.source}; no verdict",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        left = len(files) - shown.done
+        print(f"willow verify: interrupted; no verdict on {left} file(s)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if shown.several and not args.json and not args.brief:
+        print(LEGEND)
+    if shown.bugs:
+        return EXIT_BUG
+    return EXIT_CODES[worst(shown.verdicts)]
+
+
+class _VerifyOutput:
+    """Prints each file's outcome of `willow verify` as it comes: report, line or object."""
+
+    def __init__(self, args: argparse.Namespace, *, several: bool) -> None:
+        from p2pwillow.verify import Verdict
+
+        self.json: bool = args.json
+        self.brief: bool = args.brief
+        self.several = several
+        self.unicode = _suits_print()
+        self.verdicts: list[Verdict] = []
+        self.bugs = 0
+        self.done = 0
+
+    def show(self, outcome: Outcome) -> None:
+        from p2pwillow.verify import Verdict, bug_json, report_brief, report_json, report_text
+
+        self.done += 1
+        report = outcome.report
+        if report is None:
+            self.bugs += 1
+            print(outcome.bug, end="", file=sys.stderr)
+            print(
+                f"willow verify: {outcome.source}: this is a bug in willow, not in the "
+                "transcript; please report it with the traceback above",
+                file=sys.stderr,
+            )
+            if self.json:
+                print(bug_json(outcome.source, _last_line(outcome.bug)))
+        else:
+            self.verdicts.append(report.verdict)
+            if self.json:
+                print(report_json(report))
+            elif self.brief:
+                print(report_brief(report))
+            elif report.verdict is Verdict.UNREADABLE and not report.entries:
+                print(f"willow verify: {report_brief(report)}", file=sys.stderr)
+            else:
+                if self.several:
+                    print(f"=== {report.source}")
+                print(report_text(report, unicode=self.unicode, legend=not self.several))
+                if self.several:
+                    print()
+        sys.stdout.flush()
+
+
+def _last_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else "unknown error"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,29 +254,82 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="bots play whole hands through the protocol; write the transcript"
     )
     simulate.add_argument("--players", type=int, required=True, help="2 to 10 bots")
-    simulate.add_argument("--hands", type=int, required=True, help="hands to play (at least 1)")
+    simulate.add_argument(
+        "--hands", type=int, required=True, help=f"hands to play (1 to {MAX_HANDS})"
+    )
     simulate.add_argument("--seed", type=int, default=0, help="fixes the bots' choices")
-    simulate.add_argument("--out", required=True, help="transcript file to write (JSON Lines)")
+    simulate.add_argument(
+        "--stack", type=int, default=1000, help="chips each bot sits down with (default 1000)"
+    )
+    simulate.add_argument(
+        "--out", required=True, help="transcript file to write (JSON Lines); - for stdout"
+    )
     simulate.set_defaults(run=_cmd_simulate)
 
-    verify = commands.add_parser("verify", help="check every signature, rule and proof of a game")
-    verify.add_argument("file", help="a transcript (JSON Lines)")
-    verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify = commands.add_parser(
+        "verify",
+        help="check every signature, rule and proof of a game",
+        description="Replay transcripts and check every signature, hash link, rule and proof; "
+        "report each game as a hand history with one of four verdicts.",
+        epilog=VERIFY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verify.add_argument("files", nargs="+", metavar="FILE", help="a transcript; - for stdin")
+    output = verify.add_mutually_exclusive_group()
+    output.add_argument(
+        "--json", action="store_true", help="one JSON object per file, one per line"
+    )
+    output.add_argument("--brief", action="store_true", help="one line per file")
+    verify.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="verify N files at once"
+    )
     verify.set_defaults(run=_cmd_verify)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _quiet_streams() -> None:
+    """After a closed pipe: send what is still buffered nowhere, so exiting is silent."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        # not a real file (a test's capture): nothing of it will be flushed to a pipe
+        with suppress(OSError, ValueError, AttributeError):
+            os.dup2(devnull, stream.fileno())
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:
         parser.print_help()
         return 0
+    result: int = args.run(args)
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     try:
-        result: int = args.run(args)
-    except KeyboardInterrupt:
-        print("willow: interrupted", file=sys.stderr)
-        return 130
+        try:
+            result = _run(argv)
+            sys.stdout.flush()
+        except KeyboardInterrupt:
+            print("willow: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            raise
+        except Exception:
+            traceback.print_exc()
+            print(
+                "willow: this is a bug in willow, not in what you gave it; please report it "
+                "with the traceback above",
+                file=sys.stderr,
+            )
+            return EXIT_BUG
+    except BrokenPipeError:
+        _quiet_streams()
+        return EXIT_BROKEN_PIPE
     return result
 
 

@@ -380,11 +380,12 @@ def _checked(cards: Iterable[Card], low: int, high: int, what: str) -> tuple[Car
     for card in hand:
         if type(card) is not Card:
             raise ValueError(f"{what}: not a card: {card!r}")
+    # These two reach players (`willow rank`): they name the cards, not this function.
     if not low <= len(hand) <= high:
-        raise ValueError(f"{what}: give {low} to {high} cards, not {len(hand)}")
+        raise ValueError(f"give {low} to {high} cards, not {len(hand)}")
     if len(set(hand)) != len(hand):
         twice = sorted(card for card, n in Counter(hand).items() if n > 1)
-        raise ValueError(f"{what}: a card appears twice: {', '.join(map(str, twice))}")
+        raise ValueError(f"a card appears twice: {', '.join(map(str, twice))}")
     return hand
 
 

@@ -11,13 +11,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "p2pwillow"
 
 # module prefix -> the only package directories allowed to import it
 RESTRICTED = {
-    "nacl": ("crypto",),
+    "coincurve": ("crypto",),
     "zmq": ("net",),
     "zeroconf": ("net",),
     "prompt_toolkit": ("tui",),
 }
 # The pure core: no sockets, no clock, no hidden randomness, no terminal.
-CORE = ("rules", "mental", "ledger", "session", "crypto", "cards", "hands")
+CORE = ("rules", "mental", "ledger", "session", "crypto", "cards", "hands", "view")
 FORBIDDEN_IN_CORE = {
     "socket",
     "time",
@@ -73,3 +73,18 @@ def test_core_is_pure(path: Path) -> None:
     if _area(path) != "crypto":
         # os.urandom is the crypto layer's default rng; nothing else in the core reads the OS
         assert "os" not in {n.split(".")[0] for n in _imports(path)}, f"{path.name} imports os"
+
+
+CURVE_NAMES = ("secp256k1", "coincurve", "edwards25519", "libsodium", "nacl")
+"""Words that name the group or its library: only crypto/ may say them (DESIGN 4.1)."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _area(p) != "crypto"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_no_module_above_crypto_names_the_curve(path: Path) -> None:
+    text = path.read_text(encoding="utf-8").lower()
+    named = [word for word in CURVE_NAMES if word in text]
+    assert not named, f"{path.name} names {named}; only crypto/ knows the group"

@@ -100,7 +100,54 @@ def test_rank_same_card_twice() -> None:
 @pytest.mark.parametrize("count", [8, 9])
 def test_rank_too_many_cards(count: int) -> None:
     cards = ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s"][:count]
-    one_error_line(willow("rank", *cards))
+    line = one_error_line(willow("rank", *cards))
+    assert line == f"willow rank: give 1 to 7 cards, not {count}"
+
+
+def test_rank_errors_name_the_cards_not_the_code() -> None:
+    line = one_error_line(willow("rank", "As", "As", "Kd", "Qh", "Jc"))
+    assert line == "willow rank: a card appears twice: As"
+
+
+# --- a closed pipe ends every command quietly ------------------------------------------------
+
+HONEST = str(ROOT / "protocol" / "transcripts" / "honest-3p-2h.jsonl")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["rank", "As", "Kd", "10h", "Tc", "2c"],
+        ["rank", "Kh"],
+        ["verify", HONEST],
+        ["verify", "--json", HONEST],
+        ["verify", "--brief", "-j", "2", HONEST, HONEST],
+        ["simulate", "--players", "2", "--hands", "1", "--out", "-"],
+    ],
+    ids=" ".join,
+)
+def test_a_closed_pipe_ends_quietly(args: list[str], tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    read, write = os.pipe()
+    os.close(read)  # as `willow ... | head -1` once head has gone
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "p2pwillow", *args],
+            cwd=tmp_path,
+            env=env,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    # argparse itself drops a failed write of --help and --version, and exits 0
+    assert result.returncode == (0 if args[0].startswith("--") else 141)
 
 
 # --- bench/run.py ------------------------------------------------------------------------------

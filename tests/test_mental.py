@@ -106,7 +106,7 @@ def deal_table(
         table.shares[seat] = shares
         bases = [decks[-1][p].c1 for p in plan.shared_positions(seat)]
         table.published_shares.extend(zip(bases, shares.shares, strict=True))
-    everyone = sum(secrets.values())
+    everyone = sum(secrets.values()) % L
     truth = [Card.from_index(elgamal.decrypt(ct, everyone)) for ct in decks[-1]]
     for seat in plan.order:
         cts = mental.owner_ciphertexts(plan, decks[-1], table.shares, seat)
@@ -616,7 +616,7 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
     _rejects(ProofRejected, lambda: mental.check_reveal(ctx, seat, key, layout, 1, first))
     # revealing a discard as layout card 0
     discard = layout.discards[0]
-    share = discard.c1 * secret
+    share = discard.c1.mul_public(secret)
     dproof = proofs.prove_dleq(secret, discard.c1, ctx.at(seat, "reveal/0").encode(), rng)
     _rejects(
         ProofRejected, lambda: mental.check_reveal(ctx, seat, key, layout, 0, Reveal(share, dproof))
@@ -687,7 +687,7 @@ def _spy_finds(table: Table, known: list[int], targets: set[Point]) -> set[Point
     for ct in set(table.published):
         own = shares_for.get(ct.c1, [])
         for s in sums:
-            base = ct.c2 - ct.c1 * s if s else ct.c2
+            base = ct.c2 - ct.c1.mul_public(s) if s else ct.c2
             for n in range(len(own) + 1):
                 for subset in itertools.combinations(own, n):
                     point = base

@@ -114,15 +114,15 @@ def _flip(text: str) -> str:
 # (kind, JSON path of the text, the text put there, the field named): off-curve or identity
 # points, a ciphertext with an identity half, proofs of the wrong length
 TAMPERED = [
-    ("hand_key", ("key",), "00" * 32, "key"),
+    ("hand_key", ("key",), "00" * 33, "key"),
     ("hand_key", ("proof",), "ab", "proof"),
-    ("deck_shuffle", ("deck", 3), "ff" * 64, "deck[3]"),
+    ("deck_shuffle", ("deck", 3), "ff" * 66, "deck[3]"),
     ("deck_shuffle", ("proof",), "abcd", "proof"),
-    ("deal_shares", ("shares", 0, "share"), "00" * 32, "shares[0]"),
+    ("deal_shares", ("shares", 0, "share"), "00" * 33, "shares[0]"),
     ("deal_shares", ("proof",), "ab", "proof"),
-    ("trade_give", ("cards", 1, "card"), "00" * 64, "cards[1]"),
+    ("trade_give", ("cards", 1, "card"), "00" * 66, "cards[1]"),
     ("trade_give", ("cards", 0, "proof"), "ab", "cards[0].proof"),
-    ("reveal", ("share",), "ff" * 32, "share"),
+    ("reveal", ("share",), "ff" * 33, "share"),
     ("reveal", ("proof",), "abcd", "proof"),
 ]
 READ = {

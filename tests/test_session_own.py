@@ -23,7 +23,7 @@ from p2pwillow.table import Table
 
 def test_made_values_are_taken_as_made() -> None:
     made = MadeValues()
-    point = G * 5
+    point = G.mul_public(5)
     text = made.hex(point)
     assert text == point.hex()
     before = OPS.validate
@@ -33,23 +33,23 @@ def test_made_values_are_taken_as_made() -> None:
 
 def test_other_texts_are_decoded_and_validated() -> None:
     made = MadeValues()
-    made.hex(G * 5)
-    other = G * 6
+    made.hex(G.mul_public(5))
+    other = G.mul_public(6)
     before = OPS.validate
     assert made.point(other.hex(), "key") == other
     assert OPS.validate == before + 1
-    cts = made.ciphertexts([Ciphertext(G * 2, G * 3).hex()], "cards")
-    assert cts == (Ciphertext(G * 2, G * 3),)
+    cts = made.ciphertexts([Ciphertext(G.mul_public(2), G.mul_public(3)).hex()], "cards")
+    assert cts == (Ciphertext(G.mul_public(2), G.mul_public(3)),)
 
 
 @pytest.mark.parametrize(
     "text",
-    ["00" * 32, "ff" * 32, "zz" * 32, (G * 5).hex().upper(), "ab"],
+    ["00" * 33, "ff" * 33, "zz" * 33, G.mul_public(5).hex().upper(), "ab"],
     ids=["identity", "off-curve", "not-hex", "uppercase", "short"],
 )
 def test_bad_texts_are_refused(text: str) -> None:
     made = MadeValues()
-    made.hex(G * 5)
+    made.hex(G.mul_public(5))
     with pytest.raises(BadText) as caught:
         made.point(text, "share")
     assert caught.value.what == "share"
@@ -60,22 +60,22 @@ def test_a_made_identity_is_not_remembered() -> None:
     text = made.hex(IDENTITY)
     with pytest.raises(BadText):
         made.point(text, "share")
-    cts = Ciphertext(G * 2, IDENTITY)
+    cts = Ciphertext(G.mul_public(2), IDENTITY)
     with pytest.raises(BadText):
         made.ciphertexts([made.hex(cts)], "cards")
 
 
 def test_a_value_of_another_type_is_decoded_as_asked() -> None:
     made = MadeValues()
-    point = G * 9
+    point = G.mul_public(9)
     text = made.hex(point)
     with pytest.raises(BadText):
-        made.ciphertexts([text], "cards")  # 32 bytes are no ciphertext
+        made.ciphertexts([text], "cards")  # 33 bytes are no ciphertext
 
 
 def test_cleared_values_are_decoded_again() -> None:
     made = MadeValues()
-    text = made.hex(G * 5)
+    text = made.hex(G.mul_public(5))
     made.clear()
     before = OPS.validate
     made.point(text, "key")
@@ -118,7 +118,7 @@ def test_own_entry_changed_by_the_dealer_is_refused(kind: str) -> None:
     table, session, entry = _own_entry_in_flight(kind)
     body = entry.body
     if isinstance(body, k.HandKey):
-        changed: k.HandKey | k.DeckShuffle = dataclasses.replace(body, key=(G * 11).hex())
+        changed: k.HandKey | k.DeckShuffle = dataclasses.replace(body, key=G.mul_public(11).hex())
     else:
         assert isinstance(body, k.DeckShuffle)
         deck = list(body.deck)

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nacl import bindings as na
 
 from p2pwillow.crypto.elgamal import Ciphertext, decrypt, encrypt, reencrypt, trivial_encryption
 from p2pwillow.crypto.group import (
     IDENTITY,
     OPS,
+    POINT_BYTES,
     DecodeError,
     G,
     InvalidProof,
@@ -41,6 +41,7 @@ from p2pwillow.crypto.shuffle import (
     shuffle,
     verify_shuffle,
 )
+from tools.vectors.common import invalid_point_encodings
 
 CONTEXT = b"game 7f3a/hand 3/deck-shuffle/seat 4"
 
@@ -68,7 +69,7 @@ class Case:
 def make_case(n: int, seed: str = "case", context: bytes = CONTEXT) -> Case:
     rng = make_rng(f"{seed}/{n}")
     secret = random_scalar(rng)
-    key = G * secret
+    key = G.mul_public(secret)
     inputs = tuple(encrypt(i % 52, key, rng) for i in range(n))
     outputs, witness = shuffle(key, inputs, rng)
     proof = prove_shuffle(key, inputs, outputs, witness, context, rng)
@@ -103,7 +104,7 @@ def test_valid_shuffle_verifies(n: int) -> None:
     case = make_case(n)
     verify_shuffle(case.key, case.inputs, case.outputs, case.proof, CONTEXT)
     assert case.proof.n == n
-    assert len(case.proof.encode()) == ShuffleProof.encoded_size(n) == 128 * n + 160
+    assert len(case.proof.encode()) == ShuffleProof.encoded_size(n) == 130 * n + 160
     # The outputs hold the inputs' cards in the witness's order.
     cards_in = [decrypt(ct, case.secret) for ct in case.inputs]
     cards_out = [decrypt(ct, case.secret) for ct in case.outputs]
@@ -113,7 +114,7 @@ def test_valid_shuffle_verifies(n: int) -> None:
 
 def test_single_ciphertext_and_deck_of_trivial_encryptions() -> None:
     rng = make_rng("deck")
-    key = G * random_scalar(rng)
+    key = G.mul_public(random_scalar(rng))
     for inputs in ([encrypt(7, key, rng)], [trivial_encryption(i, key) for i in range(12)]):
         outputs, witness = shuffle(key, inputs, rng)
         proof = prove_shuffle(key, inputs, outputs, witness, b"", rng)
@@ -218,7 +219,7 @@ def test_substituted_card_is_rejected(case5: Case, position: int) -> None:
 
 
 def test_reencryption_under_another_key_is_rejected(case5: Case) -> None:
-    other_key = G * 1234567
+    other_key = G.mul_public(1234567)
     outputs = list(case5.outputs)
     j, r = case5.witness.permutation[2], case5.witness.randomness[2]
     outputs[2] = reencrypt(case5.inputs[j], other_key, r)
@@ -250,7 +251,7 @@ def test_swapped_outputs_after_proving_are_rejected(case5: Case) -> None:
 def test_proof_does_not_transfer(case5: Case) -> None:
     rejects(case5, context=CONTEXT + b"!")
     rejects(case5, context=b"")
-    rejects(case5, key=G * 99)
+    rejects(case5, key=G.mul_public(99))
     other = make_case(5, "other")
     rejects(case5, inputs=other.inputs)
     rejects(case5, inputs=case5.inputs[::-1])
@@ -298,7 +299,12 @@ def matrix_prove(
     gamma, delta = random_scalar(rng), random_scalar(rng)
     eps, phi = [random_scalar(rng) for _ in range(n)], random_scalar(rng)
     u = [
-        sum_points([G * r[j], *(pos[i] * committed[i][j] for i in range(n) if committed[i][j] % L)])
+        sum_points(
+            [
+                G.mul_public(r[j]),
+                *(pos[i].mul_public(committed[i][j]) for i in range(n) if committed[i][j] % L),
+            ]
+        )
         for j in range(n)
     ]
     fs = _statement(key, gens, inputs, outputs, CONTEXT)
@@ -308,14 +314,22 @@ def matrix_prove(
     ec = [sum(chained[i][j] * e[j] for j in range(n)) % L for i in range(n)]
     chain, chain_t, prev, b_bar = [], [], h, 0
     for i in range(n):
-        chain_t.append(G * beta[i] + prev * eps[i])
-        prev = G * b[i] + prev * ec[i]
+        chain_t.append(G.mul_public(beta[i]) + prev.mul_public(eps[i]))
+        prev = G.mul_public(b[i]) + prev.mul_public(ec[i])
         chain.append(prev)
         b_bar = (b[i] + ec[i] * b_bar) % L
-    a_t = sum_points([G * alpha, *(p * k for p, k in zip(pos, eps, strict=True))])
-    f1 = sum_points([G * -phi, *(ct.c1 * k for ct, k in zip(outputs, eps, strict=True))])
-    f2 = sum_points([key * -phi, *(ct.c2 * k for ct, k in zip(outputs, eps, strict=True))])
-    v = _append_commitments(fs, chain, a_t, chain_t, G * gamma, G * delta, (f1, f2))
+    a_t = sum_points(
+        [G.mul_public(alpha), *(p.mul_public(k) for p, k in zip(pos, eps, strict=True))]
+    )
+    f1 = sum_points(
+        [G.mul_public(-phi), *(ct.c1.mul_public(k) for ct, k in zip(outputs, eps, strict=True))]
+    )
+    f2 = sum_points(
+        [key.mul_public(-phi), *(ct.c2.mul_public(k) for ct, k in zip(outputs, eps, strict=True))]
+    )
+    v = _append_commitments(
+        fs, chain, a_t, chain_t, G.mul_public(gamma), G.mul_public(delta), (f1, f2)
+    )
     return ShuffleProof(
         tuple(u),
         tuple(chain),
@@ -330,7 +344,7 @@ def matrix_prove(
 
 
 def scaled(ct: Ciphertext, k: int) -> Ciphertext:
-    return Ciphertext(ct.c1 * k, ct.c2 * k)
+    return Ciphertext(ct.c1.mul_public(k), ct.c2.mul_public(k))
 
 
 def test_matrix_prover_is_honest_for_a_permutation(case5: Case) -> None:
@@ -499,22 +513,14 @@ def test_prover_rejects_malformed_witness(case5: Case) -> None:
 
 # --- decoding --------------------------------------------------------------------------------
 
-TORSION8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
-P25519 = 2**255 - 19
-
 
 def bad_point_encodings() -> list[tuple[str, bytes]]:
-    mixed = na.crypto_core_ed25519_add((G * 5).encoding, TORSION8)
+    """33-byte strings that are no point: the secp256k1 meaning of the small-order, mixed-order
+    and non-canonical cases (the group has prime order, SPEC 4.1.1)."""
     return [
-        ("identity", b"\x01" + bytes(31)),
-        ("order 8", TORSION8),
-        ("mixed order", mixed),
-        ("non-canonical y = p + 1", (P25519 + 1).to_bytes(32, "little")),
-        (
-            "non-canonical base point (y + p)",
-            (int.from_bytes(G.encoding, "little") + P25519).to_bytes(32, "little"),
-        ),
-        ("off the curve", (2).to_bytes(32, "little")),
+        (comment, bytes.fromhex(enc))
+        for comment, _, enc in invalid_point_encodings()
+        if len(enc) == 2 * POINT_BYTES
     ]
 
 
@@ -528,9 +534,11 @@ def test_decode_round_trip(case5: Case) -> None:
 
 def test_decode_rejects_every_bad_point_slot(case5: Case) -> None:
     data = case5.proof.encode()
+    assert len(bad_point_encodings()) > 15
     for slot in range(2 * 5):
         for name, enc in bad_point_encodings():
-            bad = data[: 32 * slot] + enc + data[32 * slot + 32 :]
+            at = POINT_BYTES * slot
+            bad = data[:at] + enc + data[at + POINT_BYTES :]
             with pytest.raises(DecodeError):
                 ShuffleProof.decode(bad)
             assert name
@@ -538,19 +546,21 @@ def test_decode_rejects_every_bad_point_slot(case5: Case) -> None:
 
 def test_decode_rejects_every_bad_scalar_slot(case5: Case) -> None:
     data = case5.proof.encode()
-    first = 2 * 5 * 32
+    first = 2 * 5 * POINT_BYTES
     for slot in range(2 * 5 + 5):
         at = first + 32 * slot
-        k = int.from_bytes(data[at : at + 32], "little")
+        k = int.from_bytes(data[at : at + 32], "big")
         for bad_k in (0, L, k + L, 2**256 - 1):
-            bad = data[:at] + bad_k.to_bytes(32, "little") + data[at + 32 :]
+            if bad_k >= 2**256:
+                continue
+            bad = data[:at] + bad_k.to_bytes(32, "big") + data[at + 32 :]
             with pytest.raises(DecodeError):
                 ShuffleProof.decode(bad)
 
 
 def test_decode_rejects_bad_lengths(case5: Case) -> None:
     data = case5.proof.encode()
-    for bad in (b"", data[:-1], data + b"\0", data[:160], data[:-32], data + bytes(128)[:64]):
+    for bad in (b"", data[:-1], data + b"\0", data[:160], data[:-32], data + bytes(130)[:64]):
         with pytest.raises(DecodeError):
             ShuffleProof.decode(bad)
     with pytest.raises(DecodeError):
@@ -558,7 +568,7 @@ def test_decode_rejects_bad_lengths(case5: Case) -> None:
     with pytest.raises(DecodeError):
         ShuffleProof.decode(data, 0)
     with pytest.raises(DecodeError):
-        ShuffleProof.decode(data + bytes(128), 5)
+        ShuffleProof.decode(data + bytes(130), 5)
     with pytest.raises(DecodeError):
         ShuffleProof.decode("00" * 800)  # type: ignore[arg-type]
     for text in (case5.proof.hex().upper(), case5.proof.hex() + "0", "zz", " " + case5.proof.hex()):
@@ -567,7 +577,7 @@ def test_decode_rejects_bad_lengths(case5: Case) -> None:
 
 
 def test_extra_n_is_a_valid_proof_length_but_not_a_valid_proof(case5: Case) -> None:
-    # 128 more bytes parse as a proof for n = 6 when every field is valid; it does not verify.
+    # 130 more bytes parse as a proof for n = 6 when every field is valid; it does not verify.
     bigger = make_case(6, "bigger").proof
     rejects(case5, proof=ShuffleProof.decode(bigger.encode()))
 
@@ -580,12 +590,27 @@ def test_operation_counts(n: int) -> None:
     case = make_case(n, "ops")
     OPS.reset()
     verify_shuffle(case.key, case.inputs, case.outputs, case.proof, CONTEXT)
-    mul, base_mul, _, validate = OPS.snapshot()
-    assert (mul, base_mul, validate) == (8 * n + 3, n + 4, 0)
+    # SPEC 4.7.7: the verifier multiplies by public scalars only (variable time) ...
+    assert (OPS.mul, OPS.mul_ct, OPS.base_mul, OPS.add, OPS.validate) == (
+        8 * n + 3,
+        0,
+        n + 4,
+        9 * n + 3,
+        0,
+    )
     OPS.reset()
     prove_shuffle(case.key, case.inputs, case.outputs, case.witness, CONTEXT, make_rng("o"))
-    mul, base_mul, _, validate = OPS.snapshot()
-    assert (mul, base_mul, validate) == (5 * n + 1, 3 * n + 4, 0)
+    # ... and the prover by secret ones only (constant time).
+    assert (OPS.mul, OPS.mul_ct, OPS.base_mul, OPS.add, OPS.validate) == (
+        0,
+        5 * n + 1,
+        3 * n + 4,
+        6 * n,
+        0,
+    )
+    OPS.reset()
+    shuffle(case.key, case.inputs, make_rng("s"))
+    assert (OPS.mul, OPS.mul_ct, OPS.base_mul, OPS.add) == (0, n, n, 2 * n)
     OPS.reset()
     ShuffleProof.decode(case.proof.encode())
-    assert OPS.snapshot()[3] == 2 * n
+    assert OPS.validate == 2 * n

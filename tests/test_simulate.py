@@ -1,43 +1,144 @@
-"""`willow simulate`: bots play through the whole protocol; the file verifies; bad arguments."""
+"""`willow simulate`: bots play through the whole protocol; the file verifies; a progress bar on
+a terminal and silence in a pipe; Ctrl-C says where the partial transcript is; bad arguments."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from p2pwillow.cli import EXIT_INTERRUPTED, MAX_HANDS
+from p2pwillow.progress import ProgressBar
+
 ROOT = Path(__file__).resolve().parent.parent
+COMMAND = [sys.executable, "-m", "p2pwillow"]
 
 
-def willow(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "p2pwillow", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+def willow(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    options: dict[str, object] = {
+        "cwd": ROOT,
+        "capture_output": True,
+        "text": True,
+        "timeout": 300,
+        "check": False,
+        **kwargs,
+    }
+    return subprocess.run([*COMMAND, *args], **options)  # type: ignore[call-overload, no-any-return]
 
 
 def test_simulate_then_verify(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
     result = willow("simulate", "--players", "2", "--hands", "2", "--seed", "7", "--out", str(out))
     assert result.returncode == 0, result.stderr
+    assert result.stderr == ""  # no progress bar in a pipe
     lines = out.read_bytes().split(b"\n")
     assert lines[-1] == b"" and json.loads(lines[0])["kind"] == "genesis"
     report = willow("verify", str(out), "--json")
     assert report.returncode == 0, report.stdout + report.stderr
     data = json.loads(report.stdout)
     # The cards come from the OS, so a player may go broke in hand 1 and end the game early;
-    # simulate says so, and the transcript holds exactly the hands it reports.
+    # simulate says so, the report flags it, and the transcript holds exactly those hands.
     played = int(result.stdout.split()[0])
     assert played == 2 or (played == 1 and "ended early" in result.stdout), result.stdout
-    assert data["valid"] is True and [h["number"] for h in data["hands"]] == [*range(1, played + 1)]
+    assert data["verdict"] == "valid" and data["game_over"] is (played < 2)
+    assert [h["number"] for h in data["hands"]] == [*range(1, played + 1)]
     assert all(sum(h["chips"].values()) == 0 for h in data["hands"])
+    assert f"{len(lines) - 1} entries written to {out}" in result.stdout
+
+
+def test_dash_writes_the_transcript_to_standard_output(tmp_path: Path) -> None:
+    made = willow("simulate", "--players", "2", "--hands", "1", "--out", "-", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert list(tmp_path.iterdir()) == []  # no file named "-"
+    assert made.stdout.startswith("{") and "written to standard output" in made.stderr
+    checked = willow("verify", "--brief", "-", input=made.stdout)
+    assert checked.returncode == 0 and "valid and complete" in checked.stdout
+
+
+def test_the_starting_stack_is_a_setting(tmp_path: Path) -> None:
+    out = tmp_path / "deep.jsonl"
+    result = willow(
+        "simulate", "--players", "2", "--hands", "1", "--stack", "5000", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(willow("verify", "--json", str(out)).stdout)
+    assert {s["bought_in"] for s in data["stacks"]} == {5000}
+
+
+def test_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*COMMAND, "simulate", "--players", "2", "--hands", "2", "--out", str(tmp_path / "g")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    assert proc.wait(timeout=300) == 0
+    text = shown.decode()
+    assert "\r[" in text and "/2 hands" in text and " entries, " in text
+    assert "left" in text and text.endswith("\r")  # wiped at the end
+
+
+def test_the_progress_bar_counts_and_estimates() -> None:
+    import io
+
+    now = [0.0]
+    stream = io.StringIO()
+    bar = ProgressBar(stream, 4, clock=lambda: now[0])
+    assert "0/4 hands, 0 entries, estimating" in bar.line()
+    now[0] = 10.0
+    bar.update(done=1, entries=50)
+    assert bar.line() == "[######..................] 1/4 hands, 50 entries, 0:30 left"
+    assert stream.getvalue().startswith("\r[######")
+    bar.update(entries=51)  # within a tenth of a second: not redrawn
+    assert stream.getvalue().count("\r") == 1
+    bar.clear()
+    assert stream.getvalue().endswith("\r")
+
+
+def test_ctrl_c_says_where_the_partial_transcript_is(tmp_path: Path) -> None:
+    out = tmp_path / "game.jsonl"
+    proc = subprocess.Popen(
+        [*COMMAND, "simulate", "--players", "3", "--hands", "200", "--out", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 30):
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == EXIT_INTERRUPTED
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and "interrupted after" in lines[0] and str(out) in lines[0]
+    assert stdout == ""
+    checked = willow("verify", "--brief", str(out))
+    assert checked.returncode in (0, 3), checked.stdout  # valid so far, never invalid
 
 
 @pytest.mark.parametrize(
@@ -46,15 +147,19 @@ def test_simulate_then_verify(tmp_path: Path) -> None:
         ["--players", "1", "--hands", "1"],
         ["--players", "11", "--hands", "1"],
         ["--players", "3", "--hands", "0"],
+        ["--players", "3", "--hands", str(MAX_HANDS + 1)],
+        ["--players", "3", "--hands", "1000000000000"],
+        ["--players", "3", "--hands", "1", "--stack", "0"],
         ["--players", "x", "--hands", "1"],
         ["--hands", "1"],
     ],
 )
 def test_simulate_bad_arguments(args: list[str], tmp_path: Path) -> None:
-    result = willow("simulate", *args, "--out", str(tmp_path / "x.jsonl"))
+    result = willow("simulate", *args, "--out", str(tmp_path / "x.jsonl"), timeout=60)
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 def test_simulate_unwritable_file(tmp_path: Path) -> None:

@@ -40,6 +40,11 @@ def _first(lines: Lines, kind: str) -> int:
     return next(i for i, line in enumerate(lines) if b'"kind":"' + kind.encode() + b'"' in line)
 
 
+def _last(lines: Lines, kind: str) -> int:
+    """Index of the last line of this kind."""
+    return max(i for i, line in enumerate(lines) if b'"kind":"' + kind.encode() + b'"' in line)
+
+
 def _change_bet(lines: Lines) -> tuple[Lines, int]:
     i = _first(lines, "bet")
     line = lines[i]
@@ -94,15 +99,20 @@ def _cases() -> dict[str, tuple[Derivation, int, str]]:
             1,
             "non-canonical",
         ),
-        "truncated.jsonl": (lambda ls: (ls[:-3], len(ls) - 4), 1, "incomplete"),
+        # An interrupted game: valid so far, not closed (SPEC 7.6, exit 3).
+        "truncated.jsonl": (
+            lambda ls: (ls[: _last(ls, "hand_end")], _last(ls, "hand_end") - 1),
+            3,
+            "has not ended",
+        ),
         "not-json.jsonl": (
-            lambda ls: (_replace(ls, 6, ls[6][: len(ls[6]) // 2]), None),
-            2,
+            lambda ls: (_replace(ls, 6, ls[6][: len(ls[6]) // 2]), 6),
+            1,
             "not JSON",
         ),
         "not-utf8.jsonl": (
-            lambda ls: (_replace(ls, 7, ls[7][:40] + b"\xff" + ls[7][41:]), None),
-            2,
+            lambda ls: (_replace(ls, 7, ls[7][:40] + b"\xff" + ls[7][41:]), 7),
+            1,
             "not UTF-8",
         ),
     }
@@ -133,9 +143,15 @@ def _honest_game() -> bytes:
         table.play(2)
         summaries = table.sessions[0].summaries
         trades = sum(len(h.trades) for h in summaries)
-        if len(summaries) == 2 and trades >= 2 and not any(h.aborted for h in summaries):
+        showdown = any(len(set(h.seats) - set(h.folded)) >= 2 for h in summaries)
+        if (
+            len(summaries) == 2
+            and trades >= 2
+            and showdown
+            and not any(h.aborted for h in summaries)
+        ):
             return b"".join(table.lines)
-    raise SystemExit("gen_transcripts: no seed gave two hands with trades")
+    raise SystemExit("gen_transcripts: no seed gave two hands with trades and a showdown")
 
 
 def _manifest_text(manifest: dict[str, dict[str, object]]) -> str:

@@ -251,7 +251,7 @@ def play_hands(
     game = Game(cfg)
     bots: dict[int, Bot] = {}
     for seat in range(n_bots):
-        game.join(seat, f"bot {seat}")
+        game.join(seat, f"bot {seat}", f"bot-{seat}")
         bot_rng = random.Random(rng.getrandbits(64))
         bots[seat] = Bot(seat, bot_rng, samples=samples, draws=draws)
     start = tuple(p.stack for p in game.players)

@@ -411,7 +411,7 @@ class Bot:
         return equity(layout, opponents, dead, self.rng, self.samples)
 
     def _betting(self, hand: Hand, knowledge: Knowledge) -> Decision:
-        """Bet, check, call, raise or fold by equity against thresholds (SPEC 8, Betting)."""
+        """Bet, check, call, raise or fold by equity against thresholds (SPEC 9, Betting)."""
         o = hand.bet_options(self.seat)
         assert o is not None
         live = sum(1 for seat in hand.seats if not hand.is_folded(seat))

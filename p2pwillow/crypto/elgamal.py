@@ -3,6 +3,7 @@
 A card i is the point M_i; a ciphertext under public key Y is (c1, c2) = (r*G, M_i + r*Y).
 Keys add: under a joint key Y = sum Y_j, each holder j removes its part with the decryption
 share D_j = x_j*c1, and what is left is a ciphertext under the remaining keys (key switch).
+Every multiplication here is by a secret or by randomness, so every one is `mul_secret`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from p2pwillow.crypto.group import (
+    POINT_BYTES,
     DecodeError,
     G,
     Point,
@@ -23,6 +25,8 @@ from p2pwillow.crypto.group import (
     sum_points,
 )
 
+CIPHERTEXT_BYTES = 2 * POINT_BYTES
+
 
 @dataclass(frozen=True, slots=True)
 class Ciphertext:
@@ -30,14 +34,15 @@ class Ciphertext:
     c2: Point
 
     def encode(self) -> bytes:
-        """64 bytes: c1 then c2, each a canonical point encoding."""
+        """66 bytes: c1 then c2, each a compressed point encoding (SPEC 4.2.1)."""
         return self.c1.encoding + self.c2.encoding
 
     @classmethod
     def decode(cls, data: bytes) -> Ciphertext:
-        if not isinstance(data, bytes | bytearray) or len(data) != 64:
-            raise DecodeError("a ciphertext is exactly 64 bytes")
-        return cls(Point.decode(bytes(data[:32])), Point.decode(bytes(data[32:])))
+        if not isinstance(data, bytes | bytearray) or len(data) != CIPHERTEXT_BYTES:
+            raise DecodeError(f"a ciphertext is exactly {CIPHERTEXT_BYTES} bytes")
+        half = POINT_BYTES
+        return cls(Point.decode(bytes(data[:half])), Point.decode(bytes(data[half:])))
 
     def hex(self) -> str:
         return self.encode().hex()
@@ -48,7 +53,7 @@ class Ciphertext:
 
 
 def public_key(secret: int) -> Point:
-    return G * secret
+    return G.mul_secret(secret)
 
 
 def joint_key(keys: Iterable[Point]) -> Point:
@@ -66,17 +71,17 @@ def encrypt(card: int, key: Point, rng: Rng = os.urandom) -> Ciphertext:
 
 
 def encrypt_with(message: Point, key: Point, r: int) -> Ciphertext:
-    return Ciphertext(G * r, message + key * r)
+    return Ciphertext(G.mul_secret(r), message + key.mul_secret(r))
 
 
 def reencrypt(ct: Ciphertext, key: Point, r: int) -> Ciphertext:
     """The same plaintext under the same key with fresh randomness r added."""
-    return Ciphertext(ct.c1 + G * r, ct.c2 + key * r)
+    return Ciphertext(ct.c1 + G.mul_secret(r), ct.c2 + key.mul_secret(r))
 
 
 def decryption_share(ct: Ciphertext, secret: int) -> Point:
     """D = x*c1: what the holder of x contributes to opening or key-switching ct."""
-    return ct.c1 * secret
+    return ct.c1.mul_secret(secret)
 
 
 def remove_shares(ct: Ciphertext, shares: Iterable[Point]) -> Ciphertext:
@@ -85,7 +90,7 @@ def remove_shares(ct: Ciphertext, shares: Iterable[Point]) -> Ciphertext:
 
 
 def decrypt_point(ct: Ciphertext, secret: int) -> Point:
-    return ct.c2 - ct.c1 * secret
+    return ct.c2 - ct.c1.mul_secret(secret)
 
 
 def decrypt(ct: Ciphertext, secret: int) -> int:
@@ -103,4 +108,6 @@ def reencrypt_to(ct: Ciphertext, secret_a: int, key_b: Point, r: int) -> Ciphert
 
     (r*G, c2 - x_A*c1 + r*Y_B): the holder of x_A strips its key and adds key_b's.
     """
-    return Ciphertext(G * r, ct.c2 - ct.c1 * secret_a + key_b * r)
+    return Ciphertext(
+        G.mul_secret(r), sum_points([ct.c2, -ct.c1.mul_secret(secret_a), key_b.mul_secret(r)])
+    )

@@ -4,6 +4,9 @@ Hazmat; pure. Every challenge in the project comes from one `FiatShamir` transcr
 label per proof, every statement element and commitment appended with a label and a length
 prefix, and the caller's context (game, hand, seat, previous entry hash) bound in first, so a
 proof is valid for exactly one statement in exactly one place (strong Fiat-Shamir).
+
+Provers multiply only with `mul_secret` (constant time), verifiers only with `mul_public`
+(SPEC 4.1.4).
 """
 
 from __future__ import annotations
@@ -12,8 +15,6 @@ import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from nacl.exceptions import CryptoError as _NaclError
 
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import (
@@ -26,9 +27,11 @@ from p2pwillow.crypto.group import (
     Rng,
     bytes_from_hex,
     check_secret,
+    multi_mul_public,
     random_scalar,
     scalar_from_bytes,
     scalar_to_bytes,
+    sum_points,
 )
 
 FS_PROTOCOL = b"p2pwillow/v1/fiat-shamir"
@@ -44,7 +47,7 @@ class FiatShamir:
     Layout: frame("protocol", FS_PROTOCOL), frame("domain", label), frame("context", context),
     then every append as frame(label, data) with frame(l, d) = u32be(len l) || l || u64be(len d)
     || d. A challenge is SHA-512 of the transcript so far plus frame("challenge", label), read
-    little-endian and reduced mod L; its 32-byte encoding is then appended under that label, so
+    big-endian and reduced mod L; its 32-byte encoding is then appended under that label, so
     successive challenges differ and depend on each other.
     """
 
@@ -85,11 +88,11 @@ class FiatShamir:
             h = self._h.copy()
             suffix = b"" if counter == 0 else counter.to_bytes(4, "big")
             h.update(_frame(b"challenge", label + suffix))
-            c = int.from_bytes(h.digest(), "little") % L
+            c = int.from_bytes(h.digest(), "big") % L
             if c:
                 self.append(label, scalar_to_bytes(c))
                 return c
-            counter += 1  # pragma: no cover - probability 2^-252
+            counter += 1  # pragma: no cover - probability 2^-256
 
     def challenges(self, label: bytes, n: int) -> list[int]:
         """n challenge scalars in one go, each derived under label || u32be(i)."""
@@ -122,7 +125,7 @@ def _is_scalar(k: object) -> bool:
 
 
 def _require_statement(context: object, *points: object) -> None:
-    """A statement is made of subgroup points other than the identity, and a bytes context."""
+    """A statement is made of group points other than the identity, and a bytes context."""
     if not isinstance(context, bytes):
         raise InvalidProof("the context must be bytes")
     for p in points:
@@ -140,7 +143,7 @@ class KeyProof:
     response: int
 
     def encode(self) -> bytes:
-        """64 bytes: c || s, each a canonical scalar."""
+        """64 bytes: c || s, each a canonical scalar (32 bytes big-endian)."""
         return scalar_to_bytes(self.challenge) + scalar_to_bytes(self.response)
 
     @classmethod
@@ -164,7 +167,7 @@ class DleqProof:
     response: int
 
     def encode(self) -> bytes:
-        """64 bytes: c || s, each a canonical scalar."""
+        """64 bytes: c || s, each a canonical scalar (32 bytes big-endian)."""
         return scalar_to_bytes(self.challenge) + scalar_to_bytes(self.response)
 
     @classmethod
@@ -188,7 +191,7 @@ class DleqBatchProof:
     response: int
 
     def encode(self) -> bytes:
-        """64 bytes: c || s, each a canonical scalar."""
+        """64 bytes: c || s, each a canonical scalar (32 bytes big-endian)."""
         return scalar_to_bytes(self.challenge) + scalar_to_bytes(self.response)
 
     @classmethod
@@ -250,14 +253,14 @@ def _key_transcript(public: Point, context: bytes) -> FiatShamir:
 def prove_key(secret: int, context: bytes, rng: Rng = os.urandom) -> KeyProof:
     """Prove knowledge of `secret` for the public key secret*G, bound to `context`."""
     check_secret(secret)
-    public = G * secret
+    public = G.mul_secret(secret)
     while True:
         k = random_scalar(rng)
         fs = _key_transcript(public, context)
-        fs.append_point(b"commitment", G * k)
+        fs.append_point(b"commitment", G.mul_secret(k))
         c = fs.challenge(b"challenge")
         s = (k + c * secret) % L
-        if s:  # a zero response has no canonical encoding (SPEC 4.1.2); probability 2^-252
+        if s:  # a zero response has no canonical encoding (SPEC 4.1.2); probability 2^-256
             return KeyProof(c, s)
 
 
@@ -270,11 +273,11 @@ def verify_key(public: Point, proof: KeyProof, context: bytes) -> None:
         raise InvalidProof("not a well-formed key proof")
     c, s = proof.challenge, proof.response
     try:
-        commitment = G * s - public * c  # SPEC 4.4: R = s*G - c*Y
+        commitment = multi_mul_public((s, L - c), (G, public))  # SPEC 4.4: R = s*G - c*Y
         fs = _key_transcript(public, context)
         fs.append_point(b"commitment", commitment)
         ok = fs.challenge(b"challenge") == c
-    except (_NaclError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         raise InvalidProof(f"key proof: {exc}") from None
     if not ok:
         raise InvalidProof("key proof: the challenge does not match")
@@ -297,12 +300,12 @@ def prove_dleq(secret: int, base: Point, context: bytes, rng: Rng = os.urandom) 
     check_secret(secret)
     if not isinstance(base, Point) or base.is_identity:
         raise ValueError("the base must be a point other than the identity")
-    public, share = G * secret, base * secret
+    public, share = G.mul_secret(secret), base.mul_secret(secret)
     while True:
         k = random_scalar(rng)
         fs = _dleq_transcript(public, base, share, context)
-        fs.append_point(b"commitment-G", G * k)
-        fs.append_point(b"commitment-base", base * k)
+        fs.append_point(b"commitment-G", G.mul_secret(k))
+        fs.append_point(b"commitment-base", base.mul_secret(k))
         c = fs.challenge(b"challenge")
         s = (k + c * secret) % L
         if s:
@@ -319,10 +322,10 @@ def verify_dleq(public: Point, base: Point, share: Point, proof: DleqProof, cont
     c, s = proof.challenge, proof.response
     try:
         fs = _dleq_transcript(public, base, share, context)
-        fs.append_point(b"commitment-G", G * s - public * c)
-        fs.append_point(b"commitment-base", base * s - share * c)
+        fs.append_point(b"commitment-G", multi_mul_public((s, L - c), (G, public)))
+        fs.append_point(b"commitment-base", multi_mul_public((s, L - c), (base, share)))
         ok = fs.challenge(b"challenge") == c
-    except (_NaclError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         raise InvalidProof(f"DLEQ proof: {exc}") from None
     if not ok:
         raise InvalidProof("DLEQ proof: the challenge does not match")
@@ -344,11 +347,18 @@ def _dleq_batch_transcript(
     return fs, [1, *fs.challenges(b"weight", len(bases) - 1)]
 
 
-def _combine(weights: list[int], points: Sequence[Point]) -> Point:
-    acc = points[0]  # weight 1
-    for z, p in zip(weights[1:], points[1:], strict=True):
-        acc = acc + p * z
-    return acc
+def _combine_secret(weights: list[int], points: Sequence[Point]) -> Point:
+    """sum z_i*P_i with z_0 = 1, in constant time (the prover's side)."""
+    return sum_points(
+        [points[0], *(p.mul_secret(z) for z, p in zip(weights[1:], points[1:], strict=True))]
+    )
+
+
+def _combine_public(weights: list[int], points: Sequence[Point]) -> Point:
+    """sum z_i*P_i with z_0 = 1, in variable time (the verifier's side; z_i are public)."""
+    return sum_points(
+        [points[0], *(p.mul_public(z) for z, p in zip(weights[1:], points[1:], strict=True))]
+    )
 
 
 def prove_dleq_batch(
@@ -370,18 +380,18 @@ def prove_dleq_batch(
         raise ValueError("a batched DLEQ proof needs at least one base")
     if any(not isinstance(b, Point) or b.is_identity for b in bases):
         raise ValueError("every base must be a point other than the identity")
-    public = G * secret
+    public = G.mul_secret(secret)
     if shares is None:
-        shares = [b * secret for b in bases]
+        shares = [b.mul_secret(secret) for b in bases]
     elif len(shares) != len(bases):
         raise ValueError("as many shares as bases")
     fs0, weights = _dleq_batch_transcript(public, bases, list(shares), context)
-    combined_base = _combine(weights, bases)
+    combined_base = _combine_secret(weights, bases)
     while True:
         k = random_scalar(rng)
         fs = fs0.copy()
-        fs.append_point(b"commitment-G", G * k)
-        fs.append_point(b"commitment-base", combined_base * k)
+        fs.append_point(b"commitment-G", G.mul_secret(k))
+        fs.append_point(b"commitment-base", combined_base.mul_secret(k))
         c = fs.challenge(b"challenge")
         s = (k + c * secret) % L
         if s:
@@ -414,12 +424,15 @@ def verify_dleq_batch(
     c, s = proof.challenge, proof.response
     try:
         fs, weights = _dleq_batch_transcript(public, bases, shares, context)
-        combined_base = _combine(weights, bases)
-        combined_share = _combine(weights, shares)
-        fs.append_point(b"commitment-G", G * s - public * c)
-        fs.append_point(b"commitment-base", combined_base * s - combined_share * c)
+        combined_base = _combine_public(weights, bases)
+        combined_share = _combine_public(weights, shares)
+        fs.append_point(b"commitment-G", multi_mul_public((s, L - c), (G, public)))
+        fs.append_point(
+            b"commitment-base",
+            multi_mul_public((s, L - c), (combined_base, combined_share)),
+        )
         ok = fs.challenge(b"challenge") == c
-    except (_NaclError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         raise InvalidProof(f"batched DLEQ proof: {exc}") from None
     if not ok:
         raise InvalidProof("batched DLEQ proof: the challenge does not match")
@@ -458,13 +471,15 @@ def prove_reencryption(
     check_secret(r, "r")
     if not isinstance(key_b, Point) or key_b.is_identity:
         raise ValueError("key_b must be a point other than the identity")
-    key_a = G * secret_a
+    key_a = G.mul_secret(secret_a)
     while True:
         kx, kr = random_scalar(rng), random_scalar(rng)
         fs = _reencryption_transcript(key_a, key_b, before, after, context)
-        fs.append_point(b"commitment-key-a", G * kx)
-        fs.append_point(b"commitment-c1", G * kr)
-        fs.append_point(b"commitment-c2", key_b * kr - before.c1 * kx)
+        fs.append_point(b"commitment-key-a", G.mul_secret(kx))
+        fs.append_point(b"commitment-c1", G.mul_secret(kr))
+        fs.append_point(
+            b"commitment-c2", sum_points([key_b.mul_secret(kr), -before.c1.mul_secret(kx)])
+        )
         c = fs.challenge(b"challenge")
         sx, sr = (kx + c * secret_a) % L, (kr + c * r) % L
         if sx and sr:
@@ -491,11 +506,15 @@ def verify_reencryption(
     c, sx, sr = proof.challenge, proof.response_x, proof.response_r
     try:
         fs = _reencryption_transcript(key_a, key_b, before, after, context)
-        fs.append_point(b"commitment-key-a", G * sx - key_a * c)
-        fs.append_point(b"commitment-c1", G * sr - after.c1 * c)
-        fs.append_point(b"commitment-c2", key_b * sr - before.c1 * sx - (after.c2 - before.c2) * c)
+        minus_c = L - c
+        fs.append_point(b"commitment-key-a", multi_mul_public((sx, minus_c), (G, key_a)))
+        fs.append_point(b"commitment-c1", multi_mul_public((sr, minus_c), (G, after.c1)))
+        fs.append_point(
+            b"commitment-c2",
+            multi_mul_public((sr, L - sx, minus_c), (key_b, before.c1, after.c2 - before.c2)),
+        )
         ok = fs.challenge(b"challenge") == c
-    except (_NaclError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         raise InvalidProof(f"re-encryption proof: {exc}") from None
     if not ok:
         raise InvalidProof("re-encryption proof: the challenge does not match")

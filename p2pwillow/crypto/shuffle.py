@@ -13,6 +13,8 @@ permutation matrix (Terelius and Wikström 2010), so the outputs are a re-encryp
 
 The proof is sent in compact form: the commitments A', B'_i, C', D', F' are not sent; the
 verifier recomputes them from the responses and checks that they hash back to the challenge.
+The shuffler and the prover multiply only with `mul_secret` (constant time: e' reveals the
+permutation), the verifier only with `mul_public` (SPEC 4.1.4).
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from nacl.exceptions import CryptoError as _NaclError
 
 from p2pwillow.crypto.elgamal import Ciphertext, reencrypt
 from p2pwillow.crypto.group import (
@@ -86,7 +86,7 @@ class ShuffleProof:
 
     @staticmethod
     def encoded_size(n: int) -> int:
-        """Bytes in the encoding of a proof for n ciphertexts: 128*n + 160."""
+        """Bytes in the encoding of a proof for n ciphertexts: 130*n + 160."""
         return 2 * n * POINT_BYTES + (2 * n + 5) * SCALAR_BYTES
 
     def encode(self) -> bytes:
@@ -104,8 +104,8 @@ class ShuffleProof:
     def decode(cls, data: bytes | bytearray, n: int | None = None) -> ShuffleProof:
         """Parse and validate an encoded proof; n is inferred from the length when not given.
 
-        DecodeError on a wrong length, any point that is not a canonical encoding of a point of
-        the prime-order subgroup other than the identity, and any scalar that is zero or >= L.
+        DecodeError on a wrong length, any point that is not a compressed encoding of a curve
+        point, and any scalar that is zero or >= L.
         """
         if not isinstance(data, bytes | bytearray):
             raise DecodeError("shuffle proof: bytes expected")
@@ -113,7 +113,7 @@ class ShuffleProof:
         if n is None:
             n, rest = divmod(len(data) - 5 * SCALAR_BYTES, 2 * (POINT_BYTES + SCALAR_BYTES))
             if rest or n < 1:
-                raise DecodeError("shuffle proof: the length is not 128*n + 160 for any n >= 1")
+                raise DecodeError("shuffle proof: the length is not 130*n + 160 for any n >= 1")
         elif not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise DecodeError("shuffle proof: n must be a positive integer")
         elif len(data) != cls.encoded_size(n):
@@ -348,7 +348,7 @@ def _prove(
         phi = random_scalar(rng)
 
         # Step 2: permutation commitment u_j = r_j*G + H_{1+pi^-1(j)}.
-        u = [G * rj for rj in r]
+        u = [G.mul_secret(rj) for rj in r]
         for i, j in enumerate(mapping):
             u[j] = u[j] + positions[i]
         fs = _statement(key, gens, inputs, outputs, context)
@@ -361,17 +361,30 @@ def _prove(
         chain_t: list[Point] = []
         prev, b_bar = h, 0
         for i in range(n):
-            chain_t.append(G * beta[i] + prev * eps[i])
-            prev = G * b[i] + prev * e_perm[i]
+            chain_t.append(G.mul_secret(beta[i]) + prev.mul_secret(eps[i]))
+            prev = G.mul_secret(b[i]) + prev.mul_secret(e_perm[i])
             chain.append(prev)
             b_bar = (b[i] + e_perm[i] * b_bar) % L
 
         # Step 5: the other commitments.
-        a_t = sum_points([G * alpha, *(p * k for p, k in zip(positions, eps, strict=True))])
-        c_t = G * gamma
-        d_t = G * delta
-        f1 = sum_points([G * (L - phi), *(ct.c1 * k for ct, k in zip(outputs, eps, strict=True))])
-        f2 = sum_points([key * (L - phi), *(ct.c2 * k for ct, k in zip(outputs, eps, strict=True))])
+        a_t = sum_points(
+            [G.mul_secret(alpha), *(p.mul_secret(k) for p, k in zip(positions, eps, strict=True))]
+        )
+        c_t = G.mul_secret(gamma)
+        d_t = G.mul_secret(delta)
+        minus_phi = L - phi
+        f1 = sum_points(
+            [
+                G.mul_secret(minus_phi),
+                *(ct.c1.mul_secret(k) for ct, k in zip(outputs, eps, strict=True)),
+            ]
+        )
+        f2 = sum_points(
+            [
+                key.mul_secret(minus_phi),
+                *(ct.c2.mul_secret(k) for ct, k in zip(outputs, eps, strict=True)),
+            ]
+        )
         v = _append_commitments(fs, chain, a_t, chain_t, c_t, d_t, (f1, f2))
 
         # Step 7: responses.
@@ -418,7 +431,7 @@ def _well_formed(
     if any(not isinstance(f, tuple) or len(f) != n for f in fields):
         raise InvalidProof(f"the proof is not for {n} ciphertexts")
     for p in (*proof.permutation_commitment, *proof.chain):
-        # Points of a proof made by decode() are valid subgroup points; the identity is not.
+        # Points of a proof made by decode() are group points; the identity is not.
         if not isinstance(p, Point) or p.is_identity:
             raise InvalidProof("a proof point is not a point other than the identity")
     scalars = (proof.challenge, proof.k_a, proof.k_c, proof.k_d, proof.k_f, *proof.k_b)
@@ -437,12 +450,13 @@ def verify_shuffle(
     """Raise InvalidProof unless `proof` shows that `outputs` is a re-encrypted permutation of
     `inputs` under `key`, proven in `context` (SPEC 4.7.6).
 
-    Costs 8n + 3 variable-base and n + 4 fixed-base multiplications for n ciphertexts.
+    Costs 8n + 3 variable-base and n + 4 fixed-base multiplications for n ciphertexts, all by
+    public scalars (variable time).
     """
     key, ins, outs, proof = _well_formed(key, inputs, outputs, proof, context)
     try:
         ok = _verify(key, ins, outs, proof, context)
-    except (_NaclError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         raise InvalidProof(f"shuffle proof: {exc}") from None
     if not ok:
         raise InvalidProof("shuffle proof: the challenge does not match")
@@ -456,11 +470,9 @@ def _verify(
     context: bytes,
 ) -> bool:
     # SPEC 4.7.6. Every point here is a Point other than the identity (decode validated it,
-    # or arithmetic on valid points made it), so none is re-validated. Every scalar below is
-    # nonzero, so each product is a real libsodium call, and libsodium's variable-base
-    # multiplication (scalarmult_ed25519_ref10.c) refuses any point that is non-canonical, off
-    # the curve, of small order or outside the main subgroup: a second line of defence, whose
-    # failure verify_shuffle turns into InvalidProof.
+    # or arithmetic on valid points made it), so none is re-validated: the group has prime
+    # order, so a decoded point is a group element. Every scalar is public (the statement, the
+    # proof and the challenges derived from them), so every product is `mul_public`.
     n = len(inputs)
     gens = generators(n + 1)
     h, positions = gens[0], gens[1:]
@@ -475,40 +487,43 @@ def _verify(
     # A' = k_A*G + sum k_E,i*H_{1+i} - v*sum e_j*u_j
     a_t = sum_points(
         [
-            G * proof.k_a,
-            *(p * k for p, k in zip(positions, k_e, strict=True)),
-            *(p * k for p, k in zip(u, minus_ve, strict=True)),
+            G.mul_public(proof.k_a),
+            *(p.mul_public(k) for p, k in zip(positions, k_e, strict=True)),
+            *(p.mul_public(k) for p, k in zip(u, minus_ve, strict=True)),
         ]
     )
     # C' = k_C*G - v*(sum u_j - sum H_{1+i})
-    c = sum_points(list(u)) - _position_sum(n, positions)
-    c_t = G * proof.k_c + c * minus_v
+    c = sum_points([*u, -_position_sum(n, positions)])
+    c_t = G.mul_public(proof.k_c) + c.mul_public(minus_v)
     # B'_i = k_B,i*G + k_E,i*B_{i-1} - v*B_i, with B_{-1} = H_0
     chain_t: list[Point] = []
     prev = h
     minus_v_last = h  # -v*B_{n-1}, reused by D'
     for i in range(n):
-        minus_v_last = chain[i] * minus_v
-        chain_t.append(G * proof.k_b[i] + prev * k_e[i] + minus_v_last)
+        minus_v_last = chain[i].mul_public(minus_v)
+        chain_t.append(
+            sum_points([G.mul_public(proof.k_b[i]), prev.mul_public(k_e[i]), minus_v_last])
+        )
         prev = chain[i]
     # D' = k_D*G - v*(B_{n-1} - (prod e)*H_0) = k_D*G - v*B_{n-1} + (v * prod e)*H_0
     prod_e = 1
     for ej in e:
         prod_e = prod_e * ej % L
-    d_t = G * proof.k_d + minus_v_last + h * (v * prod_e % L)
+    d_t = sum_points([G.mul_public(proof.k_d), minus_v_last, h.mul_public(v * prod_e)])
     # F' = sum k_E,i*outputs_i - v*sum e_j*inputs_j - (k_F*G, k_F*Y)
+    minus_k_f = L - proof.k_f
     f1 = sum_points(
         [
-            G * (L - proof.k_f),
-            *(ct.c1 * k for ct, k in zip(outputs, k_e, strict=True)),
-            *(ct.c1 * k for ct, k in zip(inputs, minus_ve, strict=True)),
+            G.mul_public(minus_k_f),
+            *(ct.c1.mul_public(k) for ct, k in zip(outputs, k_e, strict=True)),
+            *(ct.c1.mul_public(k) for ct, k in zip(inputs, minus_ve, strict=True)),
         ]
     )
     f2 = sum_points(
         [
-            key * (L - proof.k_f),
-            *(ct.c2 * k for ct, k in zip(outputs, k_e, strict=True)),
-            *(ct.c2 * k for ct, k in zip(inputs, minus_ve, strict=True)),
+            key.mul_public(minus_k_f),
+            *(ct.c2.mul_public(k) for ct, k in zip(outputs, k_e, strict=True)),
+            *(ct.c2.mul_public(k) for ct, k in zip(inputs, minus_ve, strict=True)),
         ]
     )
     return _append_commitments(fs, chain, a_t, chain_t, c_t, d_t, (f1, f2)) == v

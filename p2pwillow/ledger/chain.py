@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from p2pwillow.ledger.entry import GENESIS_PREV, Entry, decode_entry
-from p2pwillow.ledger.errors import Reason, RemoteProtocolError
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.identity import safety_code
 from p2pwillow.ledger.kinds import (
     Abort,
@@ -72,6 +72,7 @@ class Ledger:
         "_hand_seats",
         "_hashes",
         "_head_signers",
+        "_keeps_entries",
         "_roster",
         "_seated",
         "_sequencer",
@@ -91,6 +92,21 @@ class Ledger:
         self._sequencer = -1
         self._ended_by: bytes | None = None
         self._head_signers: set[int] = set()
+        self._keeps_entries = True
+
+    def keep_no_entries(self) -> None:
+        """From now on hold only the genesis entry and every entry's hash and sequencer, not
+        the entries: for an observer that replays a transcript once (SPEC 7.6), whose memory
+        then stays flat in the game's length. Everything the checks of the next entry read is
+        kept; `entries`, indexing past the genesis, `conflict` and `prefix` raise
+        LocalProtocolError afterwards."""
+        self._keeps_entries = False
+        del self._entries[1:]
+
+    def _held(self) -> list[Entry]:
+        if not self._keeps_entries:
+            raise LocalProtocolError("this ledger keeps no entries (keep_no_entries)")
+        return self._entries
 
     # --- what the ledger holds -------------------------------------------------------------
 
@@ -100,18 +116,18 @@ class Ledger:
 
     @property
     def entries(self) -> Sequence[Entry]:
-        return tuple(self._entries)
+        return tuple(self._held())
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._hashes)
 
     def __getitem__(self, seq: int) -> Entry:
-        return self._entries[seq]
+        return self._entries[0] if seq == 0 and self._entries else self._held()[seq]
 
     @property
     def head_seq(self) -> int:
         """The seq of the last entry; -1 when empty."""
-        return len(self._entries) - 1
+        return len(self._hashes) - 1
 
     @property
     def head_hash(self) -> bytes:
@@ -173,7 +189,7 @@ class Ledger:
     def prefix(self, length: int) -> Ledger:
         """A new ledger holding the first `length` entries (to cut a forked tail, SPEC 6.8)."""
         ledger = Ledger(self._game)
-        for entry, sequencer in zip(self._entries[:length], self._sequencers, strict=False):
+        for entry, sequencer in zip(self._held()[:length], self._sequencers, strict=False):
             ledger.append(entry, sequencer_seat=sequencer)
         return ledger
 
@@ -351,7 +367,8 @@ class Ledger:
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
         self._sequencer = sequencer
-        self._entries.append(entry)
+        if self._keeps_entries or not self._entries:
+            self._entries.append(entry)
         self._hashes.append(digest)
         self._sequencers.append(sequencer)
 
@@ -360,7 +377,7 @@ class Ledger:
         countersigned by that seq's sequencer yet differ, the proof of equivocation."""
         if not 0 <= entry.seq <= self.head_seq or entry.game != self._game:
             return None
-        held = self._entries[entry.seq]
+        held = self._held()[entry.seq]
         sequencer = self._sequencers[entry.seq]
         key = self._roster_key_at(sequencer, entry.seq)
         if key is None:
@@ -372,7 +389,7 @@ class Ledger:
         genesis = self.genesis
         assert genesis is not None
         keys = genesis.identity_keys()
-        for entry in self._entries[1 : seq + 1]:
+        for entry in self._held()[1 : seq + 1]:
             if isinstance(entry.body, Join):
                 keys[entry.author] = bytes.fromhex(entry.body.identity_key)
             elif isinstance(entry.body, Leave):

@@ -45,7 +45,7 @@ def make_hand_key(hand: HandContext, seat: int, rng: Rng) -> tuple[int, HandKey]
     """Draw this hand's secret x and publish Y = x*G with a proof bound to (game, hand, seat)."""
     secret = random_scalar(rng)
     context = hand.at(seat, STEP_HAND_KEY).encode()
-    return secret, HandKey(G * secret, proofs.prove_key(secret, context, rng))
+    return secret, HandKey(G.mul_secret(secret), proofs.prove_key(secret, context, rng))
 
 
 def check_hand_key(hand: HandContext, seat: int, key: HandKey) -> None:
@@ -215,7 +215,7 @@ def make_deal_shares(
     final = _final_deck(deck)
     bases = [final[p].c1 for p in plan.shared_positions(seat)]
     context = hand.at(seat, STEP_DEAL_SHARES).encode()
-    shares = tuple(base * hand_secret(secret) for base in bases)
+    shares = tuple(base.mul_secret(hand_secret(secret)) for base in bases)
     return DealShares(shares, proofs.prove_dleq_batch(secret, bases, context, rng, shares=shares))
 
 

@@ -85,7 +85,7 @@ def _make_shuffle(
     rng: Rng,
     permutation: Sequence[int] | None = None,
 ) -> tuple[HandShuffle, PlayerHand]:
-    key = G * hand_secret(secret)
+    key = G.mul_secret(hand_secret(secret))
     inputs = list(held.ciphertexts)
     if permutation is None:
         outputs, witness = shuffles.shuffle(key, inputs, rng)
@@ -315,7 +315,7 @@ def make_reveal(
     c1 = layout.cards[index].c1
     hand_secret(secret)
     context = hand.at(seat, label).encode()
-    return Reveal(c1 * secret, proofs.prove_dleq(secret, c1, context, rng))
+    return Reveal(c1.mul_secret(secret), proofs.prove_dleq(secret, c1, context, rng))
 
 
 def check_reveal(

@@ -19,6 +19,7 @@ from p2pwillow.rules.events import (
     Dealt,
     Event,
     Folded,
+    FoldedForStalling,
     HandAborted,
     HandEnded,
     LaidOut,
@@ -35,7 +36,7 @@ from p2pwillow.rules.events import (
     TradingClosed,
     WentAllIn,
 )
-from p2pwillow.rules.game import Game, SeatedPlayer
+from p2pwillow.rules.game import BuyIn, ChipCount, Game, SeatedPlayer, SitOut, SitOutReason
 from p2pwillow.rules.hand import Hand, HandState
 from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
@@ -64,13 +65,16 @@ __all__ = [
     "BettingOpened",
     "BettingSkipped",
     "BettingStructure",
+    "BuyIn",
     "Called",
     "CardRevealed",
     "Checked",
+    "ChipCount",
     "ConfigError",
     "Dealt",
     "Event",
     "Folded",
+    "FoldedForStalling",
     "Game",
     "Hand",
     "HandAborted",
@@ -89,6 +93,8 @@ __all__ = [
     "RoundState",
     "RulesError",
     "SeatedPlayer",
+    "SitOut",
+    "SitOutReason",
     "TableConfig",
     "TimedOut",
     "Trade",

@@ -49,7 +49,7 @@ class By(enum.Enum):
     PROTOCOL = "protocol"
     """The protocol completes it (the deal, once every deal share is in)."""
     DEALER = "dealer"
-    """The dealer's clock, for a seat that stalls (a timeout, an abort)."""
+    """The dealer's clock, for a seat that stalls (a timeout, a fold for stalling, an abort)."""
 
 
 class Needs(enum.Enum):
@@ -129,6 +129,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(A.FOLD,               P, "fold",          N.NOTHING,      br.verify_fold,     br.do_fold,          ()),
     Action(A.ALL_IN,             P, "all_in",        N.NOTHING,      br.verify_all_in,   br.do_all_in,        ()),
     Action(A.TIMEOUT,            D, "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,       None),
+    Action(A.STALL,              D, "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,         None),
     Action(A.ABORT,              D, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,         None),
 )
 # fmt: on

@@ -1,5 +1,6 @@
 """One betting round as the hand plays it: who is to act, the checks on check, bet, call, raise,
-fold and all in, and the steps that move the chips (SPEC 3.7). Pure; no I/O.
+fold and all in, the steps that move the chips, and a player folded for stalling in a betting
+round (SPEC 3.7, 3.9). Pure; no I/O.
 
 Checks and steps have the action table's shape: (config, state, seat, argument).
 """
@@ -25,13 +26,14 @@ from p2pwillow.rules.events import (
     Checked,
     Event,
     Folded,
+    FoldedForStalling,
     Raised,
     WentAllIn,
 )
-from p2pwillow.rules.phases import ActionKind
+from p2pwillow.rules.phases import ActionKind, Phase
 from p2pwillow.rules.pots import Pot, PotAward
 from p2pwillow.rules.rounds import next_round
-from p2pwillow.rules.showdown import finish
+from p2pwillow.rules.showdown import finish, stalled_to_one
 from p2pwillow.rules.state import HandState, PlayerState, phase_allows, player, pot_chips
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
@@ -167,6 +169,20 @@ def do_fold(config: TableConfig, s: HandState, seat: int, _: object = None) -> l
         pot = Pot(pot_chips(config, s), (winner,))
         return [Folded(seat), *finish(s, (PotAward(pot, (winner,), (pot.amount,)),))]
     return [Folded(seat), *_after_action(config, s, seat, raised=False)]
+
+
+def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    """SPEC 3.9: fold `seat` out of turn in a betting round. It leaves the players who must
+    still act; if it was the one to act, the next of them acts (or the round ends)."""
+    s.players[seat].folded = True
+    event = FoldedForStalling(seat, Phase.BETTING, 0, None, None)
+    if sum(not q.folded for q in s.players.values()) == 1:
+        return [event, *stalled_to_one(config, s)]
+    if seat == s.actor:
+        return [event, *_after_action(config, s, seat, raised=False)]
+    # The one to act is still in the set, so the round goes on.
+    s.needs = [x for x in s.needs if x != seat]
+    return [event]
 
 
 def _raise_to(config: TableConfig, s: HandState, seat: int, to: int) -> tuple[bool, bool]:

@@ -5,6 +5,8 @@ Pure; no I/O. The session layer converts these into its remote-protocol error fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class RulesError(Exception):
     """Anything the rules engine refuses; the message says what was wrong."""
@@ -16,3 +18,12 @@ class ConfigError(RulesError, ValueError):
 
 class IllegalAction(RulesError):
     """An action or input that the rules do not allow now; nothing changed (SPEC 3.3)."""
+
+
+def passes(check: Callable[[], object]) -> bool:
+    """Whether `check` (a `verify_x` call) accepts: the `can_x` face of an action."""
+    try:
+        check()
+    except IllegalAction:
+        return False
+    return True

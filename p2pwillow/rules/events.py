@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card
-from p2pwillow.rules.phases import ActionKind
+from p2pwillow.rules.phases import ActionKind, Phase
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.rules.trading import Announcement, Trade, TradeOffer
 
@@ -78,7 +78,8 @@ class TradeMade:
 @dataclass(frozen=True, slots=True)
 class TradingClosed:
     by: int | None
-    """The dealer's seat when the dealer called it, None when the announced rule closed it."""
+    """The seat that called it (the dealer, or the first player in after a dealer folded for
+    stalling, SPEC 3.5), None when the announced rule or the clock closed it."""
     reason: str
     returned: tuple[tuple[int, int], ...]
     """(seat, chips) given back to the stack for unused tokens."""
@@ -168,6 +169,23 @@ class TimedOut:
 
 
 @dataclass(frozen=True, slots=True)
+class FoldedForStalling:
+    """A player still in owed a protocol step after the deal and did not give it: it is folded
+    out of turn and whatever it bet stays in the pot (SPEC 3.9)."""
+
+    seat: int
+    phase: Phase
+    """The phase the hand was in (TRADING, LAYOUT, REVEAL or BETTING)."""
+    returned: int
+    """Chips given back to its stack for trade tokens it had not used (trading only)."""
+    void_trade: TradeOffer | None
+    """The accepted offer of a trade it was a side of, now undone: no cards change hands, no
+    token is paid, and the other side's chosen cards (if it chose) are not given."""
+    partner: int | None
+    """The other side of `void_trade`."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded:
     result: HandResult
 
@@ -203,6 +221,7 @@ Event = (
     | Folded
     | WentAllIn
     | TimedOut
+    | FoldedForStalling
     | HandEnded
     | HandAborted
 )

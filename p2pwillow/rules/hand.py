@@ -19,11 +19,11 @@ from typing import Any, TypeVar
 from p2pwillow.cards import Card
 from p2pwillow.hands import HandValue, best_hand
 from p2pwillow.limits import LAYOUT_SIZE, is_int
-from p2pwillow.rules import betting_round, rounds
+from p2pwillow.rules import betting_round, rounds, trade_flow
 from p2pwillow.rules.actions import ACTION, ACTIONS, By
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.errors import ConfigError, IllegalAction
+from p2pwillow.rules.errors import ConfigError, passes
 from p2pwillow.rules.events import (
     Announced,
     BetPlaced,
@@ -33,6 +33,7 @@ from p2pwillow.rules.events import (
     Dealt,
     Event,
     Folded,
+    FoldedForStalling,
     HandAborted,
     LaidOut,
     OfferWithdrawn,
@@ -235,9 +236,9 @@ class Hand:
             if t.mode is TradingMode.IN_TURN:
                 assert t.turn is not None
                 return (t.turn,)
-            return (s.dealer,)
+            return (trade_flow.closer(s),)
         if s.phase is Phase.LAYOUT:
-            return tuple(x for x in s.order if not s.players[x].laid_out)
+            return tuple(x for x in s.order if rounds.awaits_layout(s, x))
         if s.phase is Phase.REVEAL:
             return tuple(x for x in s.order if rounds.awaits_reveal(s, x))
         if s.phase is Phase.BETTING:
@@ -271,11 +272,7 @@ class Hand:
         ACTION[kind].check(self.config, self._s, seat, argument)
 
     def can(self, kind: ActionKind, seat: int, argument: object = None) -> bool:
-        try:
-            self.verify(kind, seat, argument)
-        except IllegalAction:
-            return False
-        return True
+        return passes(lambda: self.verify(kind, seat, argument))
 
     def act(self, kind: ActionKind, seat: int, argument: object = None) -> Event:
         """Take `kind` for `seat` with `argument`; returns its event, or raises IllegalAction
@@ -468,7 +465,23 @@ class Hand:
         pass, decline, or (free mode, dealer, no offer open) close trading."""
         return self._take(ActionKind.TIMEOUT, seat, None, TimedOut)
 
-    # abort (input: the protocol stalled or a peer cheated)
+    # stall (input: after the deal, a player still in did not give a protocol step in time)
+    def verify_stall(self, seat: int) -> None:
+        self.verify(ActionKind.STALL, seat)
+
+    def can_stall(self, seat: int) -> bool:
+        return self.can(ActionKind.STALL, seat)
+
+    def stall(self, seat: int) -> FoldedForStalling:
+        """Fold `seat` out of turn; its bets stay in the pot and the hand goes on (SPEC 3.9)."""
+        return self._take(ActionKind.STALL, seat, None, FoldedForStalling)
+
+    @property
+    def stalled(self) -> tuple[int, ...]:
+        """Seats folded for stalling in this hand, in the order it happened."""
+        return tuple(e.seat for e in self._events if isinstance(e, FoldedForStalling))
+
+    # abort (input: before the deal is complete, the protocol stalled or a peer cheated)
     def verify_abort(self, blamed_seats: Sequence[int], reason: str) -> None:
         self.verify(ActionKind.ABORT, self._s.dealer, (tuple(blamed_seats), reason))
 
@@ -476,6 +489,6 @@ class Hand:
         return self.can(ActionKind.ABORT, self._s.dealer, (tuple(blamed_seats), reason))
 
     def abort(self, blamed_seats: Sequence[int], reason: str) -> HandAborted:
-        """End the hand with every stack back at its start (SPEC 3.10)."""
+        """End the hand before the deal is complete, every stack back at its start (SPEC 3.10)."""
         blame = (tuple(blamed_seats), reason)
         return self._take(ActionKind.ABORT, self._s.dealer, blame, HandAborted)

@@ -7,7 +7,8 @@ Pure; no I/O. Theory of operation below; `state.goto` is the only code that chan
 # -------------------
 # A hand is a state machine driven by two kinds of input: player actions (announce, offer,
 # accept, ..., check, bet, raise, fold) and protocol inputs (deal, lay_out, reveal, timeout,
-# abort) that the session layer feeds in once the cryptography behind them has been checked.
+# stall, abort) that the session layer feeds in once the cryptography behind them has been
+# checked.
 # The engine never sees a face-down card: it counts each player's cards as positions 0..n-1
 # and learns a card only when `reveal` hands it one.
 #
@@ -16,7 +17,10 @@ Pure; no I/O. Theory of operation below; `state.goto` is the only code that chan
 #   --> SHOWDOWN --> COMPLETE
 #
 # BETTING is skipped when fewer than two players can still bet; a fold that leaves one player
-# goes straight to COMPLETE; `abort` takes any live phase to ABORTED. SHOWDOWN is transient:
+# goes straight to COMPLETE (after the deal a stall folds the staller out of turn, so TRADING,
+# LAYOUT and REVEAL can end that way too); `abort` takes ANNOUNCE or DEAL to ABORTED and
+# nothing later: once the cards are dealt a hand is never voided (SPEC 3.9, 3.10). SHOWDOWN is
+# transient:
 # pots are settled on entry and the hand moves on to COMPLETE in the same step. Every phase
 # change goes through `TRANSITIONS` and every action is first checked against
 # `ACTIONS_BY_PHASE`, so a rule about "when" lives in these two tables and nowhere else.
@@ -61,6 +65,7 @@ class ActionKind(enum.Enum):
     FOLD = "fold"
     ALL_IN = "all-in"
     TIMEOUT = "timeout"
+    STALL = "stall"
     ABORT = "abort"
 
 
@@ -90,14 +95,15 @@ _BETTING_ACTIONS = frozenset(
     }
 )
 
-# SPEC 3.2: the actions a phase admits (abort is admitted by every live phase).
+# SPEC 3.2: the actions a phase admits. Abort only before the deal is complete, stall only
+# after it (SPEC 3.9, 3.10).
 ACTIONS_BY_PHASE: dict[Phase, frozenset[ActionKind]] = {
     Phase.ANNOUNCE: frozenset({ActionKind.ANNOUNCE, ActionKind.ABORT}),
     Phase.DEAL: frozenset({ActionKind.DEAL, ActionKind.ABORT}),
-    Phase.TRADING: _TRADING_ACTIONS | {ActionKind.ABORT},
-    Phase.LAYOUT: frozenset({ActionKind.LAY_OUT, ActionKind.ABORT}),
-    Phase.REVEAL: frozenset({ActionKind.REVEAL, ActionKind.ABORT}),
-    Phase.BETTING: _BETTING_ACTIONS | {ActionKind.ABORT},
+    Phase.TRADING: _TRADING_ACTIONS | {ActionKind.STALL},
+    Phase.LAYOUT: frozenset({ActionKind.LAY_OUT, ActionKind.STALL}),
+    Phase.REVEAL: frozenset({ActionKind.REVEAL, ActionKind.STALL}),
+    Phase.BETTING: _BETTING_ACTIONS | {ActionKind.STALL},
     Phase.SHOWDOWN: frozenset(),
     Phase.COMPLETE: frozenset(),
     Phase.ABORTED: frozenset(),
@@ -107,11 +113,11 @@ ACTIONS_BY_PHASE: dict[Phase, frozenset[ActionKind]] = {
 TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.ANNOUNCE: frozenset({Phase.DEAL, Phase.ABORTED}),
     Phase.DEAL: frozenset({Phase.TRADING, Phase.LAYOUT, Phase.ABORTED}),
-    Phase.TRADING: frozenset({Phase.LAYOUT, Phase.ABORTED}),
-    Phase.LAYOUT: frozenset({Phase.REVEAL, Phase.ABORTED}),
-    Phase.REVEAL: frozenset({Phase.BETTING, Phase.REVEAL, Phase.SHOWDOWN, Phase.ABORTED}),
+    Phase.TRADING: frozenset({Phase.LAYOUT, Phase.COMPLETE}),
+    Phase.LAYOUT: frozenset({Phase.REVEAL, Phase.COMPLETE}),
+    Phase.REVEAL: frozenset({Phase.BETTING, Phase.REVEAL, Phase.SHOWDOWN, Phase.COMPLETE}),
     Phase.BETTING: frozenset(
-        {Phase.REVEAL, Phase.SHOWDOWN, Phase.COMPLETE, Phase.ABORTED},
+        {Phase.REVEAL, Phase.SHOWDOWN, Phase.COMPLETE},
     ),
     Phase.SHOWDOWN: frozenset({Phase.COMPLETE}),
     Phase.COMPLETE: frozenset(),

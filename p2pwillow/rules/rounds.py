@@ -1,5 +1,6 @@
 """The five rounds: laying out, turning one card per round, opening each betting round and moving
-on to the next round or the showdown (SPEC 3.6). Pure; no I/O.
+on to the next round or the showdown, and a player folded for stalling in layout or reveal
+(SPEC 3.6, 3.9). Pure; no I/O.
 
 Checks and steps have the action table's shape: (config, state, seat, argument).
 """
@@ -13,9 +14,16 @@ from p2pwillow.limits import LAYOUT_SIZE, ROUNDS, is_int
 from p2pwillow.rules.betting import RoundState, opener_seat
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.events import BettingOpened, BettingSkipped, CardRevealed, Event, LaidOut
+from p2pwillow.rules.events import (
+    BettingOpened,
+    BettingSkipped,
+    CardRevealed,
+    Event,
+    FoldedForStalling,
+    LaidOut,
+)
 from p2pwillow.rules.phases import ActionKind, Phase
-from p2pwillow.rules.showdown import settle
+from p2pwillow.rules.showdown import settle, stalled_to_one
 from p2pwillow.rules.state import HandState, goto, phase_allows, player
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
@@ -28,7 +36,9 @@ def verify_lay_out(
     the order they will be turned (the protocol keeps them secret, SPEC 5.8)."""
     phase_allows(s, ActionKind.LAY_OUT)
     p = player(s, seat)
-    if p.laid_out:
+    if p.folded:
+        raise IllegalAction(f"seat {seat} has folded; it lays nothing out")
+    if not awaits_layout(s, seat):
         raise IllegalAction(f"seat {seat} has already laid out")
     if positions is None:
         return
@@ -41,6 +51,11 @@ def verify_lay_out(
         or not all(is_int(x) and 0 <= x < size for x in positions)
     ):
         raise IllegalAction(f"a layout is {LAYOUT_SIZE} distinct positions of 0..{size - 1}")
+
+
+def awaits_layout(s: HandState, seat: int) -> bool:
+    p = s.players[seat]
+    return not p.folded and not p.laid_out
 
 
 def awaits_reveal(s: HandState, seat: int) -> bool:
@@ -71,10 +86,34 @@ def do_lay_out(config: TableConfig, s: HandState, seat: int, _: object = None) -
     p = s.players[seat]
     p.laid_out = True
     events: list[Event] = [LaidOut(seat, p.hand_size - LAYOUT_SIZE)]
-    if all(q.laid_out for q in s.players.values()):
+    if not any(awaits_layout(s, x) for x in s.order):
         s.betting_round = 1
         goto(s, Phase.REVEAL)
     return events
+
+
+def do_stall_layout(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    """SPEC 3.9: fold `seat` in LAYOUT; round 1 starts once everyone still in has laid out."""
+    s.players[seat].folded = True
+    event = FoldedForStalling(seat, Phase.LAYOUT, 0, None, None)
+    if sum(not q.folded for q in s.players.values()) == 1:
+        return [event, *stalled_to_one(config, s)]
+    if not any(awaits_layout(s, x) for x in s.order):
+        s.betting_round = 1
+        goto(s, Phase.REVEAL)
+    return [event]
+
+
+def do_stall_reveal(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    """SPEC 3.9: fold `seat` in REVEAL (its cards not yet shown stay face down); the round's
+    betting, or the next round, starts once everyone still in has revealed."""
+    s.players[seat].folded = True
+    event = FoldedForStalling(seat, Phase.REVEAL, 0, None, None)
+    if sum(not q.folded for q in s.players.values()) == 1:
+        return [event, *stalled_to_one(config, s)]
+    if not any(awaits_reveal(s, x) for x in s.order):
+        return [event, *open_betting(config, s)]
+    return [event]
 
 
 def do_reveal(config: TableConfig, s: HandState, seat: int, card: Card) -> list[Event]:

@@ -1,5 +1,5 @@
 """The end of a hand: settling the pots at showdown, paying a hand folded to one player, and
-aborting with every stack back at its start (SPEC 3.8, 3.10). Pure; no I/O.
+aborting with every stack back at its start (SPEC 3.8, 3.9, 3.10). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import Event, HandAborted, HandEnded
 from p2pwillow.rules.phases import ActionKind, Phase
-from p2pwillow.rules.pots import HandResult, PotAward, award_pots, build_pots
-from p2pwillow.rules.state import HandState, goto, phase_allows, player
+from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots
+from p2pwillow.rules.state import HandState, goto, phase_allows, player, pot_chips
 
 # Steps: each changes the clone it is given and returns the events it caused (SPEC 3.3); the
 # abort's check and step have the action table's shape, (config, state, seat, argument).
@@ -52,12 +52,28 @@ def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
     return [HandEnded(s.result)]
 
 
+def stalled_to_one(config: TableConfig, s: HandState) -> list[Event]:
+    """SPEC 3.9: a stall that leaves one player in ends the hand as a fold to one does (3.8),
+    in whatever phase it happened: unused trade tokens go back first, then the last player
+    takes every chip in the pot."""
+    (winner,) = (x for x in s.order if not s.players[x].folded)
+    if s.trading is not None:
+        t = s.trading
+        t.offer, t.acceptor, t.chosen, t.responders, t.turn = None, None, {}, [], None
+    for p in s.players.values():
+        p.stack += p.tokens * config.token_value
+        p.tokens = 0
+    pot = Pot(pot_chips(config, s), (winner,))
+    return finish(s, (PotAward(pot, (winner,), (pot.amount,)),))
+
+
 Blame = tuple[Sequence[int], str]
 """What an abort carries: the seats blamed (possibly none) and the reason (SPEC 3.10)."""
 
 
 def verify_abort(config: TableConfig, s: HandState, seat: int, blame: Blame | None) -> None:
-    """An abort is allowed in every live phase, blaming players of the hand, each once."""
+    """An abort is allowed before the deal is complete (ANNOUNCE, DEAL: SPEC 3.10), blaming
+    players of the hand, each once."""
     phase_allows(s, ActionKind.ABORT)
     if blame is None:
         return

@@ -1,5 +1,6 @@
 """The dealer's announcement, the deal and blind trading as the hand plays them: turns, offers,
-answers, choosing cards, tokens and closing (SPEC 3.3-3.5). Pure; no I/O.
+answers, choosing cards, tokens, closing, and a player folded for stalling while trading
+(SPEC 3.3-3.5, 3.9). Pure; no I/O.
 
 Every check and step has the action table's shape (`actions.Check`, `actions.Step`):
 (config, state, seat, argument); a check given None for the argument asks whether some
@@ -17,6 +18,7 @@ from p2pwillow.rules.events import (
     Announced,
     Dealt,
     Event,
+    FoldedForStalling,
     OfferLapsed,
     OfferWithdrawn,
     Passed,
@@ -28,6 +30,7 @@ from p2pwillow.rules.events import (
     TradingClosed,
 )
 from p2pwillow.rules.phases import ActionKind, Phase
+from p2pwillow.rules.showdown import stalled_to_one
 from p2pwillow.rules.state import (
     HandState,
     TradingState,
@@ -163,12 +166,21 @@ def verify_choose(
         raise IllegalAction("a position is named twice")
 
 
+def closer(s: HandState) -> int:
+    """Who calls the close under `dealer-calls`: the dealer, or once the dealer is folded for
+    stalling, the first player still in clockwise from it (SPEC 3.5, 3.9)."""
+    if not s.players[s.dealer].folded:
+        return s.dealer
+    return next(x for x in s.order if not s.players[x].folded)
+
+
 def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     phase_allows(s, ActionKind.CLOSE_TRADING)
     player(s, seat)
     t = trading(s)
-    if seat != s.dealer:
-        raise IllegalAction(f"only the dealer (seat {s.dealer}) closes trading")
+    if seat != closer(s):
+        who = "the dealer" if closer(s) == s.dealer else "the first player in after the dealer"
+        raise IllegalAction(f"only seat {closer(s)} ({who}) closes trading")
     if t.closing is not TradingClose.DEALER_CALLS:
         raise IllegalAction(f"trading closes by rule ({t.closing.value}), not by the dealer")
     _trade_idle(s, "close trading")
@@ -294,8 +306,14 @@ def _end_turn(config: TableConfig, s: HandState, *, traded: bool) -> list[Event]
 
 
 def do_close_trading(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
-    """The dealer closes trading (SPEC 3.5: `dealer-calls`)."""
-    return do_close(config, s, s.dealer, "the dealer closed trading")
+    """The closer calls the close (SPEC 3.5: `dealer-calls`; 3.9: after the dealer is folded
+    for stalling, the first player still in)."""
+    reason = (
+        "the dealer closed trading"
+        if seat == s.dealer
+        else "the first player still in closed trading (the dealer was folded)"
+    )
+    return do_close(config, s, seat, reason)
 
 
 def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> list[Event]:
@@ -311,3 +329,42 @@ def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> 
         returned.append((x, chips))
     goto(s, Phase.LAYOUT)
     return [TradingClosed(by, reason, tuple(returned))]
+
+
+def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    """SPEC 3.9: fold `seat` out of turn while trading. Its unused tokens go back to its stack;
+    its own open offer lapses; it stops being a responder; an accepted trade it is a side of is
+    undone; if it held the in-turn turn, the turn ends; then the closing rules apply."""
+    t = trading(s)
+    p = s.players[seat]
+    p.folded = True
+    returned = p.tokens * config.token_value
+    p.stack += returned
+    p.tokens = 0
+    void: TradeOffer | None = None
+    partner: int | None = None
+    follow: list[Event] = []
+    turn_over = t.mode is TradingMode.IN_TURN and t.offer is None and t.turn == seat
+    if t.offer is not None and t.acceptor is not None:
+        if seat in (t.offer.offerer, t.acceptor):
+            # Nothing was exchanged and no token paid: a trade is made only by both choices.
+            void = t.offer
+            partner = t.acceptor if seat == t.offer.offerer else t.offer.offerer
+            t.offer, t.acceptor, t.chosen, t.responders = None, None, {}, []
+            turn_over = t.mode is TradingMode.IN_TURN
+    elif t.offer is not None:
+        offer = t.offer
+        if seat in t.responders:
+            t.responders.remove(seat)
+        if seat == offer.offerer or not t.responders:
+            t.offer, t.responders = None, []
+            follow.append(OfferLapsed(offer))
+            turn_over = t.mode is TradingMode.IN_TURN
+    event = FoldedForStalling(seat, Phase.TRADING, returned, void, partner)
+    if sum(not q.folded for q in s.players.values()) == 1:
+        return [event, *follow, *stalled_to_one(config, s)]
+    if turn_over:
+        follow += _end_turn(config, s, traded=False)
+    elif t.offer is None and len(eligible(s)) < 2:
+        follow += do_close(config, s, None, "fewer than two players can trade")
+    return [event, *follow]

@@ -179,7 +179,7 @@ def _join(st: SessionState, e: Entry) -> Commit:
     _between(st, "a player joins")
 
     def commit() -> list[SessionEvent]:
-        st.game.join(e.author, body.name)
+        st.game.join(e.author, body.name, body.identity_key)
         return []
 
     return commit

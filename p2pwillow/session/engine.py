@@ -122,7 +122,7 @@ class Session:
         game = Game(config)
         for p in body.players:
             try:
-                game.join(p.seat, p.name)
+                game.join(p.seat, p.name, p.identity_key)
             except RulesError as exc:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author
@@ -196,8 +196,22 @@ class Session:
 
     @property
     def complete(self) -> bool:
-        """The transcript so far is a finished game: seated, no hand open or unsigned."""
-        return self._state.between_hands
+        """The transcript so far is a finished game: nothing is `missing` (SPEC 7.6)."""
+        return not self.missing
+
+    @property
+    def missing(self) -> tuple[Wait, ...]:
+        """What the transcript so far lacks to be a finished game (SPEC 7.6), seat by seat:
+        the `seat` of a genesis player who has not accepted; while a hand runs, what it waits
+        for (7.4), or the dealer's `hand_end` once the rules have settled it; after it ended,
+        the `head_signature` of each of its players who has not signed. Empty exactly when
+        the game is complete; the one place that says what "complete" means."""
+        st = self._state
+        owed = tuple(dict.fromkeys(Wait(d.seat, d.step.value) for d in self.due()))
+        if owed or schedule.when(st.ledger, st.hand) is not schedule.When.HAND:
+            return owed
+        # A running hand always waits for someone; the sequencer's next entry if not (7.4).
+        return (Wait(self.sequencer, "entry"),)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -357,11 +371,12 @@ class Session:
         if out.send:
             return out + self._auto()
         owing = schedule.stalled(st.ledger, r)
-        if owing:
-            seats = sorted({d.seat for d in owing})
-            named = sorted({d.step.value for d in owing})
-            reason = f"seat(s) {', '.join(map(str, seats))} stalled: {', '.join(named)}"
-            out += self._emit(k.Abort(blamed=seats, reason=reason[:200]))
+        seats = sorted({d.seat for d in owing})
+        named = sorted({d.step.value for d in owing})
+        reason = f"seat(s) {', '.join(map(str, seats))} stalled: {', '.join(named)}"[:200]
+        # SPEC 3.10, 7.5: the rules accept an abort only before the deal is complete.
+        if seats and hand.can_abort(seats, reason):
+            out += self._emit(k.Abort(blamed=seats, reason=reason))
         return out + self._auto()
 
     # --- the one path for entries ------------------------------------------------------------

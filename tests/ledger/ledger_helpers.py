@@ -113,24 +113,24 @@ def sample_bodies() -> dict[str, Body]:
         k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle"),
         k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),
         k.Timeout(seat=3),
-        k.HandKey(key=hexs("Y", 32), proof=hexs("schnorr", 64)),
-        k.DeckShuffle(deck=[hexs(f"c{i}", 64) for i in range(52)], proof=hexs("tw", 2000)),
+        k.HandKey(key=hexs("Y", 33), proof=hexs("schnorr", 64)),
+        k.DeckShuffle(deck=[hexs(f"c{i}", 66) for i in range(52)], proof=hexs("tw", 2000)),
         k.DealShares(
-            shares=[k.DealShare(position=p, share=hexs(f"d{p}", 32)) for p in (0, 1, 5, 6)],
+            shares=[k.DealShare(position=p, share=hexs(f"d{p}", 33)) for p in (0, 1, 5, 6)],
             proof=hexs("dleq", 64),
         ),
         k.HandShuffle(
-            purpose="layout", trade=0, cards=[hexs(f"h{i}", 64) for i in range(7)], proof="ab"
+            purpose="layout", trade=0, cards=[hexs(f"h{i}", 66) for i in range(7)], proof="ab"
         ),
         k.TradeGive(
             trade=17,
             to=3,
             cards=[
-                k.TradedCard(position=p, card=hexs(f"t{p}", 64), proof=hexs(f"re{p}", 128))
+                k.TradedCard(position=p, card=hexs(f"t{p}", 66), proof=hexs(f"re{p}", 128))
                 for p in (1, 4)
             ],
         ),
-        k.Reveal(card=0, share=hexs("r", 32), proof=hexs("dleq", 64)),
+        k.Reveal(card=0, share=hexs("r", 33), proof=hexs("dleq", 64)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
         k.Offer(k=2),
         k.Accept(offer=15),
@@ -166,9 +166,9 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
         hand=table.ledger.hand + 1,
     )
     for s in seats:
-        table.add(s, k.HandKey(key=hexs(f"Y{s}", 32), proof=hexs(f"pk{s}", 64)))
+        table.add(s, k.HandKey(key=hexs(f"Y{s}", 33), proof=hexs(f"pk{s}", 64)))
     for s in seats:
-        table.add(s, k.DeckShuffle(deck=[hexs(f"c{s}.{i}", 64) for i in range(52)], proof="00"))
+        table.add(s, k.DeckShuffle(deck=[hexs(f"c{s}.{i}", 66) for i in range(52)], proof="00"))
     table.add(
         hand_dealer,
         k.Announce(deal_size=5, trading_mode="free", closing="dealer-calls", orbits=0),
@@ -181,11 +181,11 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
             k.TradeGive(
                 trade=accept.seq,
                 to=to,
-                cards=[k.TradedCard(position=0, card=hexs("x", 64), proof="11")],
+                cards=[k.TradedCard(position=0, card=hexs("x", 66), proof="11")],
             ),
         )
     for s in (2, 3):
-        cards = [hexs(f"hs{s}.{i}", 64) for i in range(5)]
+        cards = [hexs(f"hs{s}.{i}", 66) for i in range(5)]
         table.add(s, k.HandShuffle(purpose="trade", trade=accept.seq, cards=cards, proof="22"))
     table.add(hand_dealer, k.CloseTrading())
     table.add(0, k.Bet(amount=25))

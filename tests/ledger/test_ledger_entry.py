@@ -153,17 +153,17 @@ BODY_TAMPERINGS = [
     ("genesis", ("config",), [1]),
     ("hand_start", ("dealer",), 9),  # not in the hand
     ("hand_start", ("players", 0, "stack"), -5),
-    ("hand_key", ("key",), "00" * 31),
+    ("hand_key", ("key",), "00" * 32),
     ("hand_key", ("proof",), ""),
     ("hand_key", ("proof",), "abc"),
     ("deck_shuffle", ("deck",), []),
-    ("deck_shuffle", ("deck", 0), "00" * 32),  # a point, not a ciphertext
+    ("deck_shuffle", ("deck", 0), "00" * 33),  # a point, not a ciphertext
     ("deal_shares", ("shares", 0, "position"), 52),
     ("deal_shares", ("shares", 1, "position"), 0),  # duplicate position
-    ("deck_shuffle", ("deck",), ["00" * 64] * 51),
+    ("deck_shuffle", ("deck",), ["00" * 66] * 51),
     ("hand_shuffle", ("purpose",), "deal"),
     ("hand_shuffle", ("trade",), 4),  # a layout shuffle names no trade
-    ("hand_shuffle", ("cards",), ["00" * 64] * 8),
+    ("hand_shuffle", ("cards",), ["00" * 66] * 8),
     ("trade_give", ("to",), -1),
     ("trade_give", ("cards",), []),
     ("trade_give", ("cards", 1, "position"), 1),  # not ascending
@@ -205,7 +205,7 @@ def test_body_tampering_rejected(kind: str, path: tuple[str | int, ...], value: 
         lambda: k.Bet(amount=0),
         lambda: k.Bet(amount=True),
         lambda: k.Bet(amount=2**60),
-        lambda: k.HandKey(key="AB" * 32, proof="00"),
+        lambda: k.HandKey(key="AB" * 33, proof="00"),
         lambda: k.Abort(blamed=[3, 1], reason="x"),
         # a float is no JSON value of the ledger: the wrong type is the tampering under test
         lambda: k.Genesis(name="t", config={"x": 1.5}, players=[]),  # type: ignore[dict-item]

@@ -16,6 +16,7 @@ from p2pwillow.hands import best_hand
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
+    FoldedForStalling,
     Hand,
     HandEnded,
     IllegalAction,
@@ -85,6 +86,8 @@ def junk_attempts(hand: Hand, rng: random.Random, undealt: list[Card]) -> list[A
     n = rng.randint(-2, 200)
     # A legal junk reveal must not take a card some layout holds: use an undealt one.
     card = rng.choice(undealt or list(DECK))
+    # Mostly seats that cannot stall (folded, or not in the hand): legal stalls are drawn apart.
+    out = rng.choice([-1, 99, *(s for s in hand.seats if hand.is_folded(s)), seat])
     return [
         ("announce", lambda: hand.announce(seat, Announcement(7))),
         ("deal", hand.deal),
@@ -104,6 +107,8 @@ def junk_attempts(hand: Hand, rng: random.Random, undealt: list[Card]) -> list[A
         ("fold", lambda: hand.fold(seat)),
         ("all_in", lambda: hand.all_in(seat)),
         ("timeout", lambda: hand.timeout(seat)),
+        ("stall", lambda: hand.stall(out)),
+        ("abort", lambda: hand.abort([seat], "junk")),
     ]
 
 
@@ -120,12 +125,20 @@ def try_illegal(hand: Hand, attempt: Attempt) -> bool:
 
 
 class RandomTable:
-    """Drives one hand with random legal actions and checks invariants at every step."""
+    """Drives one hand with random legal actions and checks invariants at every step.
 
-    def __init__(self, hand: Hand, rng: random.Random, junk: float = 0.3) -> None:
+    `junk` is the share of steps that try an arbitrary (mostly illegal) action; `stall` the
+    chance per step that a random player still in is folded for stalling (after the deal) or
+    the hand is aborted (before it).
+    """
+
+    def __init__(
+        self, hand: Hand, rng: random.Random, junk: float = 0.3, stall: float = 0.0
+    ) -> None:
         self.hand = hand
         self.rng = rng
         self.junk = junk
+        self.stall = stall
         self.model = CardModel()
         self.start_total = chips_in_play(hand)
         self.steps = 0
@@ -135,8 +148,8 @@ class RandomTable:
         if h.phase is Phase.DEAL:
             h.deal()
             return
-        if rng.random() < 0.002:
-            h.abort([rng.choice(h.seats)], "the protocol stalled")
+        if rng.random() < self.stall:
+            self.stall_someone()
             return
         waiting = h.to_act()
         seat = rng.choice(waiting)
@@ -150,6 +163,25 @@ class RandomTable:
         if h.phase is Phase.TRADING and ActionKind.CLOSE_TRADING in kinds and rng.random() < 0.3:
             kind = ActionKind.CLOSE_TRADING
         self.act(seat, kind)
+
+    def stall_someone(self) -> None:
+        """Before the deal a stalled step aborts the hand; after it the staller folds."""
+        h, rng = self.hand, self.rng
+        if h.phase in (Phase.ANNOUNCE, Phase.DEAL):
+            h.abort(rng.sample(h.seats, rng.randint(0, 2)), "the protocol stalled")
+            return
+        seat = rng.choice([s for s in h.seats if not h.is_folded(s)])
+        pot, committed = h.pot, {s: h.committed(s) for s in h.seats}
+        event = h.stall(seat)
+        assert isinstance(event, FoldedForStalling) and event.seat == seat
+        assert h.is_folded(seat) and seat in h.stalled
+        if not h.is_over:
+            # SPEC 3.9: nothing comes out of the pot; the staller's bets stay in it.
+            assert h.pot == pot and {s: h.committed(s) for s in h.seats} == committed
+            assert seat not in h.to_act() and h.tokens(seat) == 0
+        else:
+            assert h.result is not None
+            assert all(seat not in a.winners for a in h.result.awards)
 
     def act(self, seat: int, kind: ActionKind) -> None:
         h, rng = self.hand, self.rng
@@ -215,7 +247,11 @@ class RandomTable:
             assert chips_in_play(h) == self.start_total, "chips not conserved"
             assert h.pot >= 0 and all(h.stack(s) >= 0 for s in h.seats)
             if h.phase is not Phase.DEAL:
+                assert h.to_act(), f"nobody can act in {h.phase}"
+                must_act = h.snapshot().needs
+                assert not any(h.is_folded(x) for x in must_act), "a folded seat must act"
                 for seat in h.to_act():
+                    assert not h.is_folded(seat), f"the hand waits for folded seat {seat}"
                     assert h.legal_actions(seat), f"seat {seat} has no legal action"
 
     def check_showdown(self) -> None:
@@ -223,8 +259,11 @@ class RandomTable:
         last = h.events[-1]
         if not isinstance(last, HandEnded):
             return
+        out = {s for s in h.seats if h.is_folded(s)}
+        assert set(h.stalled) <= out
         for award in last.result.awards:
             assert sum(award.shares) == award.pot.amount
+            assert not out & set(award.pot.eligible), "a folded seat can win a pot"
             if len(award.pot.eligible) > 1 or all(len(h.showing(s)) == 5 for s in h.seats):
                 values = {s: best_hand(h.showing(s)) for s in award.pot.eligible}
                 top = max(values.values())
@@ -253,7 +292,9 @@ class RandomTable:
                 self.check_invariants(seen)
                 return
         seen = len(h.events)
-        if h.phase is Phase.DEAL:
+        if h.phase is Phase.DEAL and self.rng.random() < self.stall:
+            self.stall_someone()
+        elif h.phase is Phase.DEAL:
             h.deal()
             self.model.deal(h.seats, h.hand_size(h.seats[0]), self.rng)
         else:
@@ -269,6 +310,25 @@ class RandomTable:
             assert isinstance(event, LaidOut)
             seat = event.seat
             self.model.layout[seat] = self.model.held[seat][:5]
+
+
+def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> Hand:
+    """Seats 0..n-1, seat 0 deals (the order is 1, 2, ..., 0), six tokens of 5 chips each."""
+    hand = Hand(TableConfig(seats=len(stacks)), range(len(stacks)), stacks, dealer=0)
+    hand.announce(0, announcement)
+    hand.deal()
+    return hand
+
+
+def refused(hand: Hand, action: str, *args: object) -> None:
+    """`hand.action(*args)` raises IllegalAction and changes nothing."""
+    before, events = hand.snapshot(), hand.events
+    try:
+        getattr(hand, action)(*args)
+    except IllegalAction:
+        assert hand.snapshot() == before and hand.events == events
+        return
+    raise AssertionError(f"{action}{args} was accepted")
 
 
 def random_hand(rng: random.Random, config: TableConfig | None = None) -> Hand:

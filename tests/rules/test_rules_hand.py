@@ -19,6 +19,8 @@ from p2pwillow.rules import (
     IllegalAction,
     Phase,
     TableConfig,
+    TradingClose,
+    TradingMode,
 )
 
 LAYOUTS = {
@@ -87,33 +89,47 @@ def test_folding_to_one_player_ends_the_hand_at_once() -> None:
             action()
 
 
-def test_abort_returns_every_stack() -> None:
+def test_abort_only_before_the_deal_returns_every_stack() -> None:
     hand = Hand(TableConfig(seats=4), [1, 2, 3], [300, 300, 300], 3)
+    assert hand.stack(1) == 270  # six tokens of 5 set aside
+    with pytest.raises(IllegalAction):
+        hand.abort([5], "nobody")
+    with pytest.raises(IllegalAction):
+        hand.abort([1], "  ")
+    with pytest.raises(IllegalAction, match="twice"):
+        hand.abort([1, 1], "seat 1 stalled")
     hand.announce(3, Announcement(5))
+    assert hand.phase is Phase.DEAL and hand.can_abort([2], "seat 2 sent no deal share")
+    event = hand.abort([2, 1], "seats 1 and 2 sent no deal share")
+    assert isinstance(event, HandAborted) and event.blamed == (1, 2)
+    assert phase_of(hand) is Phase.ABORTED and hand.to_act() == ()
+    assert event.result.final_stacks == (300, 300, 300)
+    with pytest.raises(IllegalAction):
+        hand.abort([2], "again")
+
+
+def test_no_abort_after_the_deal() -> None:
+    hand = Hand(TableConfig(seats=4), [1, 2, 3], [300, 300, 300], 3)
+    hand.announce(3, Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
     hand.deal()
     hand.offer(1, 1)
     hand.accept(2)
     hand.choose_trade_cards(1, [0])
     hand.choose_trade_cards(2, [0])
     assert hand.pot == 10
-    with pytest.raises(IllegalAction):
-        hand.abort([5], "nobody")
-    with pytest.raises(IllegalAction):
-        hand.abort([1], "  ")
-    event = hand.abort([2], "seat 2 did not publish its trade give")
-    assert isinstance(event, HandAborted) and event.blamed == (2,)
-    assert hand.phase is Phase.ABORTED and hand.to_act() == ()
-    assert event.result.final_stacks == (300, 300, 300)
-    with pytest.raises(IllegalAction):
-        hand.abort([2], "again")
-
-
-def test_abort_mid_betting() -> None:
-    hand = to_betting(CFG, LAYOUTS, {1: 300, 2: 200, 3: 100}, dealer=3)
-    hand.bet(1, 100)
-    hand.call(2)
-    hand.abort([], "the dealer equivocated")
-    assert hand.result is not None and hand.result.final_stacks == (300, 200, 100)
+    for phase in ("trading", "layout"):
+        before, events = hand.snapshot(), hand.events
+        assert not hand.can_abort([2], "seat 2 did not shuffle its hand")
+        with pytest.raises(IllegalAction, match=f"not allowed in the {phase} phase"):
+            hand.abort([2], "seat 2 did not shuffle its hand")
+        assert hand.snapshot() == before and hand.events == events
+        if hand.phase is Phase.TRADING:
+            hand.close_trading(3)
+    betting = to_betting(CFG, LAYOUTS, {1: 300, 2: 200, 3: 100}, dealer=3)
+    betting.bet(1, 100)
+    with pytest.raises(IllegalAction, match="not allowed in the betting phase"):
+        betting.abort([], "the dealer equivocated")
+    assert betting.pot == 100
 
 
 def test_no_betting_while_fewer_than_two_can_bet() -> None:

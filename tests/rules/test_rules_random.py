@@ -1,5 +1,5 @@
-"""Whole hands driven at random: chips and cards conserved, someone can always act, and every
-illegal action raises IllegalAction and changes nothing."""
+"""Whole hands driven at random, stalls at random points among them: chips and cards conserved,
+someone can always act, and every illegal action raises IllegalAction and changes nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_driver import RandomTable, random_hand
 
-from p2pwillow.rules import BettingStructure, Phase, TableConfig
+from p2pwillow.rules import BettingStructure, FoldedForStalling, Phase, TableConfig
 
 
 def _config(structure: BettingStructure, tokens: int, value: int) -> TableConfig:
@@ -20,12 +20,15 @@ def _config(structure: BettingStructure, tokens: int, value: int) -> TableConfig
 @pytest.mark.parametrize("structure", list(BettingStructure), ids=lambda s: s.value)
 def test_seeded_random_hands_finish_with_invariants(structure: BettingStructure) -> None:
     phases: set[Phase] = set()
-    for seed in range(40):
+    stalled_in: set[Phase] = set()
+    for seed in range(150):
         rng = random.Random(f"{structure.value}/{seed}")
         hand = random_hand(rng, _config(structure, rng.choice([0, 1, 6]), rng.choice([1, 5])))
-        RandomTable(hand, rng).run()
+        RandomTable(hand, rng, stall=rng.choice([0.0, 0.005, 0.02])).run()
         phases.add(hand.phase)
-    assert phases == {Phase.COMPLETE, Phase.ABORTED} or phases == {Phase.COMPLETE}
+        stalled_in |= {e.phase for e in hand.events if isinstance(e, FoldedForStalling)}
+    assert phases == {Phase.COMPLETE, Phase.ABORTED}
+    assert stalled_in == {Phase.TRADING, Phase.LAYOUT, Phase.REVEAL, Phase.BETTING}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,10 +38,16 @@ def test_seeded_random_hands_finish_with_invariants(structure: BettingStructure)
     tokens=st.integers(0, 6),
     value=st.integers(1, 10),
     junk=st.floats(0.0, 0.6),
+    stall=st.sampled_from([0.0, 0.002, 0.01, 0.05]),
 )
 def test_property_whole_hands(
-    rng: random.Random, structure: BettingStructure, tokens: int, value: int, junk: float
+    rng: random.Random,
+    structure: BettingStructure,
+    tokens: int,
+    value: int,
+    junk: float,
+    stall: float,
 ) -> None:
     hand = random_hand(rng, _config(structure, tokens, value))
-    RandomTable(hand, rng, junk=junk).run()
+    RandomTable(hand, rng, junk=junk, stall=stall).run()
     assert hand.is_over

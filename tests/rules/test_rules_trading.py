@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from rules_driver import phase_of
+from rules_driver import dealt, phase_of, refused
 
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
     ConfigError,
     Hand,
-    IllegalAction,
     OfferLapsed,
     Phase,
     TableConfig,
@@ -23,21 +22,6 @@ from p2pwillow.rules import (
 
 IN_TURN = Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
 FREE = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
-
-
-def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> Hand:
-    """Seats 0..n-1, seat 0 deals: the order is 1, 2, ..., 0."""
-    hand = Hand(TableConfig(seats=len(stacks)), range(len(stacks)), stacks, dealer=0)
-    hand.announce(0, announcement)
-    hand.deal()
-    return hand
-
-
-def refused(hand: Hand, action: str, *args: object) -> None:
-    before, events = hand.snapshot(), hand.events
-    with pytest.raises(IllegalAction):
-        getattr(hand, action)(*args)
-    assert hand.snapshot() == before and hand.events == events
 
 
 def trade(hand: Hand, a: int, b: int, k: int) -> None:

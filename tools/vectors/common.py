@@ -9,16 +9,14 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from nacl import bindings as _na
-
 from p2pwillow.crypto.group import (
+    FIELD_PRIME,
     DecodeError,
     G,
     InvalidProof,
     L,
     Point,
     Rng,
-    card_point,
     random_scalar,
     scalar_from_hex,
 )
@@ -59,15 +57,15 @@ def seeded_rng(seed: str) -> Rng:
 
 
 def seeded_scalar(seed: str) -> int:
-    """A nonzero scalar from `seeded_rng(seed)`: its first 64 bytes, little-endian, mod L."""
+    """A nonzero scalar from `seeded_rng(seed)`: its first 64 bytes, big-endian, mod L."""
     return random_scalar(seeded_rng(seed))
 
 
 def fixed_rng(*scalars: int) -> Rng:
     """An rng that makes `random_scalar` return exactly these scalars, in order: each is served
-    as its 64-byte little-endian encoding. Lets a checker re-run a prover with a vector's nonces.
+    as its 64-byte big-endian encoding. Lets a checker re-run a prover with a vector's nonces.
     """
-    queue = [k.to_bytes(64, "little") for k in scalars]
+    queue = [k.to_bytes(64, "big") for k in scalars]
 
     def rng(n: int) -> bytes:
         if n != 64 or not queue:
@@ -126,8 +124,8 @@ def point_hex(p: Point) -> str:
 
 
 def scalar_hex_raw(k: int) -> str:
-    """Any integer below 2^256 as 32 little-endian bytes in hex (no reduction: for bad cases)."""
-    return k.to_bytes(32, "little").hex()
+    """Any integer below 2^256 as 32 big-endian bytes in hex (no reduction: for bad cases)."""
+    return k.to_bytes(32, "big").hex()
 
 
 def flip_bit(hex_text: str, bit: int) -> str:
@@ -148,7 +146,7 @@ def with_scalar(proof_hex: str, i: int, k: int) -> str:
 
 def scalar_tamperings(proof_hex: str, names: list[str]) -> list[tuple[str, list[str], str, str]]:
     """Invalid variants of a compact proof: (comment, flags, proof hex, error) for each scalar:
-    a bit flipped, the value plus one, +L (non-canonical), zero, L, 2^256-1; then the length."""
+    a bit flipped, the value plus one, L + 1 (non-canonical), zero, L, 2^256-1; then the length."""
     out: list[tuple[str, list[str], str, str]] = []
     for i, name in enumerate(names):
         k = scalar_field(proof_hex, i)
@@ -156,7 +154,7 @@ def scalar_tamperings(proof_hex: str, names: list[str]) -> list[tuple[str, list[
             (
                 f"{name}: low bit flipped",
                 ["ModifiedProof"],
-                flip_bit(proof_hex, 256 * i),
+                flip_bit(proof_hex, 256 * i + 248),  # the last byte: scalars are big-endian
                 "InvalidProof",
             ),
             (
@@ -172,9 +170,9 @@ def scalar_tamperings(proof_hex: str, names: list[str]) -> list[tuple[str, list[
                 "InvalidProof",
             ),
             (
-                f"{name}: plus L (non-canonical)",
+                f"{name}: L + 1 (non-canonical 1; k + L would not fit 32 bytes)",
                 ["NonCanonicalScalar"],
-                with_scalar(proof_hex, i, k + L),
+                with_scalar(proof_hex, i, L + 1),
                 "DecodeError",
             ),
             (f"{name}: zero", ["ZeroScalar"], with_scalar(proof_hex, i, 0), "DecodeError"),
@@ -201,79 +199,78 @@ def scalar_tamperings(proof_hex: str, names: list[str]) -> list[tuple[str, list[
 
 # --- invalid point encodings (SPEC 4.1.1) ----------------------------------------------------
 
-P = 2**255 - 19
-D = (-121665 * pow(121666, -1, P)) % P
+P = FIELD_PRIME
+GX = int.from_bytes(G.encoding[1:], "big")
+GY = 0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8
 
-SMALL_ORDER_POINTS: tuple[tuple[str, str], ...] = (
-    ("identity (order 1)", "0100000000000000000000000000000000000000000000000000000000000000"),
-    ("(0, -1), order 2", "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-    ("y = 0, x even, order 4", "0000000000000000000000000000000000000000000000000000000000000000"),
-    ("y = 0, x odd, order 4", "0000000000000000000000000000000000000000000000000000000000000080"),
-    ("order 8, x even", "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
-    ("order 8, x odd", "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85"),
-    ("order 8, x even", "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
-    ("order 8, x odd", "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa"),
+
+def on_curve_x(x: int) -> bool:
+    """Whether x^3 + 7 is a square mod p (so some point of the curve has this x)."""
+    return pow((x**3 + 7) % P, (P - 1) // 2, P) == 1
+
+
+def encode_x(x: int, prefix: int = 2) -> str:
+    """33 bytes: the prefix byte, then x big-endian (may be >= p); no validity implied."""
+    return (bytes([prefix]) + x.to_bytes(32, "big")).hex()
+
+
+IDENTITY_ENCODINGS: tuple[tuple[str, str], ...] = (
+    ("the identity as 33 zero bytes", "00" * 33),
+    ("the identity as SEC 1's single 00 byte", "00"),
 )
-"""The canonical encodings of the eight points of the torsion subgroup E[8]."""
+"""secp256k1 has prime order: its only point of small order is the identity, which has no
+33-byte encoding (SPEC 4.1.1)."""
 
 
-def on_curve_y(y: int) -> bool:
-    """Whether some x satisfies -x^2 + y^2 = 1 + d x^2 y^2 (mod p) for this y."""
-    num, den = (y * y - 1) % P, (D * y * y + 1) % P
-    x2 = num * pow(den, P - 2, P) % P
-    return x2 == 0 or pow(x2, (P - 1) // 2, P) == 1
-
-
-def encode_y(y: int, sign: int = 0) -> str:
-    """32 bytes: y little-endian (may be >= p) with the sign bit; no validity implied."""
-    return (y | (sign << 255)).to_bytes(32, "little").hex()
-
-
-def mixed_order_points(base: Point) -> list[tuple[str, str]]:
-    """base + T for every non-identity T in E[8]: on the curve, but outside the subgroup."""
-    out = []
-    for name, t in SMALL_ORDER_POINTS[1:]:
-        enc = _na.crypto_core_ed25519_add(base.encoding, bytes.fromhex(t))
-        out.append((f"point + torsion point ({name})", enc.hex()))
-    return out
+def twist_points() -> list[tuple[str, str]]:
+    """x values for which x^3 + 7 is not a square: no curve point has them. Each is the x of a
+    point of the quadratic twist, whose order has small factors: an implementation that computed
+    with x alone would work in a small subgroup there (the invalid-curve attack)."""
+    off = [x for x in range(0, 40) if not on_curve_x(x)][:4]
+    return [(f"x = {x} (on the twist, not the curve)", encode_x(x, 2 + x % 2)) for x in off]
 
 
 def invalid_point_encodings() -> list[tuple[str, list[str], str]]:
-    """(comment, flags, hex) of 32-byte strings that must fail point decoding."""
+    """(comment, flags, hex) of strings that must fail point decoding (SPEC 4.1.1)."""
     out: list[tuple[str, list[str], str]] = [
-        (f"small-order point: {name}", ["SmallOrderPoint"], enc) for name, enc in SMALL_ORDER_POINTS
+        (comment, ["Identity"], enc) for comment, enc in IDENTITY_ENCODINGS
     ]
-    out += [
-        ("identity with the sign bit set (x = 0 negative)", ["NonCanonicalPoint"], encode_y(1, 1)),
-        (
-            "(0, -1) with the sign bit set (x = 0 negative)",
-            ["NonCanonicalPoint"],
-            encode_y(P - 1, 1),
-        ),
-    ]
-    for y in range(19):  # p + y for y < 19 are the only 255-bit values >= p
-        kind = "on-curve y" if on_curve_y(y) else "off-curve y"
-        for sign in (0, 1):
+    out += [(comment, ["OffCurvePoint"], enc) for comment, enc in twist_points()]
+    on = next(x for x in range(1, 60) if on_curve_x(x))
+    for label, x in (
+        ("p", P),
+        ("p + 1", P + 1),
+        (f"p + {on} (x - p is on the curve)", P + on),
+        ("2^256 - 1", 2**256 - 1),
+    ):
+        for prefix in (2, 3):
             out.append(
-                (
-                    f"non-canonical: y = p + {y} ({kind}), sign {sign}",
-                    ["NonCanonicalPoint"],
-                    encode_y(P + y, sign),
-                )
+                (f"x = {label} >= p, prefix 0{prefix}", ["NonCanonicalPoint"], encode_x(x, prefix))
             )
-    off = [y for y in range(2, 40) if not on_curve_y(y)][:4]
-    out += [(f"off the curve: y = {y}", ["OffCurvePoint"], encode_y(y)) for y in off]
+    for prefix in (0, 1, 4, 5, 6, 7, 0xFF):
+        out.append((f"prefix {prefix:02x} on G's x", ["BadPrefix"], encode_x(GX, prefix)))
+    xy = GX.to_bytes(32, "big") + GY.to_bytes(32, "big")
     out += [
-        (comment, ["MixedOrderPoint"], enc)
-        for comment, enc in mixed_order_points(G) + mixed_order_points(card_point(0))[:2]
+        ("G uncompressed (04 || x || y)", ["UncompressedPoint"], (b"\x04" + xy).hex()),
+        ("G in hybrid form (06 || x || y)", ["UncompressedPoint"], (b"\x06" + xy).hex()),
+        ("G's x alone (32 bytes)", ["WrongLength"], G.encoding[1:].hex()),
+        ("G with a byte appended (34 bytes)", ["WrongLength"], G.hex() + "00"),
     ]
     return out
 
 
 def bad_points_for(field: str) -> list[tuple[str, list[str], str]]:
-    """A short list of invalid encodings to put in a statement field of a proof vector."""
+    """A short list of invalid encodings to put in a statement field of a proof vector: the
+    identity, a twist point, x >= p, a bad prefix and the uncompressed form."""
     picks = invalid_point_encodings()
-    chosen = [picks[0], picks[4], picks[8], picks[-1]]
+    by_flag = {flag: [p for p in picks if p[1] == [flag]] for flag in ("Identity", "OffCurvePoint")}
+    chosen = [
+        by_flag["Identity"][0],
+        by_flag["OffCurvePoint"][0],
+        next(p for p in picks if p[1] == ["NonCanonicalPoint"]),
+        next(p for p in picks if p[1] == ["BadPrefix"]),
+        next(p for p in picks if p[1] == ["UncompressedPoint"]),
+    ]
     return [(f"{field}: {comment}", flags, enc) for comment, flags, enc in chosen]
 
 

@@ -41,7 +41,7 @@ NOTES = {
     "WrongBase": "A base is another point: verification fails.",
     "WrongShare": "A share is not secret*base: verification fails.",
     "SwappedElements": "Two statement elements exchanged: verification fails.",
-    "InvalidPoint": "A statement point is not a valid subgroup point: decoding fails.",
+    "InvalidPoint": "A statement point is not a compressed curve point: decoding fails.",
     "TruncatedStatement": "A base and its share dropped: another statement, verification fails.",
     "LengthMismatch": "Bases and shares differ in number, or are empty: verification fails.",
     "DomainSeparation": "A proof of one kind offered as the other kind: verification fails.",
@@ -50,7 +50,7 @@ NOTES = {
 
 def _bases(seed: str, n: int) -> list[Point]:
     # Bases as in a key switch: first components of ciphertexts, r*G.
-    return [G * seeded_scalar(f"{seed}/base/{i}") for i in range(n)]
+    return [G.mul_public(seeded_scalar(f"{seed}/base/{i}")) for i in range(n)]
 
 
 def _honest(seed: str, context: bytes, base: Point) -> Json:
@@ -58,9 +58,9 @@ def _honest(seed: str, context: bytes, base: Point) -> Json:
     proof = prove_dleq(x, base, context, fixed_rng(nonce))
     return {
         "context": context.hex(),
-        "public": (G * x).hex(),
+        "public": G.mul_public(x).hex(),
         "base": base.hex(),
-        "share": (base * x).hex(),
+        "share": base.mul_public(x).hex(),
         "proof": proof.hex(),
         "secret": scalar_hex(x),
         "nonce": scalar_hex(nonce),
@@ -72,9 +72,9 @@ def _honest_batch(seed: str, context: bytes, bases: list[Point]) -> Json:
     proof = prove_dleq_batch(x, bases, context, fixed_rng(nonce))
     return {
         "context": context.hex(),
-        "public": (G * x).hex(),
+        "public": G.mul_public(x).hex(),
         "bases": [b.hex() for b in bases],
-        "shares": [(b * x).hex() for b in bases],
+        "shares": [b.mul_public(x).hex() for b in bases],
         "proof": proof.hex(),
         "secret": scalar_hex(x),
         "nonce": scalar_hex(nonce),
@@ -122,7 +122,7 @@ def _single_group() -> Json:
     variant(
         "share of another secret on this base",
         "WrongShare",
-        share=(Point.decode_hex(base["base"]) * 12345).hex(),
+        share=Point.decode_hex(base["base"]).mul_public(12345).hex(),
     )
     variant(
         "public key and share swapped",
@@ -252,7 +252,7 @@ def generate() -> Json:
         "over SHA-512",
         NOTES,
         [_single_group(), _batch_group()],
-        header="SPEC 4.5. proof = c || s (32-byte little-endian scalars); points, context and "
+        header="SPEC 4.5. proof = c || s (32-byte big-endian scalars); points, context and "
         "proof in lowercase hex. Valid cases list the secret and the nonce k.",
     )
 
@@ -267,7 +267,7 @@ def check(group: Json, test: Json) -> None:
         verify_dleq(public, base, share, proof, context)
         if "secret" in test:
             x, nonce = scalar_from_hex(test["secret"]), scalar_from_hex(test["nonce"])
-            assert (G * x, base * x) == (public, share)
+            assert (G.mul_public(x), base.mul_public(x)) == (public, share)
             assert prove_dleq(x, base, context, fixed_rng(nonce)) == proof
     elif group["type"] == "DleqBatch":
         assert group["domain"] == DOMAIN_DLEQ_BATCH.hex()
@@ -277,7 +277,7 @@ def check(group: Json, test: Json) -> None:
         verify_dleq_batch(public, bases, shares, batch, context)
         if "secret" in test:
             x, nonce = scalar_from_hex(test["secret"]), scalar_from_hex(test["nonce"])
-            assert G * x == public and [b * x for b in bases] == shares
+            assert G.mul_public(x) == public and [b.mul_public(x) for b in bases] == shares
             assert prove_dleq_batch(x, bases, context, fixed_rng(nonce)) == batch
     else:
         raise AssertionError(f"unknown group type {group['type']}")

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2pwillow.crypto.group import G, L
+from p2pwillow.crypto.group import G
 from p2pwillow.ledger import (
     AuthoredEntry,
     Body,
@@ -168,9 +168,13 @@ def _without(obj: Mapping[str, Any], key: str) -> dict[str, Any]:
     return {k_: v for k_, v in obj.items() if k_ != key}
 
 
+ED25519_L = 2**252 + 27742317777372353535851937790883648493
+"""The order of Ed25519's base point (RFC 8032, section 5.1): S must be below it."""
+
+
 def _s_plus_l(sig_hex: str) -> str:
     sig = bytes.fromhex(sig_hex)
-    s = int.from_bytes(sig[32:], "little") + L
+    s = int.from_bytes(sig[32:], "little") + ED25519_L
     return (sig[:32] + s.to_bytes(32, "little")).hex()
 
 
@@ -490,7 +494,11 @@ def _chain() -> list[tuple[AuthoredEntry, int, Json]]:
         k.HandStart(dealer=DEALER, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
     )
     add(
-        1, 2, k.Reveal(card=0, share=(G * seeded_scalar("ledger/share")).hex(), proof=_hex("p", 64))
+        1,
+        2,
+        k.Reveal(
+            card=0, share=G.mul_public(seeded_scalar("ledger/share")).hex(), proof=_hex("p", 64)
+        ),
     )
     add(1, 2, k.Bet(amount=25))
     return out

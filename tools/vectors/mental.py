@@ -282,7 +282,7 @@ def _check_hand_key(group: Json, test: Json) -> None:
     key = mental.HandKey(Point.decode_hex(test["key"]), KeyProof.from_hex(test["proof"]))
     mental.check_hand_key(ctx, test["seat"], key)
     if "secret" in test:
-        assert key.public == G * scalar_from_hex(test["secret"])
+        assert key.public == G.mul_secret(scalar_from_hex(test["secret"]))
 
 
 # --- group 3: a deck shuffle step (SPEC 5.3) ----------------------------------------------------
@@ -445,7 +445,7 @@ def _check_deal(group: Json, test: Json) -> None:
     mental.check_deal_shares(ctx, seat, keys[seat], plan, final, made)
     assert list(plan.shared_positions(seat)) == test["positions"]
     secret = scalar_from_hex(test["secret"])
-    assert made.shares == tuple(final[p].c1 * secret for p in test["positions"])
+    assert made.shares == tuple(final[p].c1.mul_secret(secret) for p in test["positions"])
 
 
 # --- group 5: a trade give (SPEC 5.7) -----------------------------------------------------------
@@ -533,7 +533,7 @@ def _reveal_group() -> Json:
         )
     ]
     made: Json = {"seat": OWNER, "index": REVEALED, "share": share, "proof": proof}
-    other = (LAYOUT.cards[0].c1 * SECRETS[OWNER]).hex()
+    other = LAYOUT.cards[0].c1.mul_secret(SECRETS[OWNER]).hex()
     tests += [
         _invalid(made, "checked for the next layout card", "WrongCard", PROOF, index=REVEALED + 1),
         _invalid(made, "checked as another seat's", "WrongSeat", PROOF, seat=GIVER),
@@ -561,7 +561,7 @@ def _check_reveal(group: Json, test: Json) -> None:
     if "turned" in test:
         assert _card(card) == test["turned"]
         ct = layout.cards[test["index"]]
-        assert reveal.share == ct.c1 * scalar_from_hex(test["secret"])
+        assert reveal.share == ct.c1.mul_secret(scalar_from_hex(test["secret"]))
         assert elgamal.open_with_share(ct, reveal.share) == test["turned"]["index"]
 
 

@@ -40,13 +40,13 @@ NOTES = {
     "ModifiedCiphertext": "A ciphertext component replaced: verification fails.",
     "WrongPlaintext": "The new ciphertext holds another card; the proof was made by the honest "
     "algorithm on this false statement: verification fails.",
-    "InvalidPoint": "A key or ciphertext component is not a valid subgroup point: decoding fails.",
+    "InvalidPoint": "A key or a ciphertext half is not a compressed curve point: decoding fails.",
 }
 
 
 def _honest(seed: str, context: bytes, card: int) -> Json:
     xa, xb = seeded_scalar(f"{seed}/secret-a"), seeded_scalar(f"{seed}/secret-b")
-    key_a, key_b = G * xa, G * xb
+    key_a, key_b = G.mul_public(xa), G.mul_public(xb)
     before = encrypt_with(card_point(card), key_a, seeded_scalar(f"{seed}/r0"))
     r = seeded_scalar(f"{seed}/r")
     after = reencrypt_to(before, xa, key_b, r)
@@ -180,7 +180,7 @@ def generate() -> Json:
         "Proof that (r*G, c2 - x_A*c1 + r*Y_B) re-encrypts (c1, c2) from Y_A = x_A*G to Y_B",
         NOTES,
         [group],
-        header="SPEC 4.6. proof = c || s_x || s_r (32-byte little-endian scalars); "
+        header="SPEC 4.6. proof = c || s_x || s_r (32-byte big-endian scalars); "
         "ciphertexts are c1 || c2; all lowercase hex.",
     )
 
@@ -195,7 +195,7 @@ def check(group: Json, test: Json) -> None:
     if "secretA" in test:
         xa, r = scalar_from_hex(test["secretA"]), scalar_from_hex(test["r"])
         nx, nr = scalar_from_hex(test["nonceX"]), scalar_from_hex(test["nonceR"])
-        assert G * xa == key_a
+        assert G.mul_public(xa) == key_a
         assert reencrypt_to(before, xa, key_b, r) == after
         assert decrypt(before, xa) == test["card"]
         rng = fixed_rng(nx, nr)

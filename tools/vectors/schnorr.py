@@ -29,7 +29,7 @@ NOTES = {
     "WrongLength": "The proof is not 64 bytes: decoding fails.",
     "WrongContext": "The proof is checked against another context: verification fails.",
     "WrongKey": "The proof is checked against another public key: verification fails.",
-    "InvalidPoint": "The public key is not a valid subgroup point: decoding fails.",
+    "InvalidPoint": "The public key is not a compressed curve point: decoding fails.",
     "SwappedScalars": "Challenge and response swapped: verification fails.",
 }
 
@@ -41,7 +41,7 @@ def _honest(seed: str, context: bytes) -> Json:
     assert proof == prove_key(x, context, seeded_rng(f"{seed}/nonce"))
     return {
         "context": context.hex(),
-        "public": (G * x).hex(),
+        "public": G.mul_public(x).hex(),
         "proof": proof.hex(),
         "secret": scalar_hex(x),
         "nonce": scalar_hex(nonce),
@@ -141,7 +141,7 @@ def generate() -> Json:
         "Schnorr proof of knowledge of x for Y = x*G, Fiat-Shamir over SHA-512",
         NOTES,
         [group],
-        header="SPEC 4.4. proof = c || s (32-byte little-endian scalars); context, public key "
+        header="SPEC 4.4. proof = c || s (32-byte big-endian scalars); context, public key "
         "and proof in lowercase hex. Valid cases list the secret and the nonce k.",
     )
 
@@ -154,5 +154,5 @@ def check(group: Json, test: Json) -> None:
     verify_key(public, proof, context)
     if "secret" in test:
         x, nonce = scalar_from_hex(test["secret"]), scalar_from_hex(test["nonce"])
-        assert G * x == public
+        assert G.mul_public(x) == public
         assert prove_key(x, context, fixed_rng(nonce)) == proof

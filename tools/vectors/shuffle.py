@@ -9,6 +9,8 @@ from typing import Any
 
 from p2pwillow.crypto.elgamal import Ciphertext, encrypt_with, reencrypt, trivial_encryption
 from p2pwillow.crypto.group import (
+    POINT_BYTES,
+    SCALAR_BYTES,
     G,
     L,
     Point,
@@ -47,13 +49,13 @@ NOTES = {
     "prover's 5n+4 random scalars (nonces, in the order of SPEC 4.7.3 step 1) are listed, so "
     "the outputs and the proof can be reproduced byte for byte.",
     "Deck": "The inputs are the public starting deck (G, M_i + Y), i = 0..51 (SPEC 5.2).",
-    "ModifiedPoint": "A proof point replaced by another valid subgroup point: verification fails.",
+    "ModifiedPoint": "A proof point replaced by another valid point: verification fails.",
     "ModifiedScalar": "A proof scalar changed to another canonical value: verification fails.",
     "ZeroScalar": "A zero proof scalar: decoding fails.",
     "NonCanonicalScalar": "A proof scalar >= L: decoding fails.",
-    "InvalidPoint": "A proof point that is not a canonical encoding of a prime-order subgroup "
-    "point other than the identity (small order, non-canonical, mixed order): decoding fails.",
-    "WrongLength": "The proof is not 128*n + 160 bytes for any n >= 1: decoding fails.",
+    "InvalidPoint": "A proof point that is not the compressed encoding of a curve point (the "
+    "identity, x >= p, off the curve, a bad prefix, the uncompressed form): decoding fails.",
+    "WrongLength": "The proof is not 130*n + 160 bytes for any n >= 1: decoding fails.",
     "LengthMismatch": "Statement and proof are for different numbers of ciphertexts: "
     "verification fails.",
     "WrongContext": "The proof is checked against another context: verification fails.",
@@ -78,7 +80,7 @@ def _inputs(n: int, key: Point) -> list[Ciphertext]:
 
 def _honest(n: int) -> Json:
     context = f"game 7f3a/hand 4/shuffle n={n}".encode()
-    key = G * seeded_scalar(f"shuffle/{n}/key")
+    key = G.mul_public(seeded_scalar(f"shuffle/{n}/key"))
     inputs = _inputs(n, key)
     outputs, witness = shuffle(key, inputs, seeded_rng(f"shuffle/{n}/shuffle"))
     nonces = [seeded_scalar(f"shuffle/{n}/nonce/{k}") for k in range(5 * n + 4)]
@@ -104,9 +106,27 @@ def _field_names(n: int) -> tuple[list[str], list[str]]:
     return points, scalars
 
 
+def _span(proof_hex: str, slot: int) -> tuple[int, int]:
+    """Where field number `slot` (points first: 33 bytes each, then 32-byte scalars) lies in
+    the proof's hex (SPEC 4.7.5)."""
+    n = (len(proof_hex) // 2 - 5 * SCALAR_BYTES) // (2 * (POINT_BYTES + SCALAR_BYTES))
+    if slot < 2 * n:
+        start, size = 2 * POINT_BYTES * slot, 2 * POINT_BYTES
+    else:
+        start = 2 * POINT_BYTES * 2 * n + 2 * SCALAR_BYTES * (slot - 2 * n)
+        size = 2 * SCALAR_BYTES
+    return start, start + size
+
+
+def _field(proof_hex: str, slot: int) -> str:
+    start, end = _span(proof_hex, slot)
+    return proof_hex[start:end]
+
+
 def _replace(proof_hex: str, slot: int, field_hex: str) -> str:
-    """The proof with its 32-byte field number `slot` (points first) replaced."""
-    return proof_hex[: 64 * slot] + field_hex + proof_hex[64 * (slot + 1) :]
+    """The proof with its field number `slot` (points first) replaced."""
+    start, end = _span(proof_hex, slot)
+    return proof_hex[:start] + field_hex + proof_hex[end:]
 
 
 def _tampered(base: Json) -> list[Json]:
@@ -119,7 +139,7 @@ def _tampered(base: Json) -> list[Json]:
         tests.append(case(comment, "invalid", [flag], error=error, proof=proof, **statement))
 
     for slot, name in enumerate(points):
-        other = Point.decode_hex(proof_hex[64 * slot : 64 * slot + 64]) + G
+        other = Point.decode_hex(_field(proof_hex, slot)) + G
         bad(
             f"{name} replaced by {name} + G",
             "ModifiedPoint",
@@ -128,7 +148,7 @@ def _tampered(base: Json) -> list[Json]:
         )
     for s, name in enumerate(scalars):
         slot = len(points) + s
-        k = scalar_from_hex(proof_hex[64 * slot : 64 * slot + 64])
+        k = scalar_from_hex(_field(proof_hex, slot))
         bad(
             f"{name} plus one",
             "ModifiedScalar",
@@ -139,10 +159,10 @@ def _tampered(base: Json) -> list[Json]:
             bad(f"{name} zero", "ZeroScalar", "DecodeError", _replace(proof_hex, slot, "00" * 32))
         if name in ("v", f"k_B[{n - 1}]", "k_E[0]"):
             bad(
-                f"{name} plus L (non-canonical)",
+                f"{name} L + 1 (non-canonical 1; k + L would not fit 32 bytes)",
                 "NonCanonicalScalar",
                 "DecodeError",
-                _replace(proof_hex, slot, scalar_hex_raw(k + L)),
+                _replace(proof_hex, slot, scalar_hex_raw(L + 1)),
             )
             bad(
                 f"{name} equal to L",
@@ -209,7 +229,7 @@ def _statement_changes(base: Json, other: Json) -> list[Json]:
     variant("an output added", "LengthMismatch", outputs=[*outs, outs[0]])
     variant("the proof of the 7-ciphertext case", "LengthMismatch", proof=other["proof"])
     for comment, _, enc in bad_points_for("output 3 c1")[:2]:
-        c2 = outs[3][64:]
+        c2 = outs[3][2 * POINT_BYTES :]
         variant(
             comment, "InvalidCiphertext", "DecodeError", outputs=[*outs[:3], enc + c2, *outs[4:]]
         )

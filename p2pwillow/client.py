@@ -1,0 +1,87 @@
+"""What a front end needs from a table it plays at: the `Client` protocol (DESIGN 7).
+
+No I/O here. The terminal client (`p2pwillow.tui`) drives any `Client`: the live network
+node, or the in-process test and development driver in `p2pwillow.inprocess`. A client
+holds the player's session; the front end reads `view()`, waits with `changed()` and sends
+the person's decisions with `decide()`; it never touches the session itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from p2pwillow.bots import Decision
+from p2pwillow.session import DecisionLike
+from p2pwillow.view import Link, TableView
+
+__all__ = ["Client", "Decision", "Notice"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the person must read once: a decision the table did not take and why, or
+    why the table stopped. `serial` grows with every new notice."""
+
+    serial: int
+    text: str
+
+
+class Client(Protocol):
+    """One player's seat at a table, as a front end drives it.
+
+    Every method returns at once: the work behind them (checking proofs, the other players'
+    moves) happens elsewhere, and its outcome shows in the next `view()`.
+    """
+
+    def view(self) -> TableView:
+        """The table as the player sees it now."""
+        ...
+
+    async def changed(self, seen: int) -> int:
+        """Wait until anything here changed since version `seen` (the view, `busy`, `links`,
+        `notice`, `seat_confirmed`); return the new version. `changed(-1)` returns the
+        current version at once."""
+        ...
+
+    def decide(self, decision: DecisionLike) -> None:
+        """Send the player's decision; if the table refuses it, `notice` says why."""
+        ...
+
+    @property
+    def seat_confirmed(self) -> bool:
+        """The player confirmed the safety code, so its seat acceptance has been sent."""
+        ...
+
+    def confirm_seat(self, same: bool) -> None:
+        """The person compared the safety code aloud: `same` sends the seat acceptance;
+        otherwise the client leaves the table before it sends anything."""
+        ...
+
+    def next_hand(self) -> None:
+        """The person is ready for the next hand (after reading how the last one ended)."""
+        ...
+
+    @property
+    def links(self) -> Mapping[int, Link]:
+        """Each other seat's connection state."""
+        ...
+
+    @property
+    def busy(self) -> bool:
+        """Proofs are being made or checked right now."""
+        ...
+
+    @property
+    def notice(self) -> Notice | None: ...
+
+    @property
+    def transcript(self) -> Path | None:
+        """Where this player's copy of the transcript is written."""
+        ...
+
+    async def close(self) -> None:
+        """Leave the table: stop the work behind the client and close the transcript."""
+        ...

@@ -1,0 +1,610 @@
+"""Keeping every peer's chain in step over a lossy network: acks, resends, catch-up, heartbeats,
+liveness (SPEC 8.4).
+
+Pure and sans-I/O, like aioquic's connection: `receive(frame, peer, now)` takes bytes from a
+peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when to call
+`handle_timer(now)`. No sockets, no clock, no randomness; the caller feeds a Session.
+"""
+
+# Theory of operation
+# -------------------
+# A `Replication` holds the local chain as the caller's Session applied it (`applied`, and
+# `publish` for what the Session made), and for every peer: its acknowledged head, when it was
+# last heard, what was pushed to it and when. It never checks an entry: a received entry waits
+# in a reorder buffer until it is the next one, is handed to the caller (`EntryReceived`), and
+# becomes part of the local chain only when the caller says the Session applied it. If the
+# Session refused it, the caller says `rejected` and the next candidate for that seq (a second
+# copy with another hash) is handed over instead.
+#
+# What repairs a loss (SPEC 8.4):
+#   push       an entry the local Session made goes to every peer at once;
+#   ack        entries applied from a peer's frame are answered with a `head` to that peer;
+#   heartbeat  every peer gets our head about once a second;
+#   resend     a peer that has not acknowledged what we pushed within RESEND_AFTER gets a
+#              batch from its acknowledged head on;
+#   catch-up   behind a head some peer reported, with no progress for CATCH_UP_AFTER, we ask
+#              that peer for "entries after our head" (another peer on the next try);
+#   authored   our authored entries go to every peer until sequenced, withdrawn (refused) or
+#              their hand is over;
+#   broadcast  opaque items (witness votes) go to every peer, resent with backoff until the
+#              hand moves on.
+# Liveness follows Zyre: present, evasive after EVASIVE_AFTER of silence, away after
+# AWAY_AFTER. Frames that do not decode are counted per peer and change nothing else.
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
+from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.net.errors import WireError
+from p2pwillow.net.wire import (
+    NO_HEAD_SEQ,
+    AuthoredFrame,
+    BroadcastFrame,
+    CatchUpFrame,
+    EntriesFrame,
+    Frame,
+    HeadFrame,
+    HeartbeatFrame,
+    HelloFrame,
+    LobbyFrame,
+    RefusalFrame,
+    batch_entries,
+    decode_frame,
+    encode_frame,
+)
+from p2pwillow.session.refusal import Refusal
+
+PeerId: TypeAlias = bytes
+"""How the caller names a peer (the live node uses its CURVE key)."""
+
+HEARTBEAT_INTERVAL = 1.0
+RESEND_AFTER = 1.0
+CATCH_UP_AFTER = 1.0
+CATCH_UP_REPLY_INTERVAL = 0.1
+"""At most one catch-up answer per peer this often: a peer asking in a loop costs little."""
+AUTHORED_RESEND = 1.0
+BROADCAST_BACKOFF = (1.0, 2.0, 4.0, 8.0)
+EVASIVE_AFTER = 3.0
+AWAY_AFTER = 10.0
+REORDER_WINDOW = 512
+"""Entries further than this ahead of the local head are dropped (catch-up brings them)."""
+MAX_CANDIDATES = 2
+"""Distinct entries kept per seq: enough to see an equivocation, too few to be flooded."""
+
+
+class Liveness(enum.Enum):
+    """How recently a peer was heard (SPEC 8.4; Zyre's evasive and expired)."""
+
+    PRESENT = "present"
+    EVASIVE = "evasive"
+    AWAY = "away"
+
+
+# --- events for the caller ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryReceived:
+    """The next entry of the chain, from `peer`: apply it, then call `applied` (or `rejected`)."""
+
+    peer: PeerId
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class AuthoredReceived:
+    """An authored entry from `peer` (each copy: a resend too)."""
+
+    peer: PeerId
+    entry: AuthoredEntry
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalReceived:
+    peer: PeerId
+    refusal: Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class BroadcastReceived:
+    """A broadcast item (kind and payload) seen for the first time in its hand."""
+
+    peer: PeerId
+    item: BroadcastFrame
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyReceived:
+    """A hello or a lobby message: the replication passes these on untouched."""
+
+    peer: PeerId
+    frame: HelloFrame | LobbyFrame
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictReceived:
+    """`peer` sent an entry for a seq the local chain already holds, with another hash: either
+    an equivocation (SPEC 6.8; check with ledger.find_equivocation) or a forgery."""
+
+    peer: PeerId
+    entry: Entry
+    ours: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class LivenessChanged:
+    peer: PeerId
+    liveness: Liveness
+
+
+@dataclass(frozen=True, slots=True)
+class BadFrame:
+    """A frame from `peer` did not decode; `count` is that peer's total so far."""
+
+    peer: PeerId
+    error: WireError
+    count: int
+
+
+ReplicationEvent: TypeAlias = (
+    EntryReceived
+    | AuthoredReceived
+    | RefusalReceived
+    | BroadcastReceived
+    | LobbyReceived
+    | ConflictReceived
+    | LivenessChanged
+    | BadFrame
+)
+Outgoing: TypeAlias = Entry | AuthoredEntry | Refusal | BroadcastFrame
+
+
+@dataclass(frozen=True, slots=True)
+class PeerStatus:
+    """What the replication knows of a peer, for screens and logs."""
+
+    peer: PeerId
+    liveness: Liveness
+    head_seq: int
+    head_hash: bytes
+    last_heard: float | None
+    bad_frames: int
+    diverged: bool
+
+
+# --- per-peer and per-item state ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Peer:
+    since: float
+    """When the peer was added: silence is counted from here until it is first heard."""
+    heard: float | None = None
+    liveness: Liveness = Liveness.PRESENT
+    head_seq: int = NO_HEAD_SEQ
+    head_hash: bytes = GENESIS_PREV
+    diverged: bool = False
+    pushed_upto: int = NO_HEAD_SEQ
+    pushed_at: float = 0.0
+    heartbeat_at: float = 0.0
+    ack_due: bool = False
+    catch_up_after: int | None = None
+    replied_at: float = float("-inf")
+    bad_frames: int = 0
+    outbox: list[bytes] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Resent:
+    """An authored entry or a broadcast item sent again until it is settled."""
+
+    frame: bytes
+    hand: int
+    next_at: float
+    attempt: int = 0
+
+
+def _broadcast_id(item: BroadcastFrame) -> tuple[str, int, bytes]:
+    return item.kind, item.hand, hashlib.sha256(item.payload).digest()
+
+
+class Replication:
+    """One peer's replication state. `chain` is what the local Session holds already (a
+    resumed game's transcript); `peers` the peers to keep in step with."""
+
+    def __init__(
+        self, chain: Sequence[Entry] = (), peers: Iterable[PeerId] = (), now: float = 0.0
+    ) -> None:
+        self._chain: list[Entry] = []
+        self._peers: dict[PeerId, _Peer] = {}
+        self._buffer: dict[int, dict[bytes, tuple[Entry, PeerId]]] = {}
+        self._delivered_from: dict[int, PeerId] = {}
+        self._events: deque[ReplicationEvent] = deque()
+        self._fresh: list[Entry] = []
+        """Entries made here and not pushed yet."""
+        self._authored: dict[bytes, _Resent] = {}
+        self._broadcasts: dict[tuple[str, int, bytes], _Resent] = {}
+        self._seen_broadcasts: set[tuple[str, int, bytes]] = set()
+        self._held_refusals: list[tuple[PeerId, Refusal]] = []
+        self._once: list[bytes] = []
+        """Frames for every peer, sent once (refusals)."""
+        self._progress_at = now
+        self._asked: tuple[float, int, PeerId] | None = None
+        self._ask_turn = 0
+        for entry in chain:
+            self._append(entry)
+        for peer in peers:
+            self.add_peer(peer, now)
+
+    # --- peers -----------------------------------------------------------------------------------
+
+    def add_peer(self, peer: PeerId, now: float) -> None:
+        """Keep `peer` in step from now on (nothing happens if it is known)."""
+        if peer not in self._peers:
+            self._peers[peer] = _Peer(since=now, heartbeat_at=now)
+
+    def remove_peer(self, peer: PeerId) -> None:
+        self._peers.pop(peer, None)
+
+    @property
+    def peers(self) -> tuple[PeerId, ...]:
+        return tuple(self._peers)
+
+    def status(self, peer: PeerId) -> PeerStatus:
+        p = self._peers[peer]
+        return PeerStatus(
+            peer, p.liveness, p.head_seq, p.head_hash, p.heard, p.bad_frames, p.diverged
+        )
+
+    # --- the local chain -------------------------------------------------------------------------
+
+    @property
+    def head_seq(self) -> int:
+        return len(self._chain) - 1
+
+    @property
+    def head_hash(self) -> bytes:
+        return self._chain[-1].hash if self._chain else GENESIS_PREV
+
+    @property
+    def chain(self) -> tuple[Entry, ...]:
+        return tuple(self._chain)
+
+    @property
+    def hand(self) -> int:
+        """The hand of the local head (0 while seating or with no chain)."""
+        return self._chain[-1].hand if self._chain else 0
+
+    def _append(self, entry: Entry) -> bool:
+        """Add `entry` to the local chain; False if it is the one already held at its seq."""
+        if entry.seq < len(self._chain):
+            if self._chain[entry.seq].hash == entry.hash:
+                return False
+            raise LocalProtocolError(f"entry {entry.seq} differs from the one applied")
+        if entry.seq != len(self._chain):
+            raise LocalProtocolError(f"entry {entry.seq} applied before {len(self._chain)}")
+        self._chain.append(entry)
+        self._authored.pop(entry.sig, None)
+        hand = entry.hand
+        for sig in [s for s, r in self._authored.items() if r.hand < hand]:
+            del self._authored[sig]
+        for key in [k for k, r in self._broadcasts.items() if r.hand < hand]:
+            del self._broadcasts[key]
+        self._seen_broadcasts = {k for k in self._seen_broadcasts if k[1] >= hand}
+        for seq in [s for s in self._buffer if s <= entry.seq]:
+            del self._buffer[seq]
+        return True
+
+    def applied(self, entry: Entry, now: float) -> None:
+        """The local Session applied `entry` (the next one): it joins the chain, is acknowledged
+        to the peer it came from, and settles the authored entry with its `sig`."""
+        if self._append(entry):
+            self._progress_at = now
+            sender = self._delivered_from.pop(entry.seq, None)
+            if sender is not None and sender in self._peers:
+                self._peers[sender].ack_due = True
+
+    def publish(self, item: Outgoing, now: float) -> None:
+        """Send what the local Session produced (`Output.send`): an entry it sequenced (and so
+        applied) to every peer; an authored entry to every peer until settled; a refusal to
+        every peer once; a broadcast item to every peer until the hand moves on."""
+        if isinstance(item, Entry):
+            if self._append(item):
+                self._progress_at = now
+                self._fresh.append(item)
+        elif isinstance(item, AuthoredEntry):
+            frame = encode_frame(AuthoredFrame(item))
+            self._authored[item.sig] = _Resent(frame, item.hand, now)
+        elif isinstance(item, Refusal):
+            self._once.append(encode_frame(RefusalFrame(item)))
+        elif isinstance(item, BroadcastFrame):
+            if item.hand >= self.hand:
+                self._broadcasts[_broadcast_id(item)] = _Resent(encode_frame(item), item.hand, now)
+        else:
+            raise LocalProtocolError(f"cannot publish {type(item).__name__}")
+
+    def cut_back(self, seq: int, now: float) -> None:
+        """The local Session cut its chain back to before `seq` (an equivocation, SPEC 6.8):
+        forget entry `seq` and every later one, and what peers were told about them."""
+        if not 0 < seq <= len(self._chain):
+            raise LocalProtocolError(f"cannot cut the chain back to before entry {seq}")
+        del self._chain[seq:]
+        self._fresh = [e for e in self._fresh if e.seq < seq]
+        self._buffer = {s: c for s, c in self._buffer.items() if s < seq}
+        self._delivered_from = {s: p for s, p in self._delivered_from.items() if s < seq}
+        for p in self._peers.values():
+            p.pushed_upto = min(p.pushed_upto, seq - 1)
+            p.diverged = False
+        self._progress_at = now
+
+    def withdraw(self, sig: bytes) -> None:
+        """Stop sending the authored entry with this signature (its refusal was accepted)."""
+        self._authored.pop(sig, None)
+
+    def pending_authored(self) -> tuple[bytes, ...]:
+        """Signatures of the authored entries still being sent."""
+        return tuple(self._authored)
+
+    def rejected(self, peer: PeerId, error: RemoteProtocolError | WireError) -> None:
+        """The local Session refused an item `peer` sent: count it against that peer."""
+        p = self._peers.get(peer)
+        if p is not None:
+            p.bad_frames += 1
+
+    # --- receiving -------------------------------------------------------------------------------
+
+    def receive(self, data: bytes, peer: PeerId, now: float) -> None:
+        """Take one frame from `peer` (added if unknown). Events follow from `next_event`."""
+        self.add_peer(peer, now)
+        p = self._peers[peer]
+        try:
+            frame = decode_frame(data)
+        except WireError as exc:
+            p.bad_frames += 1
+            self._events.append(BadFrame(peer, exc, p.bad_frames))
+            return
+        p.heard = now
+        if p.liveness is not Liveness.PRESENT:
+            p.liveness = Liveness.PRESENT
+            self._events.append(LivenessChanged(peer, Liveness.PRESENT))
+        self._take(frame, peer, p, now)
+
+    def _take(self, frame: Frame, peer: PeerId, p: _Peer, now: float) -> None:
+        if isinstance(frame, EntriesFrame):
+            self._take_entries(frame.entries, peer, p)
+        elif isinstance(frame, HeadFrame | HeartbeatFrame):
+            self._take_head(frame.seq, frame.hash, p)
+        elif isinstance(frame, CatchUpFrame):
+            p.catch_up_after = frame.after
+        elif isinstance(frame, AuthoredFrame):
+            # Every copy goes up, even one whose sig is already in the chain: until authored
+            # entries carry a per-author counter (DESIGN 5.1) an equal signature may be a new
+            # decision (a second `check` in a later round), and the Session tells them apart.
+            self._events.append(AuthoredReceived(peer, frame.entry))
+        elif isinstance(frame, RefusalFrame):
+            # Held until the local chain reaches the sequencer's head at refusal time: if the
+            # refused copy was a resend of an entry already sequenced, that entry is applied
+            # first, and the Session sees the refusal of a decision no longer pending.
+            self._held_refusals.append((peer, frame.refusal))
+        elif isinstance(frame, BroadcastFrame):
+            key = _broadcast_id(frame)
+            if frame.hand >= self.hand and key not in self._seen_broadcasts:
+                self._seen_broadcasts.add(key)
+                self._events.append(BroadcastReceived(peer, frame))
+        else:
+            self._events.append(LobbyReceived(peer, frame))
+
+    def _take_entries(self, entries: Sequence[Entry], peer: PeerId, p: _Peer) -> None:
+        head = self.head_seq
+        for entry in entries:
+            if entry.seq <= head:
+                ours = self._chain[entry.seq]
+                if ours.hash == entry.hash:
+                    p.ack_due = True  # a resend of what we hold: say so, so it stops
+                else:
+                    self._events.append(ConflictReceived(peer, entry, ours))
+                continue
+            if entry.seq > head + REORDER_WINDOW:
+                continue
+            candidates = self._buffer.setdefault(entry.seq, {})
+            if entry.hash not in candidates and len(candidates) < MAX_CANDIDATES:
+                candidates[entry.hash] = (entry, peer)
+
+    def _take_head(self, seq: int, digest: bytes, p: _Peer) -> None:
+        p.head_seq, p.head_hash = seq, digest
+        p.diverged = 0 <= seq <= self.head_seq and self._chain[seq].hash != digest
+        if seq > p.pushed_upto:
+            p.pushed_upto = seq
+
+    def next_event(self) -> ReplicationEvent | None:
+        """The next thing for the caller, or None. Entries come one at a time, in chain order:
+        the next is handed over once the caller has applied (or rejected) the one before."""
+        if self._events:
+            return self._events.popleft()
+        for i, (peer, refusal) in enumerate(self._held_refusals):
+            if refusal.head <= self.head_seq or refusal.hand < self.hand:
+                del self._held_refusals[i]
+                return RefusalReceived(peer, refusal)
+        seq = self.head_seq + 1
+        candidates = self._buffer.get(seq)
+        if not candidates:
+            return None
+        entry, peer = candidates.pop(next(iter(candidates)))  # first come, first offered
+        if not candidates:
+            del self._buffer[seq]
+        self._delivered_from[seq] = peer
+        return EntryReceived(peer, entry)
+
+    def events(self) -> Iterator[ReplicationEvent]:
+        """`next_event` until there is none: apply each EntryReceived before taking the next."""
+        while (event := self.next_event()) is not None:
+            yield event
+
+    # --- sending ---------------------------------------------------------------------------------
+
+    def _live(self, p: _Peer) -> bool:
+        return p.heard is not None and p.liveness is not Liveness.AWAY
+
+    def _batch_from(self, start: int) -> bytes | None:
+        if start > self.head_seq:
+            return None
+        return encode_frame(batch_entries(self._chain[start:]))
+
+    def frames_to_send(self, now: float) -> list[tuple[PeerId, bytes]]:
+        """Every frame due by `now`, as (peer, bytes), in the order to send them."""
+        head = HeadFrame(self.head_seq, self.head_hash)
+        fresh, self._fresh = self._fresh, []
+        pushes: list[bytes] = []
+        start = 0
+        while start < len(fresh):
+            batch = batch_entries(fresh[start:])
+            pushes.append(encode_frame(batch))
+            start += len(batch.entries)
+        once, self._once = self._once, []
+        resent = self._due_resends(now)
+        ask = self._catch_up_target(now)
+        out: list[tuple[PeerId, bytes]] = []
+        for peer, p in self._peers.items():
+            frames: list[bytes] = []
+            if pushes:
+                frames.extend(pushes)
+                p.pushed_upto = max(p.pushed_upto, fresh[-1].seq)
+                p.pushed_at = now
+            elif (
+                self._live(p)
+                and not p.diverged
+                and p.head_seq < min(p.pushed_upto, self.head_seq)
+                and now - p.pushed_at >= RESEND_AFTER
+            ):
+                resend = self._batch_from(p.head_seq + 1)
+                if resend is not None:
+                    frames.append(resend)
+                    p.pushed_at = now
+            if p.catch_up_after is not None and now - p.replied_at >= CATCH_UP_REPLY_INTERVAL:
+                reply = self._batch_from(p.catch_up_after + 1)
+                if reply is not None:
+                    frames.append(reply)
+                p.catch_up_after = None
+                p.replied_at = now
+            if p.ack_due:
+                frames.append(encode_frame(head))
+                p.ack_due = False
+            if now >= p.heartbeat_at:
+                frames.append(encode_frame(HeartbeatFrame(head.seq, head.hash)))
+                p.heartbeat_at = now + HEARTBEAT_INTERVAL
+            frames.extend(once)
+            frames.extend(resent)
+            if ask == peer:
+                frames.append(encode_frame(CatchUpFrame(self.head_seq)))
+            out.extend((peer, frame) for frame in frames)
+        return out
+
+    def _due_resends(self, now: float) -> list[bytes]:
+        frames = []
+        for r in self._authored.values():
+            if now >= r.next_at:
+                frames.append(r.frame)
+                r.next_at = now + AUTHORED_RESEND
+        for r in self._broadcasts.values():
+            if now >= r.next_at:
+                frames.append(r.frame)
+                r.next_at = now + BROADCAST_BACKOFF[min(r.attempt, len(BROADCAST_BACKOFF) - 1)]
+                r.attempt += 1
+        return frames
+
+    def _ahead(self) -> list[tuple[PeerId, _Peer]]:
+        """Live peers whose reported head is ahead of ours, the furthest first."""
+        ahead = [
+            (peer, p)
+            for peer, p in self._peers.items()
+            if self._live(p) and p.head_seq > self.head_seq
+        ]
+        ahead.sort(key=lambda item: -item[1].head_seq)
+        return ahead
+
+    def _catch_up_target(self, now: float) -> PeerId | None:
+        """The peer to ask for "entries after our head" now, if any (SPEC 8.4)."""
+        ahead = self._ahead()
+        if not ahead:
+            self._asked = None
+            return None
+        asked = self._asked
+        if asked is None:
+            due = now - self._progress_at >= CATCH_UP_AFTER
+        else:
+            # answered (the head moved since): ask on at once; unanswered: try another peer
+            due = self.head_seq > asked[1] or now - asked[0] >= CATCH_UP_AFTER
+            if due and self.head_seq == asked[1]:
+                self._ask_turn += 1
+        if not due:
+            return None
+        peer = ahead[self._ask_turn % len(ahead)][0]
+        self._asked = (now, self.head_seq, peer)
+        return peer
+
+    # --- timers ----------------------------------------------------------------------------------
+
+    def handle_timer(self, now: float) -> None:
+        """Let time pass: peers silent for too long become evasive, then away."""
+        for peer, p in self._peers.items():
+            silent = now - (p.heard if p.heard is not None else p.since)
+            if silent >= AWAY_AFTER:
+                liveness = Liveness.AWAY
+            elif silent >= EVASIVE_AFTER:
+                liveness = Liveness.EVASIVE
+            else:
+                liveness = Liveness.PRESENT
+            if liveness is not p.liveness:
+                p.liveness = liveness
+                self._events.append(LivenessChanged(peer, liveness))
+
+    def get_timer(self) -> float | None:
+        """When to call `handle_timer` and `frames_to_send` next (None: nothing to wait for)."""
+        times: list[float] = []
+        for p in self._peers.values():
+            times.append(p.heartbeat_at)
+            last = p.heard if p.heard is not None else p.since
+            if p.liveness is Liveness.PRESENT:
+                times.append(last + EVASIVE_AFTER)
+            elif p.liveness is Liveness.EVASIVE:
+                times.append(last + AWAY_AFTER)
+            if self._live(p) and p.head_seq < min(p.pushed_upto, self.head_seq):
+                times.append(p.pushed_at + RESEND_AFTER)
+            if p.catch_up_after is not None:
+                times.append(p.replied_at + CATCH_UP_REPLY_INTERVAL)
+        times.extend(r.next_at for r in self._authored.values())
+        times.extend(r.next_at for r in self._broadcasts.values())
+        if self._ahead():
+            asked = self._asked
+            times.append(
+                self._progress_at + CATCH_UP_AFTER if asked is None else asked[0] + CATCH_UP_AFTER
+            )
+        return min(times) if times else None
+
+
+__all__ = [
+    "AWAY_AFTER",
+    "EVASIVE_AFTER",
+    "HEARTBEAT_INTERVAL",
+    "AuthoredReceived",
+    "BadFrame",
+    "BroadcastReceived",
+    "ConflictReceived",
+    "EntryReceived",
+    "Liveness",
+    "LivenessChanged",
+    "LobbyReceived",
+    "Outgoing",
+    "PeerId",
+    "PeerStatus",
+    "RefusalReceived",
+    "Replication",
+    "ReplicationEvent",
+]

@@ -1,0 +1,439 @@
+"""The live table's sockets: one ROUTER bound, one DEALER to each peer, CURVE everywhere, a ZAP
+handler that lets in only pinned keys (SPEC 8.5; Zyre's harmony pattern).
+
+Does network I/O, on asyncio through `zmq.asyncio`. Frames are opaque bytes here: what they mean
+is `wire`'s and `replication`'s business. Nothing here is Linux-only.
+"""
+
+# Theory of operation
+# -------------------
+# A node has one CURVE key pair (`CurveKeyPair`). Its ROUTER is the CURVE server with it; each
+# DEALER is a CURVE client with the same pair, its routing identity the node's public key, and
+# the peer's key as server key, so each side authenticates the other: a DEALER only completes a
+# handshake with the holder of the key it was given, and the peer's ZAP handler only admits a
+# client whose key is pinned. Pins are keys whose `KeyStatement` verified (the identity vouches
+# for the CURVE key); they change at run time (`pin`, `unpin`, `set_pins`), and every received
+# frame is checked against them again, so a key unpinned mid-game is cut off at once even on a
+# connection that was already open. `accept_unpinned` opens the door for the lobby: unknown
+# keys may connect, and their frames come up marked `pinned=False` (the lobby takes only a
+# hello from them).
+#
+# The ZAP handler is this transport's own REP socket on the context's ZAP endpoint, bound
+# before the ROUTER, so there is never a moment where libzmq would let CURVE clients in with no
+# handler (its behaviour when none is bound). Queues are bounded by the high-water marks and
+# DEALERs queue nothing for a peer that is not connected (`IMMEDIATE`): a frame that cannot go
+# is dropped and counted, and the replication sends it again. Sockets close with LINGER 0.
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import zmq
+import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
+
+from p2pwillow.net.keys import CURVE_KEY_BYTES, CurveKeyPair, KeyStatement
+from p2pwillow.net.wire import MAX_FRAME_BYTES
+
+log = logging.getLogger(__name__)
+
+ZAP_ENDPOINT = "inproc://zeromq.zap.01"
+ZAP_DOMAIN = b"p2pwillow"
+HWM = 1000
+"""At most this many frames wait for one peer, or from all peers (SPEC 8.3)."""
+RECONNECT_IVL_MS = 100
+RECONNECT_IVL_MAX_MS = 2000
+HEARTBEAT_IVL_MS = 1000
+HEARTBEAT_TIMEOUT_MS = 3000
+"""ZMTP heartbeats: a connection whose peer went silent is dropped and re-dialled."""
+REFUSED_RETRY = 0.25
+REFUSED_RETRY_MAX = 4.0
+"""After a refusal, dial again after 0.25 s, doubling up to 4 s."""
+
+
+class TransportError(Exception):
+    """The transport cannot do what was asked (a port in use, a bad address); one line."""
+
+
+class ConnectionState(enum.Enum):
+    """A DEALER's connection to a peer, as libzmq's monitor reports it."""
+
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    DISCONNECTED = "disconnected"
+    REFUSED = "refused"
+    """The peer's ZAP handler refused our key (we are not pinned there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A frame from the peer whose authenticated CURVE key is `peer`."""
+
+    peer: bytes
+    data: bytes
+    pinned: bool
+
+
+@dataclass(slots=True)
+class Counters:
+    """What the transport dropped, for logs and tests."""
+
+    unpinned: int = 0
+    """Frames from keys not pinned (or no longer)."""
+    spoofed: int = 0
+    """Frames whose routing identity is not the sender's authenticated key."""
+    send_dropped: int = 0
+    """Frames not sent: peer not connected or its queue full."""
+    zap_refused: int = 0
+
+
+_MONITOR_STATES: dict[int, ConnectionState] = {
+    zmq.EVENT_CONNECT_DELAYED: ConnectionState.CONNECTING,
+    zmq.EVENT_CONNECT_RETRIED: ConnectionState.CONNECTING,
+    zmq.EVENT_HANDSHAKE_SUCCEEDED: ConnectionState.CONNECTED,
+    zmq.EVENT_HANDSHAKE_FAILED_AUTH: ConnectionState.REFUSED,
+    zmq.EVENT_DISCONNECTED: ConnectionState.DISCONNECTED,
+}
+
+
+class _Dealer:
+    """The DEALER to one peer, its monitor, and what the monitor last said."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.endpoint = endpoint
+        self.socket: zmq.asyncio.Socket | None = None
+        self.monitor: zmq.asyncio.Socket | None = None
+        self.sender: zmq.Socket[bytes] | None = None
+        self.state = ConnectionState.CONNECTING
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.refusals = 0
+
+    def set_state(self, state: ConnectionState) -> None:
+        if state is not self.state:
+            self.state = state
+            self.changed.set()
+            self.changed = asyncio.Event()
+
+    def close(self) -> None:
+        for sock in (self.monitor, self.socket):
+            if sock is not None:
+                sock.close(0)
+        self.socket = self.monitor = self.sender = None
+
+
+def _tcp(host: str, port: int) -> str:
+    return f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
+
+
+class Transport:
+    """One node's sockets. `await start()` binds the ROUTER on `host:port` (port 0: any free
+    port, see `port`); `connect` dials a peer; `send` and `recv` move frames; `close` ends all.
+    """
+
+    def __init__(
+        self,
+        keys: CurveKeyPair,
+        *,
+        host: str = "0.0.0.0",
+        port: int = 0,
+        accept_unpinned: bool = False,
+        hwm: int = HWM,
+    ) -> None:
+        self.keys = keys
+        self.host = host
+        self.accept_unpinned = accept_unpinned
+        self.counters = Counters()
+        self._requested_port = port
+        self._hwm = hwm
+        self._port: int | None = None
+        self._pins: set[bytes] = set()
+        self._dealers: dict[bytes, _Dealer] = {}
+        self._ctx: zmq.asyncio.Context | None = None
+        self._router: zmq.asyncio.Socket | None = None
+        self._zap: zmq.asyncio.Socket | None = None
+        self._zap_task: asyncio.Task[None] | None = None
+        self._monitors = 0
+
+    # --- life cycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bind the ZAP handler, then the ROUTER. TransportError if the port cannot be bound."""
+        if self._ctx is not None:
+            raise TransportError("the transport is already started")
+        ctx = zmq.asyncio.Context()
+        self._ctx = ctx
+        zap = ctx.socket(zmq.REP)
+        zap.linger = 0
+        zap.bind(ZAP_ENDPOINT)
+        self._zap = zap
+        self._zap_task = asyncio.create_task(self._serve_zap(), name="zap")
+        router = ctx.socket(zmq.ROUTER)
+        router.linger = 0
+        router.curve_server = True
+        router.curve_secretkey = self.keys.secret
+        router.curve_publickey = self.keys.public
+        router.zap_domain = ZAP_DOMAIN
+        router.router_handover = 1  # a peer that reconnects takes over its routing identity
+        router.rcvhwm = self._hwm
+        router.sndhwm = self._hwm
+        router.maxmsgsize = MAX_FRAME_BYTES
+        router.heartbeat_ivl = HEARTBEAT_IVL_MS
+        router.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
+        with contextlib.suppress(zmq.ZMQError, AttributeError):
+            router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
+        try:
+            if self._requested_port:
+                router.bind(_tcp(self.host, self._requested_port))
+                self._port = self._requested_port
+            else:
+                self._port = router.bind_to_random_port(_tcp(self.host, 0).rsplit(":", 1)[0])
+        except zmq.ZMQError as exc:
+            router.close(0)
+            await self.close()
+            raise TransportError(
+                f"cannot listen on {self.host}:{self._requested_port or 'any port'}: {exc}"
+            ) from None
+        self._router = router
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise TransportError("the transport is not started")
+        return self._port
+
+    async def close(self) -> None:
+        """Close every socket at once (LINGER 0) and end the tasks; safe to call twice."""
+        tasks = [d.task for d in self._dealers.values() if d.task is not None]
+        if self._zap_task is not None:
+            tasks.append(self._zap_task)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, zmq.ZMQError):
+                await task
+        for d in self._dealers.values():
+            d.close()
+        self._dealers.clear()
+        for sock in (self._router, self._zap):
+            if sock is not None:
+                sock.close(0)
+        self._router = self._zap = None
+        self._zap_task = None
+        if self._ctx is not None:
+            self._ctx.term()
+            self._ctx = None
+
+    async def __aenter__(self) -> Transport:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- pins ------------------------------------------------------------------------------------
+
+    def pin(self, statement: KeyStatement) -> None:
+        """Let the node whose key `statement` vouches for in (a KeyStatement always verifies)."""
+        if not isinstance(statement, KeyStatement):
+            raise TypeError("pin takes a KeyStatement (a CURVE key signed by an identity)")
+        self._pins.add(statement.curve_key)
+
+    def unpin(self, curve_key: bytes) -> None:
+        """Keep this key out from now on, on connections already open too."""
+        self._pins.discard(curve_key)
+
+    def set_pins(self, statements: Iterable[KeyStatement]) -> None:
+        """Replace the pins (after the genesis: exactly the seated players' keys)."""
+        pins = set()
+        for statement in statements:
+            if not isinstance(statement, KeyStatement):
+                raise TypeError("set_pins takes KeyStatements")
+            pins.add(statement.curve_key)
+        self._pins = pins
+
+    @property
+    def pinned(self) -> frozenset[bytes]:
+        return frozenset(self._pins)
+
+    def _admits(self, key: bytes) -> bool:
+        return key in self._pins or self.accept_unpinned
+
+    async def _serve_zap(self) -> None:
+        """Answer libzmq's ZAP requests (RFC 27): 200 for a pinned CURVE key, 400 otherwise."""
+        zap = self._zap
+        assert zap is not None
+        while True:
+            request = await zap.recv_multipart()
+            version, request_id = request[0], request[1] if len(request) > 1 else b""
+            ok = False
+            user = b""
+            if version == b"1.0" and len(request) >= 7 and request[5] == b"CURVE":
+                key = request[6]
+                if len(key) == CURVE_KEY_BYTES and self._admits(key):
+                    ok, user = True, key.hex().encode()
+            if not ok:
+                self.counters.zap_refused += 1
+            await zap.send_multipart(
+                [
+                    b"1.0",
+                    request_id,
+                    b"200" if ok else b"400",
+                    b"OK" if ok else b"key not pinned for this table",
+                    user,
+                    b"",
+                ]
+            )
+
+    # --- peers -----------------------------------------------------------------------------------
+
+    def connect(self, peer_key: bytes, host: str, port: int) -> None:
+        """Dial the peer whose CURVE key is `peer_key` at host:port (again if already dialled:
+        the old connection is closed). libzmq re-dials by itself after a disconnect; after a
+        refusal (the peer has not pinned us yet) this transport re-dials, with a backoff."""
+        if self._ctx is None:
+            raise TransportError("the transport is not started")
+        if not isinstance(peer_key, bytes) or len(peer_key) != CURVE_KEY_BYTES:
+            raise TransportError(f"a CURVE key is {CURVE_KEY_BYTES} bytes")
+        if not 0 < port < 65536:
+            raise TransportError(f"port {port} is not 1..65535")
+        self.disconnect(peer_key)
+        d = _Dealer(_tcp(host, port))
+        try:
+            self._open(d, peer_key)
+        except zmq.ZMQError as exc:
+            d.close()
+            raise TransportError(f"cannot connect to {host}:{port}: {exc}") from None
+        self._dealers[peer_key] = d
+        d.task = asyncio.create_task(self._watch(d, peer_key), name="dealer-monitor")
+
+    def _open(self, d: _Dealer, peer_key: bytes) -> None:
+        assert self._ctx is not None
+        dealer = self._ctx.socket(zmq.DEALER)
+        dealer.linger = 0
+        dealer.curve_secretkey = self.keys.secret
+        dealer.curve_publickey = self.keys.public
+        dealer.curve_serverkey = peer_key
+        dealer.routing_id = self.keys.public
+        dealer.sndhwm = self._hwm
+        dealer.rcvhwm = 1
+        dealer.immediate = 1
+        dealer.reconnect_ivl = RECONNECT_IVL_MS
+        dealer.reconnect_ivl_max = RECONNECT_IVL_MAX_MS
+        dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
+        dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
+        dealer.maxmsgsize = MAX_FRAME_BYTES
+        d.socket = dealer
+        # a fresh inproc name each time: a closed socket's monitor endpoint may linger
+        self._monitors += 1
+        d.monitor = dealer.get_monitor_socket(addr=f"inproc://p2pwillow-monitor-{self._monitors}")
+        # sends never wait (NOBLOCK), so they go through a plain view of the same socket
+        d.sender = zmq.Socket.shadow(dealer.underlying)
+        dealer.connect(d.endpoint)
+
+    def disconnect(self, peer_key: bytes) -> None:
+        d = self._dealers.pop(peer_key, None)
+        if d is not None:
+            if d.task is not None:
+                d.task.cancel()
+            d.close()
+
+    async def _watch(self, d: _Dealer, peer_key: bytes) -> None:
+        while True:
+            assert d.monitor is not None
+            message = parse_monitor_message(await d.monitor.recv_multipart())
+            state = _MONITOR_STATES.get(int(message["event"]))
+            if state is ConnectionState.CONNECTED:
+                d.refusals = 0
+            if state is not ConnectionState.REFUSED:
+                if state is not None:
+                    d.set_state(state)
+                continue
+            # libzmq does not re-dial after a ZAP refusal: do it here, with a backoff, since
+            # the peer may pin our key in a moment (a lobby whose roster is on its way)
+            d.set_state(ConnectionState.REFUSED)
+            d.refusals += 1
+            await asyncio.sleep(min(REFUSED_RETRY_MAX, REFUSED_RETRY * 2 ** (d.refusals - 1)))
+            d.close()
+            self._open(d, peer_key)
+
+    def state(self, peer_key: bytes) -> ConnectionState | None:
+        d = self._dealers.get(peer_key)
+        return None if d is None else d.state
+
+    async def wait_state(self, peer_key: bytes, state: ConnectionState, timeout: float) -> bool:
+        """Wait until the connection to `peer_key` is in `state`; False at the deadline."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            d = self._dealers.get(peer_key)
+            if d is None:
+                return False
+            if d.state is state:
+                return True
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(d.changed.wait(), left)
+
+    @property
+    def peers(self) -> tuple[bytes, ...]:
+        return tuple(self._dealers)
+
+    # --- frames ----------------------------------------------------------------------------------
+
+    def send(self, peer_key: bytes, data: bytes) -> bool:
+        """Queue one frame for the peer; False (and counted) if it cannot go now."""
+        d = self._dealers.get(peer_key)
+        if d is None or d.sender is None:
+            self.counters.send_dropped += 1
+            return False
+        try:
+            d.sender.send(data, flags=zmq.NOBLOCK, copy=len(data) < 65536)
+        except zmq.Again:
+            self.counters.send_dropped += 1
+            return False
+        return True
+
+    async def recv(self) -> Received:
+        """The next frame from a peer this transport admits (see the module comment)."""
+        router = self._router
+        if router is None:
+            raise TransportError("the transport is not started")
+        while True:
+            parts = await router.recv_multipart(copy=False)
+            if len(parts) != 2:
+                self.counters.spoofed += 1
+                continue
+            routing, payload = parts
+            try:
+                key = bytes.fromhex(str(payload.get("User-Id")))
+            except (zmq.ZMQError, ValueError):
+                self.counters.spoofed += 1
+                continue
+            if routing.bytes != key:
+                self.counters.spoofed += 1
+                continue
+            pinned = key in self._pins
+            if not pinned and not self.accept_unpinned:
+                self.counters.unpinned += 1
+                continue
+            return Received(key, payload.bytes, pinned)
+
+
+__all__ = [
+    "HWM",
+    "ConnectionState",
+    "Counters",
+    "CurveKeyPair",
+    "KeyStatement",
+    "Received",
+    "Transport",
+    "TransportError",
+]

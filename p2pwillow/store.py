@@ -1,0 +1,456 @@
+"""A peer's files: identity keys, game transcripts and per-hand secrets (DESIGN 6, SPEC 6.2, 6.9).
+
+Does file I/O, nothing else. Files are 0600 and directories 0700 where the OS has POSIX modes;
+small files are replaced atomically; a secret is on disk (file and directory fsynced) before
+`save_secret` returns; a transcript is appended and flushed per entry.
+"""
+
+# Layout
+# ------
+#   <config>/store.json         {"format": "p2pwillow-store", "version": 1}
+#   <config>/identity.json      the Ed25519 seed and this node's CURVE key pair
+#   <data>/store.json           the same marker
+#   <data>/games/<game hex>/transcript.jsonl
+#   <data>/games/<game hex>/secrets/<hand>-<name>.json
+#
+# <config> and <data> are platformdirs' user config and data directories for "p2pwillow", or
+# <root>/config and <root>/data when a root is given (the `root` argument, else $WILLOW_HOME),
+# so that tests and several peers on one machine each keep their own.
+#
+# A store is refused, never rewritten, when its marker names a newer version, when a file of it
+# cannot be read as what it should hold, or when a directory that should be a store holds files
+# but no marker. The one repair made silently is the tail of a transcript torn by a crash
+# (bytes after the last line feed): it is cut back to the last whole entry, and said so.
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import platformdirs
+
+from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry, decode_entry
+from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.ledger.identity import SEED_BYTES, Identity
+
+APP_NAME = "p2pwillow"
+ENV_VAR = "WILLOW_HOME"
+STORE_FORMAT = "p2pwillow-store"
+STORE_VERSION = 1
+MARKER = "store.json"
+IDENTITY_FILE = "identity.json"
+TRANSCRIPT_FILE = "transcript.jsonl"
+CURVE_KEY_BYTES = 32
+MAX_SMALL_FILE = 1 << 20
+"""Markers, identities and secrets are small; a larger one is not ours."""
+
+SECRET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+POSIX_MODES = os.name == "posix"
+"""File modes are set where the OS has them (not on Windows, where a user's profile is private)."""
+
+Rng = Callable[[int], bytes]
+
+
+class StoreError(Exception):
+    """The store cannot be used as it is; the message says which file and what to do."""
+
+
+# --- small files, written atomically ------------------------------------------------------------
+
+
+def _private_dir(path: Path) -> None:
+    """Make `path` (and missing parents) a directory only its user can enter."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if POSIX_MODES:
+        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask, and an existing dir kept its
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename or a new file in `path` durable (POSIX; Windows cannot open directories)."""
+    if not POSIX_MODES:
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _open_private(path: Path, flags: int) -> int:
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
+    if POSIX_MODES:
+        os.fchmod(fd, 0o600)
+    return fd
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` by `data`: write a temporary file, fsync it, rename it over `path`, fsync
+    the directory. A reader sees the old content or the new, never a mix; mode 0600."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = _open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def _read_json(path: Path, what: str) -> dict[str, object]:
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_SMALL_FILE + 1)
+    except OSError as exc:
+        raise StoreError(f"cannot read {what} {path}: {exc.strerror}") from None
+    if len(raw) > MAX_SMALL_FILE:
+        raise StoreError(f"{what} {path} is corrupt (too large); move it aside")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise StoreError(f"{what} {path} is corrupt (not JSON); move it aside") from None
+    if not isinstance(value, dict):
+        raise StoreError(f"{what} {path} is corrupt (not a JSON object); move it aside")
+    return value
+
+
+def _dump(value: dict[str, object]) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def _hex_field(obj: dict[str, object], key: str, size: int, what: str, path: Path) -> bytes:
+    value = obj.get(key)
+    if not isinstance(value, str) or len(value) != 2 * size:
+        raise StoreError(f"{what} {path} is corrupt ({key}); move it aside")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise StoreError(f"{what} {path} is corrupt ({key}); move it aside") from None
+
+
+# --- the store's marker -------------------------------------------------------------------------
+
+
+def _claim(directory: Path) -> None:
+    """Open `directory` as a store: check its marker, or write one into a new, empty directory."""
+    marker = directory / MARKER
+    if marker.exists():
+        obj = _read_json(marker, "store marker")
+        version = obj.get("version")
+        if obj.get("format") != STORE_FORMAT or type(version) is not int or version < 1:
+            raise StoreError(f"store marker {marker} is corrupt; move the directory aside")
+        if version > STORE_VERSION:
+            raise StoreError(
+                f"the store in {directory} was written by a newer p2pwillow (store version "
+                f"{version}, this one reads {STORE_VERSION}); upgrade p2pwillow"
+            )
+        _private_dir(directory)
+        return
+    if directory.exists():
+        if not directory.is_dir():
+            raise StoreError(f"{directory} should be a store directory but is a file")
+        if any(directory.iterdir()):
+            raise StoreError(
+                f"{directory} holds files but no {MARKER}: not a p2pwillow store, or a corrupt "
+                "one; move it aside or point WILLOW_HOME elsewhere"
+            )
+    _private_dir(directory)
+    atomic_write(marker, _dump({"format": STORE_FORMAT, "version": STORE_VERSION}))
+
+
+# --- values kept in the store -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NodeKeys:
+    """A player's long-term keys: the Ed25519 identity and this node's CURVE key pair (raw
+    32-byte X25519 keys), kept together so that a restarted node is let in again (SPEC 8.5)."""
+
+    identity: Identity
+    curve_public: bytes
+    curve_secret: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What reopening a transcript repaired: `cut` bytes of a torn last line were removed."""
+
+    path: Path
+    entries: int
+    cut: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.path}: the last line was torn (a crash while writing it); cut {self.cut} "
+            f"bytes back to entry {self.entries - 1}, the last whole one"
+        )
+
+
+class Transcript:
+    """One game's transcript file (SPEC 6.9), open for appending.
+
+    `entries` are the whole entries it held when opened; `recovery` says what was cut from a
+    torn tail, if anything. `append` writes one entry and its line feed and flushes.
+    """
+
+    def __init__(self, path: Path, entries: list[Entry], recovery: Recovery | None) -> None:
+        self.path = path
+        self.entries = entries
+        self.recovery = recovery
+        fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._file: BinaryIO | None = os.fdopen(fd, "ab")
+
+    @classmethod
+    def open(cls, path: Path) -> Transcript:
+        """Open (or create) the transcript at `path`, reading and checking every line."""
+        existed = path.exists()
+        raw = b""
+        if existed:
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise StoreError(f"cannot read transcript {path}: {exc.strerror}") from None
+        whole = raw[: raw.rfind(b"\n") + 1]
+        entries: list[Entry] = []
+        for number, line in enumerate(whole.split(b"\n")[:-1], start=1):
+            try:
+                entry = decode_entry(line)
+            except RemoteProtocolError as exc:
+                raise StoreError(
+                    f"transcript {path} is corrupt at line {number} ({exc}); it is kept as it is: "
+                    "move it aside to start over"
+                ) from None
+            if entry.seq != len(entries):
+                raise StoreError(
+                    f"transcript {path} is corrupt at line {number} (entry {entry.seq} where "
+                    f"{len(entries)} belongs); move it aside to start over"
+                )
+            entries.append(entry)
+        recovery = None
+        if len(whole) < len(raw):
+            recovery = Recovery(path, len(entries), len(raw) - len(whole))
+            with path.open("r+b") as f:
+                f.truncate(len(whole))
+                f.flush()
+                os.fsync(f.fileno())
+        transcript = cls(path, entries, recovery)
+        if not existed:
+            _fsync_dir(path.parent)
+        return transcript
+
+    def append(self, entry: Entry) -> None:
+        """Write `entry` as the next line and flush it to the OS (SPEC 6.9)."""
+        if self._file is None:
+            raise LocalProtocolError("the transcript is closed")
+        if entry.seq != len(self.entries):
+            raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self.entries)})")
+        self._file.write(entry.encode() + b"\n")
+        self._file.flush()
+        self.entries.append(entry)
+
+    def sync(self) -> None:
+        """Make what was appended durable (fsync), e.g. at the end of a hand."""
+        if self._file is not None:
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> Transcript:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Store:
+    """A peer's store: `config` holds its keys, `data` its games. Use `Store.open()`."""
+
+    def __init__(self, config: Path, data: Path) -> None:
+        self.config = config
+        self.data = data
+
+    @classmethod
+    def open(cls, root: Path | str | None = None) -> Store:
+        """The store under `root` (or $WILLOW_HOME), else under platformdirs' user config and
+        data directories. StoreError if it is from a newer version or corrupt."""
+        if root is None and os.environ.get(ENV_VAR):
+            root = os.environ[ENV_VAR]
+        if root is not None:
+            base = Path(root).expanduser()
+            config, data = base / "config", base / "data"
+            _private_dir(base)
+        else:
+            config = Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+            data = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+        try:
+            _claim(config)
+            _claim(data)
+        except OSError as exc:
+            raise StoreError(f"cannot open the store: {exc.strerror}: {exc.filename}") from None
+        return cls(config, data)
+
+    # --- keys ------------------------------------------------------------------------------------
+
+    @property
+    def identity_path(self) -> Path:
+        return self.config / IDENTITY_FILE
+
+    def load_keys(self) -> NodeKeys | None:
+        """The stored keys, or None if this store has none yet."""
+        path = self.identity_path
+        if not path.exists():
+            return None
+        obj = _read_json(path, "identity file")
+        if obj.get("version") != STORE_VERSION:
+            raise StoreError(f"identity file {path} is corrupt or of another version")
+        seed = _hex_field(obj, "ed25519_seed", SEED_BYTES, "identity file", path)
+        public = _hex_field(obj, "curve_public", CURVE_KEY_BYTES, "identity file", path)
+        secret = _hex_field(obj, "curve_secret", CURVE_KEY_BYTES, "identity file", path)
+        identity = Identity.from_private_bytes(seed)
+        if obj.get("identity_key") != identity.public_key.hex():
+            raise StoreError(f"identity file {path} is corrupt (identity_key); move it aside")
+        return NodeKeys(identity, public, secret)
+
+    def save_keys(self, keys: NodeKeys) -> None:
+        """Write the keys (0600, atomically). StoreError if keys are already stored: a player's
+        identity is never overwritten."""
+        if self.identity_path.exists():
+            raise StoreError(f"{self.identity_path} exists; an identity is never overwritten")
+        atomic_write(
+            self.identity_path,
+            _dump(
+                {
+                    "version": STORE_VERSION,
+                    "ed25519_seed": keys.identity.private_bytes().hex(),
+                    "identity_key": keys.identity.public_key.hex(),
+                    "curve_public": keys.curve_public.hex(),
+                    "curve_secret": keys.curve_secret.hex(),
+                }
+            ),
+        )
+
+    def keys(self, make: Callable[[], NodeKeys]) -> NodeKeys:
+        """The stored keys; on first use, `make()` new ones and store them."""
+        found = self.load_keys()
+        if found is not None:
+            return found
+        made = make()
+        self.save_keys(made)
+        return made
+
+    # --- games -----------------------------------------------------------------------------------
+
+    def game_dir(self, game: bytes) -> Path:
+        if not isinstance(game, bytes) or len(game) != GAME_ID_BYTES:
+            raise LocalProtocolError(f"a game id is {GAME_ID_BYTES} bytes")
+        return self.data / "games" / game.hex()
+
+    def games(self) -> list[bytes]:
+        """The ids of the games this store has files for."""
+        root = self.data / "games"
+        if not root.is_dir():
+            return []
+        out = []
+        for child in sorted(root.iterdir()):
+            with contextlib.suppress(ValueError):
+                game = bytes.fromhex(child.name)
+                if len(game) == GAME_ID_BYTES and child.is_dir():
+                    out.append(game)
+        return out
+
+    def transcript(self, game: bytes) -> Transcript:
+        """The game's transcript, open for appending (created empty for a new game)."""
+        directory = self.game_dir(game)
+        _private_dir(directory.parent)
+        _private_dir(directory)
+        return Transcript.open(directory / TRANSCRIPT_FILE)
+
+    def _secret_path(self, game: bytes, hand: int, name: str) -> Path:
+        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 0:
+            raise LocalProtocolError("a hand number is an integer >= 0")
+        if not isinstance(name, str) or SECRET_NAME.fullmatch(name) is None:
+            raise LocalProtocolError(f"a secret's name is 1..64 of a-z 0-9 _ -, not {name!r}")
+        return self.game_dir(game) / "secrets" / f"{hand}-{name}.json"
+
+    def save_secret(self, game: bytes, hand: int, name: str, data: bytes) -> None:
+        """Keep a per-hand secret. When this returns the file and its directory are fsynced, so
+        the caller may send what depends on it (DESIGN 6)."""
+        path = self._secret_path(game, hand, name)
+        _private_dir(path.parent.parent.parent)
+        _private_dir(path.parent.parent)
+        _private_dir(path.parent)
+        record = {
+            "version": STORE_VERSION,
+            "game": game.hex(),
+            "hand": hand,
+            "name": name,
+            "data": data.hex(),
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
+        atomic_write(path, _dump(record))
+
+    def load_secret(self, game: bytes, hand: int, name: str) -> bytes | None:
+        """A secret saved by `save_secret`, or None if there is none; StoreError if corrupt."""
+        path = self._secret_path(game, hand, name)
+        if not path.exists():
+            return None
+        obj = _read_json(path, "secret")
+        data_hex = obj.get("data")
+        if (
+            obj.get("version") != STORE_VERSION
+            or obj.get("game") != game.hex()
+            or obj.get("hand") != hand
+            or obj.get("name") != name
+            or not isinstance(data_hex, str)
+        ):
+            raise StoreError(f"secret {path} is corrupt or of another version; move it aside")
+        try:
+            data = bytes.fromhex(data_hex)
+        except ValueError:
+            raise StoreError(f"secret {path} is corrupt (data); move it aside") from None
+        if hashlib.sha256(data).hexdigest() != obj.get("sha256"):
+            raise StoreError(f"secret {path} is corrupt (checksum); move it aside")
+        return data
+
+    def secrets(self, game: bytes) -> Iterator[tuple[int, str]]:
+        """(hand, name) of every secret kept for the game."""
+        directory = self.game_dir(game) / "secrets"
+        if not directory.is_dir():
+            return
+        for child in sorted(directory.glob("*.json")):
+            hand, _, name = child.stem.partition("-")
+            if hand.isdigit() and SECRET_NAME.fullmatch(name):
+                yield int(hand), name
+
+    def drop_secrets(self, game: bytes, before_hand: int) -> None:
+        """Delete the secrets of hands before `before_hand` (ended and signed: not needed)."""
+        for hand, name in list(self.secrets(game)):
+            if hand < before_hand:
+                self._secret_path(game, hand, name).unlink()
+
+
+__all__ = [
+    "ENV_VAR",
+    "STORE_VERSION",
+    "NodeKeys",
+    "Recovery",
+    "Store",
+    "StoreError",
+    "Transcript",
+    "atomic_write",
+]

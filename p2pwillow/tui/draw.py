@@ -1,0 +1,714 @@
+"""Drawing the screen: rows of (style, text) fragments from a `ScreenState` and its view, for
+any width and height. Pure; no I/O (the layout puts these rows on the terminal).
+
+Every function takes `Glyphs`: Unicode suits and box lines, or plain ASCII for terminals that
+cannot show them. Styles are class names; the application's style sheet colours them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from p2pwillow.cards import Card, Suit
+from p2pwillow.rules import ActionKind, Phase, TradingClose, TradingMode
+from p2pwillow.tui.keymap import (
+    ACTION_KEYS,
+    BETTING,
+    CLOSING_KEY,
+    HELP_KEY,
+    MAX_KEY,
+    MIN_KEY,
+    MODE_KEY,
+    QUIT_KEY,
+    TRADING,
+)
+from p2pwillow.tui.state import Mode, ScreenState
+from p2pwillow.view import ActionView, Line, Link, SeatView, TableView
+
+Frag = tuple[str, str]
+Row = list[Frag]
+
+LOG_BESIDE_WIDTH = 110
+"""From this width on the event log stands beside the table, below it otherwise."""
+LOG_WIDTH = 36
+"""The narrowest the log is beside the table (it takes a third of wider screens)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    unicode: bool
+    back: str
+    marker: str
+    ellipsis: str
+    h: str
+    v: str
+    corners: tuple[str, str, str, str]
+    """top-left, top-right, bottom-left, bottom-right"""
+    busy: str
+    arrow: str
+    cross: str
+    links: dict[Link, str]
+
+
+UNICODE = Glyphs(
+    unicode=True,
+    back="▮",
+    marker="▶",
+    ellipsis="…",
+    h="─",
+    v="│",
+    corners=("╭", "╮", "╰", "╯"),
+    busy="⟳",
+    arrow="→",
+    cross="✗",
+    links={
+        Link.LOCAL: "●",
+        Link.CONNECTED: "●",
+        Link.CONNECTING: "…",
+        Link.AWAY: "○",
+        Link.GONE: "✕",
+    },
+)
+ASCII = Glyphs(
+    unicode=False,
+    back="#",
+    marker=">",
+    ellipsis="...",
+    h="-",
+    v="|",
+    corners=("+", "+", "+", "+"),
+    busy="*",
+    arrow="->",
+    cross="x",
+    links={
+        Link.LOCAL: "*",
+        Link.CONNECTED: "*",
+        Link.CONNECTING: "...",
+        Link.AWAY: "o",
+        Link.GONE: "x",
+    },
+)
+
+_ACTION_WORDS = {
+    ActionKind.FOLD: "fold",
+    ActionKind.CHECK: "check",
+    ActionKind.CALL: "call",
+    ActionKind.BET: "bet",
+    ActionKind.RAISE: "raise",
+    ActionKind.ALL_IN: "all in",
+    ActionKind.OFFER: "offer",
+    ActionKind.ACCEPT: "accept",
+    ActionKind.DECLINE: "decline",
+    ActionKind.WITHDRAW: "withdraw",
+    ActionKind.PASS: "pass",
+    ActionKind.CLOSE_TRADING: "close trading",
+}
+
+# --- fragments --------------------------------------------------------------------------------
+
+
+def width_of(row: Iterable[Frag]) -> int:
+    return sum(len(text) for _, text in row)
+
+
+_TO_ASCII = str.maketrans(
+    {
+        "·": "-",
+        "…": "...",
+        "–": "-",
+        "─": "-",
+        "│": "|",
+        "→": "->",
+        "✗": "x",
+    }
+)
+
+
+def plain(text: str, g: Glyphs) -> str:
+    """`text` as the terminal can show it: unchanged, or in ASCII for an ASCII terminal."""
+    if g.unicode:
+        return text
+    return text.translate(_TO_ASCII).encode("ascii", "replace").decode("ascii")
+
+
+def fit(row: Row, width: int, g: Glyphs) -> Row:
+    """`row` cut to `width` columns (an ellipsis marks the cut) or padded with blanks."""
+    if not g.unicode:
+        row = [(style, plain(text, g)) for style, text in row]
+    total = width_of(row)
+    if total <= width:
+        return [*row, ("", " " * (width - total))] if total < width else list(row)
+    room = max(0, width - len(g.ellipsis))
+    out: Row = []
+    for style, text in row:
+        if room <= 0:
+            break
+        out.append((style, text[:room]))
+        room -= len(text[:room])
+    out.append(("class:dim", g.ellipsis[: max(0, width - width_of(out))]))
+    return out
+
+
+def center(row: Row, width: int, g: Glyphs) -> Row:
+    pad = max(0, (width - width_of(row)) // 2)
+    return fit([("", " " * pad), *row], width, g)
+
+
+def card(c: Card, g: Glyphs, style: str = "") -> Frag:
+    red = c.suit in (Suit.HEARTS, Suit.DIAMONDS)
+    text = c.unicode if g.unicode else c.ascii
+    return (f"class:card.{'red' if red else 'black'} {style}".strip(), text)
+
+
+def cards(cs: Sequence[Card], g: Glyphs, sep: str = " ") -> Row:
+    out: Row = []
+    for i, c in enumerate(cs):
+        if i:
+            out.append(("", sep))
+        out.append(card(c, g))
+    return out
+
+
+def line(ln: Line, g: Glyphs, style: str = "") -> Row:
+    return [card(p, g) if isinstance(p, Card) else (style, p) for p in ln.parts]
+
+
+def key(k: str, words: str, legal: bool = True) -> Row:
+    if not legal:
+        return [("class:key.off", f"[{k}]"), ("class:dim", f" {words}")]
+    return [("class:key", f"[{k}]"), ("", f" {words}")]
+
+
+def join(rows: Iterable[Row], sep: str = "  ") -> Row:
+    out: Row = []
+    for i, r in enumerate(rows):
+        if i:
+            out.append(("", sep))
+        out.extend(r)
+    return out
+
+
+# --- a canvas for the table -------------------------------------------------------------------
+
+
+class _Canvas:
+    def __init__(self, width: int, height: int, g: Glyphs) -> None:
+        self.g = g
+        self.width = width
+        self.height = height
+        self.cells: list[list[Frag]] = [[("", " ")] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, row: Row, limit: int | None = None) -> None:
+        if not 0 <= y < self.height:
+            return
+        end = self.width if limit is None else min(self.width, x + limit)
+        for style, text in row:
+            for ch in plain(text, self.g):
+                if 0 <= x < end:
+                    self.cells[y][x] = (style, ch)
+                x += 1
+
+    def rows(self) -> list[Row]:
+        out: list[Row] = []
+        for cells in self.cells:
+            row: Row = []
+            for style, ch in cells:
+                if row and row[-1][0] == style:
+                    row[-1] = (style, row[-1][1] + ch)
+                else:
+                    row.append((style, ch))
+            out.append(row)
+        return out
+
+
+def _seat_box(s: SeatView, view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
+    name_style = "class:toact" if s.to_act else ("class:you" if s.you else "class:name")
+    if s.folded or not s.in_hand:
+        name_style = "class:dim"
+    head: Row = [("class:marker", g.marker + " ") if s.to_act else ("", "  ")]
+    head.append((name_style, s.name))
+    if s.you:
+        head.append(("class:you", " (you)"))
+    if s.dealer:
+        head += [("", " "), ("class:button", " D ")]
+    if s.working:
+        head.append(("class:dim", f" {g.busy}"))
+    if s.link is not None and s.link is not Link.LOCAL and s.link is not Link.CONNECTED:
+        head.append(("class:warn", f" {s.link.value}"))
+    money: Row = [("class:stack", f"{s.stack}")]
+    if s.tokens:
+        money.append(("class:dim", f" · {s.tokens} token{'s' * (s.tokens > 1)}"))
+    elif s.showing_text:
+        money.append(("class:dim", f" · {s.showing_text}"))
+    table: Row = cards(s.showing, g)
+    if s.face_down:
+        table += [("", " ")] * bool(s.showing) + [("class:back", g.back * s.face_down)]
+    state = ""
+    if not s.in_hand:
+        state = "sitting out" if s.sitting_out else "not in this hand"
+    elif s.folded:
+        state = "folded"
+    elif s.all_in:
+        state = "all in"
+    if s.won:
+        table += [("class:win", f"  won {s.won}")]
+    elif s.bet:
+        table += [("class:bet", f"  bet {s.bet}")]
+    if state:
+        table += [("class:dim", f"  {state}")]
+    money.insert(0, ("", "  "))
+    table.insert(0, ("", "  "))
+    rows = [head, money, table] if height >= 3 else [[*head, ("", " "), *money[1:]], table]
+    return [fit(r, width, g) for r in rows[:height]]
+
+
+def _around(view: TableView) -> tuple[list[SeatView], list[SeatView], list[SeatView], SeatView]:
+    """(left bottom-to-top, top left-to-right, right top-to-bottom, bottom): clockwise from
+    the player, who sits at the bottom (SPEC 3.2: clockwise is increasing seat number)."""
+    seats = list(view.seats)
+    me = next((i for i, s in enumerate(seats) if s.you), 0)
+    ordered = seats[me:] + seats[:me]
+    bottom, others = ordered[0], ordered[1:]
+    side = round(len(others) / 3)
+    top = len(others) - 2 * side
+    return others[:side], others[side : side + top], others[side + top :], bottom
+
+
+def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
+    rows: list[Row] = []
+    if view.pots:
+        main, *side = view.pots
+        rows.append([("class:pot", f"pot {main.amount}")])
+        for p in side:
+            rows.append([("class:dim", f"side pot {p.amount}")])
+    bets = sum(s.bet for s in view.seats)
+    if bets:
+        rows.append([("class:bet", f"bets {bets}")])
+    a = view.announcement
+    if a is not None and view.phase is Phase.TRADING:
+        mode = "free" if a.trading_mode is TradingMode.FREE else "in turn"
+        rows.append([("class:dim", f"{a.deal_size} cards · {mode}")])
+    o = view.offer
+    if o is not None:
+        if o.accepted_by is None:
+            text = f"{view.name(o.offerer)} offers {o.k} card{'s' * (o.k > 1)}"
+        else:
+            text = f"{view.name(o.offerer)} and {view.name(o.accepted_by)} trade {o.k}"
+        rows.append([("class:offer", text)])
+    for ln in view.result:
+        rows.append(line(ln, g, "class:win"))
+    return [center(r, width, g) for r in rows]
+
+
+def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
+    """The table drawn around: the player at the bottom, the others clockwise, the pot in
+    the middle."""
+    canvas = _Canvas(width, height, g)
+    left, top, right, bottom = _around(view)
+    side = max(len(left), len(right))
+    box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
+    box_w = min(28, max(14, width // 3))
+    for i, s in enumerate(top):
+        slot = width // max(1, len(top))
+        x = i * slot + max(0, (slot - box_w) // 2)
+        for dy, r in enumerate(_seat_box(s, view, min(box_w, slot), box_h, g)):
+            canvas.put(x, dy, r)
+    y0, y1 = box_h, height - box_h
+    for column, seats in ((0, list(reversed(left))), (width - box_w, right)):
+        if not seats:
+            continue
+        step = max(box_h, (y1 - y0) // len(seats))
+        for i, s in enumerate(seats):
+            y = y0 + i * step + max(0, (step - box_h) // 2)
+            for dy, r in enumerate(_seat_box(s, view, box_w, box_h, g)):
+                if y + dy < y1:
+                    canvas.put(column, y + dy, r)
+    bx = max(0, (width - box_w) // 2)
+    for dy, r in enumerate(_seat_box(bottom, view, box_w, box_h, g)):
+        canvas.put(bx, height - box_h + dy, r)
+    # The felt: between the side columns, between the top and bottom rows.
+    fx0 = box_w + 1 if side else 1
+    fx1 = width - box_w - 1 if side else width - 1
+    fw = fx1 - fx0
+    fh = y1 - y0
+    if fw >= 8 and fh >= 1:
+        inside = _felt(view, fw - 2, g)
+        if fh >= len(inside) + 2:
+            tl, tr, bl, br = g.corners
+            canvas.put(fx0, y0, [("class:felt", tl + g.h * (fw - 2) + tr)])
+            canvas.put(fx0, y1 - 1, [("class:felt", bl + g.h * (fw - 2) + br)])
+            for y in range(y0 + 1, y1 - 1):
+                canvas.put(fx0, y, [("class:felt", g.v)])
+                canvas.put(fx1 - 1, y, [("class:felt", g.v)])
+            first = y0 + 1 + max(0, (fh - 2 - len(inside)) // 2)
+            for i, r in enumerate(inside[: fh - 2]):
+                canvas.put(fx0 + 1, first + i, r)
+        else:
+            for i, r in enumerate(inside[:fh]):
+                canvas.put(fx0 + 1, y0 + i, r)
+    return canvas.rows()
+
+
+def wrap(row: Row, width: int) -> list[Row]:
+    """`row` broken at spaces into rows of at most `width` columns (a card is never split);
+    continuation rows are indented."""
+    out: list[Row] = []
+    cur: Row = []
+    used = 0
+    for style, text in row:
+        for piece in re.findall(r"\S+\s*|\s+", text) or [text]:
+            if cur and used + len(piece.rstrip()) > width:
+                out.append([*cur[:-1], (cur[-1][0], cur[-1][1].rstrip())])
+                cur, used = [("", "  ")], 2
+                piece = piece.lstrip()
+            cur.append((style, piece))
+            used += len(piece)
+    out.append(cur)
+    return out
+
+
+def log_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
+    """The last events, newest at the bottom, long ones wrapped."""
+    if height <= 0:
+        return []
+    rows: list[Row] = []
+    for ln in reversed(view.log):
+        rows = wrap(line(ln, g), width) + rows
+        if len(rows) >= height:
+            break
+    lines = [fit(r, width, g) for r in rows[-height:]]
+    blank = [("", " " * width)]
+    return [blank] * (height - len(lines)) + lines
+
+
+def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Row]:
+    view = state.view
+    if view is None:
+        return [fit([("", "connecting to the table…")], width, g)] * min(height, 1)
+    if state.mode is Mode.SEATING:
+        return seating_rows(state, view, width, height, g)
+    if width >= LOG_BESIDE_WIDTH:
+        lw = max(LOG_WIDTH, width // 3)
+        table = table_rows(view, width - lw - 3, height, g)
+        log = log_rows(view, lw, height, g)
+        return [[*t, ("class:dim", f" {g.v} "), *lg] for t, lg in zip(table, log, strict=True)]
+    seats = len(view.seats) - 1
+    needed = 3 * (2 + max(1, round(seats / 3)))
+    th = min(height, max(needed, height - max(4, height // 3)))
+    table = table_rows(view, width, th, g)
+    rule: Row = [("class:dim", g.h * width)]
+    rest = height - th
+    if rest <= 1:
+        return table[:height]
+    return [*table, rule, *log_rows(view, width, rest - 1, g)]
+
+
+def seating_rows(
+    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
+) -> list[Row]:
+    code = view.safety_code
+    spaced = "   ".join(" ".join(group) for group in code.split("-"))
+    inner = len(spaced) + 4
+    tl, tr, bl, br = g.corners
+    names = [f"{s.name} (you)" if s.you else s.name for s in view.seats]
+    rows: list[Row] = [
+        [("class:title", f"Seating at {view.table!r}")],
+        [],
+        [("", "Safety code")],
+        [("class:felt", tl + g.h * inner + tr)],
+        [("class:felt", g.v), ("class:code", f"  {spaced}  "), ("class:felt", g.v)],
+        [("class:felt", bl + g.h * inner + br)],
+        [("class:dim", code)],
+        [],
+        [("class:strong", "Read it aloud; does everyone see the same?")],
+        [],
+    ]
+    if state.seat_answered:
+        rows.append([("", "Taking your seat… waiting for everyone to be seated.")])
+    else:
+        rows.append(join([key("y", "yes, take my seat"), key("n", "no, leave the table")], "    "))
+    rows += [[], [("class:dim", "Seats: " + " · ".join(names))]]
+    top = max(0, (height - len(rows)) // 2)
+    out = [[("", " " * width)] for _ in range(top)] + [center(r, width, g) for r in rows]
+    out = out[:height]
+    return out + [[("", " " * width)]] * (height - len(out))
+
+
+# --- the panels under the table ---------------------------------------------------------------
+
+
+def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
+    view = state.view
+    row: Row = [("class:title", " Willow ")]
+    if view is not None:
+        row.append(("class:title.text", f" {view.table}"))
+        if view.hand:
+            row.append(("class:title.text", f" · hand {view.hand}"))
+        stage = "seating" if state.mode is Mode.SEATING else view.stage
+        row.append(("class:title.text", f" · {stage}"))
+    right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
+    room = width - len(right)
+    return [*fit(row, max(0, room), g), ("class:title.text", right[: max(0, width)])]
+
+
+def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
+    """The player's own cards (numbered for picking), its layout once laid, its trades."""
+    view = state.view
+    blank: Row = []
+    if view is None or not view.cards or state.mode is Mode.SEATING:
+        return [fit(blank, width, g), fit(blank, width, g)]
+    first: Row
+    if view.layout is not None:
+        me = view.seat(view.you) if view.you is not None else None
+        turned = len(me.showing) if me is not None else 0
+        first = [("class:label", "Your layout ")]
+        if turned:
+            first += [("class:dim", " up: "), *cards(view.layout[:turned], g)]
+        if turned < len(view.layout):
+            first += [
+                ("class:dim", "  down: " if turned else " down: "),
+                *cards(view.layout[turned:], g),
+            ]
+        first.append(("class:dim", "  (in reveal order)"))
+        if view.discards:
+            first += [("class:dim", "  discards "), *cards(view.discards, g)]
+    else:
+        first = [("class:label", "Your cards ")]
+        for i, own in enumerate(view.cards, start=1):
+            picked = i in state.picked
+            style = "class:picked" if picked else "class:num"
+            first += [("", " "), (style, f"{i}"), ("", ":"), card(own.card, g)]
+    second: Row = []
+    came = [(own.card, own.came_from) for own in view.cards if own.came_from is not None]
+    if came:
+        second.append(("class:dim", "received "))
+        for i, (c, giver) in enumerate(came):
+            second += [("", ", ") if i else ("", ""), card(c, g)]
+            second.append(("class:dim", f" from {view.name(giver)}" if giver is not None else ""))
+    for seat, gone in view.given:
+        second += [("class:dim", f"   gave {view.name(seat)} "), *cards(gone, g)]
+    return [fit(first, width, g), fit(second, width, g)]
+
+
+def _bounds(a: ActionView) -> str:
+    if a.low is not None and a.high is not None:
+        return f" {a.low}" if a.low == a.high else f" {a.low}-{a.high}"
+    if a.amount is not None and a.kind is ActionKind.CALL:
+        return f" {a.amount}"
+    return ""
+
+
+def _action_keys(view: TableView, kinds: Sequence[ActionKind]) -> Row:
+    rows: list[Row] = []
+    for kind in kinds:
+        a = view.action(kind)
+        words = _ACTION_WORDS[kind] + (_bounds(a) if a.legal else "")
+        if kind is ActionKind.OFFER and a.legal:
+            words += " cards"
+        rows.append(key(ACTION_KEYS[kind], words, a.legal))
+    return join(rows)
+
+
+def _waiting_row(view: TableView) -> Row:
+    if not view.waiting:
+        return []
+    parts: list[Row] = []
+    for w in view.waiting:
+        who = ", ".join("you" if s == view.you else view.name(s) for s in w.seats)
+        style = "class:you" if w.you else ""
+        parts.append([(style, f"{who}: {w.what}" if who else w.what)])
+    return [("class:label", "Waiting for "), *join(parts, " · ")]
+
+
+def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
+    d = state.draft
+    sizes: Row = []
+    for size in (5, 6, 7):
+        if size not in view.deal_sizes:
+            sizes.append(("class:dim", f" {size} "))
+        elif size == d.deal_size:
+            sizes.append(("class:chosen", f"[{size}]"))
+        else:
+            sizes.append(("", f" {size} "))
+    free = d.trading_mode is TradingMode.FREE
+    closing = {
+        TradingClose.ORBIT_WITHOUT_TRADE: "after an orbit without a trade",
+        TradingClose.ORBITS: f"after {state.orbits} orbit{'s' * (state.orbits > 1)}",
+        TradingClose.DEALER_CALLS: "when you call it",
+    }[d.closing]
+    first: Row = [("class:strong", "You deal: announce. "), ("", "Deal size "), *sizes]
+    first += [("class:dim", "  (keys 5 6 7)")]
+    second: Row = [
+        *key(MODE_KEY, "trading "),
+        ("class:chosen", "free" if free else "in turn"),
+        ("", "   "),
+        *key(CLOSING_KEY, "closes "),
+        ("class:chosen", closing),
+    ]
+    if d.closing is TradingClose.ORBITS:
+        second += [("", "  "), *key("+/-", "orbits")]
+    third = join([key("Enter", "announce"), key("Esc", "back to the defaults")])
+    return [first, second, third]
+
+
+def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
+    kind = state.amount_kind
+    assert kind is not None
+    a = view.action(kind)
+    label = {
+        ActionKind.BET: "Bet",
+        ActionKind.RAISE: "Raise to",
+        ActionKind.OFFER: "Offer cards",
+    }[kind]
+    first: Row = [
+        ("class:strong", f"{label}: "),
+        ("class:field", f" {state.amount_text or ' '} "),
+        ("class:dim", f"   from {a.low} to {a.high}"),
+    ]
+    verb = {ActionKind.BET: "bet", ActionKind.RAISE: "raise", ActionKind.OFFER: "offer"}[kind]
+    second = join(
+        [
+            key("0-9", "type"),
+            key(MIN_KEY, f"min {a.low}"),
+            key(MAX_KEY, f"max {a.high}"),
+            key("Bksp", "delete"),
+            key("Enter", verb),
+            key("Esc", "back"),
+        ]
+    )
+    return [first, second, _waiting_row(view)]
+
+
+def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
+    picked = [view.cards[n - 1].card for n in state.picked if n <= len(view.cards)]
+    count = len(view.cards)
+    if state.mode is Mode.GIVE:
+        k = view.action(ActionKind.CHOOSE_TRADE_CARDS).low or 0
+        o = view.offer
+        other = None
+        if o is not None and o.accepted_by is not None and view.you is not None:
+            other = o.accepted_by if o.offerer == view.you else o.offerer
+        to = f" to {view.name(other)}" if other is not None else ""
+        first: Row = [("class:strong", f"Give {k} card{'s' * (k > 1)}{to}: "), *cards(picked, g)]
+        first += [("class:dim", " _") for _ in range(k - len(picked))]
+        second = join(
+            [key(f"1-{count}", "pick or put back"), key("Enter", "give them"), key("Esc", "clear")]
+        )
+        return [first, second, _waiting_row(view)]
+    first = [("class:strong", "Lay out five, in the order they are turned: ")]
+    first += cards(picked, g) + [("class:dim", " _") for _ in range(5 - len(picked))]
+    if len(picked) == 5:
+        note: Row = [("class:strong", "Enter lays them out face down; the order is final.")]
+    else:
+        note = [("class:dim", "the cards you do not pick are discarded face down, never shown")]
+    second = join(
+        [key(f"1-{count}", "pick next / put back"), key("Bksp", "undo"), key("Enter", "lay out")]
+    )
+    return [first, second, note]
+
+
+def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
+    view = state.view
+    rows: list[Row]
+    if view is None or state.mode is Mode.SEATING:
+        rows = [[], [], []]
+    elif state.mode is Mode.ANNOUNCE:
+        rows = _announce_rows(state, view)
+    elif state.mode is Mode.AMOUNT and state.amount_kind is not None:
+        rows = _amount_rows(state, view, g)
+    elif state.mode in (Mode.GIVE, Mode.LAYOUT):
+        rows = _pick_rows(state, view, g)
+    elif state.sending or view.decision_pending:
+        rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
+    else:
+        first: Row = []
+        if view.phase is Phase.BETTING and view.hand_running:
+            first = _action_keys(view, BETTING)
+        elif view.phase is Phase.TRADING and view.hand_running:
+            first = _action_keys(view, TRADING)
+        elif view.game_over:
+            first = [("class:strong", "The game is over.")]
+        elif view.seated and not view.hand_running:
+            first = [*key("Enter", "next hand")]
+        rows = [first, _waiting_row(view), []]
+    return [fit(r, width, g) for r in rows[:3]]
+
+
+def message_row(state: ScreenState, width: int, g: Glyphs) -> Row:
+    if not state.message:
+        return fit([], width, g)
+    if state.message_is_error:
+        return fit([("class:error", f"{g.cross} {state.message}")], width, g)
+    return fit([("class:info", f"{g.arrow} {state.message}")], width, g)
+
+
+def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
+    """The safety code, the proofs indicator and every peer's connection (the legend for
+    in-process peers only where there is room)."""
+    view = state.view
+    code: Row = []
+    peers: Row = []
+    legend: Row = []
+    busy: Row = []
+    if view is not None:
+        code = [("class:status", " code "), ("class:status.code", view.safety_code)]
+        parts: list[Row] = []
+        for s in view.seats:
+            if s.you:
+                continue
+            link = state.links.get(s.seat)
+            glyph = "?" if link is None else g.links[link]
+            bad = link in (Link.AWAY, Link.GONE)
+            words = f" {link.value}" if bad and link is not None else ""
+            style = "class:status.warn" if bad else "class:status.link"
+            parts.append([("class:status", s.name + " "), (style, glyph + words)])
+            if link is Link.LOCAL:
+                legend = [("class:status", f"  ({g.links[Link.LOCAL]} in process)")]
+        peers = [("class:status", f" {g.v} "), *join(parts, "  ")]
+    if state.busy:
+        busy = [("class:status", f" {g.v} "), ("class:status.busy", f"{g.busy} checking proofs…")]
+    row = [*code, *busy, *peers, *legend]
+    if width_of(row) > width:
+        row = [*code, *busy, *peers]
+    return fit(row, width, g)
+
+
+HELP_TEXT = (
+    "Weeping Willow: each player is dealt 5 to 7 cards face down.",
+    "Trading: offer to swap k cards; whoever accepts swaps k with you, blind.",
+    "  Each side pays one trade token into the pot. Cards are chosen after.",
+    "Layout: pick five cards in the order they will be turned; the rest are",
+    "  discarded face down. Five rounds: everyone turns a card, then bets.",
+    "Best five-card hand wins at the showdown.",
+    "",
+    "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
+    "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
+    "            [x] close trading (the dealer, when the dealer calls it)",
+    "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
+    "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
+    "Announcing  [5] [6] [7] deal size, [t] trading mode, [c] closing,",
+    "            [+] [-] orbits, [Enter] announce",
+    "Table       [Enter] next hand, [?] this help, [q] quit",
+    "",
+    "A key that is not allowed now says why in the line above the status bar.",
+    "The status bar shows the safety code and every peer's connection.",
+)
+
+
+def help_rows(width: int, g: Glyphs) -> list[Row]:
+    rows: list[Row] = [[("class:strong", "Help")], []]
+    rows += [[("", text)] for text in HELP_TEXT]
+    rows += [[], [("class:dim", f"[{HELP_KEY}] or [Esc] closes this help")]]
+    return [fit(r, width, g) for r in rows]
+
+
+def quit_rows(width: int, g: Glyphs) -> list[Row]:
+    rows: list[Row] = [
+        [("class:strong", "Leave the table?")],
+        [("", "A hand in play is abandoned; the transcript so far stays on disk.")],
+        [],
+        join([key("y", "leave"), key("n", "stay")], "    "),
+    ]
+    return [fit(r, width, g) for r in rows]

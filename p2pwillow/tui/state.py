@@ -1,0 +1,376 @@
+"""What the screen is doing, apart from the screen: the panel open, the amount being typed,
+the cards being picked, the draft announcement, the message to show. No I/O, no terminal.
+
+The state reads a `TableView` and turns key presses (already named by the key bindings)
+into decisions; it never touches the session, and the layout only draws it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+
+from p2pwillow.client import Decision, Notice
+from p2pwillow.rules import (
+    LAYOUT_SIZE,
+    ActionKind,
+    Announcement,
+    ConfigError,
+    TradingClose,
+    TradingMode,
+)
+from p2pwillow.tui.keymap import AMOUNT_ACTIONS
+from p2pwillow.view import Link, TableView
+
+MAX_DIGITS = 12
+
+
+class Mode(enum.Enum):
+    SEATING = "seating"
+    """The safety code is shown; the person has not confirmed it yet."""
+    PLAY = "play"
+    AMOUNT = "amount"
+    """Typing the bet, the raise-to total or the offer size."""
+    GIVE = "give"
+    """Choosing the cards to give in an agreed trade."""
+    LAYOUT = "layout"
+    """Picking five cards in reveal order."""
+    ANNOUNCE = "announce"
+    """The dealer's announcement form."""
+
+
+_CLOSING_CYCLE = (
+    TradingClose.ORBIT_WITHOUT_TRADE,
+    TradingClose.ORBITS,
+    TradingClose.DEALER_CALLS,
+)
+DEFAULT_ORBITS = 2
+
+
+class ScreenState:
+    """The client screen's state between key presses."""
+
+    def __init__(self) -> None:
+        self.view: TableView | None = None
+        self.mode = Mode.SEATING
+        self.help_open = False
+        self.quit_asked = False
+        self.busy = False
+        self.links: Mapping[int, Link] = {}
+        self.seat_confirmed = False
+        self.seat_answered = False
+        self.message = ""
+        self.message_is_error = False
+        self.amount_kind: ActionKind | None = None
+        self.amount_text = ""
+        self.picked: list[int] = []
+        """Card numbers as shown (1-based), in the order picked."""
+        self.draft = Announcement()
+        self.orbits = DEFAULT_ORBITS
+        self._sent_on: TableView | None = None
+        self._notice_seen = 0
+        self._mode_hand = -1
+
+    # --- following the table -----------------------------------------------------------------
+
+    def update(
+        self,
+        view: TableView,
+        *,
+        busy: bool,
+        links: Mapping[int, Link],
+        notice: Notice | None,
+        seat_confirmed: bool,
+    ) -> None:
+        """Take what the client shows now; open or close the panels the hand calls for."""
+        if view is not self.view:
+            self._sent_on = None
+        self.view = view
+        self.busy = busy
+        self.links = links
+        self.seat_confirmed = seat_confirmed
+        if notice is not None and notice.serial > self._notice_seen:
+            self._notice_seen = notice.serial
+            self._say(notice.text, error=True)
+        if not seat_confirmed:
+            self.mode = Mode.SEATING
+            return
+        if self.mode is Mode.SEATING:
+            self.mode = Mode.PLAY
+        if view is self._sent_on:
+            return
+        wanted = self._automatic(view)
+        if wanted is not None:
+            if self.mode is not wanted or self._mode_hand != view.hand:
+                self._open(wanted, view.hand)
+            return
+        if self.mode in (Mode.GIVE, Mode.LAYOUT, Mode.ANNOUNCE):
+            self.mode = Mode.PLAY
+        if self.mode is Mode.AMOUNT:
+            kind = self.amount_kind
+            if kind is None or not view.action(kind).legal:
+                self.mode = Mode.PLAY
+
+    @staticmethod
+    def _automatic(view: TableView) -> Mode | None:
+        """The panel a legal action opens by itself (these actions are due, not chosen)."""
+        if view.action(ActionKind.ANNOUNCE).legal:
+            return Mode.ANNOUNCE
+        if view.action(ActionKind.CHOOSE_TRADE_CARDS).legal:
+            return Mode.GIVE
+        if view.action(ActionKind.LAY_OUT).legal:
+            return Mode.LAYOUT
+        return None
+
+    def _open(self, mode: Mode, hand: int) -> None:
+        self.mode = mode
+        self._mode_hand = hand
+        self.picked = []
+        if mode is Mode.ANNOUNCE:
+            # The table's defaults, preselected.
+            self.draft = Announcement()
+            self.orbits = DEFAULT_ORBITS
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message = text
+        self.message_is_error = error
+
+    def clear_message(self) -> None:
+        self.message = ""
+        self.message_is_error = False
+
+    def _send(self, decision: Decision, words: str) -> Decision:
+        self._sent_on = self.view
+        self.mode = Mode.PLAY
+        self.picked = []
+        self.amount_kind = None
+        self._say(words)
+        return decision
+
+    @property
+    def sending(self) -> bool:
+        """A decision was sent and the client has shown nothing newer since."""
+        return self.view is not None and self.view is self._sent_on
+
+    def _on_its_way(self) -> bool:
+        if self.view is not None and self.view is self._sent_on:
+            self._say("your decision is on its way")
+            return True
+        return False
+
+    # --- seating -------------------------------------------------------------------------------
+
+    def answer_seat(self, same: bool) -> bool:
+        """The person's answer to "does everyone see the same code?"; returns it to send."""
+        self.seat_answered = True
+        if same:
+            self._say("taking your seat…")
+        else:
+            self._say("leaving the table: the safety codes differ", error=True)
+        return same
+
+    # --- one-key actions -----------------------------------------------------------------------
+
+    def press(self, kind: ActionKind) -> Decision | None:
+        """The key of `kind` was pressed: a decision to send, or a panel opened, or the rules'
+        reason why not shown."""
+        view = self.view
+        if view is None or self._on_its_way():
+            return None
+        action = view.action(kind)
+        if not action.legal:
+            self._say(action.reason, error=True)
+            return None
+        if kind in AMOUNT_ACTIONS:
+            self.mode = Mode.AMOUNT
+            self.amount_kind = kind
+            self.amount_text = "" if action.low is None else str(action.low)
+            self.clear_message()
+            return None
+        if kind is ActionKind.CALL and action.amount is not None:
+            words = f"you call {action.amount}"
+        elif kind is ActionKind.ALL_IN:
+            words = "you go all in"
+        else:
+            words = f"you {kind.value.replace('-', ' ')}"
+        return self._send(Decision(kind), words)
+
+    def next_hand(self) -> bool:
+        """The person asks for the next hand; True if there is one to ask for."""
+        view = self.view
+        if view is None or view.hand_running or not view.seated:
+            self._say("a hand is running", error=True)
+            return False
+        if view.game_over:
+            self._say("the game is over: fewer than two players have chips", error=True)
+            return False
+        self._say("dealing the next hand…")
+        return True
+
+    # --- the amount field ------------------------------------------------------------------------
+
+    def _bounds(self) -> tuple[int | None, int | None]:
+        if self.view is None or self.amount_kind is None:
+            return None, None
+        a = self.view.action(self.amount_kind)
+        return a.low, a.high
+
+    def amount_type(self, digit: str) -> None:
+        if digit.isdigit() and len(self.amount_text) < MAX_DIGITS:
+            self.amount_text = (self.amount_text + digit).lstrip("0") or "0"
+
+    def amount_back(self) -> None:
+        self.amount_text = self.amount_text[:-1]
+
+    def amount_min(self) -> None:
+        low, _ = self._bounds()
+        if low is not None:
+            self.amount_text = str(low)
+
+    def amount_max(self) -> None:
+        _, high = self._bounds()
+        if high is not None:
+            self.amount_text = str(high)
+
+    def amount_enter(self) -> Decision | None:
+        kind = self.amount_kind
+        if kind is None or self._on_its_way():
+            return None
+        low, high = self._bounds()
+        what = {
+            ActionKind.BET: "a bet",
+            ActionKind.RAISE: "a raise to",
+            ActionKind.OFFER: "an offer",
+        }
+        unit = " cards" if kind is ActionKind.OFFER else ""
+        if not self.amount_text.isdigit():
+            self._say(f"type {what[kind]} of {low} to {high}{unit}", error=True)
+            return None
+        n = int(self.amount_text)
+        if low is None or high is None or not low <= n <= high:
+            self._say(f"{what[kind]} is {low} to {high}{unit}, not {n}", error=True)
+            return None
+        if kind is ActionKind.OFFER:
+            return self._send(Decision(kind, k=n), f"you offer {n} card{'s' * (n > 1)}")
+        verb = "bet" if kind is ActionKind.BET else "raise to"
+        return self._send(Decision(kind, amount=n), f"you {verb} {n}")
+
+    def cancel(self) -> None:
+        """Esc: close the amount field; in the card panels, unpick everything."""
+        if self.mode is Mode.AMOUNT:
+            self.mode = Mode.PLAY
+            self.amount_kind = None
+        self.picked = []
+        self.clear_message()
+
+    # --- picking cards -------------------------------------------------------------------------
+
+    def _give_size(self) -> int:
+        view = self.view
+        low = None if view is None else view.action(ActionKind.CHOOSE_TRADE_CARDS).low
+        return 0 if low is None else low
+
+    def pick(self, number: int) -> None:
+        """Card `number` (as shown, from 1) pressed while giving or laying out."""
+        view = self.view
+        if view is None or self.mode not in (Mode.GIVE, Mode.LAYOUT):
+            self._say("numbers pick cards when you give them or lay out", error=True)
+            return
+        if not 1 <= number <= len(view.cards):
+            self._say(f"your cards are numbered 1 to {len(view.cards)}", error=True)
+            return
+        self.clear_message()
+        if number in self.picked:
+            self.picked.remove(number)
+            return
+        limit = self._give_size() if self.mode is Mode.GIVE else LAYOUT_SIZE
+        if len(self.picked) >= limit:
+            self._say(f"{limit} are picked: press a picked card again to put it back", error=True)
+            return
+        self.picked.append(number)
+
+    def pick_back(self) -> None:
+        if self.picked:
+            self.picked.pop()
+
+    def pick_enter(self) -> Decision | None:
+        view = self.view
+        if view is None or self._on_its_way():
+            return None
+        positions = tuple(view.cards[n - 1].position for n in self.picked)
+        if self.mode is Mode.GIVE:
+            k = self._give_size()
+            if len(positions) != k:
+                self._say(f"pick {k} cards to give ({len(positions)} picked)", error=True)
+                return None
+            words = f"you give {k} card{'s' * (k > 1)}"
+            return self._send(Decision(ActionKind.CHOOSE_TRADE_CARDS, positions=positions), words)
+        if self.mode is Mode.LAYOUT:
+            if len(positions) != LAYOUT_SIZE:
+                picked = len(positions)
+                self._say(f"pick {LAYOUT_SIZE} cards in reveal order ({picked} picked)", error=True)
+                return None
+            return self._send(
+                Decision(ActionKind.LAY_OUT, positions=positions), "you lay out five cards"
+            )
+        return None
+
+    # --- the announcement ------------------------------------------------------------------------
+
+    def announce_size(self, size: int) -> None:
+        view = self.view
+        if view is not None and size not in view.deal_sizes:
+            self._say(f"a {size}-card deal does not fit this many players", error=True)
+            return
+        self._redraft(deal_size=size)
+
+    def announce_mode(self) -> None:
+        free = self.draft.trading_mode is TradingMode.IN_TURN
+        if free:
+            self._redraft(trading_mode=TradingMode.FREE, closing=TradingClose.DEALER_CALLS)
+        else:
+            self._redraft(
+                trading_mode=TradingMode.IN_TURN, closing=TradingClose.ORBIT_WITHOUT_TRADE
+            )
+
+    def announce_closing(self) -> None:
+        if self.draft.trading_mode is TradingMode.FREE:
+            self._say("free trading closes only when the dealer calls it", error=True)
+            return
+        i = _CLOSING_CYCLE.index(self.draft.closing)
+        self._redraft(closing=_CLOSING_CYCLE[(i + 1) % len(_CLOSING_CYCLE)])
+
+    def announce_orbits(self, step: int) -> None:
+        if self.draft.closing is not TradingClose.ORBITS:
+            self._say("the number of orbits is for trading closed after set orbits", error=True)
+            return
+        self.orbits = max(1, min(100, self.orbits + step))
+        self._redraft()
+
+    def _redraft(
+        self,
+        *,
+        deal_size: int | None = None,
+        trading_mode: TradingMode | None = None,
+        closing: TradingClose | None = None,
+    ) -> None:
+        d = self.draft
+        closing = d.closing if closing is None else closing
+        try:
+            self.draft = Announcement(
+                d.deal_size if deal_size is None else deal_size,
+                d.trading_mode if trading_mode is None else trading_mode,
+                closing,
+                self.orbits if closing is TradingClose.ORBITS else None,
+            )
+        except ConfigError as exc:
+            self._say(str(exc), error=True)
+            return
+        self.clear_message()
+
+    def announce_enter(self) -> Decision | None:
+        if self.mode is not Mode.ANNOUNCE or self._on_its_way():
+            return None
+        return self._send(
+            Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the deal"
+        )

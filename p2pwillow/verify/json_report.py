@@ -1,0 +1,116 @@
+"""`willow verify --json`: one JSON object per transcript (SPEC 7.6), whatever the verdict.
+
+Pure; no I/O. Its JSON Schema is protocol/schemas/reports/verify-report.json.
+"""
+
+from __future__ import annotations
+
+import json
+
+from p2pwillow.verify.history import HandHistory
+from p2pwillow.verify.outcome import VerifyError, VerifyReport
+
+BUG = "bug"
+"""The `verdict` when willow itself failed: no verdict on the transcript."""
+
+
+def _hand(h: HandHistory) -> dict[str, object]:
+    s = h.summary
+    out: dict[str, object] = {
+        "number": s.number,
+        "dealer": s.dealer,
+        "seats": list(s.seats),
+        "deal_size": s.deal_size,
+        "trades": [{"seats": list(t.seats), "cards": t.cards} for t in s.trades],
+        "shown": {str(seat): [c.ascii for c in cards] for seat, cards in s.shown},
+        "folded": list(s.folded),
+        "showdown": [
+            {"seat": sh.seat, "cards": [c.ascii for c in sh.cards], "hand": sh.value}
+            for sh in h.showdown
+        ],
+        "pots": [
+            {"amount": p.amount, "eligible": list(p.contested), "winners": list(p.winners)}
+            for p in h.pots
+        ],
+        "returned": [{"seat": seat, "amount": chips} for seat, chips in h.returned],
+        "chips": {str(seat): net for seat, net in s.chips},
+        "stacks": {str(seat): stack for seat, stack in h.stacks},
+        "proofs": dict(s.proofs),
+        "hidden_cards": s.hidden,
+        "aborted": s.aborted,
+        "signed": s.signed,
+    }
+    if s.aborted:
+        out["blamed"] = list(s.blamed)
+        out["reason"] = s.reason
+    return out
+
+
+def _error(e: VerifyError | None) -> dict[str, object] | None:
+    if e is None:
+        return None
+    return {
+        "line": e.line,
+        "author": e.author,
+        "author_signed": e.author_signed,
+        "kind": e.kind,
+        "reason": e.reason,
+    }
+
+
+def report_object(report: VerifyReport) -> dict[str, object]:
+    """The report as the JSON object SPEC 7.6 describes."""
+    return {
+        "file": report.source,
+        "verdict": report.verdict.value,
+        "error": _error(report.error),
+        "table": report.table,
+        "players": [{"seat": seat, "name": name} for seat, name in report.players],
+        "stacks": [
+            {
+                "seat": st.seat,
+                "name": st.name,
+                "bought_in": st.bought_in,
+                "final": st.final,
+                "net": st.net,
+                "left": st.left,
+            }
+            for st in report.stacks
+        ],
+        "entries": report.entries,
+        "complete_hands": report.through_hand,
+        "missing": [{"seat": w.seat, "step": w.step} for w in report.missing],
+        "cut_off": report.cut_off,
+        "game_over": report.game_over,
+        "notes": list(report.notes),
+        "hands": [_hand(h) for h in report.hands],
+    }
+
+
+def report_json(report: VerifyReport) -> str:
+    """One line of JSON: `report_object`."""
+    return json.dumps(report_object(report), sort_keys=True)
+
+
+def bug_json(source: str, what: str) -> str:
+    """The object for a transcript willow failed on: `verdict` "bug", `what` in `error`."""
+    error = VerifyError(None, None, f"a bug in willow, not in the transcript: {what}")
+    obj: dict[str, object] = {
+        "file": source,
+        "verdict": BUG,
+        "error": _error(error),
+        "table": None,
+        "players": [],
+        "stacks": [],
+        "entries": 0,
+        "complete_hands": 0,
+        "missing": [],
+        "cut_off": None,
+        "game_over": False,
+        "notes": [],
+        "hands": [],
+    }
+    return json.dumps(obj, sort_keys=True)
+
+
+__all__ = ["BUG", "bug_json", "report_json", "report_object"]

@@ -1,0 +1,390 @@
+"""The report a player reads: each hand as a hand history, the final stacks, then the verdict.
+
+Pure; no I/O: every function returns text (SPEC 7.6). Players are named by name; a seat number
+is added only where two players share a name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from p2pwillow.cards import Card
+from p2pwillow.rules import Announcement, BettingStructure, TableConfig, TradingClose, TradingMode
+from p2pwillow.session import Wait
+from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
+from p2pwillow.verify.outcome import Verdict, VerifyReport
+
+# Proof kinds (SPEC 7.6) in the order a hand makes them, with their names in plain words.
+PROOF_NAMES: dict[str, tuple[str, str]] = {
+    "schnorr": ("hand key", "hand keys"),
+    "shuffle": ("shuffle", "shuffles"),
+    "dleq-batch": ("deal share", "deal shares"),
+    "reencryption": ("traded card", "traded cards"),
+    "dleq": ("reveal", "reveals"),
+}
+
+LEGEND = """\
+How to read the checks
+  Every entry is signed by the player who made it and countersigned by the dealer who put it
+  in order, and holds the hash of the entry before it: no entry can be changed, dropped,
+  added or moved without the check failing at that line. Only a player's own signature
+  moves its chips.
+  hand keys (schnorr): each player proves it knows the secret of the key it adds to the
+    hand's lock on the deck.
+  shuffles: every shuffle of the deck, and every reshuffle of a hand after a trade or to lay
+    it out, is proved to hold the same cards, re-locked and reordered: none added, dropped or
+    changed.
+  deal shares (dleq-batch): each player's part in opening a dealt card for its owner alone is
+    proved to come from that player's hand key, so every card dealt is a card of the deck.
+  traded cards (reencryption): each card handed over in a blind trade is proved to be a card
+    the giver held, unchanged.
+  reveals (dleq): each card turned face up is proved to be the next card of the layout its
+    owner fixed face down.
+  A pot is contested by the players still in who put in its full amount; a side pot is only
+    for those who matched it.
+What stays secret
+  The cards never turned: discards, the face-down layout cards of players who folded, the
+  undealt rest of the deck, and which card went where in each blind trade. The proofs show
+  the game was fair without showing these cards to anyone, this check included."""
+
+_STEPS = {
+    "hand_key": "hand key",
+    "deck_shuffle": "deck shuffle",
+    "deal_shares": "deal shares",
+    "hand_shuffle": "hand shuffle",
+    "trade_give": "cards for its trade",
+    "layout": "layout",
+    "reveal": "reveal",
+    "announce": "announcement of the deal",
+    "decision": "decision",
+    "entry": "next entry",
+}
+
+_VERBS = {"check": "checks", "fold": "folds", "bet": "bets", "call": "calls", "raise": "raises"}
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+# --- the header --------------------------------------------------------------------------------
+
+
+def _structure(c: TableConfig) -> str:
+    if c.structure is BettingStructure.SPREAD_LIMIT:
+        text = f"spread limit, bets {c.min_bet} to {c.max_bet}"
+    elif c.structure is BettingStructure.FIXED_LIMIT:
+        text = f"fixed limit {c.small_bet}/{c.big_bet}"
+    elif c.structure is BettingStructure.POT_LIMIT:
+        return f"pot limit, smallest bet {c.min_bet}"
+    else:
+        return f"no limit, smallest bet {c.min_bet}"
+    return f"{text}, at most {_plural(c.max_raises, 'raise')} a round"
+
+
+def _header(report: VerifyReport) -> list[str]:
+    out = [f'Table "{report.table}" ({report.source}): {_plural(len(report.players), "player")}']
+    c = report.config
+    if c is not None:
+        tokens = f"{_plural(c.trade_tokens, 'trade token')} of {c.token_value} chips each"
+        out.append(f"  {_structure(c)}; {tokens}")
+    seated = [f"{report.name(s.seat)} {s.bought_in}" for s in report.stacks]
+    if seated:
+        out.append(f"  Sat down with: {', '.join(seated)}")
+    return out
+
+
+# --- one hand ----------------------------------------------------------------------------------
+
+
+def _trading(a: Announcement) -> str:
+    if a.trading_mode is TradingMode.FREE:
+        return "free trading until the dealer calls it"
+    if a.closing is TradingClose.ORBITS:
+        return f"trading in turn for {_plural(a.orbits or 0, 'orbit')}"
+    if a.closing is TradingClose.DEALER_CALLS:
+        return "trading in turn until the dealer calls it"
+    return "trading in turn until a full orbit passes without a trade"
+
+
+def _action(a: BetAction, name: Callable[[int], str]) -> str:
+    who = name(a.seat)
+    clock = " (the clock ran out)" if a.timed_out else ""
+    if a.action == "all-in":
+        text = f"{who} goes all in with {a.chips}" + (f", to {a.to}" if a.to else "")
+    elif a.action == "raise":
+        text = f"{who} raises to {a.to}"
+    elif a.action in ("bet", "call"):
+        text = f"{who} {_VERBS[a.action]} {a.chips}"
+    else:
+        text = f"{who} {_VERBS[a.action]}"
+    return text + clock
+
+
+def _round(r: BettingRound, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
+    turned = ", ".join(f"{name(s)} {card(c)}" for s, c in r.turned)
+    if r.opener is None:
+        betting = "no betting (fewer than two players can bet)"
+    elif not r.actions:
+        betting = "no action"
+    else:
+        betting = "; ".join(_action(a, name) for a in r.actions)
+    return f"  Round {r.number}: {turned or 'no card turned'}. {betting}."
+
+
+def _pot(
+    p: PotResult, index: int, count: int, name: Callable[[int], str], hands: dict[int, str]
+) -> str:
+    if count == 1:
+        label = f"the pot of {p.amount}"
+    elif index == 0:
+        label = f"the main pot of {p.amount}"
+    else:
+        label = f"side pot {index} of {p.amount}"
+    contested = _and([name(s) for s in p.contested])
+    if len(p.winners) == 1:
+        w = p.winners[0]
+        how = f" with {hands[w]}" if w in hands else ""
+        if len(p.contested) == 1:
+            return f"  {name(w)} wins {label} (everyone else folded)"
+        return f"  {name(w)} wins {label}{how} (contested by {contested})"
+    shares = ", ".join(f"{name(s)} {c}" for s, c in zip(p.winners, p.shares, strict=True))
+    how = f" with {hands[p.winners[0]]}" if p.winners[0] in hands else ""
+    return f"  {_and([name(w) for w in p.winners])} split {label}{how}: {shares}"
+
+
+def _proofs(proofs: Sequence[tuple[str, int]]) -> str:
+    counts = dict(proofs)
+    parts = [
+        _plural(counts.pop(kind), *PROOF_NAMES[kind]) for kind in PROOF_NAMES if kind in counts
+    ]
+    parts += [f"{n} {kind}" for kind, n in sorted(counts.items())]
+    return ", ".join(parts) or "none"
+
+
+def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]) -> list[str]:
+    """One hand as a hand history."""
+    s = h.summary
+    dealer = name(s.dealer)
+    if s.deal_size is None or h.announcement is None:
+        out = [f"Hand {s.number}: {dealer} deals; players {_and([name(x) for x in s.seats])}"]
+    else:
+        out = [
+            f"Hand {s.number}: {dealer} deals {s.deal_size} cards each to "
+            f"{_and([name(x) for x in s.seats])}; {_trading(h.announcement)}"
+        ]
+    if s.aborted:
+        blamed = _and([name(x) for x in s.blamed]) or "nobody"
+        out.append(f"  ABORTED: {s.reason}")
+        out.append(f"  Blamed: {blamed}. Every stack is back where it was at the start.")
+    elif s.deal_size is not None:
+        trades = [
+            f"{name(t.seats[0])} swaps {_plural(t.cards, 'card')} with {name(t.seats[1])}"
+            for t in s.trades
+        ]
+        closed = f" ({h.trading_closed})" if h.trading_closed else ""
+        if trades:
+            out.append(f"  Trades: {'; '.join(trades)}{closed}")
+        else:
+            out.append(f"  No trades{closed}")
+    out += [_round(r, name, card) for r in h.rounds]
+    hands = {sh.seat: sh.value for sh in h.showdown}
+    if h.showdown:
+        out.append("  Showdown:")
+        width = max(len(name(sh.seat)) for sh in h.showdown)
+        for sh in h.showdown:
+            cards = " ".join(card(c) for c in sh.cards)
+            out.append(f"    {name(sh.seat):<{width}}  {cards}  {sh.value}")
+    for seat, back in h.returned:
+        out.append(f"  Uncalled bet of {back} returned to {name(seat)}")
+    out += [_pot(p, i, len(h.pots), name, hands) for i, p in enumerate(h.pots)]
+    if not s.aborted:
+        if not h.pots:
+            out.append("  Nothing else was in the pot")
+        chips = ", ".join(f"{name(x)} {n:+d}" for x, n in sorted(s.chips) if n)
+        out.append(f"  Chips: {chips or 'nobody won or lost any'}")
+        stacks = ", ".join(f"{name(x)} {n}" for x, n in sorted(h.stacks))
+        out.append(f"  Stacks now: {stacks}")
+        broke = [name(x) for x, n in sorted(h.stacks) if n == 0]
+        if broke:
+            out.append(f"  {_and(broke)} {'is' if len(broke) == 1 else 'are'} out of chips")
+    out.append(f"  Proofs checked: {_proofs(s.proofs)}")
+    out.append(f"  Stay secret: {s.hidden} of the 52 cards, never turned")
+    return out
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+
+def _stacks(report: VerifyReport) -> list[str]:
+    if not report.stacks:
+        return []
+    rows = sorted(report.stacks, key=lambda st: (-st.net, st.seat))
+    width = max(len(report.name(st.seat)) for st in rows)
+    digits = max(len(str(st.final)) for st in rows)
+    played = len(report.hands)
+    out = [f"Final stacks after {_plural(played, 'hand')} (sat down with, now, result):"]
+    for st in rows:
+        note = ", left the table" if st.left else ("" if st.final else ", out of chips")
+        out.append(
+            f"  {report.name(st.seat):<{width}}  {st.bought_in:>{digits}} -> "
+            f"{st.final:>{digits}}  {st.net:+d}{note}"
+        )
+    if report.game_over:
+        rich = [report.name(st.seat) for st in rows if st.final and not st.left]
+        has = "has" if len(rich) == 1 else "have"
+        who = f"only {_and(rich)} {has} chips left" if rich else "nobody has chips left"
+        out.append(f"The game is over: {who}.")
+    return out
+
+
+def _step(w: Wait, name: Callable[[int], str]) -> str:
+    return f"{name(w.seat)}'s {_STEPS.get(w.step, w.step)}"
+
+
+def missing_texts(report: VerifyReport) -> list[str]:
+    """What the game lacks to be complete, in words: one item per kind of gap."""
+    name = report.name
+    waits = report.missing
+    by_step: dict[str, list[int]] = {}
+    for w in waits:
+        by_step.setdefault(w.step, []).append(w.seat)
+    out = []
+    if "seat" in by_step:
+        who = [name(s) for s in by_step.pop("seat")]
+        out.append(
+            f"seating is not finished: {_and(who)} {'has' if len(who) == 1 else 'have'} "
+            "not accepted the table"
+        )
+    if "head_signature" in by_step:
+        who = [name(s) for s in by_step.pop("head_signature")]
+        out.append(
+            f"{_and(who)} {'has' if len(who) == 1 else 'have'} not signed the end of "
+            f"hand {report.hand}"
+        )
+    if "hand_end" in by_step:
+        dealer = by_step.pop("hand_end")[0]
+        out.append(
+            f"hand {report.hand} has not ended: its dealer, {name(dealer)}, has not closed it"
+        )
+    rest = [w for w in waits if w.step in by_step]
+    if rest:
+        out.append(
+            f"hand {report.hand} has not ended: it waits for {_and([_step(w, name) for w in rest])}"
+        )
+    if report.cut_off is not None:
+        out.append(
+            f"line {report.cut_off} was cut off while being written (it has no line "
+            "feed at its end)"
+        )
+    return out
+
+
+def not_closed_reason(report: VerifyReport) -> str:
+    """The verdict's reason for a transcript that is valid so far but not complete."""
+    through = report.through_hand
+    so_far = f"valid through hand {through}" if through else "valid so far, no hand complete"
+    return f"not closed: {so_far}; " + "; ".join(missing_texts(report))
+
+
+def verdict_text(report: VerifyReport) -> list[str]:
+    """The closing lines: the verdict, and what it rests on."""
+    e = report.error
+    if report.verdict is Verdict.VALID:
+        return [
+            "VALID AND COMPLETE: every signature, hash link, rule and proof checks;",
+            "  every hand ended and was signed by all its players.",
+        ]
+    assert e is not None
+    if report.verdict is Verdict.NOT_CLOSED:
+        checked = _plural(report.entries, "entry", "entries")
+        lines = [f"NOT CLOSED: every entry read checks ({checked}), but the game is not complete:"]
+        lines += [f"  {m}" for m in missing_texts(report)]
+        through = report.through_hand
+        done = _complete(through)
+        lines.append(f"  {done}")
+        return lines
+    if report.verdict is Verdict.UNREADABLE:
+        where = f" at line {e.line}" if e.line and report.entries else ""
+        return [f"UNREADABLE{where}: {e.reason}"]
+    what = f"The {e.kind} entry" if e.kind else "The entry"
+    if e.author is None:
+        by = f"{what} names no author that can be read."
+    elif e.author_signed:
+        by = f"{what} is by {report.name(e.author)}, who signed it."
+    else:
+        by = (
+            f"{what} claims to be by {report.name(e.author)}; not proven, since it failed "
+            "before its signature was found good."
+        )
+    lines = [f"INVALID at line {e.line}: {e.reason}", f"  {by}"]
+    lines.append(f"  Every line before it checks ({_plural(report.entries, 'entry', 'entries')}).")
+    lines.append(f"  {_complete(report.through_hand)}")
+    return lines
+
+
+def _complete(through: int) -> str:
+    if not through:
+        return "No hand is complete."
+    return "Hand 1 is complete." if through == 1 else f"Hands 1 to {through} are complete."
+
+
+def report_text(report: VerifyReport, *, unicode: bool = False, legend: bool = True) -> str:
+    """The whole report. `unicode`: suits as symbols (A♠), else as letters (As)."""
+    if report.verdict is Verdict.UNREADABLE and not report.entries:
+        return "\n".join(verdict_text(report))
+
+    def card(c: Card) -> str:
+        return c.unicode if unicode else c.ascii
+
+    out = _header(report)
+    for h in report.hands:
+        out.append("")
+        out += hand_text(h, report.name, card)
+    out.append("")
+    out += _stacks(report)
+    out += [f"Note: {n}" for n in report.notes]
+    if legend:
+        out += ["", LEGEND]
+    out.append("")
+    out += verdict_text(report)
+    return "\n".join(out)
+
+
+def report_brief(report: VerifyReport) -> str:
+    """One line: the file and its verdict."""
+    e = report.error
+    if report.verdict is Verdict.VALID:
+        what = (
+            f"valid and complete, {_plural(len(report.hands), 'hand')}, "
+            f"{_plural(report.entries, 'entry', 'entries')}"
+        )
+    elif report.verdict is Verdict.NOT_CLOSED:
+        assert e is not None
+        what = e.reason
+    elif report.verdict is Verdict.UNREADABLE:
+        assert e is not None
+        what = f"unreadable: {e.reason}"
+    else:
+        assert e is not None
+        who = "" if e.author is None else f" ({report.name(e.author)})"
+        what = f"INVALID at line {e.line}{who}: {e.reason}"
+    return f"{report.source}: {what}"
+
+
+__all__ = [
+    "LEGEND",
+    "PROOF_NAMES",
+    "hand_text",
+    "missing_texts",
+    "not_closed_reason",
+    "report_brief",
+    "report_text",
+    "verdict_text",
+]

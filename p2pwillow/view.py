@@ -1,0 +1,973 @@
+"""The table as one player sees it: a frozen `TableView` built from a `Session` (DESIGN 7).
+
+Pure; no I/O, no clock, no randomness. The terminal client draws this view and nothing else;
+tests and any other front end read the same values. Everything here is read from the
+session's public state (`hand`, `game`, `ledger`, `cards`, `given`, `received`, `layout`,
+`waiting_for()`, `summaries`); the reasons an action is not allowed are the rules' own.
+"""
+
+# How the view is built
+# ---------------------
+# `table_view(session, links)` reads the session once and returns values only: seats, pots,
+# the player's own cards, the open offer, every player action with its bounds or the
+# reason it is refused, what the hand waits for and the last events, all in plain words.
+#
+# The actions are listed once, in `_ACTIONS` (kind, how to check a decision of that kind
+# against the rules): the view asks `Hand.legal_actions` which are open and, for every
+# other one, runs its check to get the rules' reason; `decision_error` runs the same
+# checks on a real decision before a client sends it. When the rules declare each action
+# once in a table of their own, `_ACTIONS` reads that table instead.
+#
+# The event log is told from the ledger: each entry of the hand is one line (a proof
+# checked, a card given), and the rules events it caused (`Hand.events`, in the same
+# order) are told after it. An entry causes its "lead" event (a call entry causes
+# `Called`) followed by the events the rules made by themselves (`TradeMade`,
+# `BettingOpened`, `HandEnded`, ...), so walking both in step pairs them up.
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from p2pwillow.cards import Card
+from p2pwillow.hands import best_hand, showing_value
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.entry import Entry
+from p2pwillow.rules import (
+    LAYOUT_SIZE,
+    MAX_PLAYERS_FOR_DEAL,
+    ActionKind,
+    Announced,
+    Announcement,
+    BetPlaced,
+    BettingClosed,
+    BettingOpened,
+    BettingSkipped,
+    Called,
+    CardRevealed,
+    Checked,
+    Dealt,
+    Event,
+    Folded,
+    Hand,
+    HandAborted,
+    HandEnded,
+    IllegalAction,
+    LaidOut,
+    OfferLapsed,
+    OfferWithdrawn,
+    Passed,
+    Phase,
+    Raised,
+    TimedOut,
+    TradeAccepted,
+    TradeCardsChosen,
+    TradeDeclined,
+    TradeMade,
+    TradeOffered,
+    TradingClose,
+    TradingClosed,
+    TradingMode,
+    WentAllIn,
+    build_pots,
+)
+from p2pwillow.session import DecisionLike, HandSummary, Session
+
+LOG_LINES = 40
+"""How many of the last events a view keeps."""
+
+
+class Link(enum.Enum):
+    """A peer's connection as the client knows it (DESIGN 6: away before gone)."""
+
+    LOCAL = "in process"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    AWAY = "away"
+    GONE = "gone"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the event log: text with cards in it (the client chooses how to show a
+    card: Unicode or ASCII suits, colours)."""
+
+    parts: tuple[str | Card, ...]
+
+    def text(self, unicode: bool = True) -> str:
+        return "".join(
+            p if isinstance(p, str) else (p.unicode if unicode else p.ascii) for p in self.parts
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    name: str
+    stack: int
+    """Chips behind (tokens set aside and chips bet this hand excluded)."""
+    tokens: int
+    """Trade tokens still set aside."""
+    bet: int
+    """Chips bet in the current betting round."""
+    showing: tuple[Card, ...]
+    """Face-up cards in the order turned."""
+    face_down: int
+    """Cards held face down: the hand before the layout, unturned layout cards and discards
+    after it."""
+    showing_text: str
+    """What the face-up cards make ("pair of kings"), empty when none show."""
+    in_hand: bool
+    folded: bool
+    all_in: bool
+    sitting_out: bool
+    away: bool
+    to_act: bool
+    """The hand waits for this seat's decision (announce, trade, lay out, bet)."""
+    working: bool
+    """The hand waits for one of this seat's protocol steps (a shuffle, shares, a reveal)."""
+    dealer: bool
+    you: bool
+    link: Link | None
+    """None for the player's own seat."""
+    won: int
+    """Chips won at the end of the hand (0 before it ends)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotView:
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    """Set once the hand has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnCard:
+    """One of the player's cards by hand position; `came_from` is the seat it was received
+    from in a trade (None for a card dealt to the player)."""
+
+    position: int
+    card: Card
+    came_from: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class OfferView:
+    offerer: int
+    k: int
+    accepted_by: int | None
+    """Set once a player accepted: both sides now choose the cards they give."""
+    waiting: tuple[int, ...]
+    """Who may answer it now, or (once accepted) which side still has to give."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionView:
+    """One player action: whether the player may take it now and, if not, the rules' reason.
+
+    `low`/`high` bound its number where it takes one: the bet, the raise-to total, the
+    offer size, the cards to give, the layout (5 of the hand). `amount` is what a call puts
+    in and the round total an all-in reaches.
+    """
+
+    kind: ActionKind
+    legal: bool
+    reason: str = ""
+    low: int | None = None
+    high: int | None = None
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the hand waits for from some seats, in plain words."""
+
+    seats: tuple[int, ...]
+    what: str
+    you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table: str
+    hand: int
+    """The current (or last) hand's number; 0 before the first."""
+    dealer: int | None
+    safety_code: str
+    seats: tuple[SeatView, ...]
+    you: int | None
+    seated: bool
+    """Every player has accepted the table."""
+    phase: Phase | None
+    """The phase of the current or last hand; None before the first hand."""
+    stage: str
+    """Where the game is, in plain words ("round 2: betting")."""
+    betting_round: int
+    announcement: Announcement | None
+    deal_sizes: tuple[int, ...]
+    """The deal sizes the next announcement may choose (players x cards fit the deck)."""
+    pot: int
+    """Every chip in the middle: the pots and the bets of the round being played."""
+    pots: tuple[PotView, ...]
+    """Main pot first, then side pots, as the last finished betting round left them."""
+    current_bet: int
+    cards: tuple[OwnCard, ...]
+    given: tuple[tuple[int, tuple[Card, ...]], ...]
+    """(seat, cards the player gave it in trades and no longer holds)."""
+    layout: tuple[Card, ...] | None
+    """The player's five layout cards in reveal order, once laid out."""
+    discards: tuple[Card, ...]
+    offer: OfferView | None
+    actions: tuple[ActionView, ...]
+    waiting: tuple[Waiting, ...]
+    log: tuple[Line, ...]
+    decision_due: bool
+    decision_pending: bool
+    hand_running: bool
+    game_over: bool
+    result: tuple[Line, ...] = field(default=())
+    """How the current or last hand ended (winners and pots), once it has."""
+
+    def action(self, kind: ActionKind) -> ActionView:
+        for a in self.actions:
+            if a.kind is kind:
+                return a
+        return ActionView(kind, False, f"{kind.value} is not a player's action")
+
+    def seat(self, seat: int) -> SeatView | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s
+        return None
+
+    def name(self, seat: int) -> str:
+        s = self.seat(seat)
+        return f"seat {seat}" if s is None else s.name
+
+    @property
+    def legal(self) -> tuple[ActionKind, ...]:
+        return tuple(a.kind for a in self.actions if a.legal)
+
+
+# --- the player actions, listed once --------------------------------------------------------
+
+
+def _need(value: object, what: str) -> None:
+    if value is None:
+        raise IllegalAction(what)
+
+
+def _check_announce(h: Hand, s: int, d: DecisionLike) -> None:
+    _need(d.announcement, "an announcement is needed")
+    assert d.announcement is not None
+    h.verify_announce(s, d.announcement)
+
+
+def _check_offer(h: Hand, s: int, d: DecisionLike) -> None:
+    _need(d.k, "an offer needs a number of cards")
+    assert d.k is not None
+    h.verify_offer(s, d.k)
+
+
+def _check_choose(h: Hand, s: int, d: DecisionLike) -> None:
+    h.verify_choose_trade_cards(s, () if d.positions is None else d.positions)
+
+
+def _check_lay_out(h: Hand, s: int, d: DecisionLike) -> None:
+    h.verify_lay_out(s)
+    size = h.hand_size(s)
+    p = d.positions
+    if p is None or len(p) != LAYOUT_SIZE or len(set(p)) != LAYOUT_SIZE:
+        raise IllegalAction(f"a layout is {LAYOUT_SIZE} different cards of the hand")
+    if not all(isinstance(x, int) and 0 <= x < size for x in p):
+        raise IllegalAction(f"a layout names positions 1 to {size} of the hand")
+
+
+def _check_amount(verify: Callable[[int, int], None], s: int, d: DecisionLike, what: str) -> None:
+    _need(d.amount, f"a {what} needs an amount")
+    assert d.amount is not None
+    verify(s, d.amount)
+
+
+# SPEC 3.3: every player action, in the order a client lists them, with the check that
+# raises the rules' reason for a decision of that kind.
+_ACTIONS: tuple[tuple[ActionKind, Callable[[Hand, int, DecisionLike], None]], ...] = (
+    (ActionKind.ANNOUNCE, _check_announce),
+    (ActionKind.OFFER, _check_offer),
+    (ActionKind.ACCEPT, lambda h, s, d: h.verify_accept(s)),
+    (ActionKind.DECLINE, lambda h, s, d: h.verify_decline(s)),
+    (ActionKind.WITHDRAW, lambda h, s, d: h.verify_withdraw(s)),
+    (ActionKind.PASS, lambda h, s, d: h.verify_pass_turn(s)),
+    (ActionKind.CLOSE_TRADING, lambda h, s, d: h.verify_close_trading(s)),
+    (ActionKind.CHOOSE_TRADE_CARDS, _check_choose),
+    (ActionKind.LAY_OUT, _check_lay_out),
+    (ActionKind.FOLD, lambda h, s, d: h.verify_fold(s)),
+    (ActionKind.CHECK, lambda h, s, d: h.verify_check(s)),
+    (ActionKind.CALL, lambda h, s, d: h.verify_call(s)),
+    (ActionKind.BET, lambda h, s, d: _check_amount(h.verify_bet, s, d, "bet")),
+    (ActionKind.RAISE, lambda h, s, d: _check_amount(h.verify_raise_to, s, d, "raise")),
+    (ActionKind.ALL_IN, lambda h, s, d: h.verify_all_in(s)),
+)
+PLAYER_ACTIONS: tuple[ActionKind, ...] = tuple(kind for kind, _ in _ACTIONS)
+_CHECKS = dict(_ACTIONS)
+
+
+_ANY_ANNOUNCEMENT = Announcement()
+
+
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    """A stand-in decision of one kind, to ask the rules why that kind is closed now (the
+    rules check who may act before they look at any amount, so the values do not matter)."""
+
+    kind: ActionKind
+    amount: int | None = 1
+    k: int | None = 1
+    positions: tuple[int, ...] | None = ()
+    announcement: Announcement | None = _ANY_ANNOUNCEMENT
+
+
+_SEAT_RE = re.compile(r"\bseat (\d+)('s)?")
+
+
+def _named(text: str, names: Mapping[int, str]) -> str:
+    """The rules speak of seat numbers; a person reads names."""
+
+    def repl(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat not in names:
+            return m.group(0)
+        return names[seat] + (m.group(2) or "")
+
+    return _SEAT_RE.sub(repl, text)
+
+
+def _session_reason(session: Session) -> str | None:
+    """Why the session takes no decision from its player now although the rules would."""
+    if session.may_decide():
+        return None
+    if session.decision_pending:
+        return "your last decision is on its way to the dealer"
+    if any(w.step == k.HandShuffle.KIND for w in session.waiting_for()):
+        return "waiting for the hand shuffles after the last trade"
+    return "the hand is waiting for a protocol step first"
+
+
+def _not_running(session: Session) -> str | None:
+    if session.seat is None:
+        return "an observer takes no part"
+    hand = session.hand
+    if not session.seated:
+        return "the table is still being seated"
+    if hand is None or hand.is_over or session.between_hands:
+        return "no hand is running"
+    return None
+
+
+def decision_error(session: Session, decision: DecisionLike) -> str | None:
+    """Why `session`'s player may not take `decision` now (the rules' reason, with names), or
+    None if the session will accept it."""
+    names = _names(session)
+    closed = _not_running(session)
+    if closed is not None:
+        return closed
+    hand, me = session.hand, session.seat
+    assert hand is not None and me is not None
+    check = _CHECKS.get(decision.kind)
+    if check is None:
+        return f"{decision.kind.value} is not a player's decision"
+    try:
+        check(hand, me, decision)
+    except IllegalAction as exc:
+        return _named(str(exc), names)
+    return _session_reason(session)
+
+
+def _actions(session: Session, names: Mapping[int, str]) -> tuple[ActionView, ...]:
+    closed = _not_running(session)
+    if closed is not None:
+        return tuple(ActionView(kind, False, closed) for kind in PLAYER_ACTIONS)
+    hand, me = session.hand, session.seat
+    assert hand is not None and me is not None
+    legal = hand.legal_actions(me)
+    held_back = _session_reason(session)
+    options = hand.bet_options(me)
+    out: list[ActionView] = []
+    for kind, check in _ACTIONS:
+        if kind not in legal:
+            try:
+                check(hand, me, _Probe(kind))
+                reason = f"{kind.value} is not allowed now"
+            except IllegalAction as exc:
+                reason = _named(str(exc), names)
+            out.append(ActionView(kind, False, reason))
+            continue
+        if held_back is not None:
+            out.append(ActionView(kind, False, held_back))
+            continue
+        low = high = amount = None
+        if kind is ActionKind.OFFER:
+            low, high = 1, hand.hand_size(me)
+        elif kind is ActionKind.CHOOSE_TRADE_CARDS:
+            sides = hand.trade_sides
+            low = high = None if sides is None else sides[2]
+        elif kind is ActionKind.LAY_OUT:
+            low, high = LAYOUT_SIZE, hand.hand_size(me)
+        elif options is not None and kind is ActionKind.BET:
+            low, high = options.bet_min, options.bet_max
+        elif options is not None and kind is ActionKind.RAISE:
+            low, high = options.raise_min, options.raise_max
+        elif options is not None and kind is ActionKind.CALL:
+            amount = options.call_amount
+        elif options is not None and kind is ActionKind.ALL_IN:
+            amount = options.all_in_to
+        out.append(ActionView(kind, True, "", low, high, amount))
+    return tuple(out)
+
+
+# --- seats, pots, cards -----------------------------------------------------------------------
+
+
+def _names(session: Session) -> dict[int, str]:
+    names = {p.seat: p.name for p in session.game.players}
+    genesis = session.ledger.genesis
+    if genesis is not None:
+        for p in genesis.players:
+            names.setdefault(p.seat, p.name)
+    return names
+
+
+def _showing_text(cards: Sequence[Card]) -> str:
+    if not cards:
+        return ""
+    if len(cards) >= LAYOUT_SIZE:
+        return best_hand(cards[:LAYOUT_SIZE]).text
+    return showing_value(cards).text
+
+
+def _current_hand(session: Session) -> Hand | None:
+    """The rules state of the hand being played or just played (None before the first)."""
+    hand = session.hand
+    if hand is None or hand.hand_number != session.hand_number:
+        return None
+    return hand
+
+
+_DECIDING = ("decision", k.Announce.KIND, "layout", k.TradeGive.KIND)
+"""The waits that are the player's own decision (the others are protocol steps)."""
+
+
+def _seats(
+    session: Session,
+    hand: Hand | None,
+    names: Mapping[int, str],
+    links: Mapping[int, Link],
+) -> tuple[SeatView, ...]:
+    me = session.seat
+    waits = session.waiting_for()
+    deciding = {w.seat for w in waits if w.step in _DECIDING}
+    working = {w.seat for w in waits} - deciding
+    running = hand is not None and not hand.is_over
+    won: dict[int, int] = {}
+    if hand is not None and hand.result is not None:
+        for award in hand.result.awards:
+            for s, share in zip(award.winners, award.shares, strict=True):
+                won[s] = won.get(s, 0) + share
+    out: list[SeatView] = []
+    for p in session.game.players:
+        s = p.seat
+        in_hand = hand is not None and s in hand.seats
+        link = None if s == me else links.get(s)
+        if hand is not None and in_hand:
+            showing = hand.showing(s)
+            laid = hand.phase not in (Phase.ANNOUNCE, Phase.DEAL, Phase.TRADING, Phase.LAYOUT)
+            laid = laid or (hand.phase is Phase.LAYOUT and s not in hand.to_act())
+            held = hand.hand_size(s)
+            if not running:
+                face_down = 0
+            elif laid:
+                face_down = held - len(showing)
+            else:
+                face_down = held
+            seat = SeatView(
+                seat=s,
+                name=p.name,
+                stack=hand.stack(s),
+                tokens=hand.tokens(s),
+                bet=hand.round_bet(s) if hand.phase is Phase.BETTING else 0,
+                showing=showing,
+                face_down=face_down,
+                showing_text=_showing_text(showing),
+                in_hand=True,
+                folded=hand.is_folded(s),
+                all_in=running and hand.is_all_in(s),
+                sitting_out=p.sitting_out,
+                away=link is Link.AWAY,
+                to_act=running and s in deciding,
+                working=running and s in working,
+                dealer=hand.dealer == s,
+                you=s == me,
+                link=link,
+                won=won.get(s, 0),
+            )
+        else:
+            seat = SeatView(
+                seat=s,
+                name=p.name,
+                stack=p.stack,
+                tokens=0,
+                bet=0,
+                showing=(),
+                face_down=0,
+                showing_text="",
+                in_hand=False,
+                folded=False,
+                all_in=False,
+                sitting_out=p.sitting_out or p.stack == 0,
+                away=link is Link.AWAY,
+                to_act=False,
+                working=False,
+                dealer=False,
+                you=s == me,
+                link=link,
+                won=0,
+            )
+        out.append(seat)
+    return tuple(out)
+
+
+def _pots(hand: Hand | None) -> tuple[PotView, ...]:
+    """The main pot and side pots as the last finished betting round left them (SPEC 3.8);
+    the bets of the round being played are each seat's `bet` until the round is over."""
+    if hand is None:
+        return ()
+    if hand.result is not None:
+        return tuple(PotView(a.pot.amount, a.pot.eligible, a.winners) for a in hand.result.awards)
+    seats = hand.seats
+    betting = hand.phase is Phase.BETTING
+    bets = [hand.committed(s) - (hand.round_bet(s) if betting else 0) for s in seats]
+    folded = [hand.is_folded(s) for s in seats]
+    if all(folded):
+        return ()
+    dead = hand.pot - sum(hand.committed(s) for s in seats)
+    pots = build_pots(seats, bets, folded, dead)
+    return tuple(PotView(p.amount, p.eligible) for p in pots)
+
+
+def _own_cards(session: Session) -> tuple[OwnCard, ...]:
+    out: list[OwnCard] = []
+    for i, card in enumerate(session.cards):
+        came = None
+        for giver, cards in session.received.items():
+            if card in cards:
+                came = giver
+        out.append(OwnCard(i, card, came))
+    return tuple(out)
+
+
+def _offer(hand: Hand | None) -> OfferView | None:
+    if hand is None or hand.phase is not Phase.TRADING:
+        return None
+    offer = hand.open_offer
+    if offer is not None:
+        return OfferView(offer.offerer, offer.k, None, hand.to_act())
+    sides = hand.trade_sides
+    if sides is not None:
+        return OfferView(sides[0], sides[2], sides[1], hand.to_act())
+    return None
+
+
+# --- plain words ------------------------------------------------------------------------------
+
+_CLOSINGS = {
+    TradingClose.ORBIT_WITHOUT_TRADE: "closing after an orbit without a trade",
+    TradingClose.DEALER_CALLS: "closing when the dealer calls it",
+}
+
+
+def announcement_words(a: Announcement) -> str:
+    """ "5 cards, trading in turn, closing after an orbit without a trade"."""
+    mode = "free trading" if a.trading_mode is TradingMode.FREE else "trading in turn"
+    closing = _CLOSINGS.get(a.closing, f"closing after {a.orbits} orbit(s)")
+    return f"{a.deal_size} cards, {mode}, {closing}"
+
+
+def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
+    if not session.seated:
+        return "seating"
+    if game_over:
+        return "game over"
+    if hand is None:
+        return "waiting for the first hand"
+    phase = hand.phase
+    r = hand.betting_round
+    if phase is Phase.ANNOUNCE:
+        return "the dealer announces"
+    if phase is Phase.DEAL:
+        return "shuffling and dealing"
+    if phase is Phase.TRADING:
+        a = hand.announcement
+        free = a is not None and a.trading_mode is TradingMode.FREE
+        return "trading (free)" if free else "trading (in turn)"
+    if phase is Phase.LAYOUT:
+        return "laying out"
+    if phase is Phase.REVEAL:
+        return f"round {r}: turning cards"
+    if phase is Phase.BETTING:
+        return f"round {r}: betting"
+    if phase is Phase.ABORTED:
+        return "hand aborted"
+    return "hand over" if session.between_hands else "hand over: signing"
+
+
+_STEP_WORDS = {
+    k.HandKey.KIND: "publish a hand key",
+    k.DeckShuffle.KIND: "shuffle the deck",
+    k.DealShares.KIND: "send deal shares",
+    k.HandShuffle.KIND: "reshuffle the hand after the trade",
+    k.TradeGive.KIND: "give the traded cards",
+    "layout": "lay out five cards",
+    k.Reveal.KIND: "turn the next card",
+    k.Announce.KIND: "announce the deal",
+}
+
+
+def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int, str]) -> str:
+    if hand.phase is Phase.BETTING:
+        options = hand.bet_options(seat)
+        if options is not None and options.to_call:
+            return f"call {options.to_call}, raise or fold"
+        return "check or bet"
+    offer = hand.open_offer
+    if offer is not None:
+        return f"answer {names.get(offer.offerer, '?')}'s offer of {offer.k}"
+    if hand.trade_sides is not None:
+        return "choose the cards to give"
+    a = hand.announcement
+    if a is not None and a.trading_mode is TradingMode.FREE:
+        return "close trading (anyone may offer)"
+    return "offer a trade or pass"
+
+
+def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> tuple[Waiting, ...]:
+    me = session.seat
+    if not session.seated:
+        genesis = session.ledger.genesis
+        missing = (
+            ()
+            if genesis is None
+            else tuple(p.seat for p in genesis.players if p.seat not in session.ledger.seated)
+        )
+        return (Waiting(missing, "take their seat", me in missing),) if missing else ()
+    if hand is None:
+        return ()
+    if hand.is_over and not session.between_hands:
+        return (Waiting((), "everyone to sign the hand", False),)
+    grouped: dict[str, list[int]] = {}
+    for w in session.waiting_for():
+        if w.seat == me and session.decision_pending and w.step in _DECIDING:
+            continue  # the hand no longer waits for it: the decision is on its way
+        if w.step == "decision":
+            what = _decision_words(session, hand, w.seat, names)
+        else:
+            what = _STEP_WORDS.get(w.step, w.step.replace("_", " "))
+        seats = grouped.setdefault(what, [])
+        if w.seat not in seats:
+            seats.append(w.seat)
+    return tuple(Waiting(tuple(seats), what, me in seats) for what, seats in grouped.items())
+
+
+# --- the event log ----------------------------------------------------------------------------
+
+_LEADS: dict[str, type[Event]] = {
+    k.Announce.KIND: Announced,
+    k.Offer.KIND: TradeOffered,
+    k.Accept.KIND: TradeAccepted,
+    k.Decline.KIND: TradeDeclined,
+    k.Withdraw.KIND: OfferWithdrawn,
+    k.Pass.KIND: Passed,
+    k.CloseTrading.KIND: TradingClosed,
+    k.TradeGive.KIND: TradeCardsChosen,
+    k.Reveal.KIND: CardRevealed,
+    k.Check.KIND: Checked,
+    k.Bet.KIND: BetPlaced,
+    k.Call.KIND: Called,
+    k.Raise.KIND: Raised,
+    k.Fold.KIND: Folded,
+    k.AllIn.KIND: WentAllIn,
+    k.Timeout.KIND: TimedOut,
+    k.Abort.KIND: HandAborted,
+}
+"""The event each entry kind makes the rules emit first (SPEC 7: one rules action each)."""
+
+_FOLLOWERS = (
+    OfferLapsed,
+    TradeMade,
+    TradingClosed,
+    BettingOpened,
+    BettingSkipped,
+    BettingClosed,
+    HandEnded,
+)
+"""Events the rules emit by themselves after an action (a lapse, a trade, a round ending)."""
+
+
+class _Teller:
+    """Tells one hand's entries and rules events in plain words, in the order they happened."""
+
+    def __init__(self, session: Session, names: Mapping[int, str]) -> None:
+        self.me = session.seat
+        self.names = names
+        self.hand = _current_hand(session)
+        self.lines: list[Line] = []
+
+    def n(self, seat: int) -> str:
+        return self.names.get(seat, f"seat {seat}")
+
+    def say(self, *parts: str | Card) -> None:
+        self.lines.append(Line(tuple(parts)))
+
+    def tell(self, entries: Sequence[Entry]) -> None:
+        hand = self.hand
+        events: list[Event] = list(hand.events) if hand is not None else []
+        players = len(hand.seats) if hand is not None else 0
+        at = 0
+        shares = signatures = 0
+        rules_entries = [e for e in entries if e.kind in _LEADS]
+
+        def take(kind: type[Event] | tuple[type[Event], ...]) -> Event | None:
+            nonlocal at
+            if at < len(events) and isinstance(events[at], kind):
+                at += 1
+                return events[at - 1]
+            return None
+
+        for e in entries:
+            lead: type[Event] | None = _LEADS.get(e.kind)
+            body = e.body
+            if isinstance(body, k.DealShares):
+                shares += 1
+                lead = Dealt if shares == players else None
+            elif isinstance(body, k.HandShuffle) and body.purpose == "layout":
+                lead = LaidOut
+            elif isinstance(body, k.HeadSignature):
+                signatures += 1
+                if signatures == players:
+                    self.say(f"Hand {e.hand} signed by everyone")
+                continue
+            self.entry(e)
+            if lead is None:
+                continue
+            first = take(lead)
+            if first is None:
+                continue
+            batch = [first]
+            if isinstance(first, TimedOut) and at < len(events):
+                batch.append(events[at])
+                at += 1
+            later = rules_entries[rules_entries.index(e) + 1 :] if e in rules_entries else []
+            closes_next = bool(later) and later[0].kind == k.CloseTrading.KIND
+            while at < len(events) and isinstance(events[at], _FOLLOWERS):
+                if isinstance(events[at], TradingClosed) and closes_next:
+                    break
+                batch.append(events[at])
+                at += 1
+            for event in batch:
+                self.event(event)
+        for event in events[at:]:
+            self.event(event)
+
+    def entry(self, e: Entry) -> None:
+        """The line an entry makes by itself (a proof checked, cards given)."""
+        body, who, own = e.body, self.n(e.author), e.author == self.me
+        if isinstance(body, k.Genesis):
+            self.say(f"Table {body.name!r} opened with {len(body.players)} players")
+        elif isinstance(body, k.SeatAcceptance):
+            self.say(f"{who} took their seat")
+        elif isinstance(body, k.Join):
+            self.say(f"{body.name} joined the table")
+        elif isinstance(body, k.Leave):
+            self.say(f"{who} left the table")
+        elif isinstance(body, k.HandStart):
+            self.say(f"Hand {e.hand}: {self.n(body.dealer)} deals")
+        elif isinstance(body, k.HandKey):
+            self.say(f"{who} made a hand key" if own else f"{who}'s hand key proof checked")
+        elif isinstance(body, k.DeckShuffle):
+            self.say(f"{who} shuffled the deck" if own else f"{who}'s shuffle proof checked")
+        elif isinstance(body, k.DealShares):
+            self.say(f"{who} sent deal shares" if own else f"{who}'s deal shares checked")
+        elif isinstance(body, k.TradeGive):
+            n = len(body.cards)
+            gave = f"{who} gave {n} card{'s' * (n > 1)} to {self.n(body.to)}"
+            self.say(gave if own else f"{gave}: proofs checked")
+        elif isinstance(body, k.HandShuffle):
+            if body.purpose == "layout":
+                laid = f"{who} laid out five cards face down"
+                self.say(laid if own else f"{laid}: proof checked")
+            else:
+                self.say(f"{who} reshuffled their hand" if own else f"{who}'s hand shuffle checked")
+
+    def event(self, ev: Event) -> None:
+        n = self.n
+        if isinstance(ev, Announced):
+            self.say(f"{n(ev.seat)} announces {announcement_words(ev.announcement)}")
+        elif isinstance(ev, Dealt):
+            self.say(f"{ev.deal_size} cards dealt to each player")
+        elif isinstance(ev, TradeOffered):
+            o = ev.offer
+            self.say(f"{n(o.offerer)} offers to trade {o.k} card{'s' * (o.k > 1)}")
+        elif isinstance(ev, TradeAccepted):
+            self.say(f"{n(ev.seat)} accepts {n(ev.offer.offerer)}'s offer of {ev.offer.k}")
+        elif isinstance(ev, TradeDeclined):
+            self.say(f"{n(ev.seat)} declines")
+        elif isinstance(ev, OfferLapsed):
+            self.say(f"Nobody takes {n(ev.offer.offerer)}'s offer")
+        elif isinstance(ev, OfferWithdrawn):
+            self.say(f"{n(ev.offer.offerer)} withdraws the offer")
+        elif isinstance(ev, Passed):
+            self.say(f"{n(ev.seat)} passes")
+        elif isinstance(ev, TradeMade):
+            t = ev.trade
+            self.say(f"{n(t.offerer)} traded {t.k} card{'s' * (t.k > 1)} with {n(t.acceptor)}")
+        elif isinstance(ev, TradingClosed):
+            closer = "" if ev.by is None else f" by {n(ev.by)}"
+            self.say(f"Trading closed{closer}" if closer else f"Trading closed: {ev.reason}")
+        elif isinstance(ev, CardRevealed):
+            self.say(f"{n(ev.seat)} turns ", ev.card)
+        elif isinstance(ev, BettingOpened):
+            self.say(f"Round {ev.betting_round}: {n(ev.opener)} opens the betting")
+        elif isinstance(ev, BettingSkipped):
+            self.say(f"Round {ev.betting_round}: no betting, fewer than two can bet")
+        elif isinstance(ev, Checked):
+            self.say(f"{n(ev.seat)} checks")
+        elif isinstance(ev, BetPlaced):
+            self.say(f"{n(ev.seat)} bets {ev.amount}")
+        elif isinstance(ev, Called):
+            self.say(f"{n(ev.seat)} calls {ev.amount}" + (", all in" if ev.all_in else ""))
+        elif isinstance(ev, Raised):
+            self.say(f"{n(ev.seat)} raises to {ev.to}")
+        elif isinstance(ev, Folded):
+            self.say(f"{n(ev.seat)} folds")
+        elif isinstance(ev, WentAllIn):
+            self.say(f"{n(ev.seat)} goes all in for {ev.amount}")
+        elif isinstance(ev, TimedOut):
+            self.say(f"{n(ev.seat)}'s clock ran out")
+        elif isinstance(ev, HandEnded):
+            self.lines.extend(_result_lines(self.hand, self.names))
+        elif isinstance(ev, HandAborted):
+            self.say(f"Hand aborted: {ev.reason}; every stack is back where it started")
+        # LaidOut, TradeCardsChosen and BettingClosed are told by their entries or not at all.
+
+
+def _result_lines(hand: Hand | None, names: Mapping[int, str]) -> list[Line]:
+    if hand is None or hand.result is None:
+        return []
+    lines: list[Line] = []
+    for award in hand.result.awards:
+        who = [names.get(s, f"seat {s}") for s in award.winners]
+        cards = hand.showing(award.winners[0])
+        contested = len(award.pot.eligible) > 1
+        why = f" with {best_hand(cards).text}" if contested and len(cards) == LAYOUT_SIZE else ""
+        if not contested and len(hand.result.awards) == 1:
+            why = ", everyone else folded"
+        if len(who) == 1:
+            lines.append(Line((f"{who[0]} wins {award.pot.amount}{why}",)))
+        else:
+            each = "/".join(str(x) for x in award.shares)
+            lines.append(Line((f"{' and '.join(who)} split {award.pot.amount} ({each}){why}",)))
+    return lines
+
+
+def _summary_line(s: HandSummary, names: Mapping[int, str]) -> Line:
+    if s.aborted:
+        return Line((f"Hand {s.number} was aborted: {s.reason}",))
+    won = [(seat, net) for seat, net in s.chips if net > 0]
+    text = ", ".join(f"{names.get(seat, f'seat {seat}')} +{net}" for seat, net in won)
+    return Line((f"Hand {s.number}: {text or 'no winner'}",))
+
+
+def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
+    teller = _Teller(session, names)
+    number = session.hand_number
+    earlier = [s for s in session.summaries if s.number < number]
+    lines = [_summary_line(s, names) for s in earlier[-3:]]
+    teller.tell([e for e in session.ledger.entries if e.hand == number])
+    lines += teller.lines
+    return tuple(lines[-LOG_LINES:])
+
+
+# --- the view ---------------------------------------------------------------------------------
+
+
+def table_view(session: Session, links: Mapping[int, Link] | None = None) -> TableView:
+    """What `session`'s player sees now; `links` holds each peer's connection state."""
+    links = links or {}
+    names = _names(session)
+    hand = _current_hand(session)
+    me = session.seat
+    game = session.game
+    genesis = session.ledger.genesis
+    playing = [p for p in game.players if p.plays]
+    game_over = session.seated and session.between_hands and len(playing) < 2
+    running = hand is not None and not hand.is_over
+    layout = session.layout if running or (hand is not None and hand.is_over) else None
+    cards = _own_cards(session) if hand is not None else ()
+    held = {c.card for c in cards}
+    given = tuple(
+        (s, gone)
+        for s, sent in sorted(session.given.items())
+        if (gone := tuple(dict.fromkeys(c for c in sent if c not in held)))
+    )
+    seats_in = len(hand.seats) if running and hand is not None else len(playing)
+    deal_sizes = tuple(d for d, most in sorted(MAX_PLAYERS_FOR_DEAL.items()) if seats_in <= most)
+    return TableView(
+        table=genesis.name if genesis is not None else "",
+        hand=hand.hand_number if hand is not None else 0,
+        dealer=hand.dealer if hand is not None else None,
+        safety_code=session.ledger.safety_code(),
+        seats=_seats(session, hand, names, links),
+        you=me,
+        seated=session.seated,
+        phase=hand.phase if hand is not None else None,
+        stage=_stage(session, hand, game_over),
+        betting_round=hand.betting_round if hand is not None else 0,
+        announcement=hand.announcement if hand is not None else None,
+        deal_sizes=deal_sizes,
+        pot=hand.pot if running and hand is not None else 0,
+        pots=_pots(hand),
+        current_bet=hand.current_bet if hand is not None else 0,
+        cards=cards,
+        given=given,
+        layout=layout,
+        discards=tuple(c.card for c in cards if layout is not None and c.card not in layout),
+        offer=_offer(hand) if running else None,
+        actions=_actions(session, names),
+        waiting=_waiting(session, hand, names),
+        log=_log(session, names),
+        decision_due=session.decision_due(),
+        decision_pending=session.decision_pending,
+        hand_running=running,
+        game_over=game_over,
+        result=tuple(_result_lines(hand, names)),
+    )
+
+
+__all__ = [
+    "LOG_LINES",
+    "PLAYER_ACTIONS",
+    "ActionView",
+    "Line",
+    "Link",
+    "OfferView",
+    "OwnCard",
+    "PotView",
+    "SeatView",
+    "TableView",
+    "Waiting",
+    "announcement_words",
+    "decision_error",
+    "table_view",
+]

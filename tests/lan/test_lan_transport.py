@@ -1,0 +1,150 @@
+"""Transport, replication and store across a LAN of namespaces, with a wifi's faults.
+
+Four laptops: one publishes a real game's transcript as its sequencer would; one loses 20% of
+its packets (nftables), one has its link pulled for 3 s and is then rate limited (tc tbf), one
+is killed with -9 and started again (it resumes from its store), and one is stopped
+(SIGSTOP) for a while. Every peer must end with the same verified transcript, byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from lan import Lan, Laptop, Proc, namespaces
+
+from p2pwillow.ledger.identity import Identity
+from p2pwillow.net.keys import CurveKeyPair, KeyStatement
+from p2pwillow.table import Table
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PORT = 47001
+DEADLINE = 60.0
+
+
+def _transcript(path: Path) -> list[bytes]:
+    r = random.Random(4)
+    table = Table(4, seed=11, rng=r.randbytes, samples=20)
+    assert table.play(1) == 1
+    lines = table.lines
+    path.write_bytes(b"".join(lines))
+    return lines
+
+
+def _head(proc: Proc, at_least: int, timeout: float = DEADLINE) -> None:
+    def reached(line: str) -> bool:
+        event = json.loads(line) if line.startswith("{") else {}
+        return event.get("event") == "head" and event["seq"] >= at_least
+
+    proc.expect(reached, timeout)
+
+
+def _done(proc: Proc, expected: str, timeout: float = DEADLINE) -> None:
+    line = proc.expect(lambda line: '"event": "done"' in line, timeout)
+    assert json.loads(line)["hash"] == expected, proc.output()
+
+
+def _configs(laptops: list[Laptop], tmp: Path, transcript: Path) -> list[Path]:
+    r = random.Random(9)
+    keys = [CurveKeyPair.generate(r.randbytes) for _ in laptops]
+    ids = [Identity.generate(r.randbytes) for _ in laptops]
+    statements = [KeyStatement.create(i, k.public) for i, k in zip(ids, keys, strict=True)]
+    paths = []
+    for n, laptop in enumerate(laptops):
+        config = {
+            "role": "origin" if n == 0 else "follower",
+            "curve_secret": keys[n].secret.hex(),
+            "host": laptop.address,
+            "port": PORT,
+            "transcript": str(transcript),
+            "store": str(tmp / f"store{n}"),
+            "pace": 0.06,
+            "start_after": 1.0,
+            "peers": [
+                {
+                    "host": other.address,
+                    "port": PORT,
+                    "curve_key": statements[m].curve_key.hex(),
+                    "identity_key": statements[m].identity_key.hex(),
+                    "key_sig": statements[m].sig.hex(),
+                }
+                for m, other in enumerate(laptops)
+                if m != n
+            ],
+        }
+        path = tmp / f"peer{n}.json"
+        path.write_text(json.dumps(config))
+        paths.append(path)
+    return paths
+
+
+def _start(laptop: Laptop, config: Path, name: str) -> Proc:
+    proc = laptop.run(
+        [sys.executable, str(HERE / "peer.py"), str(config)],
+        name=name,
+        env={"PYTHONPATH": str(ROOT)},
+    )
+    proc.expect('"event": "ready"', 30)
+    return proc
+
+
+def test_a_transcript_replicates_through_loss_link_down_stop_and_kill(
+    lan: Lan, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "game.jsonl"
+    lines = _transcript(transcript)
+    final = hashlib.sha256(lines[-1].rstrip(b"\n")).hexdigest()
+    laptops = [lan.add_laptop() for _ in range(5)]
+    _origin_at, lossy_at, unplugged_at, killed_at, _stopped_at = laptops
+    lossy_at.loss(20)
+    configs = _configs(laptops, tmp_path, transcript)
+    names = ["origin", "lossy", "unplugged", "killed", "stopped"]
+    procs = [_start(lt, cfg, name) for lt, cfg, name in zip(laptops, configs, names, strict=True)]
+    origin, lossy, unplugged, killed, stopped = procs
+
+    _head(killed, 15)
+    killed.kill9()
+    killed = killed_at.run(
+        [sys.executable, str(HERE / "peer.py"), str(configs[3])],
+        name="killed again",
+        env={"PYTHONPATH": str(ROOT)},
+    )
+
+    _head(unplugged, 25)
+    unplugged_at.link_down()
+    stopped.stop()
+    time.sleep(2.0)  # the faults themselves: frozen for two seconds, unplugged for three
+    stopped.cont()
+    time.sleep(1.0)
+    unplugged_at.link_up()
+    unplugged_at.rate(2000)
+    assert origin.expect(lambda line: '"seq"' in line, 5)  # the stream is still going
+
+    for proc in (origin, lossy, unplugged, killed, stopped):
+        _done(proc, final)
+    assert "recovered" not in killed.output() or "torn" in killed.output()
+    for n in range(1, 5):
+        stored = (tmp_path / f"store{n}" / "data" / "games").glob("*/transcript.jsonl")
+        assert [p.read_bytes() for p in stored] == [b"".join(lines)], names[n]
+
+
+def test_everything_is_cleaned_up(tmp_path: Path) -> None:
+    from lan import unavailable
+
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(f"no LAN of namespaces here: {reason}")
+    before = namespaces()
+    with pytest.raises(RuntimeError), Lan() as lan:
+        laptop = lan.add_laptop()
+        proc = laptop.run(["sleep", "600"], name="sleeper")
+        assert len(namespaces() - before) == 2
+        raise RuntimeError("a test fails half way")
+    assert namespaces() == before
+    assert proc.popen.poll() is not None

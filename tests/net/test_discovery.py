@@ -1,0 +1,151 @@
+"""Join codes and TXT records (SPEC 8.6, 8.7): round trips, one clear error per bad input.
+
+Advertising and browsing on a real (namespaced) LAN are in tests/lan/test_lan_discovery.py.
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from net_helpers import curve, statement
+
+from p2pwillow.net.discovery import JoinCode, TableAd, parse_txt
+from p2pwillow.net.errors import WireError, WireReason
+
+CODE = JoinCode("10.1.0.2", 45123, curve(1).public)
+AD = TableAd("Friday night", 3, statement(1), addresses=("10.1.0.2",), port=45123)
+
+
+def _props(ad: TableAd) -> dict[bytes, bytes | None]:
+    return {k.encode(): v.encode() for k, v in ad.txt().items()}
+
+
+def test_join_code_round_trip_and_shape() -> None:
+    text = CODE.encode()
+    assert JoinCode.decode(text) == CODE
+    assert set(text) <= set(string.ascii_lowercase + "234567")  # one word: double-click copies it
+    assert len(text) == 71  # 44 bytes: version, family, IPv4, port, key, 4 check bytes
+    assert JoinCode.decode(f"  {text.upper()[:20]}-{text.upper()[20:]} \n") == CODE
+    v6 = JoinCode("fd00::7", 1, curve(2).public)
+    assert JoinCode.decode(v6.encode()) == v6
+
+
+def test_every_single_typo_is_caught() -> None:
+    text = CODE.encode()
+    for i in range(len(text)):
+        for c in "a2z7":
+            if c == text[i]:
+                continue
+            typo = text[:i] + c + text[i + 1 :]
+            with pytest.raises(WireError) as info:
+                JoinCode.decode(typo)
+            assert info.value.reason is WireReason.BAD_JOIN_CODE
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "empty"),
+        ("hello world!", "letters a-z and digits 2-7"),
+        ("abc", "too short"),
+        ("a" * 200, "too long"),
+    ],
+)
+def test_bad_join_codes(text: str, says: str) -> None:
+    with pytest.raises(WireError, match=says):
+        JoinCode.decode(text)
+
+
+def test_truncated_code() -> None:
+    with pytest.raises(WireError, match="too short"):
+        JoinCode.decode(CODE.encode()[:-3])
+    v6 = JoinCode("fd00::7", 1, curve(2).public).encode()
+    with pytest.raises(WireError, match=r"wrong length|mistyped or missing"):
+        JoinCode.decode(v6[:-5])
+
+
+@given(st.text(max_size=90))
+def test_random_text_is_a_code_or_one_error(text: str) -> None:
+    try:
+        JoinCode.decode(text)
+    except WireError as exc:
+        assert exc.reason is WireReason.BAD_JOIN_CODE
+
+
+def test_join_code_holds_an_address_not_a_name() -> None:
+    with pytest.raises(ValueError):
+        JoinCode("laptop.local", 1, curve(1).public)
+
+
+def test_txt_round_trip() -> None:
+    props = _props(AD)
+    parsed = parse_txt(props, addresses=["10.1.0.2"], port=45123)
+    assert parsed == AD and parsed.joinable
+    assert parsed.join_code() == CODE
+    assert set(AD.txt()) == {"v", "name", "free", "key", "id", "sig"}
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({b"v": None}, "no 'v'"),
+        ({b"v": b"one"}, "not a version"),
+        ({b"name": b""}, "table name"),
+        ({b"name": b"\xff\xfe"}, "not UTF-8"),
+        ({b"name": "bad\u202ename".encode()}, "control"),
+        ({b"free": b"-1"}, "'free'"),
+        ({b"free": b"11"}, "'free'"),
+        ({b"key": b"zz" * 32}, "'key'"),
+        ({b"key": b"AB" * 32}, "'key'"),
+        ({b"id": b"00" * 31}, "'id'"),
+        ({b"sig": None}, "no 'sig'"),
+    ],
+)
+def test_bad_txt_records(change: dict[bytes, bytes | None], says: str) -> None:
+    props = _props(AD)
+    for key, value in change.items():
+        if value is None and key in (b"v", b"sig"):
+            del props[key]
+        else:
+            props[key] = value
+    with pytest.raises(WireError, match=says) as info:
+        parse_txt(props)
+    assert info.value.reason is WireReason.BAD_TXT
+
+
+def test_a_record_whose_key_is_not_signed_by_its_host_is_refused() -> None:
+    props = _props(AD)
+    props[b"key"] = curve(7).public.hex().encode()  # a man in the middle's CURVE key
+    with pytest.raises(WireError, match="does not verify") as info:
+        parse_txt(props)
+    assert info.value.reason is WireReason.BAD_TXT
+
+
+def test_another_version_is_listed_not_joinable() -> None:
+    props = {b"v": b"2", b"name": b"future table", b"free": b"2", b"new": b"field"}
+    ad = parse_txt(props)
+    assert ad.version == 2 and not ad.joinable
+    with pytest.raises(WireError):
+        ad.join_code()
+
+
+def test_unknown_keys_are_ignored() -> None:
+    props = _props(AD) | {b"extra": b"1", b"flag": None}
+    assert parse_txt(props, addresses=["10.1.0.2"], port=45123) == AD
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from([b"v", b"name", b"free", b"key", b"id", b"sig", b"x"]),
+        st.none() | st.binary(max_size=70),
+    )
+)
+def test_random_records_parse_or_one_error(props: dict[bytes, bytes | None]) -> None:
+    merged = _props(AD) | props
+    try:
+        parse_txt(merged)
+    except WireError as exc:
+        assert exc.reason is WireReason.BAD_TXT

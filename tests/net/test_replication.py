@@ -1,0 +1,443 @@
+"""Replication (SPEC 8.4): each mechanism on its own, then whole hands of real Sessions over a
+simulated network that loses, duplicates and reorders frames (Hypothesis)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from net_helpers import hand_transcript, identity
+from sim import MALLORY, Conditions, SimNet, count_frames
+
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+from p2pwillow.net.replication import (
+    AWAY_AFTER,
+    EVASIVE_AFTER,
+    AuthoredReceived,
+    BadFrame,
+    BroadcastReceived,
+    ConflictReceived,
+    EntryReceived,
+    Liveness,
+    LivenessChanged,
+    LobbyReceived,
+    RefusalReceived,
+    Replication,
+    ReplicationEvent,
+)
+from p2pwillow.net.wire import (
+    MAX_BATCH,
+    BroadcastFrame,
+    CatchUpFrame,
+    EntriesFrame,
+    HeadFrame,
+    HeartbeatFrame,
+    LobbyFrame,
+    RefusalFrame,
+    decode_frame,
+    encode_frame,
+)
+from p2pwillow.session import Refusal
+
+A, B, C = b"A", b"B", b"C"
+CHAIN = hand_transcript(4, 11)  # 101 entries: more than one batch
+assert len(CHAIN) > MAX_BATCH
+
+
+def _frames(rep: Replication, now: float, to: bytes | None = None) -> list[object]:
+    return [decode_frame(data) for peer, data in rep.frames_to_send(now) if to in (None, peer)]
+
+
+def _events(rep: Replication) -> list[ReplicationEvent]:
+    return list(rep.events())
+
+
+def _deliver(src: Replication, src_id: bytes, dst: Replication, dst_id: bytes, now: float) -> int:
+    """Send every frame due from src to dst; return how many."""
+    frames = [data for peer, data in src.frames_to_send(now) if peer == dst_id]
+    for data in frames:
+        dst.receive(data, src_id, now)
+    return len(frames)
+
+
+def _apply_all(rep: Replication, now: float) -> list[Entry]:
+    """Apply every entry handed over, as a Session that accepts everything would."""
+    applied = []
+    for event in rep.events():
+        if isinstance(event, EntryReceived):
+            rep.applied(event.entry, now)
+            applied.append(event.entry)
+    return applied
+
+
+def _origin(n: int) -> Replication:
+    """A peer that made the first n entries itself (as their sequencer)."""
+    rep = Replication([CHAIN[0]], [B], now=0.0)
+    for entry in CHAIN[1:n]:
+        rep.publish(entry, 0.0)
+    return rep
+
+
+# --- heartbeats and liveness ---------------------------------------------------------------------
+
+
+def test_heartbeat_about_every_second() -> None:
+    rep = Replication([CHAIN[0]], [B], now=0.0)
+    assert [type(f) for f in _frames(rep, 0.0)] == [HeartbeatFrame]
+    assert _frames(rep, 0.5) == []
+    assert rep.get_timer() == pytest.approx(1.0)
+    beat = _frames(rep, 1.0)
+    assert beat == [HeartbeatFrame(0, CHAIN[0].hash)]
+
+
+def test_liveness_present_evasive_away_and_back() -> None:
+    rep = Replication([CHAIN[0]], [B], now=0.0)
+    rep.receive(encode_frame(HeartbeatFrame(0, CHAIN[0].hash)), B, 1.0)
+    rep.handle_timer(1.0 + EVASIVE_AFTER - 0.01)
+    assert _events(rep) == [] and rep.status(B).liveness is Liveness.PRESENT
+    rep.handle_timer(1.0 + EVASIVE_AFTER)
+    assert _events(rep) == [LivenessChanged(B, Liveness.EVASIVE)]
+    assert rep.get_timer() == pytest.approx(1.0 + AWAY_AFTER) or rep.get_timer() is not None
+    rep.handle_timer(1.0 + AWAY_AFTER)
+    assert _events(rep) == [LivenessChanged(B, Liveness.AWAY)]
+    assert rep.status(B).liveness is Liveness.AWAY
+    rep.receive(encode_frame(HeartbeatFrame(0, CHAIN[0].hash)), B, 30.0)
+    assert _events(rep) == [LivenessChanged(B, Liveness.PRESENT)]
+
+
+def test_a_bad_frame_is_counted_and_is_not_a_sign_of_life() -> None:
+    rep = Replication([CHAIN[0]], [B], now=0.0)
+    rep.receive(b"garbage", B, 5.0)
+    rep.receive(b'{"type":"nope","v":1}\n', B, 5.0)
+    events = _events(rep)
+    assert [type(e) for e in events] == [BadFrame, BadFrame]
+    assert isinstance(events[1], BadFrame) and events[1].count == 2
+    assert rep.status(B).bad_frames == 2 and rep.status(B).last_heard is None
+    rep.handle_timer(AWAY_AFTER)
+    assert rep.status(B).liveness is Liveness.AWAY
+
+
+# --- push, ack, resend, catch-up -----------------------------------------------------------------
+
+
+def test_push_then_ack() -> None:
+    a = _origin(1)
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    a.frames_to_send(0.0)  # heartbeat
+    a.publish(CHAIN[1], 0.1)
+    pushed = _frames(a, 0.1, B)
+    assert pushed == [EntriesFrame((CHAIN[1],))]
+    b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, 0.11)
+    assert _apply_all(b, 0.11) == [CHAIN[1]]
+    acks = [f for f in _frames(b, 0.11, A) if isinstance(f, HeadFrame)]
+    assert acks == [HeadFrame(1, CHAIN[1].hash)]
+
+
+def test_resend_what_a_peer_has_not_acknowledged() -> None:
+    a = _origin(1)
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    _deliver(b, B, a, A, 0.0)  # a hears b: b is live, at head 0
+    a.frames_to_send(0.0)
+    for entry in CHAIN[1:4]:
+        a.publish(entry, 0.2)
+    a.frames_to_send(0.2)  # the push is lost
+    assert not [f for f in _frames(a, 0.9, B) if isinstance(f, EntriesFrame)]
+    assert a.get_timer() is not None and a.get_timer() <= 1.2  # type: ignore[operator]
+    resent = [f for f in _frames(a, 1.2, B) if isinstance(f, EntriesFrame)]
+    assert resent == [EntriesFrame(CHAIN[1:4])]
+    b.receive(encode_frame(resent[0]), A, 1.21)
+    assert _apply_all(b, 1.21) == list(CHAIN[1:4])
+    _deliver(b, B, a, A, 1.21)  # the ack
+    assert not [f for f in _frames(a, 5.0, B) if isinstance(f, EntriesFrame)]
+
+
+def test_catch_up_in_bounded_batches() -> None:
+    a = Replication(CHAIN, [B], now=0.0)
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    _deliver(a, A, b, B, 0.0)  # b hears a's head: 100
+    assert b.status(A).head_seq == len(CHAIN) - 1
+    assert not [f for f in _frames(b, 0.5, A) if isinstance(f, CatchUpFrame)]  # not yet
+    asks = [f for f in _frames(b, 1.0, A) if isinstance(f, CatchUpFrame)]
+    assert asks == [CatchUpFrame(0)]
+    now, rounds = 1.0, 0
+    while b.head_seq < a.head_seq:
+        a.receive(encode_frame(CatchUpFrame(b.head_seq)), B, now)
+        replies = [f for f in _frames(a, now, B) if isinstance(f, EntriesFrame)]
+        assert len(replies) == 1 and len(replies[0].entries) <= MAX_BATCH
+        b.receive(encode_frame(replies[0]), A, now)
+        _apply_all(b, now)
+        now += 0.2
+        rounds += 1
+        if b.head_seq < a.head_seq:  # answered and still behind: ask on at once
+            assert [f for f in _frames(b, now, A) if isinstance(f, CatchUpFrame)] == [
+                CatchUpFrame(b.head_seq)
+            ]
+    assert b.chain == CHAIN and rounds == 2
+
+
+def test_catch_up_from_any_peer_and_next_one_if_unanswered() -> None:
+    b = Replication(CHAIN[:10], [A, C], now=0.0)
+    for peer in (A, C):
+        b.receive(encode_frame(HeartbeatFrame(40, CHAIN[40].hash)), peer, 0.0)
+    asked = [p for p, d in b.frames_to_send(1.0) if isinstance(decode_frame(d), CatchUpFrame)]
+    assert len(asked) == 1
+    for peer in (A, C):
+        b.receive(encode_frame(HeartbeatFrame(40, CHAIN[40].hash)), peer, 1.5)
+    again = [p for p, d in b.frames_to_send(2.0) if isinstance(decode_frame(d), CatchUpFrame)]
+    assert len(again) == 1 and again != asked  # the first did not answer: ask the other
+
+
+def test_entries_are_handed_over_in_order_whatever_the_arrival() -> None:
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    for entry in reversed(CHAIN[1:12]):
+        b.receive(encode_frame(EntriesFrame((entry,))), A, 0.0)
+    b.receive(encode_frame(EntriesFrame(CHAIN[3:6])), A, 0.0)  # and some twice
+    assert _apply_all(b, 0.0) == list(CHAIN[1:12])
+
+
+def test_the_next_entry_waits_until_the_caller_applied_this_one() -> None:
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    b.receive(encode_frame(EntriesFrame(CHAIN[1:3])), A, 0.0)
+    first = b.next_event()
+    assert isinstance(first, EntryReceived) and first.entry == CHAIN[1]
+    assert b.next_event() is None  # not applied yet
+    b.applied(CHAIN[1], 0.0)
+    second = b.next_event()
+    assert isinstance(second, EntryReceived) and second.entry == CHAIN[2]
+
+
+def test_a_refused_entry_gives_way_to_the_other_candidate() -> None:
+    honest = CHAIN[1]
+    forged = Entry(
+        honest.game,
+        honest.hand,
+        honest.seq,
+        honest.prev,
+        honest.author,
+        honest.body,
+        honest.sig,
+        bytes(64),
+    )
+    b = Replication([CHAIN[0]], [A, MALLORY], now=0.0)
+    b.receive(encode_frame(EntriesFrame((forged,))), MALLORY, 0.0)
+    b.receive(encode_frame(EntriesFrame((honest,))), A, 0.0)
+    got = []
+    for event in b.events():
+        assert isinstance(event, EntryReceived)
+        got.append(event.peer)
+        if event.entry.countersig == bytes(64):  # what a Session would say
+            b.rejected(event.peer, RemoteProtocolError(Reason.BAD_COUNTERSIGNATURE, "forged"))
+        else:
+            b.applied(event.entry, 0.0)
+    assert b.chain == CHAIN[:2] and set(got) == {A, MALLORY}
+    assert b.status(MALLORY).bad_frames == 1 and b.status(A).bad_frames == 0
+
+
+def test_a_conflicting_entry_is_reported() -> None:
+    b = Replication(CHAIN[:3], [A], now=0.0)
+    other = Entry(
+        CHAIN[1].game,
+        CHAIN[1].hand,
+        1,
+        CHAIN[1].prev,
+        CHAIN[2].author,
+        CHAIN[2].body,
+        CHAIN[2].sig,
+        CHAIN[2].countersig,
+    )
+    b.receive(encode_frame(EntriesFrame((other,))), A, 0.0)
+    assert _events(b) == [ConflictReceived(A, other, CHAIN[1])]
+    assert b.chain == CHAIN[:3]
+
+
+def test_cut_back_after_an_equivocation() -> None:
+    rep = Replication(CHAIN[:20], [A], now=0.0)
+    rep.cut_back(12, 1.0)
+    assert rep.chain == CHAIN[:12] and rep.head_hash == CHAIN[11].hash
+    rep.receive(encode_frame(EntriesFrame(CHAIN[12:14])), A, 1.0)
+    assert _apply_all(rep, 1.0) == list(CHAIN[12:14])  # the next entry 12 is taken again
+    with pytest.raises(LocalProtocolError):
+        rep.cut_back(0, 2.0)  # the genesis stays
+
+
+def test_a_peer_on_another_chain_is_not_fed() -> None:
+    a = Replication(CHAIN[:20], [B], now=0.0)
+    a.receive(encode_frame(HeadFrame(5, CHAIN[6].hash)), B, 0.0)
+    assert a.status(B).diverged
+    assert not [f for f in _frames(a, 5.0, B) if isinstance(f, EntriesFrame)]
+
+
+# --- authored entries, refusals, broadcast items -------------------------------------------------
+
+
+def test_authored_entry_resent_until_sequenced() -> None:
+    author = Replication(CHAIN[:5], [A, C], now=0.0)
+    authored = CHAIN[5].authored()
+    author.publish(authored, 0.0)
+    first = [p for p, d in author.frames_to_send(0.0) if b'"type":"authored"' in d]
+    assert sorted(first) == [A, C]  # to every peer
+    assert not [d for _, d in author.frames_to_send(0.5) if b'"type":"authored"' in d]
+    assert len([d for _, d in author.frames_to_send(1.0) if b'"type":"authored"' in d]) == 2
+    author.applied(CHAIN[5], 1.5)  # sequenced: same author signature
+    assert author.pending_authored() == ()
+    assert not [d for _, d in author.frames_to_send(9.0) if b'"type":"authored"' in d]
+
+
+def test_authored_entry_withdrawn_when_refused_or_hand_over() -> None:
+    first_of_hand1 = next(e for e in CHAIN if e.hand == 1)
+    author = Replication(CHAIN[:2], [A], now=0.0)
+    one = CHAIN[2].authored()
+    never = AuthoredEntry.create(identity(9), game=CHAIN[0].game, hand=0, author=1, body=k.Leave())
+    author.publish(one, 0.0)
+    author.publish(never, 0.0)
+    author.withdraw(one.sig)
+    assert author.pending_authored() == (never.sig,)
+    for entry in CHAIN[2 : first_of_hand1.seq]:
+        author.applied(entry, 1.0)
+    assert author.pending_authored() == (never.sig,)  # hand 0 still
+    author.applied(first_of_hand1, 1.0)
+    assert author.pending_authored() == ()  # its hand is over
+
+
+def test_every_authored_copy_and_refusal_is_handed_over() -> None:
+    rep = Replication(CHAIN[:10], [A], now=0.0)
+    authored = CHAIN[5].authored()
+    frame = encode_frame(decode_frame(b'{"type":"authored","v":1}\n' + authored.encode() + b"\n"))
+    rep.receive(frame, A, 0.0)
+    rep.receive(frame, A, 0.1)
+    refusal = Refusal.create(identity(0), 0, 9, authored, Reason.ILLEGAL_ACTION, "no")
+    rep.publish(refusal, 0.2)
+    sent = [d for _, d in rep.frames_to_send(0.2) if b'"type":"refusal"' in d]
+    assert len(sent) == 1 and not [d for _, d in rep.frames_to_send(5.0) if b"refusal" in d]
+    rep.receive(sent[0], A, 0.3)
+    assert [type(e) for e in _events(rep)] == [
+        AuthoredReceived,
+        AuthoredReceived,
+        RefusalReceived,
+    ]
+
+
+def test_a_refusal_waits_for_the_head_it_was_made_at() -> None:
+    rep = Replication(CHAIN[:6], [A], now=0.0)
+    authored = CHAIN[7].authored()
+    refusal = Refusal.create(identity(0), 0, 8, authored, Reason.ILLEGAL_ACTION, "a resend")
+    rep.receive(encode_frame(RefusalFrame(refusal)), A, 0.0)
+    assert _events(rep) == []  # entry 7, the sequenced one, comes first
+    rep.receive(encode_frame(EntriesFrame(CHAIN[6:9])), A, 0.1)
+    kinds = []
+    for event in rep.events():
+        kinds.append(type(event))
+        if isinstance(event, EntryReceived):
+            rep.applied(event.entry, 0.1)
+    assert kinds == [EntryReceived, EntryReceived, EntryReceived, RefusalReceived]
+
+
+def test_broadcast_resent_with_backoff_until_the_hand_moves_on() -> None:
+    first_of_hand1 = next(e for e in CHAIN if e.hand == 1)
+    rep = Replication(CHAIN[:2], [A], now=0.0)
+    rep.publish(BroadcastFrame("vote", 0, b'{"seat":2}'), 0.0)
+    times = [
+        t
+        for t in (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 15.0, 17.0, 23.0)
+        if [d for _, d in rep.frames_to_send(t) if b'"broadcast"' in d]
+    ]
+    assert times == [0.0, 1.0, 3.0, 7.0, 15.0, 23.0]  # after 1, 2, 4, then every 8 s
+    for entry in CHAIN[2 : first_of_hand1.seq + 1]:
+        rep.applied(entry, 24.0)
+    assert not [d for _, d in rep.frames_to_send(31.0) if b'"broadcast"' in d]
+    rep.publish(BroadcastFrame("vote", 0, b'{"seat":1}'), 32.0)  # a stale item is not sent
+    assert not [d for _, d in rep.frames_to_send(32.0) if b'"broadcast"' in d]
+
+
+def test_broadcast_item_handed_over_once() -> None:
+    rep = Replication(CHAIN[:10], [A, C], now=0.0)
+    vote = encode_frame(BroadcastFrame("vote", 1, b'{"seat":2}'))
+    other = encode_frame(BroadcastFrame("vote", 1, b'{"seat":3}'))
+    for peer, data in ((A, vote), (C, vote), (A, vote), (A, other)):
+        rep.receive(data, peer, 0.0)
+    events = _events(rep)
+    assert [type(e) for e in events] == [BroadcastReceived, BroadcastReceived]
+
+
+def test_lobby_frames_are_passed_on() -> None:
+    rep = Replication((), [A], now=0.0)
+    frame = LobbyFrame("roster", b'{"players":[]}')
+    rep.receive(encode_frame(frame), A, 0.0)
+    assert _events(rep) == [LobbyReceived(A, frame)]
+    assert _frames(rep, 0.0) == [HeartbeatFrame(-1, bytes(32))]
+
+
+# --- whole hands over a bad network --------------------------------------------------------------
+
+
+def test_a_clean_network_costs_few_frames() -> None:
+    net = SimNet(3, Conditions(), seed=1)
+    net.run(1)
+    chains = net.chains()
+    assert chains[0] == chains[1] == chains[2]
+    assert net.lost == 0 and net.sent < 10 * len(chains[0])
+
+
+def test_a_three_second_link_down_mid_hand() -> None:
+    net = SimNet(3, Conditions(outage=(0.4, 3.4)), seed=3)
+    net.run(1)
+    chains = net.chains()
+    assert chains[0] == chains[1] == chains[2] and net.lost > 0
+
+
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    loss=st.floats(0.0, 0.3),
+    dup=st.floats(0.0, 0.3),
+    max_delay=st.floats(0.001, 0.5),
+    mallory=st.booleans(),
+)
+def test_every_honest_peer_ends_with_the_same_chain(
+    seed: int, loss: float, dup: float, max_delay: float, mallory: bool
+) -> None:
+    net = SimNet(3, Conditions(loss, dup, max_delay), seed, mallory=mallory)
+    net.run(1)
+    chains = net.chains()
+    assert chains[0] == chains[1] == chains[2]
+    for p in net.peers:
+        assert p.session.complete
+        if mallory:
+            assert p.rep.status(MALLORY).bad_frames > 0
+        for other in net.peers:
+            if other is not p:
+                assert p.rep.status(other.id).bad_frames == 0
+
+
+def test_frame_counts_helper() -> None:
+    rep = Replication([CHAIN[0]], [A], now=0.0)
+    assert count_frames(rep.frames_to_send(0.0)) == {"heartbeat": 1}
+
+
+# --- the module stays pure -----------------------------------------------------------------------
+
+PURE = ("replication.py", "wire.py", "keys.py", "errors.py", "schema.py")
+FORBIDDEN = {"socket", "time", "datetime", "random", "secrets", "asyncio", "threading", "os"}
+FORBIDDEN |= {"subprocess", "select", "selectors", "zmq", "zeroconf"}
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_pure_modules_import_no_io(name: str) -> None:
+    path = Path(__file__).resolve().parents[2] / "p2pwillow" / "net" / name
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imported.add(node.module.split(".")[0])
+    assert not imported & FORBIDDEN, f"{name} imports {sorted(imported & FORBIDDEN)}"

@@ -1,0 +1,257 @@
+"""The transport over real sockets on 127.0.0.1 (SPEC 8.5): CURVE, pins, ZAP, reconnects."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+import pytest
+from net_helpers import curve, identity, statement
+
+from p2pwillow.net.errors import WireError
+from p2pwillow.net.keys import KeyStatement
+from p2pwillow.net.transport import ConnectionState, Received, Transport, TransportError
+from p2pwillow.net.wire import MAX_FRAME_BYTES
+
+LOCAL = "127.0.0.1"
+DEADLINE = 5.0
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), 30))
+
+
+async def _node(n: int, **kwargs: Any) -> Transport:
+    t = Transport(curve(n), host=LOCAL, **kwargs)
+    await t.start()
+    return t
+
+
+async def _recv(t: Transport, timeout: float = DEADLINE) -> Received:
+    return await asyncio.wait_for(t.recv(), timeout)
+
+
+async def _until(check: Callable[[], Awaitable[bool]], timeout: float = DEADLINE) -> None:
+    """Poll an observable condition (a frame that got through) until true, with a deadline."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        assert loop.time() < deadline, "condition not reached by the deadline"
+
+
+def _link(a: Transport, b: Transport, na: int, nb: int) -> None:
+    a.pin(statement(nb))
+    b.pin(statement(na))
+    a.connect(curve(nb).public, LOCAL, b.port)
+    b.connect(curve(na).public, LOCAL, a.port)
+
+
+async def _send_until_received(src: Transport, dst: Transport, peer: bytes, data: bytes) -> None:
+    """Send (a DEALER drops frames until its handshake completes) until dst gets one."""
+
+    async def got() -> bool:
+        src.send(peer, data)
+        try:
+            r = await _recv(dst, 0.1)
+        except TimeoutError:
+            return False
+        assert r.data == data and r.peer == src.keys.public and r.pinned
+        return True
+
+    await _until(got)
+
+
+def test_a_frame_goes_both_ways() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            _link(a, b, 1, 2)
+            assert await a.wait_state(curve(2).public, ConnectionState.CONNECTED, DEADLINE)
+            assert await b.wait_state(curve(1).public, ConnectionState.CONNECTED, DEADLINE)
+            assert a.send(curve(2).public, b"to b")
+            assert b.send(curve(1).public, b"to a")
+            assert (await _recv(b)) == Received(curve(1).public, b"to b", True)
+            assert (await _recv(a)) == Received(curve(2).public, b"to a", True)
+            big = b"x" * 100_000  # opaque bytes of any size up to the limit
+            assert a.send(curve(2).public, big)
+            assert (await _recv(b)).data == big
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_an_unpinned_key_is_refused() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            b.pin(statement(1))  # b trusts a, but a has not pinned b
+            b.connect(curve(1).public, LOCAL, a.port)
+            assert await b.wait_state(curve(1).public, ConnectionState.REFUSED, DEADLINE)
+            b.send(curve(1).public, b"let me in")
+            with pytest.raises(TimeoutError):
+                await _recv(a, 0.3)
+            assert a.counters.zap_refused >= 1
+            # pinned at run time: the next attempt (libzmq re-dials) is let in
+            a.pin(statement(2))
+            assert await b.wait_state(curve(1).public, ConnectionState.CONNECTED, DEADLINE)
+            await _send_until_received(b, a, curve(1).public, b"hello")
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_a_wrong_signature_on_a_curve_key_is_refused() -> None:
+    good = statement(2)
+    with pytest.raises(WireError, match="bad-key-statement"):
+        KeyStatement(good.identity_key, curve(3).public, good.sig)  # sig is for another key
+    with pytest.raises(WireError, match="bad-key-statement"):
+        KeyStatement(identity(5).public_key, good.curve_key, good.sig)  # by another identity
+
+    async def body() -> None:
+        a, c = await _node(1), await _node(3)
+        try:
+            # a pinned node 2's statement: node 3, which has no statement of its own, stays out
+            a.pin(good)
+            c.connect(curve(1).public, LOCAL, a.port)
+            assert await c.wait_state(curve(1).public, ConnectionState.REFUSED, DEADLINE)
+            with pytest.raises(TypeError):
+                a.pin(curve(3).public)  # type: ignore[arg-type]
+        finally:
+            await a.close()
+            await c.close()
+
+    run(body)
+
+
+def test_a_dealer_only_talks_to_the_key_it_was_given() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            a.pin(statement(2))
+            # b dials a's port but expects node 4's key there: the handshake cannot complete
+            b.connect(curve(4).public, LOCAL, a.port)
+            await asyncio.sleep(0)  # let the monitor start
+            assert not await b.wait_state(curve(4).public, ConnectionState.CONNECTED, 1.0)
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_unpinned_at_run_time_is_cut_off_on_an_open_connection() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            _link(a, b, 1, 2)
+            await _send_until_received(b, a, curve(1).public, b"one")
+            a.unpin(curve(2).public)
+            for _ in range(5):
+                b.send(curve(1).public, b"two")
+            with pytest.raises(TimeoutError):
+                await _recv(a, 0.5)
+            assert a.counters.unpinned >= 1
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_the_lobby_door_lets_unpinned_keys_say_hello() -> None:
+    async def body() -> None:
+        host, guest = await _node(1, accept_unpinned=True), await _node(2)
+        try:
+            guest.connect(curve(1).public, LOCAL, host.port)
+            assert await guest.wait_state(curve(1).public, ConnectionState.CONNECTED, DEADLINE)
+
+            async def got() -> bool:
+                guest.send(curve(1).public, b"hello")
+                try:
+                    r = await _recv(host, 0.1)
+                except TimeoutError:
+                    return False
+                assert r == Received(curve(2).public, b"hello", False)
+                return True
+
+            await _until(got)
+            host.accept_unpinned = False  # genesis: only pinned keys from now on
+            late = await _node(3)
+            try:
+                late.connect(curve(1).public, LOCAL, host.port)
+                assert await late.wait_state(curve(1).public, ConnectionState.REFUSED, DEADLINE)
+            finally:
+                await late.close()
+        finally:
+            await host.close()
+            await guest.close()
+
+    run(body)
+
+
+def test_a_peer_that_reconnects_is_served_again() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        port = b.port
+        try:
+            _link(a, b, 1, 2)
+            await _send_until_received(a, b, curve(2).public, b"before")
+            await b.close()  # b's process ends ...
+            b = await _node(2, port=port)  # ... and starts again with the same keys and port
+            b.pin(statement(1))
+            b.connect(curve(1).public, LOCAL, a.port)
+            # a's DEALER re-dials b by itself; b's new DEALER takes over its routing identity
+            await _send_until_received(a, b, curve(2).public, b"after")
+            await _send_until_received(b, a, curve(1).public, b"back")
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_nothing_is_queued_for_a_peer_that_is_not_there() -> None:
+    async def body() -> None:
+        a = await _node(1)
+        try:
+            a.connect(curve(2).public, LOCAL, 9)  # nobody listens there
+            assert not a.send(curve(2).public, b"lost")
+            assert not a.send(b"\x00" * 32, b"never dialled")
+            assert a.counters.send_dropped == 2
+        finally:
+            await a.close()
+
+    run(body)
+
+
+def test_an_oversized_message_is_not_delivered() -> None:
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            _link(a, b, 1, 2)
+            await _send_until_received(a, b, curve(2).public, b"small")
+            a.send(curve(2).public, b"x" * (MAX_FRAME_BYTES + 1))
+            with pytest.raises(TimeoutError):
+                await _recv(b, 0.5)
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
+def test_a_port_in_use_is_one_clear_error() -> None:
+    async def body() -> None:
+        a = await _node(1)
+        try:
+            with pytest.raises(TransportError, match="cannot listen"):
+                await _node(2, port=a.port)
+        finally:
+            await a.close()
+
+    run(body)

@@ -1,0 +1,504 @@
+"""The table view: built from the sessions of real in-process tables at every entry of real
+hands, and checked against the rules and the session it reads."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from p2pwillow.bots import Decision
+from p2pwillow.ledger.identity import Identity
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    BettingStructure,
+    Phase,
+    TableConfig,
+    TradingClose,
+    TradingMode,
+)
+from p2pwillow.session import DecisionLike, Session, make_genesis
+from p2pwillow.table import Table, bot_decider
+from p2pwillow.view import (
+    PLAYER_ACTIONS,
+    Link,
+    TableView,
+    decision_error,
+    table_view,
+)
+
+K = ActionKind
+
+
+def _rng(seed: int) -> Callable[[int], bytes]:
+    return random.Random(seed).randbytes
+
+
+@dataclass
+class Recorder:
+    """Views of every seat after every sequenced entry, and at every decision point."""
+
+    table: Table | None = None
+    watch: tuple[int, ...] | None = None
+    """The seats whose views are made after every entry (None: all)."""
+    after_entry: list[list[TableView]] = field(default_factory=list)
+    at_decision: list[tuple[Session, TableView]] = field(default_factory=list)
+
+    def on_entry(self, _entry: object) -> None:
+        if self.table is not None:
+            sessions = self.table.sessions
+            seats = range(len(sessions)) if self.watch is None else self.watch
+            views = [table_view(sessions[s]) for s in seats]
+            for seat, view in zip(seats, views, strict=True):
+                check_view(sessions[seat], view)
+            self.after_entry.append(views)
+
+
+def recorded_table(
+    players: int,
+    seed: int,
+    *,
+    config: TableConfig | None = None,
+    deciders: dict[int, Callable[[Session], DecisionLike | None]] | None = None,
+    probe: Callable[[Session, TableView], None] | None = None,
+    watch: tuple[int, ...] | None = None,
+) -> tuple[Table, Recorder]:
+    """A table whose every view is checked as it is made; `probe` also sees each view at a
+    decision point, while the session is still in that state."""
+    rec = Recorder(watch=watch)
+    wrapped: dict[int, Callable[[Session], DecisionLike | None]] = {}
+    for seat in range(players):
+        inner = (deciders or {}).get(seat) or bot_decider(
+            seat, random.Random(seed + seat), samples=40
+        )
+
+        def decide(
+            session: Session, inner: Callable[[Session], DecisionLike | None] = inner
+        ) -> DecisionLike | None:
+            view = table_view(session)
+            check_view(session, view)
+            if probe is not None:
+                probe(session, view)
+            rec.at_decision.append((session, view))
+            d = inner(session)
+            if d is not None:
+                assert decision_error(session, d) is None, (d, view.actions)
+            return d
+
+        wrapped[seat] = decide
+    table = Table(
+        players,
+        config=config,
+        seed=seed,
+        rng=_rng(seed),
+        deciders=wrapped,
+        samples=40,
+        on_entry=rec.on_entry,
+    )
+    rec.table = table
+    return table, rec
+
+
+def check_view(session: Session, view: TableView) -> None:
+    """What every view must agree with in its session and the rules."""
+    hand = session.hand
+    me = session.seat
+    names = {p.seat: p.name for p in session.game.players}
+    assert view.safety_code == session.ledger.safety_code()
+    assert [s.seat for s in view.seats] == sorted(names)
+    assert [a.kind for a in view.actions] == list(PLAYER_ACTIONS)
+    for a in view.actions:
+        assert a.legal == (a.reason == ""), a
+        if not a.legal:
+            # The rules' reasons, spoken with names rather than seat numbers.
+            assert not re.search(r"\bseat \d\b", a.reason), a.reason
+    if hand is None or me is None or hand.is_over or not session.seated:
+        assert not view.legal
+        return
+    legal = set(view.legal)
+    if session.may_decide():
+        assert legal == set(hand.legal_actions(me))
+    else:
+        assert not legal
+    options = hand.bet_options(me)
+    if K.BET in legal:
+        assert options is not None
+        assert (view.action(K.BET).low, view.action(K.BET).high) == (
+            options.bet_min,
+            options.bet_max,
+        )
+    if K.RAISE in legal:
+        assert options is not None
+        assert view.action(K.RAISE).low == options.raise_min
+        assert view.action(K.RAISE).high == options.raise_max
+    if K.CALL in legal:
+        assert options is not None and view.action(K.CALL).amount == options.call_amount
+    if K.OFFER in legal:
+        assert view.action(K.OFFER).low == 1
+        assert view.action(K.OFFER).high == hand.hand_size(me)
+    # Chips: stacks, tokens set aside and the pot are every chip the hand started with.
+    tv = session.config.token_value
+    in_hand = [s for s in view.seats if s.in_hand]
+    started = sum(session.game.player(s.seat).stack for s in in_hand)
+    assert sum(s.stack + s.tokens * tv for s in in_hand) + view.pot == started
+    assert view.pot == hand.pot
+    assert sum(p.amount for p in view.pots) + sum(s.bet for s in view.seats) == view.pot
+    for s in view.seats:
+        if s.in_hand:
+            assert s.stack == hand.stack(s.seat)
+            assert s.tokens == hand.tokens(s.seat)
+            assert s.showing == hand.showing(s.seat)
+            assert s.folded == hand.is_folded(s.seat)
+            assert s.dealer == (s.seat == hand.dealer)
+    assert [c.card for c in view.cards] == list(session.cards)
+    for own in view.cards:
+        if own.came_from is not None:
+            assert own.card in session.received[own.came_from]
+    waits = {w.seat for w in session.waiting_for()}
+    shown = {seat for w in view.waiting for seat in w.seats}
+    assert shown <= waits
+    if not session.decision_pending:
+        assert shown == waits
+    if view.layout is not None:
+        assert view.layout == session.layout
+        assert set(view.discards) | set(view.layout) == set(session.cards)
+
+
+def test_views_at_every_entry_of_real_hands() -> None:
+    table, rec = recorded_table(4, seed=3)
+    assert table.play(2) == 2
+    assert len(rec.after_entry) > 100
+    for views in rec.after_entry:
+        codes = {v.safety_code for v in views}
+        assert len(codes) == 1  # every player sees the same safety code
+    assert len(rec.at_decision) > 20
+    for s in table.sessions:
+        check_view(s, table_view(s))
+    phases = {v.phase for views in rec.after_entry for v in views}
+    assert {Phase.ANNOUNCE, Phase.TRADING, Phase.LAYOUT, Phase.REVEAL, Phase.BETTING} <= phases
+
+
+def test_log_tells_the_hand_in_order() -> None:
+    table, _ = recorded_table(4, seed=3)
+    table.play(1)
+    view = table_view(table.sessions[1])
+    summary = table.sessions[1].summaries[-1]
+    text = [line.text() for line in view.log]
+    names = {s.seat: s.name for s in view.seats}
+    # Every trade of the hand is told, after both gives and before the hand shuffles.
+    for trade in summary.trades:
+        a, b = trade.seats
+        told = f"{names[a]} traded {trade.cards} card{'s' * (trade.cards > 1)} with {names[b]}"
+        assert told in text, (told, text)
+    turns = [line for line in view.log if " turns " in line.text()]
+    # Each card turned is told with the card itself, as many as the hand showed.
+    shown = [c for _, cards in summary.shown for c in cards]
+    assert turns and len(turns) <= len(shown)
+    assert all(line.parts[-1] in shown for line in turns)
+    assert any("wins" in t or "split" in t for t in text)
+    assert text[-1] == "Hand 1 signed by everyone"
+    # The whole hand fits the log window; earlier lines are dropped beyond it.
+    assert len(view.log) <= 40
+
+
+def test_log_from_the_start_of_a_hand() -> None:
+    table, rec = recorded_table(4, seed=5)
+    table.play(1)
+    # A view taken during trading tells the hand from its start.
+    views = [vs[2] for vs in rec.after_entry if vs[2].phase is Phase.TRADING]
+    early = [line.text() for line in views[0].log]
+    assert early[0] == "Hand 1: bot 0 deals"
+    assert "bot 1's hand key proof checked" in early
+    assert "bot 2 made a hand key" in early
+    assert "bot 3's shuffle proof checked" in early
+    assert "bot 2 shuffled the deck" in early
+    assert any(t.startswith("bot 0 announces ") for t in early)
+    assert any(t.endswith("cards dealt to each player") for t in early)
+    # The order: keys, then shuffles in table order, then the announcement and the deal.
+    assert early.index("bot 1's hand key proof checked") < early.index(
+        "bot 1's shuffle proof checked"
+    )
+
+
+def _scripted(
+    seat: int,
+    *,
+    announce: Announcement | None = None,
+    trading: Callable[[Session], DecisionLike | None] | None = None,
+    betting: Callable[[Session], DecisionLike | None] | None = None,
+) -> Callable[[Session], DecisionLike | None]:
+    """A decider that plays a fixed plan: announce, then `trading`, lay out the first five,
+    then `betting` (each None means: the simplest legal move)."""
+
+    def decide(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        legal = hand.legal_actions(seat)
+        if K.ANNOUNCE in legal:
+            return Decision(K.ANNOUNCE, announcement=announce or Announcement())
+        if K.CHOOSE_TRADE_CARDS in legal:
+            sides = hand.trade_sides
+            assert sides is not None
+            return Decision(K.CHOOSE_TRADE_CARDS, positions=tuple(range(sides[2])))
+        if K.LAY_OUT in legal:
+            return Decision(K.LAY_OUT, positions=(0, 1, 2, 3, 4))
+        if hand.phase is Phase.TRADING:
+            if trading is not None:
+                d = trading(session)
+                if d is not None:
+                    return d
+            for kind in (K.DECLINE, K.PASS, K.CLOSE_TRADING):
+                if kind in legal:
+                    return Decision(kind)
+            return None
+        if betting is not None:
+            return betting(session)
+        for kind in (K.CHECK, K.CALL):
+            if kind in legal:
+                return Decision(kind)
+        return Decision(K.FOLD) if K.FOLD in legal else None
+
+    return decide
+
+
+def test_an_open_offer_and_an_agreed_trade() -> None:
+    seen: list[TableView] = []
+
+    def offer_once(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        if K.OFFER in hand.legal_actions(1) and not hand.trades:
+            return Decision(K.OFFER, k=2)
+        return None
+
+    def accept(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        seen.append(table_view(session))
+        return Decision(K.ACCEPT) if K.ACCEPT in hand.legal_actions(2) else None
+
+    deciders = {s: _scripted(s) for s in range(4)}
+    deciders[1] = _scripted(1, trading=offer_once)
+    deciders[2] = _scripted(2, trading=accept)
+    table, rec = recorded_table(4, seed=1, deciders=deciders)
+    table.start_hand()
+    table.finish_hand()
+    # Seat 2 saw seat 1's open offer of 2 and could accept or decline it.
+    at_offer = next(v for v in seen if v.offer is not None)
+    assert at_offer.offer is not None
+    assert (at_offer.offer.offerer, at_offer.offer.k, at_offer.offer.accepted_by) == (1, 2, None)
+    assert {K.ACCEPT, K.DECLINE} <= set(at_offer.legal)
+    assert "answer bot 1's offer of 2" in [w.what for w in at_offer.waiting]
+    assert at_offer.action(K.WITHDRAW).reason == "offers are withdrawn only in free trading"
+    assert at_offer.action(K.PASS).reason == "cannot pass: an offer is open"
+    # Once accepted, both sides choose; seat 0 sees the trade and why it cannot offer.
+    views = [vs[0] for vs in rec.after_entry]
+    agreed = next(v for v in views if v.offer is not None and v.offer.accepted_by == 2)
+    assert agreed.offer is not None and set(agreed.offer.waiting) <= {1, 2}
+    assert agreed.action(K.OFFER).reason == "cannot offer: a trade is being completed"
+    assert agreed.action(K.CHOOSE_TRADE_CARDS).reason == "bot 0 is not a side of this trade"
+    # The sides' own cards show where the received ones came from.
+    mine = next(vs[2] for vs in rec.after_entry if vs[2].phase is Phase.LAYOUT)
+    assert "bot 1 traded 2 cards with bot 2" in [line.text() for line in mine.log]
+    assert len([c for c in mine.cards if c.came_from == 1]) == 2
+    assert mine.given and mine.given[0][0] == 1 and len(mine.given[0][1]) == 2
+
+
+def test_all_in_side_pots_and_a_showdown() -> None:
+    config = TableConfig(seats=4, structure=BettingStructure.NO_LIMIT)
+
+    def offer_once(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        if K.OFFER in hand.legal_actions(1) and not hand.trades:
+            return Decision(K.OFFER, k=1)
+        return None
+
+    def accept(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        return Decision(K.ACCEPT) if K.ACCEPT in hand.legal_actions(2) else None
+
+    def shove(seat: int) -> Callable[[Session], DecisionLike | None]:
+        def decide(session: Session) -> DecisionLike | None:
+            hand = session.hand
+            assert hand is not None
+            legal = hand.legal_actions(seat)
+            for kind in (K.ALL_IN, K.CALL, K.CHECK):
+                if kind in legal:
+                    return Decision(kind)
+            return None
+
+        return decide
+
+    deciders = {s: _scripted(s, betting=shove(s)) for s in range(4)}
+    deciders[1] = _scripted(1, trading=offer_once, betting=shove(1))
+    deciders[2] = _scripted(2, trading=accept, betting=shove(2))
+    table, rec = recorded_table(4, seed=2, config=config, deciders=deciders)
+    table.start_hand()
+    table.finish_hand()
+    views = [vs[3] for vs in rec.after_entry]
+    # Seats 1 and 2 paid a token each: their stacks are 5 short, so they are all in for
+    # less and a side pot of 5 + 5 is left to seats 0 and 3.
+    shoved = [v for v in views if len(v.pots) == 2 and v.hand_running][-1]
+    main, side = shoved.pots
+    assert side.amount == 10 and set(side.eligible) == {0, 3}
+    assert set(main.eligible) == {0, 1, 2, 3}
+    assert all(s.all_in for s in shoved.seats if s.seat in (1, 2))
+    final = table_view(table.sessions[3])
+    text = [line.text() for line in final.log]
+    assert any("no betting, fewer than two can bet" in t for t in text)
+    assert any(re.match(r"bot \d( and bot \d)* (wins|split) \d+", t) for t in text)
+    assert final.result
+    assert sum(p.amount for p in final.pots) == 4000
+    assert all(len(s.showing) == 5 for s in final.seats)
+    assert sum(s.stack for s in final.seats) == 4000
+
+
+def test_a_fold_and_timeouts_are_told() -> None:
+    def fold(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        if K.BET in hand.legal_actions(session.seat or 0):
+            return Decision(K.BET, amount=25)
+        if K.FOLD in hand.legal_actions(session.seat or 0):
+            return Decision(K.FOLD)
+        return None
+
+    deciders = {s: _scripted(s, betting=fold) for s in range(3)}
+    table, _ = recorded_table(3, seed=4, deciders=deciders)
+    table.start_hand()
+    table.finish_hand()
+    view = table_view(table.sessions[0])
+    text = [line.text() for line in view.log]
+    assert any(re.fullmatch(r"bot \d bets 25", t) for t in text)
+    assert sum(1 for t in text if t.endswith(" folds")) == 2
+    assert any(t.endswith(", everyone else folded") for t in text)
+    folded = [s for s in view.seats if s.folded]
+    assert len(folded) == 2
+
+
+def test_decision_errors_are_the_rules_reasons() -> None:
+    checked: list[ActionKind] = []
+
+    def probe(session: Session, view: TableView) -> None:
+        hand = session.hand
+        assert hand is not None and session.seat is not None
+        me = session.seat
+        if K.BET in view.legal:
+            high = view.action(K.BET).high
+            assert high is not None
+            error = decision_error(session, Decision(K.BET, amount=high + 1))
+            assert error is not None and error.startswith("a bet now is ")
+            no_call = decision_error(session, Decision(K.CALL))
+            assert no_call == "there is no bet to call: check or bet"
+            checked.append(K.BET)
+        if K.LAY_OUT in view.legal:
+            five = Decision(K.LAY_OUT, positions=(0, 1, 2, 3, 4))
+            assert decision_error(session, five) is None
+            twice = decision_error(session, _Positions(K.LAY_OUT, (0, 0, 1, 2, 3)))
+            assert twice == "a layout is 5 different cards of the hand"
+            size = hand.hand_size(me)
+            beyond = decision_error(session, _Positions(K.LAY_OUT, (0, 1, 2, 3, size)))
+            assert beyond == f"a layout names positions 1 to {size} of the hand"
+            checked.append(K.LAY_OUT)
+        if K.OFFER in view.legal:
+            assert decision_error(session, Decision(K.OFFER, k=0)) is not None
+            checked.append(K.OFFER)
+        if K.CHOOSE_TRADE_CARDS in view.legal:
+            k = view.action(K.CHOOSE_TRADE_CARDS).low
+            wrong = decision_error(session, Decision(K.CHOOSE_TRADE_CARDS, positions=()))
+            assert wrong == f"choose exactly {k} positions, not 0"
+            checked.append(K.CHOOSE_TRADE_CARDS)
+        if K.ANNOUNCE in view.legal:
+            late = decision_error(session, Decision(K.CHECK))
+            assert late == "check is not allowed in the announce phase"
+            checked.append(K.ANNOUNCE)
+
+    table, _ = recorded_table(4, seed=3, probe=probe)
+    table.play(1)
+    assert {K.BET, K.LAY_OUT, K.OFFER, K.CHOOSE_TRADE_CARDS, K.ANNOUNCE} <= set(checked)
+
+
+@dataclass(frozen=True)
+class _Positions:
+    """A decision with any positions at all (a `Decision` refuses bad layouts itself)."""
+
+    kind: ActionKind
+    positions: tuple[int, ...]
+    amount: int | None = None
+    k: int | None = None
+    announcement: Announcement | None = None
+
+
+def test_seating_and_an_observer() -> None:
+    ids = [Identity.generate(_rng(i)) for i in range(2)]
+    roster = [(s, f"p{s}", ids[s].public_key) for s in range(2)]
+    genesis = make_genesis(ids[0], 0, b"g" * 16, "test table", TableConfig(seats=2), roster)
+    second = Session(ids[1], 1, genesis, _rng(9))
+    view = table_view(second, {0: Link.CONNECTING})
+    assert view.stage == "seating"
+    assert view.table == "test table"
+    assert not view.seated
+    assert [(w.seats, w.what) for w in view.waiting] == [((0, 1), "take their seat")]
+    assert all(a.reason == "the table is still being seated" for a in view.actions)
+    seat0 = view.seat(0)
+    assert seat0 is not None and seat0.link is Link.CONNECTING and not seat0.you
+    observer = Session(None, None, genesis)
+    watched = table_view(observer)
+    assert watched.you is None
+    assert watched.safety_code == view.safety_code
+
+
+def test_free_trading_and_the_dealers_close() -> None:
+    free = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+    seen: list[TableView] = []
+
+    def dealer(session: Session) -> DecisionLike | None:
+        hand = session.hand
+        assert hand is not None
+        legal = hand.legal_actions(0)
+        if K.ANNOUNCE in legal:
+            return Decision(K.ANNOUNCE, announcement=free)
+        if hand.phase is Phase.TRADING:
+            seen.append(table_view(session))
+            if K.CLOSE_TRADING in legal:
+                return Decision(K.CLOSE_TRADING)
+        return _scripted(0)(session)
+
+    deciders = {s: _scripted(s) for s in range(3)}
+    deciders[0] = dealer
+    table, _ = recorded_table(3, seed=6, deciders=deciders)
+    table.start_hand()
+    table.finish_hand()
+    assert seen
+    first = seen[0]
+    assert first.stage == "trading (free)"
+    assert K.CLOSE_TRADING in first.legal and K.OFFER in first.legal
+    assert first.action(K.PASS).reason == "passing is for in-turn trading"
+    told = [line.text() for line in first.log]
+    assert "bot 0 announces 5 cards, free trading, closing when the dealer calls it" in told
+    text = [line.text() for line in table_view(table.sessions[1]).log]
+    assert "Trading closed by bot 0" in text
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_views_at_other_table_sizes(players: int) -> None:
+    table, rec = recorded_table(players, seed=players, watch=(0, players - 1))
+    table.play(1)
+    assert rec.at_decision
+    view = table_view(table.sessions[0])
+    assert len(view.seats) == players
+    assert view.deal_sizes == (5, 6, 7)
+
+
+@pytest.mark.parametrize(("players", "sizes"), [(7, (5, 6, 7)), (8, (5, 6)), (10, (5,))])
+def test_the_deal_sizes_that_fit(players: int, sizes: tuple[int, ...]) -> None:
+    table = Table(players, rng=_rng(players))
+    view = table_view(table.sessions[0])
+    assert view.stage == "waiting for the first hand"
+    assert view.deal_sizes == sizes

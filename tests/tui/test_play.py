@@ -1,0 +1,236 @@
+"""A person plays a whole hand against three bots through the real terminal application.
+
+The application runs with prompt_toolkit's pipe input and a VT100 output written into a pyte
+screen; the person reads the screen and types, and the test asserts on what the screen
+shows at each step: seating, the announcement, trades made and accepted, cards given, the
+layout, bets, an illegal key, the showdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tui_screen import Terminal, terminal
+
+from p2pwillow.inprocess import InProcessClient
+from p2pwillow.verify import verify_transcript
+
+SEED = 11
+"""The bots' choices; the cards come from RNG_SEED (a reproducible game)."""
+RNG_SEED = 5
+
+GIVE = re.compile(r"Give (\d) cards? to (bot \d):")
+ANSWER = re.compile(r"Waiting for you: answer (bot \d)'s offer of (\d)")
+TURN = "Waiting for you: offer a trade or pass"
+CHECK_OR_BET = "Waiting for you: check or bet"
+CALL = re.compile(r"Waiting for you: call (\d+), raise or fold")
+LAYOUT = "Lay out five, in the order they are turned:"
+NEXT = "[Enter] next hand"
+SHOWDOWN = re.compile(r"bot \d wins \d+ with ")
+HANDS = 4
+PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT)
+
+
+def prompt_shown(text: str) -> bool:
+    return any(p in text for p in PROMPTS) or bool(
+        GIVE.search(text) or ANSWER.search(text) or CALL.search(text)
+    )
+
+
+def spaced(code: str) -> str:
+    return "   ".join(" ".join(group) for group in code.split("-"))
+
+
+def transcript_lines(path: Path) -> int:
+    return len(path.read_bytes().splitlines())
+
+
+@dataclass
+class Person:
+    """Someone who knows poker, reading the screen and pressing keys."""
+
+    t: Terminal
+    seen: dict[str, str] = field(default_factory=dict)
+    """The screen at the first time each kind of step came up."""
+    offers: int = 0
+    accepted: bool = False
+    bet: bool = False
+    illegal_shown: bool = False
+    betting: list[str] = field(default_factory=list)
+    """Every screen at which the person was to bet."""
+
+    def remember(self, what: str, text: str) -> None:
+        self.seen.setdefault(what, text)
+
+    async def act(self, text: str) -> bool:
+        """Take the step the screen asks for; False once the hand is over."""
+        t = self.t
+        if NEXT in text:
+            self.remember("over" if SHOWDOWN.search(text) else "folded to", text)
+            return False
+        if m := GIVE.search(text):
+            self.remember("give", text)
+            k = int(m.group(1))
+            t.press(*[str(n) for n in range(1, k + 1)])
+            await t.wait_for(lambda s: "_" not in s.split("Give ")[1].split("\n")[0])
+            t.press("\r")
+        elif LAYOUT in text:
+            self.remember("layout", text)
+            # The fifth card first, the first card last: the reveal order is the person's.
+            t.press("5", "4", "3", "2")
+            await t.wait_for(lambda s: s.count(" _") <= 1 or "Enter lays them out" in s)
+            t.press("1")
+            order = await t.wait_for("Enter lays them out face down; the order is final.")
+            self.remember("layout picked", order)
+            t.press("\r")
+        elif m := ANSWER.search(text):
+            self.remember("answer", text)
+            if not self.accepted:
+                self.accepted = True
+                t.press("y")
+            else:
+                t.press("n")
+        elif TURN in text:
+            self.remember("turn", text)
+            if not self.illegal_shown:
+                t.press("f")
+                shown = await t.wait_for("✗ fold is not allowed in the trading phase")
+                self.remember("illegal fold", shown)
+                self.illegal_shown = True
+            if self.offers < 2:
+                self.offers += 1
+                t.press("o")
+                await t.wait_for("Offer cards:")
+                t.press("2")  # the field starts at the minimum: "12" is out of bounds
+                t.press("\r")
+                self.remember("offer out of bounds", await t.wait_for("an offer is 1 to 5 cards"))
+                t.press("\x7f", "\x7f", "2")
+                await t.wait_for(lambda s: "Offer cards:  2 " in s)
+                t.press("\r")
+            else:
+                t.press("p")
+        elif CHECK_OR_BET in text:
+            self.remember("check or bet", text)
+            self.betting.append(text)
+            if not self.bet and "round 3: betting" in text:
+                self.bet = True
+                t.press("c")
+                self.remember(
+                    "illegal call", await t.wait_for("✗ there is no bet to call: check or bet")
+                )
+                t.press("b")
+                await t.wait_for("Bet:")
+                t.press("\x7f", "\x7f", "7", "\r")
+                self.remember("bet out of bounds", await t.wait_for("a bet is 25 to 100, not 7"))
+                t.press(">")
+                await t.wait_for("Bet:  100 ")
+                t.press("<")
+                self.remember("bet field", await t.wait_for("Bet:  25 "))
+                t.press("\r")
+            else:
+                t.press("k")
+        elif CALL.search(text):
+            self.remember("call", text)
+            self.betting.append(text)
+            t.press("c")
+        return True
+
+
+async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
+    path = tmp_path / "game.jsonl"
+    client = InProcessClient(path, seed=SEED, rng=random.Random(RNG_SEED).randbytes, samples=60)
+    code = client.view().safety_code
+    async with terminal(client, rows, columns) as t:
+        person = Person(t)
+
+        async def watch() -> None:
+            # The screen keeps being drawn while the worker checks proofs: the indicator
+            # shows up on it (a blocked loop would never draw it).
+            while True:
+                text = t.text()
+                if "checking proofs…" in text:
+                    person.remember("checking proofs", text)
+                await asyncio.sleep(0.01)
+
+        watcher = asyncio.ensure_future(watch())
+        text = await t.wait_for("Read it aloud; does everyone see the same?")
+        person.remember("seating", text)
+        assert code in text and spaced(code) in text
+        assert "[y] yes, take my seat" in text
+        # Nothing the person's seat made has left it before the code is confirmed.
+        assert transcript_lines(path) == 1
+        t.press("y")
+        text = await t.settled("You deal: announce.")
+        person.remember("announce", text)
+        assert transcript_lines(path) > 1
+        t.press("\r")
+        await t.wait_for("bot 0 announces 5 cards, trading in turn")
+        # Hands until one reaches the showdown (the bots may all fold to a bet).
+        for _hand in range(HANDS):
+            for _ in range(300):
+                text = await t.settled(prompt_shown)
+                if not await person.act(text):
+                    break
+            if SHOWDOWN.search(text):
+                break
+            t.press("\r")
+            await t.wait_for(lambda s: NEXT not in s)
+        watcher.cancel()
+        t.press("q")
+        await t.wait_for("Leave the table?")
+        t.press("y")
+        assert await t.done() == "you left the table"
+    return person, path
+
+
+def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
+    person, path = asyncio.run(play(tmp_path, 24, 80))
+    seen = person.seen
+    # The announcement panel opened with the table's defaults chosen.
+    announce = seen["announce"]
+    assert "Deal size [5]" in announce
+    assert "trading in turn" in announce
+    assert "closes after an orbit without a trade" in announce
+    assert "bot 0 (you)" in announce and " D " in announce
+    # Trading: an illegal key, an offer bounded and validated, a bot's offer accepted.
+    assert "✗ fold is not allowed in the trading phase" in seen["illegal fold"]
+    assert "✗ an offer is 1 to 5 cards, not 12" in seen["offer out of bounds"]
+    assert "[y] accept" in seen["answer"]
+    # The trade agreed, the person chose the cards to give.
+    give = seen["give"]
+    assert re.search(r"Give \d cards? to bot \d", give)
+    assert "[Enter] give them" in give
+    # The layout: five cards in the order picked, then the layout shown in that order.
+    assert "Lay out five" in seen["layout"]
+    picked = seen["layout picked"]
+    assert "the order is final" in picked
+    order = picked.split("the order they are turned: ")[1].split("\n")[0].split()
+    assert len(order) == 5
+    laid = next(r for r in seen["check or bet"].split("\n") if r.startswith("Your layout"))
+    assert re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]", laid) == order, laid
+    assert laid.startswith(f"Your layout  up: {order[0]}  down: {' '.join(order[1:])}"), laid
+    # Betting: the rules' reason for an illegal call, an amount field with its bounds.
+    assert "✗ there is no bet to call: check or bet" in seen["illegal call"]
+    assert "✗ a bet is 25 to 100, not 7" in seen["bet out of bounds"]
+    assert "[<] min 25" in seen["bet field"] and "[>] max 100" in seen["bet field"]
+    # The showdown: a winner with the hand that won, and the next hand on offer.
+    over = seen["over"]
+    assert SHOWDOWN.search(over), over
+    assert "[Enter] next hand" in over
+    # The screen was drawn while proofs were being checked.
+    assert "checking proofs…" in seen["checking proofs"]
+    # What the screen showed happened in the transcript too, and the transcript verifies.
+    entries = [json.loads(line) for line in path.read_bytes().splitlines()]
+    kinds = [(e["kind"], e["author"]) for e in entries]
+    assert ("announce", 0) in kinds
+    assert ("trade_give", 0) in kinds
+    assert ("bet", 0) in kinds
+    assert any(k == "offer" and a == 0 for k, a in kinds)
+    assert any(k == "accept" and a == 0 for k, a in kinds)
+    report = verify_transcript(path.read_bytes())
+    assert report.valid, report

@@ -1,0 +1,147 @@
+"""A terminal for tests: prompt_toolkit's VT100 output written into a `pyte` screen, and the
+real application driven through a pipe input. Waits are on what the screen shows, each with
+a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import pyte
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from p2pwillow.client import Client
+from p2pwillow.tui import ClientApp
+
+DEADLINE = 60.0
+"""Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
+
+
+class PyteFile:
+    """What Vt100_Output writes to: every write goes into the pyte screen."""
+
+    def __init__(self, screen: pyte.Screen, encoding: str) -> None:
+        self._stream = pyte.Stream(screen)
+        self.encoding = encoding
+
+    def write(self, data: str) -> int:
+        self._stream.feed(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError("a pyte screen has no file descriptor")
+
+
+@dataclass
+class Terminal:
+    """The screen a person looks at and the keyboard they type on."""
+
+    screen: pyte.Screen
+    keys: PipeInput
+    output: Vt100_Output
+    client_app: ClientApp
+    size: list[int] = field(default_factory=list)
+    """[rows, columns], read by the output's get_size."""
+    task: asyncio.Future[str] | None = None
+
+    async def done(self) -> str:
+        """Wait for the application to end; returns why the person left."""
+        assert self.task is not None
+        return await self.task
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def row(self, y: int) -> str:
+        return str(self.screen.display[y])
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.keys.send_text(key)
+
+    def resize(self, rows: int, columns: int) -> None:
+        """The terminal window changes size: the screen and the size the app reads change,
+        then SIGWINCH tells the application, as a terminal emulator does."""
+        self.screen.resize(rows, columns)
+        self.size[:] = [rows, columns]
+        os.kill(os.getpid(), signal.SIGWINCH)
+
+    async def settled(
+        self, what: str | Callable[[str], bool], *, deadline: float = DEADLINE
+    ) -> str:
+        """Wait until the screen shows `what`, no proofs are being checked and the screen has
+        stopped changing (the table waits for the person)."""
+        test = (lambda s: what in s) if isinstance(what, str) else what
+        end = time.monotonic() + deadline
+        last, same = "", 0
+        while True:
+            text = self.text()
+            quiet = "checking proofs" not in text and text == last
+            same = same + 1 if quiet else 0
+            if same >= 3 and test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never settled on {what!r}; it shows:\n{text}")
+            last = text
+            await asyncio.sleep(0.03)
+
+    async def wait_for(
+        self, what: str | Callable[[str], bool], *, deadline: float = DEADLINE
+    ) -> str:
+        """Wait until the screen shows `what` (text, or a test of the whole screen)."""
+        test = (lambda s: what in s) if isinstance(what, str) else what
+        end = time.monotonic() + deadline
+        while True:
+            text = self.text()
+            if test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never showed {what!r}; it shows:\n{text}")
+            await asyncio.sleep(0.02)
+
+    def style_at(self, needle: str) -> pyte.screens.Char | None:
+        """The character cell where `needle` first starts on the screen."""
+        for y, line in enumerate(self.screen.display):
+            x = line.find(needle)
+            if x >= 0:
+                return self.screen.buffer[y][x]
+        return None
+
+
+@asynccontextmanager
+async def terminal(
+    client: Client, rows: int = 30, columns: int = 100, *, encoding: str = "utf-8"
+) -> AsyncIterator[Terminal]:
+    """The real application for `client`, on a pyte screen of `rows` x `columns`."""
+    screen = pyte.Screen(columns, rows)
+    size = [rows, columns]
+    out = Vt100_Output(
+        PyteFile(screen, encoding),  # type: ignore[arg-type]
+        lambda: Size(rows=size[0], columns=size[1]),
+        term="xterm-256color",
+        enable_cpr=False,
+    )
+    with create_pipe_input() as keys:
+        client_app = ClientApp(client, input=keys, output=out)
+        task = asyncio.ensure_future(client_app.run())
+        term = Terminal(screen, keys, out, client_app, size, task)
+        try:
+            yield term
+        finally:
+            if not task.done():
+                keys.send_text("q")
+                keys.send_text("y")
+            await asyncio.wait_for(task, DEADLINE)
