@@ -71,8 +71,10 @@ class Witness:
         elif entry.kind in BY_ENTRY:
             self._decision(entry, owed)
         elif isinstance(entry.body, k.Timeout):
-            # the clock times out only a seat that owes a decision, which has a default
-            assert Due(entry.body.seat, Step.DECISION) in owed, (entry.seq, owed)
+            # the clock times out only a seat that owes a decision, which has a default, or a
+            # protocol step after the deal, for which it is folded
+            acts = {RULE[d.step].stall for d in owed if d.seat == entry.body.seat}
+            assert acts & {Stall.TIMEOUT, Stall.FOLD}, (entry.seq, owed)
             self.seen[Step.DECISION] = self.seen.get(Step.DECISION, 0) + 1
         elif isinstance(entry.body, k.Abort):
             stalled = {d.seat for d in owed if RULE[d.step].stall is Stall.ABORT}

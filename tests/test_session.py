@@ -4,9 +4,11 @@ stalled steps abort; schemas; the observer agrees with the players."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -25,9 +27,9 @@ from test_session_helpers import (
 from p2pwillow.crypto.group import G
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import ActionKind, IllegalAction, Phase, TimedOut
-from p2pwillow.session import EntryRefused, Refusal, Session
-from p2pwillow.table import Table, TableError
+from p2pwillow.rules import ActionKind, FoldedForStalling, Hand, IllegalAction, Phase, TimedOut
+from p2pwillow.session import EntryRefused, Output, Refusal, Session
+from p2pwillow.table import Table
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
 
@@ -296,31 +298,74 @@ def test_trading_timeout_passes() -> None:
     assert observer(table.lines).complete
 
 
+class _StallingTable(Table):
+    """A table at which `staller` goes silent (sends nothing more, its automatic steps
+    included) once `when` holds of the hand as its session sees it."""
+
+    def __init__(
+        self, players: int, *, staller: int, when: Callable[[Hand], bool], **kwargs: Any
+    ) -> None:
+        self.staller, self.when = staller, when
+        super().__init__(players, **kwargs)
+
+    def _route(self, source: int, out: Output) -> None:
+        hand = self.sessions[source].hand if hasattr(self, "sessions") else None
+        if source == self.staller and hand is not None and self.when(hand):
+            self.muted.add(source)
+        super()._route(source, out)
+
+
+def _stall_when(when: Callable[[Hand], bool], seat: int, players: int = 3, seed: int = 6) -> Table:
+    """A table at which `seat` goes silent once `when` holds of the hand."""
+    hostile = functools.partial(_StallingTable, staller=seat, when=when)
+    return new_table(players, seed=seed, table=hostile)
+
+
 def _stall_at(phase: Phase, seat: int, players: int = 3) -> Table:
-    holder: list[Table] = []
-    inner = away_in(phase, seat)
-
-    def go_silent(session: Session) -> object:
-        hand = session.hand
-        if hand is not None and hand.phase is phase:
-            holder[0].muted.add(seat)
-        return inner(session)
-
-    table = new_table(players, seed=6, deciders={seat: go_silent})  # type: ignore[dict-item]
-    holder.append(table)
-    return table
+    return _stall_when(lambda hand: hand.phase is phase, seat, players)
 
 
-def test_stalled_layout_is_not_voided() -> None:
-    """After the deal the dealer's clock sends no abort (the rules refuse it, SPEC 3.10):
-    the hand is never voided, and this version's session has no other remedy (SPEC 7.5)."""
-    table = _stall_at(Phase.LAYOUT, 1)
-    with pytest.raises(TableError, match="stalled in hand 1"):
-        table.play(1)
+def _folded_for_stalling(table: Table, seat: int) -> Hand:
+    """The hand went on without `seat`: folded for stalling, not voided, chips conserved."""
+    assert table.play(1) == 1
     hand = table.sessions[0].hand
-    assert hand is not None and hand.phase is Phase.LAYOUT and hand.to_act() == (1,)
+    assert hand is not None and hand.is_over and hand.phase is Phase.COMPLETE
+    stalled = [e for e in hand.events if isinstance(e, FoldedForStalling)]
+    assert [e.seat for e in stalled] == [seat]
     assert not any(e.kind == "abort" for e in table.transcript)
-    assert table.sessions[0].summaries == ()
+    result = hand.result
+    assert result is not None
+    assert sum(result.final_stacks) == sum(result.start_stacks)
+    assert seat not in {w for a in result.awards for w in a.winners}
+    watcher = observer(table.lines)
+    assert watcher.ledger.head_hash == table.sessions[0].ledger.head_hash
+    return hand
+
+
+def test_stalled_layout_folds_the_staller() -> None:
+    """After the deal a withheld protocol step folds the staller (SPEC 3.9, 7.5): the hand is
+    never voided and the others play it out."""
+    _folded_for_stalling(_stall_at(Phase.LAYOUT, 1), 1)
+
+
+def test_a_withheld_round_five_reveal_folds_the_staller_and_its_bets_stay_in() -> None:
+    def round_five(hand: Hand) -> bool:
+        return hand.phase is Phase.REVEAL and hand.betting_round == 5
+
+    for seed in range(6, 40):
+        table = _stall_when(round_five, 1, seed=seed)
+        table.play(1)
+        hand = table.sessions[0].hand
+        result = None if hand is None else hand.result
+        if hand is not None and hand.stalled == (1,) and result is not None and result.net(1) < 0:
+            break
+    else:
+        raise AssertionError("no seed had seat 1 betting and then withholding its last reveal")
+    assert hand is not None and result is not None and hand.phase is Phase.COMPLETE
+    # what seat 1 put in stays in the pot: nothing comes back to it, the others share it
+    assert sum(result.net(s) for s in result.seats if s != 1) == -result.net(1) > 0
+    assert sum(result.final_stacks) == sum(result.start_stacks)
+    assert not any(e.kind == "abort" for e in table.transcript)
 
 
 def test_stalled_hand_key_aborts() -> None:

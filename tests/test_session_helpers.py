@@ -32,15 +32,21 @@ def make_rng(seed: str) -> Rng:
 
 
 def new_table(
-    players: int, seed: int = 1, deciders: dict[int, Decider] | None = None, **kwargs: object
+    players: int,
+    seed: int = 1,
+    deciders: dict[int, Decider] | None = None,
+    *,
+    table: Callable[..., Table] = Table,
+    **kwargs: object,
 ) -> Table:
+    """A table of bots with a seeded rng; `table` may be a hostile subclass of `Table`."""
     options: dict[str, object] = {"samples": SAMPLES, **kwargs}
-    return Table(
+    return table(
         players,
         seed=seed,
         rng=make_rng(f"table/{players}/{seed}"),
         deciders=deciders,
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 

@@ -39,7 +39,7 @@ from p2pwillow.session.events import (
     SessionEvent,
 )
 from p2pwillow.session.record import HandRecord, OpenTrade
-from p2pwillow.session.schedule import Step, refusal, stalled
+from p2pwillow.session.schedule import RULE, Stall, Step, dues, refusal, stalled
 from p2pwillow.session.state import SessionState
 
 T = TypeVar("T")
@@ -532,22 +532,43 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
 
 @_in_hand
 def _timeout(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """The dealer's clock ran out on `seat` (SPEC 7.5): on a decision with a default, the rules'
+    timeout takes it (3.9); on a protocol step owed after the deal, the seat is folded for
+    stalling (3.9). Which of the two is the schedule's: what the seat owes now."""
     body = _body(e, k.Timeout)
+    seat = body.seat
     if e.author != r.dealer:
         raise Rejected(ILLEGAL, "only the dealer's clock times a player out")
-    if r.owed_shuffles or r.trade is not None:
-        raise Rejected(ILLEGAL, "a protocol step is due: it is aborted, not timed out")
+    owed = {RULE[d.step].stall for d in dues(st.ledger, r) if d.seat == seat}
+    if Stall.FOLD in owed:
+        kind = ActionKind.STALL
+    elif Stall.TIMEOUT in owed:
+        kind = ActionKind.TIMEOUT
+    else:
+        raise Rejected(ILLEGAL, f"seat {seat} owes nothing the clock acts on")
     hand = r.rules
-    _rules(lambda: hand.verify(ActionKind.TIMEOUT, body.seat))
+    _rules(lambda: hand.verify(kind, seat))
 
     def commit() -> list[SessionEvent]:
-        if body.seat == st.seat:
+        if seat == st.seat:
             st.decision_pending = False
-        events = _rules_events(r, lambda: hand.act(ActionKind.TIMEOUT, body.seat))
+        events = _rules_events(r, lambda: hand.act(kind, seat))
+        if kind is ActionKind.STALL:
+            _after_stall(r, seat)
         _after_rules(r, e)
         return events
 
     return commit
+
+
+def _after_stall(r: HandRecord, seat: int) -> None:
+    """The protocol's record once `seat` is folded for stalling (SPEC 3.9, 5.7): it owes no hand
+    shuffle any more, and a trade it was a side of is undone (no give is applied)."""
+    r.owed_shuffles.pop(seat, None)
+    t = r.trade
+    if t is not None and seat in (t.offerer, t.acceptor):
+        r.trade = None
+        r.offer_seq = None
 
 
 @_in_hand

@@ -19,7 +19,7 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 # (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle, reveal, hand end, head
 # signature). The hand's dealer sequences: a player's entry goes to it as an AuthoredEntry;
 # the dealer's session checks it, gives it seq and prev, countersigns, applies it and sends
-# the Entry to everyone; its clock times out or aborts what the schedule says is stalled
+# the Entry to everyone; its clock times out, folds or aborts what the schedule says is stalled
 # (`handle_timer`). An authored
 # entry it refuses (a race lost in free trading, say) goes back to its author as a signed
 # `Refusal`; the author's session then drops its pending decision and may decide again.
@@ -45,7 +45,7 @@ from p2pwillow.session.checks import Rejected
 from p2pwillow.session.events import EntryRefused, HandSummary, Output, SessionEvent
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
-from p2pwillow.session.schedule import Due, Step
+from p2pwillow.session.schedule import Due, Stall, Step
 from p2pwillow.session.state import Sent, SessionState
 from p2pwillow.session.steps import DecisionLike
 
@@ -349,8 +349,9 @@ class Session:
 
     def handle_timer(self, now: float) -> Output:
         """The dealer's clock (SPEC 7.5): time out a player who let the action clock run
-        out (check or fold, pass, decline, close trading), or abort a hand whose protocol
-        stalled, blaming the stallers. Other sessions do nothing here."""
+        out (check or fold, pass, decline, close trading), fold a player who withholds a
+        protocol step after the deal, or abort a hand whose protocol stalled before the deal,
+        blaming the stallers. Other sessions do nothing here."""
         st = self._state
         r = st.hand
         if r is None or r.ended or st.seat is None or r.dealer != st.seat:
@@ -364,10 +365,17 @@ class Session:
             return Output()
         out = Output()
         hand = r.rules
-        for due in schedule.dues(st.ledger, r):
-            stall = schedule.RULE[due.step].stall
-            if stall is schedule.Stall.TIMEOUT and st.hand is r and hand.can_timeout(due.seat):
-                out += self._emit(k.Timeout(seat=due.seat))
+        # one timeout per seat owing a step since the clock started, in table order: the
+        # rules' default, or a fold for stalling, by what the seat owes now
+        for seat in dict.fromkeys(d.seat for d in schedule.dues(st.ledger, r)):
+            if st.hand is not r or r.ended:
+                break
+            acts = {
+                schedule.RULE[d.step].stall for d in schedule.dues(st.ledger, r) if d.seat == seat
+            }
+            fold = Stall.FOLD in acts and hand.can_stall(seat)
+            if fold or (Stall.TIMEOUT in acts and hand.can_timeout(seat)):
+                out += self._emit(k.Timeout(seat=seat))
         if out.send:
             return out + self._auto()
         owing = schedule.stalled(st.ledger, r)

@@ -6,7 +6,7 @@ the seat's session sends it by itself or its player decides it, what the dealer'
 it is owed too long, who owes it in a given state (`owed`) and why a seat may not send it now
 (`refusal`). `dues` lists what is owed; the entry checks ask `refusal` before they accept a step,
 a player's session sends the automatic steps `dues` names for its seat, the dealer's clock times
-out or aborts on what it names, and `Session.waiting_for` shows it.
+out, folds for stalling or aborts on what it names, and `Session.waiting_for` shows it.
 """
 
 # ruff: noqa: E501 - the schedule below is one row per line, wider than the code around it
@@ -73,8 +73,12 @@ class Stall(enum.Enum):
 
     TIMEOUT = "timeout"
     """The rules' default action for the seat (SPEC 3.9)."""
+    FOLD = "fold"
+    """A protocol step owed after the deal: the seat is folded for stalling (SPEC 3.9); the
+    `timeout` entry carries it."""
     ABORT = "abort"
-    """The hand is void, blaming the seats that owe such steps (SPEC 3.10)."""
+    """A protocol step owed before the deal is complete: the hand is void, blaming the seats
+    that owe such steps (SPEC 3.10)."""
     NONE = "none"
     """Nothing: the step is outside the running hand (seating, its end and signatures)."""
 
@@ -292,10 +296,10 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.HAND_KEY,       "hand_key",       SESSION, Stall.ABORT,   HAND,    _owe_hand_key,       _hand_key),
     Rule(Step.DECK_SHUFFLE,   "deck_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_deck_shuffle,   _deck_shuffle),
     Rule(Step.DEAL_SHARES,    "deal_shares",    SESSION, Stall.ABORT,   HAND,    _owe_deal_shares,    _deal_shares),
-    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_hand_shuffle,   _hand_shuffle),
-    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.ABORT,   HAND,    _owe_trade_give,     _trade_give),
-    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.ABORT,   HAND,    _owe_layout,         _layout),
-    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.ABORT,   HAND,    _owe_reveal,         _reveal),
+    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.FOLD,    HAND,    _owe_hand_shuffle,   _hand_shuffle),
+    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.FOLD,    HAND,    _owe_trade_give,     _trade_give),
+    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.FOLD,    HAND,    _owe_layout,         _layout),
+    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.FOLD,    HAND,    _owe_reveal,         _reveal),
     Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
@@ -341,9 +345,10 @@ def refusal(r: HandRecord, step: Step, seat: int, index: int = 0) -> str | None:
     return RULE[step].refusal(r, seat, index)
 
 
-def stalled(ledger: Ledger, r: HandRecord) -> list[Due]:
-    """The steps owed now that abort the hand if nobody sends them (SPEC 7.5)."""
-    return [d for d in dues(ledger, r) if RULE[d.step].stall is Stall.ABORT]
+def stalled(ledger: Ledger, r: HandRecord, stall: Stall = Stall.ABORT) -> list[Due]:
+    """The steps owed now on which the clock acts by `stall` (SPEC 7.5): those that abort the
+    hand if nobody sends them, by default."""
+    return [d for d in dues(ledger, r) if RULE[d.step].stall is stall]
 
 
 def waits(ledger: Ledger, r: HandRecord | None) -> list[Due]:
