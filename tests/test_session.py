@@ -193,8 +193,20 @@ def test_changed_body_keeps_no_signature(game: Table, states: list[Session]) -> 
     entry = game.transcript[i]
     assert isinstance(entry.body, k.Bet)
     forged = dataclasses.replace(entry, body=k.Bet(amount=entry.body.amount + 5))
-    forged = dataclasses.replace(forged, _line=None)
     _refused(states, i, forged, Reason.BAD_SIGNATURE, game)
+
+
+@pytest.mark.parametrize("kind", ["bet", "fold", "check", "offer", "pass", "announce"])
+def test_a_decision_placed_at_another_head_is_refused(
+    kind: str, game: Table, states: list[Session]
+) -> None:
+    """SPEC 7.1: a decision that binds the head counts only right after the head it was made
+    at; the dealer cannot hold it and place it later (nor can its author sign it for later)."""
+    i = _first(game, kind)
+    entry = game.transcript[i]
+    earlier = game.transcript[i - 1].prev  # a head of the same hand before the one it follows
+    bad = resign(game, entry, seen=earlier)
+    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
 def test_dealer_cannot_move_chips_at_hand_end(game: Table, states: list[Session]) -> None:
@@ -251,7 +263,9 @@ def test_authored_entry_refused_by_the_sequencer() -> None:
         if hand is not None and hand.phase is Phase.BETTING and not seen:
             dealer = table.sessions[hand.dealer]
             cheater = next(s for s in hand.seats if s not in hand.to_act())
-            authored = resign(table, table.transcript[-1], author=cheater, body=k.Fold())
+            authored = resign(
+                table, table.transcript[-1], author=cheater, body=k.Fold(), counter=2**40
+            )
             before = snapshot(dealer)
             out = dealer.receive(authored.authored())
             (refusal,) = out.send

@@ -103,13 +103,22 @@ def resign(
     body: Body | None = None,
     author: int | None = None,
     signer: int | None = None,
+    counter: int | None = None,
+    seen: bytes | None = None,
 ) -> Entry:
     """`entry` with another body or author, signed (by `signer`, default the author) and
     countersigned by the right sequencer, as a cheating peer and its dealer would."""
     who = entry.author if author is None else author
     key: Identity = table.identities[who if signer is None else signer]
     authored = AuthoredEntry.create(
-        key, game=entry.game, hand=entry.hand, author=who, body=entry.body if body is None else body
+        key,
+        game=entry.game,
+        hand=entry.hand,
+        author=who,
+        body=entry.body if body is None else body,
+        # the author's counter for that place; a cheat in another's name picks a fresh one
+        counter=counter if counter is not None else entry.counter if who == entry.author else 2**40,
+        seen=entry.seen if seen is None else seen,
     )
     sequencer = table.sessions[0].ledger.sequencer_of(entry.seq)
     return authored.sequence(entry.seq, entry.prev, table.identities[sequencer])

@@ -65,10 +65,13 @@ class Ledger:
     """
 
     __slots__ = (
+        "_counters",
+        "_ended_at",
         "_ended_by",
         "_entries",
         "_game",
         "_hand",
+        "_hand_hashes",
         "_hand_seats",
         "_hashes",
         "_head_signers",
@@ -91,8 +94,13 @@ class Ledger:
         self._hand_seats: tuple[int, ...] = ()
         self._sequencer = -1
         self._ended_by: bytes | None = None
+        self._ended_at = -1
         self._head_signers: set[int] = set()
         self._keeps_entries = True
+        self._counters: dict[bytes, int] = {}
+        """identity key -> the last counter of its entries in the chain (SPEC 6.5)"""
+        self._hand_hashes: dict[bytes, int] = {}
+        """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
 
     def keep_no_entries(self) -> None:
         """From now on hold only the genesis entry and every entry's hash and sequencer, not
@@ -175,6 +183,14 @@ class Ledger:
         its substitute after an equivocation); -1 when empty."""
         return self._sequencer
 
+    def last_counter(self, key: bytes) -> int:
+        """The counter of the last entry made by identity `key`, -1 if it made none."""
+        return self._counters.get(key, -1)
+
+    def seq_of_seen(self, digest: bytes) -> int | None:
+        """The seq of the entry of the current hand with hash `digest`, or None."""
+        return self._hand_hashes.get(digest)
+
     @property
     def hand_ended_by(self) -> bytes | None:
         """The hash of the hand_end or abort that ended the current hand, if any."""
@@ -236,9 +252,7 @@ class Ledger:
             roster = self._check_genesis(entry, body)
         else:
             self._check_structure(entry, roster)
-        author_key = (
-            bytes.fromhex(body.identity_key) if isinstance(body, Join) else roster.get(entry.author)
-        )
+        author_key = _author_key(entry, roster)
         if author_key is None:
             raise _fail(Reason.UNKNOWN_AUTHOR, "the author holds no seat", entry)
         if not author_signed_here and not entry.verify_author(author_key):
@@ -253,8 +267,31 @@ class Ledger:
                 f"the countersignature of sequencer {sequencer} does not verify",
                 entry,
             )
+        last = self._counters.get(author_key, -1)
+        if entry.counter <= last:
+            raise _fail(
+                Reason.REPLAYED,
+                f"counter {entry.counter} is not above {last}, this identity's last",
+                entry,
+            )
+        self._check_seen(entry)
         if isinstance(body, Equivocation):
             self._check_equivocation(entry, body, roster)
+
+    def _check_seen(self, entry: Entry) -> None:
+        """SPEC 6.5: an entry follows from a head of the current hand; a genesis or a hand
+        start from the head it is placed after; a head signature from the head it signs or a
+        later one."""
+        body = entry.body
+        if isinstance(body, Genesis | HandStart):
+            if entry.seen != entry.prev:
+                raise _fail(Reason.WRONG_SEEN, f"a {entry.kind} is made at its prev", entry)
+            return
+        at = self._hand_hashes.get(entry.seen)
+        if at is None:
+            raise _fail(Reason.WRONG_SEEN, "seen is no entry of the current hand", entry)
+        if isinstance(body, HeadSignature) and at < self._ended_at:
+            raise _fail(Reason.WRONG_SEEN, "seen is before the head it signs", entry)
 
     def _check_genesis(self, entry: Entry, body: Genesis) -> dict[int, bytes]:
         if entry.seq != 0 or entry.hand != 0:
@@ -344,6 +381,13 @@ class Ledger:
         sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
         body = entry.body
         digest = entry.hash
+        roster = body.identity_keys() if isinstance(body, Genesis) else self._roster
+        key = _author_key(entry, roster)
+        assert key is not None
+        self._counters[key] = entry.counter
+        if isinstance(body, Genesis | HandStart):
+            self._hand_hashes = {}
+        self._hand_hashes[digest] = len(self._hashes)
         if isinstance(body, Genesis):
             self._game = entry.game
             self._roster = body.identity_keys()
@@ -363,6 +407,7 @@ class Ledger:
             self._head_signers = set()
         elif isinstance(body, HAND_ENDINGS):
             self._ended_by = digest
+            self._ended_at = len(self._hashes)
             self._head_signers = set()
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
@@ -395,6 +440,12 @@ class Ledger:
             elif isinstance(entry.body, Leave):
                 keys.pop(entry.author, None)
         return keys.get(seat)
+
+
+def _author_key(entry: Entry, roster: Mapping[int, bytes]) -> bytes | None:
+    """The identity key the author signs with: the one its `join` names, else its seat's."""
+    body = entry.body
+    return bytes.fromhex(body.identity_key) if isinstance(body, Join) else roster.get(entry.author)
 
 
 # --- the transcript file (SPEC 6.9) -----------------------------------------------------------

@@ -28,6 +28,8 @@ def envelope_schema(*, sequenced: bool = True) -> JsonObject:
         "hand": NUMBER.schema(),
         "kind": {"type": "string", "enum": kinds},
         "author": SEAT.schema(),
+        "counter": NUMBER.schema(),
+        "seen": HASH.schema(),
         "body": {"type": "object"},
         "sig": SIGNATURE.schema(),
     }

@@ -489,6 +489,12 @@ def body_of(action: Action, argument: object, open_offer: int | None) -> Body:
     return make(**fields)
 
 
+def _bound(e: Entry) -> None:
+    """SPEC 7.1: a decision that binds the head was made at the head it comes right after."""
+    if e.seen != e.prev:
+        raise Rejected(ILLEGAL, "decided at another head: decide again at the head")
+
+
 @_in_hand
 def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     action, body, a = BY_ENTRY[e.kind], e.body, e.author
@@ -498,6 +504,8 @@ def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     argument = argument_of(action, body, r)
     hand = r.rules
     _rules(lambda: hand.verify(action.kind, a, argument))
+    if action.binds:
+        _bound(e)  # after the rules, whose reason says more when both refuse it
 
     def commit() -> list[SessionEvent]:
         _done(st, e)

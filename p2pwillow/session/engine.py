@@ -35,7 +35,7 @@ from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
@@ -85,8 +85,10 @@ def make_genesis(
             k.SeatedPlayer(seat=s, name=n, identity_key=key.hex()) for s, n, key in sorted(players)
         ],
     )
-    authored = AuthoredEntry.create(identity, game=game, hand=0, author=seat, body=body)
-    return authored.sequence(0, bytes(32), identity)
+    authored = AuthoredEntry.create(
+        identity, game=game, hand=0, author=seat, body=body, counter=0, seen=GENESIS_PREV
+    )
+    return authored.sequence(0, GENESIS_PREV, identity)
 
 
 class Session:
@@ -132,6 +134,8 @@ class Session:
         self._identity = identity
         self._rng = rng
         self._state = SessionState(seat, ledger, config, game)
+        if identity is not None and genesis.author == seat:
+            self._state.signed[genesis.counter] = genesis.sig
         # the dealer's clock (SPEC 7.5): since when the chain has stood at this head
         self._clock_key: tuple[int, int] | None = None
         self._clock_since = 0.0
@@ -398,12 +402,35 @@ class Session:
         ledger.check_next(
             entry, author_signed_here=signed_here, countersigned_here=countersigned_here
         )
+        if not signed_here:
+            self._check_own(entry)
         try:
             commit = checks.check(self._state, entry)
         except Rejected as exc:
             raise _fail(exc, entry) from None
         ledger.append(entry, checked=True)
         return commit()
+
+    def _check_own(self, entry: Entry) -> None:
+        """SPEC 7.1: an entry in this identity's name must be one it signed, for that counter;
+        a replayed or forged one is refused, so the player never takes it for its own."""
+        identity, st = self._identity, self._state
+        if identity is None or entry.author != st.seat:
+            return
+        body = entry.body
+        key = (
+            bytes.fromhex(body.identity_key)
+            if isinstance(body, k.Join)
+            else st.ledger.identities.get(entry.author)
+        )
+        if key == identity.public_key and st.signed.get(entry.counter) != entry.sig:
+            raise RemoteProtocolError(
+                Reason.BAD_SIGNATURE,
+                f"an entry in our name we did not sign here (counter {entry.counter})",
+                seq=entry.seq,
+                kind=entry.kind,
+                author=entry.author,
+            )
 
     def _sequence_authored(self, authored: AuthoredEntry) -> Output:
         seat, identity = self._state.seat, self._identity
@@ -474,11 +501,21 @@ class Session:
         else send it to the sequencer (remembering the automatic step `due` as on its way)."""
         identity, me = self._identity, self._state.seat
         assert identity is not None and me is not None
-        ledger = self._state.ledger
+        st = self._state
+        ledger = st.ledger
         hand = ledger.hand + 1 if isinstance(body, k.HandStart) else ledger.hand
+        # SPEC 6.4: above every counter this identity used, in the chain or signed here
+        counter = max(ledger.last_counter(identity.public_key), *st.signed, -1) + 1
         authored = AuthoredEntry.create(
-            identity, game=self._state.game_id, hand=hand, author=me, body=body
+            identity,
+            game=st.game_id,
+            hand=hand,
+            author=me,
+            body=body,
+            counter=counter,
+            seen=ledger.head_hash,
         )
+        st.signed[counter] = authored.sig
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(entry) != me:
             if due is not None:

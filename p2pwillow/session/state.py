@@ -44,6 +44,9 @@ class SessionState:
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
+    signed: dict[int, bytes] = field(default_factory=dict)
+    """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
+    7.1): an entry in its name that is not one of these is refused. The live node keeps it."""
 
     @property
     def game_id(self) -> bytes:

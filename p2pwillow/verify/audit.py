@@ -36,7 +36,14 @@ from p2pwillow.verify.text import not_closed_reason
 # Reasons found only after the author's signature has been verified (SPEC 6.5, 7.1): the
 # author did sign such an entry. Every other reason is found before, or is about the bytes.
 _SIGNED_REASONS = frozenset(
-    {Reason.BAD_COUNTERSIGNATURE, Reason.NOT_EQUIVOCATION, Reason.ILLEGAL_ACTION, Reason.BAD_PROOF}
+    {
+        Reason.BAD_COUNTERSIGNATURE,
+        Reason.REPLAYED,
+        Reason.WRONG_SEEN,
+        Reason.NOT_EQUIVOCATION,
+        Reason.ILLEGAL_ACTION,
+        Reason.BAD_PROOF,
+    }
 )
 
 CRLF = (

@@ -54,13 +54,33 @@ class Table:
     def __init__(self, game: bytes = GAME) -> None:
         self.game = game
         self.ledger = Ledger()
+        self.counters: dict[bytes, int] = {}
 
     def authored(
-        self, author: int, body: Body, *, hand: int | None = None, key: Identity | None = None
+        self,
+        author: int,
+        body: Body,
+        *,
+        hand: int | None = None,
+        key: Identity | None = None,
+        counter: int | None = None,
+        seen: bytes | None = None,
     ) -> AuthoredEntry:
+        """Signed by `key` (the seat's identity by default) with its next counter, having seen
+        the head."""
         number = self.ledger.hand if hand is None else hand
+        signer = key or IDS[author]
+        if counter is None:
+            counter = self.counters.get(signer.public_key, -1) + 1
+            self.counters[signer.public_key] = counter
         return AuthoredEntry.create(
-            key or IDS[author], game=self.game, hand=number, author=author, body=body
+            signer,
+            game=self.game,
+            hand=number,
+            author=author,
+            body=body,
+            counter=counter,
+            seen=self.ledger.head_hash if seen is None else seen,
         )
 
     def make(
@@ -73,9 +93,13 @@ class Table:
         sequencer: int | None = None,
         seq: int | None = None,
         prev: bytes | None = None,
+        counter: int | None = None,
+        seen: bytes | None = None,
     ) -> Entry:
         """The entry `author` would write next, sequenced by the expected sequencer."""
-        authored = self.authored(author, body, hand=hand, key=key)
+        if seen is None and prev is not None:
+            seen = prev
+        authored = self.authored(author, body, hand=hand, key=key, counter=counter, seen=seen)
         if sequencer is None:
             draft = authored.sequence(0, bytes(32), IDS[author])
             sequencer = self.ledger.expected_sequencer(draft)
@@ -152,8 +176,11 @@ def sample_entries() -> dict[str, Entry]:
     """A sequenced, signed entry of every kind (not a valid chain: seq and prev are made up)."""
     out = {}
     for i, (kind, body) in enumerate(sorted(sample_bodies().items())):
-        authored = AuthoredEntry.create(IDS[1], game=GAME, hand=3, author=1, body=body)
-        out[kind] = authored.sequence(100 + i, hashlib.sha256(kind.encode()).digest(), IDS[2])
+        prev = hashlib.sha256(kind.encode()).digest()
+        authored = AuthoredEntry.create(
+            IDS[1], game=GAME, hand=3, author=1, body=body, counter=7 + i, seen=prev
+        )
+        out[kind] = authored.sequence(100 + i, prev, IDS[2])
     return out
 
 

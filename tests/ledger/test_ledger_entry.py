@@ -56,7 +56,8 @@ def test_signatures_verify(kind: str) -> None:
 def test_signed_bytes_are_as_specified() -> None:
     entry = ENTRIES["bet"]
     obj = json.loads(entry.encode())
-    author_part = {key: obj[key] for key in ("author", "body", "game", "hand", "kind", "v")}
+    signed = ("author", "body", "counter", "game", "hand", "kind", "seen", "v")
+    author_part = {key: obj[key] for key in signed}
     assert entry.author_message() == AUTHOR_TAG + canonical_bytes(author_part)
     del obj["countersig"]
     assert entry.sequencer_message() == SEQUENCER_TAG + canonical_bytes(obj)
@@ -65,7 +66,9 @@ def test_signed_bytes_are_as_specified() -> None:
 
 
 def test_author_signature_survives_sequencing() -> None:
-    authored = AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=0, body=k.Check())
+    authored = AuthoredEntry.create(
+        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+    )
     assert authored.verify(IDS[0].public_key)
     entry = authored.sequence(7, bytes(range(32)), IDS[3])
     assert entry.sig == authored.sig and entry.authored() == authored
@@ -221,12 +224,28 @@ def test_invalid_local_values_cannot_be_built(build: object) -> None:
 
 def test_invalid_envelopes_cannot_be_built() -> None:
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=b"short", hand=1, author=0, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=b"short", hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        )
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=10, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=10, body=k.Check(), counter=3, seen=bytes(32)
+        )
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=GAME, hand=-1, author=0, body=k.Check())
-    authored = AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=0, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=-1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        )
+    with pytest.raises(LocalProtocolError):
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=-1, seen=bytes(32)
+        )
+    with pytest.raises(LocalProtocolError):
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=1, seen=b"x"
+        )
+    authored = AuthoredEntry.create(
+        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+    )
     with pytest.raises(LocalProtocolError):
         authored.sequence(1, b"short", IDS[0])
     with pytest.raises(LocalProtocolError):

@@ -9,12 +9,12 @@ sends, decide as a bot when a decision is due, open hands as dealer, run the dea
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import heapq
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.net.replication import (
@@ -176,15 +176,8 @@ class SimNet:
         r = self.random
         honest = self.peers[0].rep.chain
         entry = honest[r.randrange(len(honest))]
-        forged = Entry(
-            entry.game,
-            entry.hand,
-            entry.seq + 1,
-            entry.hash,
-            entry.author,
-            entry.body,
-            entry.sig,
-            bytes(64),
+        forged = dataclasses.replace(
+            entry, seq=entry.seq + 1, prev=entry.hash, countersig=bytes(64)
         )
         return [
             r.randbytes(r.randrange(1, 200)),

@@ -99,6 +99,10 @@ NOTES = {
     "UnknownAuthor": "The author seat holds no identity key: unknown-author.",
     "ChainLink": "An entry that does not fit after the head (SPEC 6.5 checks 1-4): wrong-game, "
     "wrong-seq, wrong-prev or wrong-hand, found before any signature is checked.",
+    "Replayed": "An entry whose signatures verify but whose counter is not above the last of its "
+    "author's identity in the chain (SPEC 6.5 check 7): replayed.",
+    "WrongSeen": "An entry whose 'seen' names no head it may follow from: no entry of the "
+    "current hand, or for a hand start not its prev (SPEC 6.5 check 8): wrong-seen.",
     "Transcript": "A whole transcript file (SPEC 6.9): every entry decodes and links.",
     "TranscriptFraming": "A transcript whose lines are not each one canonical entry followed by "
     "one LF: malformed or non-canonical.",
@@ -130,7 +134,7 @@ def _hex(label: str, n: int) -> str:
 
 # --- building entries by hand: JSON objects, signed and countersigned as SPEC 6.4 says ---------
 
-SIGNED_MEMBERS = ("v", "game", "hand", "kind", "author", "body")
+SIGNED_MEMBERS = ("v", "game", "hand", "kind", "author", "counter", "seen", "body")
 
 
 def _author_message(obj: Mapping[str, Any]) -> bytes:
@@ -477,7 +481,16 @@ def _chain() -> list[tuple[AuthoredEntry, int, Json]]:
     out: list[tuple[AuthoredEntry, int, Json]] = []
 
     def add(hand: int, author: int, body: Body) -> None:
-        authored = AuthoredEntry.create(IDS[author], game=GAME, hand=hand, author=author, body=body)
+        key = IDS[author].public_key
+        authored = AuthoredEntry.create(
+            IDS[author],
+            game=GAME,
+            hand=hand,
+            author=author,
+            body=body,
+            counter=ledger.last_counter(key) + 1,
+            seen=ledger.head_hash,
+        )
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, IDS[author])
         sequencer = ledger.expected_sequencer(draft)
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, IDS[sequencer])
@@ -888,6 +901,57 @@ def _link_cases(v: _Valid) -> list[Json]:
     return cases.tests
 
 
+def _counter_and_seen_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.4, 6.5 checks 7-8: entries whose signatures verify, placed where they cannot be:
+    the author's counter does not rise, or `seen` names no head it may follow from."""
+    bet, reveal, hand_start, resigned = v.bet, v.reveal, v.hand_start, _resigned
+    seat_entry = v.seat_entry
+    cases = _Rejected(v.seq)
+    add = cases.add
+    add(
+        "the author's reveal placed again as the next entry (its signature still verifies)",
+        ["Replayed"],
+        _countersign(_with(reveal, seq=v.seq, prev=bet["prev"]), DEALER_ID),
+        Reason.REPLAYED,
+    )
+    add(
+        "the bet re-signed with the reveal's counter",
+        ["Replayed"],
+        resigned(_with(bet, counter=reveal["counter"])),
+        Reason.REPLAYED,
+    )
+    add(
+        "the bet re-signed with counter 0",
+        ["Replayed"],
+        resigned(_with(bet, counter=0)),
+        Reason.REPLAYED,
+    )
+    add(
+        "seen is the hash of a seating entry (another hand)",
+        ["WrongSeen"],
+        resigned(_with(bet, seen=hand_start["prev"])),
+        Reason.WRONG_SEEN,
+    )
+    add(
+        "seen is no entry of the chain",
+        ["WrongSeen"],
+        resigned(_with(bet, seen=_hex("nowhere", 32))),
+        Reason.WRONG_SEEN,
+    )
+    add(
+        "hand_start made at another head than its prev",
+        ["WrongSeen"],
+        _countersign(_sign(_with(hand_start, seen=seat_entry["prev"]), DEALER_ID), DEALER_ID),
+        Reason.WRONG_SEEN,
+        hand_start["seq"],
+    )
+    add("counter missing", ["MissingField"], _without(bet, "counter"), Reason.BAD_FIELD)
+    add("seen missing", ["MissingField"], _without(bet, "seen"), Reason.BAD_FIELD)
+    add("counter -1", ["BadValue"], resigned(_with(bet, counter=-1)), Reason.BAD_FIELD)
+    add("seen one byte short", ["BadHex"], _with(bet, seen=bet["seen"][:-2]), Reason.BAD_FIELD)
+    return cases.tests
+
+
 def _noncanonical_cases(v: _Valid) -> list[Json]:
     """SPEC 6.1: the valid bet (and the genesis) in encodings other than the canonical one."""
     bet, seq, genesis = v.bet, v.seq, v.genesis
@@ -984,6 +1048,7 @@ def _entry_group() -> tuple[Json, list[str]]:
     tests += _countersignature_cases(valid)
     tests += _setup_signature_cases(valid)
     tests += _link_cases(valid)
+    tests += _counter_and_seen_cases(valid)
     tests += _noncanonical_cases(valid)
     group = {
         "type": "LedgerEntry",
@@ -1063,6 +1128,8 @@ def _check_entry(group: Json, test: Json) -> None:
         hand=entry.hand,
         author=entry.author,
         body=entry.body,
+        counter=entry.counter,
+        seen=entry.seen,
     )
     assert again.sig.hex() == test["sig"]
     placed = again.sequence(
