@@ -32,7 +32,15 @@ from p2pwillow.ledger.entry import GAME_ID_BYTES, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
-from p2pwillow.session import DecisionLike, Output, Refusal, Session, Step, make_genesis
+from p2pwillow.session import (
+    EVERY_PEER,
+    DecisionLike,
+    Output,
+    Refusal,
+    Session,
+    Step,
+    make_genesis,
+)
 
 Decider = Callable[[Session], DecisionLike | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
@@ -162,19 +170,20 @@ class Table:
     # --- the message queue ---------------------------------------------------------------------
 
     def _route(self, source: int, out: Output) -> None:
+        """Queue what `source` sent for where the session says it goes (SPEC 7.1)."""
         if source in self.muted:
             return
-        for item in out.send:
-            if isinstance(item, Entry):
+        for item, to in out.addressed:
+            if isinstance(item, Entry) and item.seq == len(self.transcript):
                 self.transcript.append(item)
                 if self._on_entry is not None:
                     self._on_entry(item)
-                self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
             elif isinstance(item, Refusal):
                 self.refusals.append(item)
-                self._queue.append((item.author, item))
+            if to is EVERY_PEER:
+                self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
             else:
-                self._queue.append((self.sessions[source].sequencer, item))
+                self._queue.append((to, item))
 
     def _deliver(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> None:
         try:

@@ -14,7 +14,7 @@ from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import ActionKind, Phase
-from p2pwillow.session import DecisionLike, Session
+from p2pwillow.session import EVERY_PEER, DecisionLike, Output, Refusal, Session, destination
 from p2pwillow.table import Decider, Table, bot_decider
 from p2pwillow.verify import Verdict, verify_transcript
 
@@ -129,3 +129,38 @@ def test_the_victim_refuses_an_entry_in_its_name_it_did_not_sign_here() -> None:
         table.sessions[VICTIM].receive(placed)
     assert caught.value.reason is Reason.BAD_SIGNATURE
     assert "did not sign here" in caught.value.detail
+
+
+def test_a_false_refusal_does_not_make_the_victim_decide_again() -> None:
+    """A dealer that refuses a valid decision hoping to see the player decide otherwise at the
+    same head: the player's session checks the refusal against its own state, finds that its
+    decision passes at the refusing head, keeps it pending and sends it to every peer again
+    (who now hold it, SPEC 7.1, 7.5)."""
+    table = new_table(3, seed=2)
+    table.start_hand()
+    first = table.sessions[0]
+    while not (first.hand is not None and first.hand.to_act() == (VICTIM,)):
+        assert table.decide_round()
+    victim = table.sessions[VICTIM]
+    hand = victim.hand
+    assert hand is not None and victim.decision_due()
+    decision = table.deciders[VICTIM](victim)
+    assert decision is not None
+    (authored,) = victim.act(decision).send
+    assert isinstance(authored, AuthoredEntry) and victim.decision_pending
+    dealer = first.sequencer
+    ledger = table.sessions[dealer].ledger
+    lie = Refusal.create(
+        table.identities[dealer],
+        dealer,
+        ledger.head_seq,
+        authored,
+        Reason.ILLEGAL_ACTION,
+        "not your turn",
+    )
+    out = victim.receive(lie)
+    assert victim.decision_pending and out.events == ()
+    assert out.send == (authored,) and destination(authored) is EVERY_PEER
+    other = next(s for s in range(3) if s not in (dealer, VICTIM))
+    assert table.sessions[other].receive(authored) == Output()  # the others hold it
+    assert authored in table.sessions[other].state.pool.entries(VICTIM)

@@ -6,16 +6,19 @@ ticks and returns entries to send and events; with no seat it is the verifier's 
 
 from p2pwillow.session.engine import Session, Wait, make_genesis
 from p2pwillow.session.events import (
+    EVERY_PEER,
     CardsDealt,
     CardsReceived,
     EntryRefused,
     HandClosed,
     HandStarted,
     HandSummary,
+    Outgoing,
     Output,
     PotSummary,
     SessionEvent,
     TradeSummary,
+    destination,
 )
 from p2pwillow.session.refusal import Refusal, decode_refusal
 from p2pwillow.session.schedule import Due, Step
@@ -23,6 +26,7 @@ from p2pwillow.session.state import SessionState
 from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
+    "EVERY_PEER",
     "CardsDealt",
     "CardsReceived",
     "DecisionLike",
@@ -31,6 +35,7 @@ __all__ = [
     "HandClosed",
     "HandStarted",
     "HandSummary",
+    "Outgoing",
     "Output",
     "PotSummary",
     "Refusal",
@@ -41,5 +46,6 @@ __all__ = [
     "TradeSummary",
     "Wait",
     "decode_refusal",
+    "destination",
     "make_genesis",
 ]

@@ -43,6 +43,7 @@ from p2pwillow.rules import ConfigError, Game, Hand, IllegalAction, Phase, Rules
 from p2pwillow.session import checks, schedule, steps
 from p2pwillow.session.checks import Rejected
 from p2pwillow.session.events import EntryRefused, HandSummary, Output, SessionEvent
+from p2pwillow.session.pool import author_key
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
@@ -292,15 +293,20 @@ class Session:
         """Take what a peer sent. A sequenced `Entry` is checked and applied (one already
         held is ignored). An `AuthoredEntry` is sequenced if this session is the sequencer;
         if the checks of SPEC 7.1 refuse it, nothing changes and the output holds a signed
-        `Refusal` for its author (and an `EntryRefused` event). A `Refusal` of the local
-        seat's pending decision drops that decision (SPEC 7.1); other refusals are ignored.
+        `Refusal` for its author (and an `EntryRefused` event). Any other session keeps it,
+        not yet sequenced, in its pool (SPEC 7.1). A `Refusal` of the local seat's pending
+        decision drops that decision unless the decision still passes every check at the
+        refusing head (SPEC 7.1); other refusals are ignored.
 
         A bad entry raises RemoteProtocolError naming it, its author and why, and changes
-        nothing; so does an authored entry sent to a session that does not sequence it, and
-        a refusal not signed by the hand's sequencer.
+        nothing; so does an authored entry of another game or by a seat that holds no seat,
+        and a refusal not signed by the hand's sequencer.
         """
         if isinstance(item, AuthoredEntry):
-            return self._sequence_authored(item)
+            st = self._state
+            if st.seat is not None and st.seat == st.ledger.sequencer:
+                return self._sequence_authored(item)
+            return self._pool_authored(item)
         if isinstance(item, Refusal):
             return self._take_refusal(item)
         if not isinstance(item, Entry):
@@ -348,7 +354,7 @@ class Session:
             st.decision_pending = False
             raise
         sent = out.send[0] if out.send else None
-        st.decision_sent = Sent(sent.sig, head) if isinstance(sent, AuthoredEntry) else None
+        st.decision_sent = Sent(sent, head) if isinstance(sent, AuthoredEntry) else None
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
@@ -409,7 +415,48 @@ class Session:
         except Rejected as exc:
             raise _fail(exc, entry) from None
         ledger.append(entry, checked=True)
+        self._state.pool.applied(entry, ledger)
         return commit()
+
+    def _pool_authored(self, authored: AuthoredEntry) -> Output:
+        """SPEC 7.1: a peer that does not sequence keeps an authored entry that may still be
+        sequenced in this hand; a resend, or one already made stale, changes nothing."""
+        ledger = self._state.ledger
+        if authored.game != ledger.game:
+            raise RemoteProtocolError(
+                Reason.WRONG_GAME,
+                "an authored entry of another game",
+                kind=authored.kind,
+                author=authored.author,
+            )
+        if author_key(authored, ledger) is None:
+            raise RemoteProtocolError(
+                Reason.UNKNOWN_AUTHOR,
+                "the author holds no seat",
+                kind=authored.kind,
+                author=authored.author,
+            )
+        self._state.pool.take(authored, ledger)
+        return Output()
+
+    def _passes_here(self, authored: AuthoredEntry) -> bool:
+        """Whether `authored` would be accepted as the next entry, right after the head (every
+        check of SPEC 7.1 made, nothing applied): what "holding" an entry means (7.5)."""
+        st = self._state
+        ledger = st.ledger
+        draft = authored.placed(ledger.head_seq + 1, ledger.head_hash)
+        mine = authored.author == st.seat and st.signed.get(authored.counter) == authored.sig
+        try:
+            ledger.check_next(
+                draft,
+                sequencer_seat=ledger.sequencer,
+                author_signed_here=mine,
+                countersigned_here=True,
+            )
+            checks.check(st, draft)
+        except (RemoteProtocolError, Rejected):
+            return False
+        return True
 
     def _check_own(self, entry: Entry) -> None:
         """SPEC 7.1: an entry in this identity's name must be one it signed, for that counter;
@@ -442,6 +489,9 @@ class Session:
                 author=authored.author,
             )
         ledger = self._state.ledger
+        key = author_key(authored, ledger)
+        if key is not None and authored.counter <= ledger.last_counter(key):
+            return Output()  # a resend of what is sequenced, or made stale by it: nothing to say
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(draft) != seat:
             raise RemoteProtocolError(
@@ -491,6 +541,10 @@ class Session:
             or refusal.head < sent.head
         ):
             return Output()
+        if refusal.head == ledger.head_seq and self._passes_here(sent.entry):
+            # SPEC 7.1: refused at the head it passes at: the refusal is false. The decision
+            # stays pending and goes to every peer again, which now holds it (7.5).
+            return Output((sent.entry,), ())
         st.decision_pending = False
         st.decision_sent = None
         refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)

@@ -11,19 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pwillow.ledger.chain import Ledger
+from p2pwillow.ledger.entry import AuthoredEntry
 from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.events import HandSummary
+from p2pwillow.session.pool import Pool
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.schedule import Due
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """The local seat's decision on its way to the sequencer: its signature, and the local head
-    when it was made (a refusal of it names both, SPEC 7.1)."""
+    """The local seat's decision on its way to the sequencer, and the local head when it was
+    made (a refusal of it names its signature and a head, SPEC 7.1)."""
 
-    sig: bytes
+    entry: AuthoredEntry
     head: int
+
+    @property
+    def sig(self) -> bytes:
+        return self.entry.sig
 
 
 @dataclass(slots=True)
@@ -44,6 +50,8 @@ class SessionState:
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
+    pool: Pool = field(default_factory=Pool)
+    """Authored entries of other seats, not sequenced yet (SPEC 7.1)."""
     signed: dict[int, bytes] = field(default_factory=dict)
     """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
     7.1): an entry in its name that is not one of these is refused. The live node keeps it."""

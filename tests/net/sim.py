@@ -73,8 +73,7 @@ class SimPeer:
                 self.rep.applied(event.entry, now)
                 self.publish(out, now)
             elif isinstance(event, AuthoredReceived):
-                if s.sequencer != s.seat:
-                    continue  # today only the sequencer's session takes authored entries
+                # every session takes it: the sequencer sequences it, the others keep it
                 try:
                     out = s.receive(event.entry)
                 except RemoteProtocolError as exc:
