@@ -417,10 +417,15 @@ def _hand_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         else:
             r.layouts[a] = layout
             events += _rules_events(r, lambda: r.rules.act(ActionKind.LAY_OUT, a))
-        if a == st.seat and body.trade in r.after_shuffle:
-            r.held = r.after_shuffle.pop(body.trade)
+        if a == st.seat and r.secret is not None:
+            # the hand as this shuffle leaves it: as made here, or else opened with x (a
+            # restored session, or another of its shuffles sequenced than the last made)
+            after = r.after_shuffle.pop(body.trade, None)
+            if after is None or after.ciphertexts != cts:
+                after = PlayerHand.open(cts, r.secret)
+            r.held = after
             if layout is not None:
-                r.layout = r.held.cards[: mental.LAYOUT_SIZE]
+                r.layout = after.cards[: mental.LAYOUT_SIZE]
         return events
 
     return commit

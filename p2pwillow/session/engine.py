@@ -28,11 +28,11 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card
-from p2pwillow.crypto.group import Rng
+from p2pwillow.crypto.group import G, Rng
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
@@ -107,6 +107,18 @@ class Session:
         genesis: Entry,
         rng: Rng | None = None,
     ) -> None:
+        self._start(identity, seat, genesis, rng, seated=True)
+
+    def _start(
+        self,
+        identity: Identity | None,
+        seat: int | None,
+        genesis: Entry,
+        rng: Rng | None,
+        *,
+        seated: bool,
+    ) -> None:
+        """The session after the genesis; `seated`: the identity must hold `seat` in it."""
         if (identity is None) != (seat is None):
             raise LocalProtocolError("a player has both an identity and a seat; an observer none")
         if identity is not None and rng is None:
@@ -130,7 +142,8 @@ class Session:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author
                 ) from None
-        if identity is not None and body.identity_keys().get(seat or 0) != identity.public_key:
+        holder = body.identity_keys().get(seat or 0)
+        if identity is not None and seated and holder != identity.public_key:
             raise LocalProtocolError(f"this identity does not hold seat {seat} in the genesis")
         self._identity = identity
         self._rng = rng
@@ -140,6 +153,71 @@ class Session:
         # the dealer's clock (SPEC 7.5): since when the chain has stood at this head
         self._clock_key: tuple[int, int] | None = None
         self._clock_since = 0.0
+
+    @classmethod
+    def restore(
+        cls,
+        identity: Identity,
+        seat: int,
+        entries: Sequence[Entry],
+        rng: Rng,
+        *,
+        secrets: Mapping[int, int] | None = None,
+        signed: Mapping[int, bytes] | None = None,
+    ) -> Session:
+        """A player's session rebuilt from its transcript (`entries`, the genesis first), the
+        per-hand secrets it kept (`secrets`: hand number -> x) and the counters it signed
+        (`signed`: counter -> author signature), as a node resuming after a crash does (SPEC
+        7.7). Every entry is checked in full, the player's own included; nothing is sent. The
+        player's cards follow from x: its public hand is under its key alone. Afterwards
+        `poll()` sends what is due.
+
+        The identity must hold `seat` when the transcript ends, or the seat must be free (a
+        player about to `join`). Raises RemoteProtocolError for a bad entry (naming it), and
+        LocalProtocolError if the seat is another's or a secret does not open its hand key.
+        """
+        if not entries:
+            raise LocalProtocolError("a transcript starts with its genesis")
+        session = cls.__new__(cls)
+        session._start(identity, seat, entries[0], rng, seated=False)
+        st = session._state
+        st.signed.update(signed or {})
+        kept = dict(secrets or {})
+        st.check_own = True
+        try:
+            for entry in entries[1:]:
+                session._apply(entry)
+                r = st.hand
+                if isinstance(entry.body, k.HandStart) and r is not None and seat in r.order:
+                    r.secret = kept.get(r.number)
+                elif isinstance(entry.body, k.HandKey) and entry.author == seat and r is not None:
+                    session._check_secret(r)
+        finally:
+            st.check_own = False
+        holder = st.ledger.identities.get(seat)
+        if holder is not None and holder != identity.public_key:
+            raise LocalProtocolError(f"seat {seat} is held by another identity")
+        return session
+
+    def _check_secret(self, r: HandRecord) -> None:
+        """The secret kept for hand `r` is the one behind the hand key the chain holds."""
+        me = self._state.seat
+        assert me is not None
+        if r.secret is not None and G.mul_secret(r.secret) != r.keys[me]:
+            raise LocalProtocolError(f"the secret kept for hand {r.number} is not its hand key's")
+
+    @property
+    def secrets(self) -> dict[int, int]:
+        """The local player's secret of the current hand, by hand number: what a node keeps on
+        disk before it sends anything that depends on it (SPEC 7.7)."""
+        r = self._state.hand
+        return {} if r is None or r.secret is None else {r.number: r.secret}
+
+    @property
+    def signed(self) -> dict[int, bytes]:
+        """Every counter this identity signed in this game, with the signature: what a node
+        keeps on disk before it sends the entry (SPEC 7.1, 7.7)."""
+        return dict(self._state.signed)
 
     # --- what the session knows ----------------------------------------------------------------
 

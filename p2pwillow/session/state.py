@@ -75,7 +75,15 @@ class SessionState:
         r = self.hand
         return self.seated and (r is None or (r.ended and r.signed >= set(r.order)))
 
+    checked: bool = False
+    """The entries being applied were checked in full by this peer before (a rewind): their
+    proofs are not checked again."""
+    check_own: bool = False
+    """Check the proofs of the local seat's own entries too (a session restored from disk)."""
+
     def verifies(self, author: int) -> bool:
         """Whether to check the proofs of an entry by `author`: always, except in the local
-        seat's own entries (SPEC 7.1)."""
-        return self.seat is None or author != self.seat
+        seat's own entries (SPEC 7.1) and in entries this peer checked before."""
+        if self.checked:
+            return False
+        return self.seat is None or self.check_own or author != self.seat

@@ -64,7 +64,9 @@ def _head_signature(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body
 
 
 def _hand_key(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
-    secret, key = mental.make_hand_key(r.ctx, due.seat, rng)
+    # a restored session that already holds this hand's x makes its key again with it, so
+    # that whichever of the two keys is sequenced, the secret opens the cards (SPEC 7.7)
+    secret, key = mental.make_hand_key(r.ctx, due.seat, rng, r.secret)
     r.secret = secret
     texts = wire.hand_key_texts(key, r.made)
     return k.HandKey(key=texts.key, proof=texts.proof)
