@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from p2pwillow.bots import Bot, Decision, Knowledge
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
-from p2pwillow.ledger.entry import GAME_ID_BYTES, AuthoredEntry, Entry
+from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
 from p2pwillow.session import (
     EVERY_PEER,
     DecisionLike,
+    Outgoing,
     Output,
     Refusal,
     Session,
@@ -160,7 +161,7 @@ class Table:
         """Seats whose outgoing entries are dropped (a peer gone silent)."""
         self.now = 0.0
         self._on_entry = on_entry
-        self._queue: deque[tuple[int, Entry | AuthoredEntry | Refusal]] = deque()
+        self._queue: deque[tuple[int, Outgoing]] = deque()
         if on_entry is not None:
             on_entry(genesis)
         for s in range(players):
@@ -185,7 +186,7 @@ class Table:
             else:
                 self._queue.append((to, item))
 
-    def _deliver(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> None:
+    def _deliver(self, seat: int, item: Outgoing) -> None:
         try:
             out = self.sessions[seat].receive(item)
         except RemoteProtocolError as exc:
@@ -205,7 +206,7 @@ class Table:
         for item in mine:
             self._deliver(seat, item)
 
-    def inject(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> Output:
+    def inject(self, seat: int, item: Outgoing) -> Output:
         """Hand `item` to seat's session as if a peer had sent it; route what comes back."""
         out = self.sessions[seat].receive(item)
         self._route(seat, out)

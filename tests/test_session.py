@@ -22,6 +22,7 @@ from test_session_helpers import (
     resign,
     snapshot,
     states_before,
+    vote,
 )
 
 from p2pwillow.crypto.group import G
@@ -220,21 +221,51 @@ def test_dealer_cannot_move_chips_at_hand_end(game: Table, states: list[Session]
     _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
-def test_abort_needs_a_stalled_seat(game: Table, states: list[Session]) -> None:
+def test_no_abort_after_the_deal_even_with_votes(game: Table, states: list[Session]) -> None:
+    """Attack 2 (peek, then void): once the cards are dealt the dealer cannot void the hand,
+    whatever votes it brings (SPEC 3.10, 7.5)."""
     i = _first(game, "check")
     entry = game.transcript[i]
     dealer = states[i].hand.dealer  # type: ignore[union-attr]
-    bad = resign(game, entry, author=dealer, body=k.Abort(blamed=[entry.author], reason="gone"))
-    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    others = [s for s in range(3) if s != dealer]
+    votes = [vote(game, s, [t for t in others if t != s], entry) for s in others]
+    votes.append(vote(game, dealer, others, entry))
+    for carried in ([], sorted(votes, key=lambda v: v.voter)):
+        body = k.Abort(blamed=[entry.author], reason="gone", votes=carried)
+        bad = resign(game, entry, author=dealer, body=body, counter=2**40)
+        _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
-def test_timeout_only_from_the_dealer(game: Table, states: list[Session]) -> None:
+def test_a_timeout_comes_from_the_sequencer_on_a_quorum(game: Table, states: list[Session]) -> None:
+    """Attack 3 (forced fold): a timeout by anyone but the sequencer, or by the sequencer with
+    only its own vote at a table of three, or with a forged vote, is refused (SPEC 7.5)."""
     i = _first(game, "check")
     entry = game.transcript[i]
     dealer = states[i].hand.dealer  # type: ignore[union-attr]
-    claimant = next(s for s in range(3) if s not in (dealer, entry.author))
-    bad = resign(game, entry, author=claimant, body=k.Timeout(seat=entry.author))
+    victim = entry.author
+    claimant = next(s for s in range(3) if s not in (dealer, victim))
+    own = vote(game, claimant, [victim], entry)
+    bad = resign(
+        game, entry, author=claimant, body=k.Timeout(seats=[victim], votes=[own]), counter=2**40
+    )
     _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    alone = vote(game, dealer, [victim], entry)
+    bad = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=[alone]), counter=2**40
+    )
+    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    forged = dataclasses.replace(vote(game, dealer, [victim], entry), voter=claimant)
+    both = sorted([alone, forged], key=lambda v: v.voter)
+    bad = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=both), counter=2**40
+    )
+    _refused(states, i, bad, Reason.BAD_VOTE, game)
+    # with an honest second vote the same timeout passes: the quorum is what the rule asks
+    honest = sorted([alone, vote(game, claimant, [victim], entry)], key=lambda v: v.voter)
+    good = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=honest), counter=2**40
+    )
+    fork(states[i]).replay(good)
 
 
 def test_hand_key_replayed_from_another_hand(game: Table, states: list[Session]) -> None:

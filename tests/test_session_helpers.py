@@ -13,7 +13,8 @@ import random
 from collections.abc import Callable
 
 from p2pwillow.crypto.group import Rng
-from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, decode_entry
+from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Vote, decode_entry
+from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import Phase
 from p2pwillow.session import DecisionLike, Session
 from p2pwillow.table import Decider, Table, bot_decider
@@ -122,6 +123,19 @@ def resign(
     )
     sequencer = table.sessions[0].ledger.sequencer_of(entry.seq)
     return authored.sequence(entry.seq, entry.prev, table.identities[sequencer])
+
+
+def vote(table: Table, voter: int, seats: list[int], at: Entry) -> k.VoteRecord:
+    """Seat `voter`'s signed vote against `seats` at the head `at` follows (its prev)."""
+    signed = Vote.create(
+        table.identities[voter],
+        game=at.game,
+        hand=at.hand,
+        head=at.prev,
+        voter=voter,
+        seats=tuple(sorted(seats)),
+    )
+    return k.VoteRecord(voter=voter, seats=signed.seats, sig=signed.sig.hex())
 
 
 def index_of(table: Table, predicate: Callable[[Entry], bool]) -> int:

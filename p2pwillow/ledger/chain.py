@@ -6,6 +6,7 @@ checks signatures, the chain and the seating; it knows no poker rules and checks
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -22,6 +23,7 @@ from p2pwillow.ledger.kinds import (
     Join,
     Leave,
     SeatAcceptance,
+    SequencerChange,
 )
 
 SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
@@ -71,6 +73,7 @@ class Ledger:
         "_entries",
         "_game",
         "_hand",
+        "_hand_first",
         "_hand_hashes",
         "_hand_seats",
         "_hashes",
@@ -101,6 +104,7 @@ class Ledger:
         """identity key -> the last counter of its entries in the chain (SPEC 6.5)"""
         self._hand_hashes: dict[bytes, int] = {}
         """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
+        self._hand_first = 0
 
     def keep_no_entries(self) -> None:
         """From now on hold only the genesis entry and every entry's hash and sequencer, not
@@ -219,8 +223,26 @@ class Ledger:
         if isinstance(body, HandStart):
             return body.dealer
         if isinstance(body, Equivocation):
-            return next_seat_clockwise(self._hand_seats, self._sequencer)
+            return self.successor(self._sequencer)
+        if isinstance(body, SequencerChange):
+            return entry.author
         return self._sequencer
+
+    @property
+    def hand_start_seq(self) -> int:
+        """The seq of the current hand's first entry (0 in hand 0)."""
+        return self._hand_first
+
+    @property
+    def ring(self) -> tuple[int, ...]:
+        """The seats sequencing may move to, clockwise: the current (or last) hand's players
+        that still hold a seat (the genesis players in hand 0)."""
+        return tuple(s for s in self._hand_seats if s in self._roster)
+
+    def successor(self, after: int) -> int:
+        """The seat that takes over sequencing from `after` (SPEC 6.6): the next clockwise in
+        the ring."""
+        return next_seat_clockwise(self.ring, after)
 
     def check_next(
         self,
@@ -337,6 +359,8 @@ class Ledger:
                 raise _fail(Reason.BAD_SEATING, "this identity already holds a seat", entry)
             if body.genesis != genesis_hash:
                 raise _fail(Reason.BAD_SEATING, "joins another game", entry)
+        elif isinstance(body, SequencerChange):
+            self._check_change(entry, body)
         elif isinstance(body, HeadSignature):
             if entry.author not in self._hand_seats:
                 raise _fail(Reason.WRONG_HAND, "the author is not in the hand", entry)
@@ -346,6 +370,25 @@ class Ledger:
                 )
             if entry.author in self._head_signers:
                 raise _fail(Reason.WRONG_HAND, "this seat has already signed the head", entry)
+
+    def _check_change(self, entry: Entry, body: SequencerChange) -> None:
+        """SPEC 6.6: the chain of replaced seats starts at the current sequencer and goes
+        clockwise through the ring; the author is the next seat after it."""
+        ring = self.ring
+        replaced = tuple(body.replaced)
+        if replaced[0] != self._sequencer:
+            raise _fail(Reason.BAD_SEATING, "the first seat replaced is not sequencing", entry)
+        for before, after in itertools.pairwise(replaced):
+            if after not in ring or self.successor(before) != after:
+                raise _fail(
+                    Reason.BAD_SEATING, f"seat {after} does not follow seat {before}", entry
+                )
+        if entry.author in replaced or entry.author != self.successor(replaced[-1]):
+            raise _fail(
+                Reason.BAD_SEATING,
+                f"seat {self.successor(replaced[-1])} takes over after seat {replaced[-1]}",
+                entry,
+            )
 
     def _check_equivocation(
         self, entry: Entry, body: Equivocation, roster: Mapping[int, bytes]
@@ -387,6 +430,7 @@ class Ledger:
         self._counters[key] = entry.counter
         if isinstance(body, Genesis | HandStart):
             self._hand_hashes = {}
+            self._hand_first = len(self._hashes)
         self._hand_hashes[digest] = len(self._hashes)
         if isinstance(body, Genesis):
             self._game = entry.game

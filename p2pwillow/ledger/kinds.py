@@ -123,6 +123,29 @@ class EntryOf(FieldType):
 
 
 SEAT_STACKS = ListOf(RecordOf(SeatStack), 1, MAX_SEATS, increasing_by="seat")
+SEATS = ListOf(SEAT, 1, MAX_SEATS, increasing_by="")
+"""1..10 seats, ascending."""
+SIGNATURE = Hex("a signature", 128)
+
+
+@record
+@dataclass(frozen=True, slots=True)
+class VoteRecord(Value):
+    """A witness vote inside an entry (SPEC 7.5): its game and hand are the entry's and its head
+    is the entry's `prev`, so it counts only in an entry placed right after the head it names."""
+
+    voter: int = spec(SEAT)
+    seats: Sequence[int] = spec(SEATS)
+    sig: str = spec(SIGNATURE)
+
+    def check(self) -> None:
+        if self.voter in self.seats:
+            raise FieldError("seats", "a voter does not accuse itself")
+
+
+def votes_of(count: int) -> ListOf:
+    """Up to 10 vote records, at least `count`, one per voter, ascending by voter."""
+    return ListOf(RecordOf(VoteRecord), count, MAX_SEATS, increasing_by="voter")
 
 
 # --- table and seating (hand 0) --------------------------------------------------------------
@@ -207,10 +230,27 @@ class HeadSignature(Body):
 @kind("abort")
 @dataclass(frozen=True, slots=True)
 class Abort(Body):
-    """The hand is void: stacks return to its start; `blamed` stalled or cheated."""
+    """Before the deal is complete, the hand is void: stacks return to its start; `blamed`
+    stalled (each with the votes of a quorum, or replaced as the hand's sequencer)."""
 
-    blamed: Sequence[int] = spec(ListOf(SEAT, 0, MAX_SEATS, increasing_by=""))
+    blamed: Sequence[int] = spec(SEATS)
     reason: str = spec(REASON)
+    votes: Sequence[VoteRecord] = spec(votes_of(0))
+
+
+@kind("sequencer_change")
+@dataclass(frozen=True, slots=True)
+class SequencerChange(Body):
+    """The author sequences the rest of the hand in place of `replaced` (the silent sequencer
+    first, then each seat clockwise after it that did not take over), on the votes of a quorum
+    against each (SPEC 6.6, 7.5)."""
+
+    replaced: Sequence[int] = spec(ListOf(SEAT, 1, MAX_SEATS))
+    votes: Sequence[VoteRecord] = spec(votes_of(1))
+
+    def check(self) -> None:
+        if len(set(self.replaced)) != len(self.replaced):
+            raise FieldError("replaced", "a seat is named twice")
 
 
 @kind("equivocation")
@@ -226,9 +266,10 @@ class Equivocation(Body):
 @kind("timeout")
 @dataclass(frozen=True, slots=True)
 class Timeout(Body):
-    """The author claims that `seat` let its clock run out."""
+    """The sequencer times `seats` out, each on the votes of a quorum (SPEC 3.9, 7.5)."""
 
-    seat: int = spec(SEAT)
+    seats: Sequence[int] = spec(SEATS)
+    votes: Sequence[VoteRecord] = spec(votes_of(1))
 
 
 # --- mental poker ------------------------------------------------------------------------------
@@ -419,6 +460,7 @@ KINDS: Mapping[str, type[Body]] = registry(
     HeadSignature,
     Abort,
     Equivocation,
+    SequencerChange,
     Timeout,
     HandKey,
     DeckShuffle,
@@ -479,8 +521,11 @@ __all__ = [
     "SeatAcceptance",
     "SeatStack",
     "SeatedPlayer",
+    "SequencerChange",
     "Timeout",
     "TradeGive",
     "TradedCard",
+    "VoteRecord",
     "Withdraw",
+    "votes_of",
 ]

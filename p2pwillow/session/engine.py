@@ -39,10 +39,19 @@ from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import ConfigError, Game, Hand, IllegalAction, Phase, RulesError, TableConfig
-from p2pwillow.session import checks, schedule, steps
+from p2pwillow.rules.actions import BY_ENTRY
+from p2pwillow.session import checks, schedule, steps, witness
 from p2pwillow.session.checks import Rejected
-from p2pwillow.session.events import EntryRefused, HandSummary, Output, SessionEvent
+from p2pwillow.session.events import (
+    ChainCut,
+    EntryRefused,
+    HandSummary,
+    Outgoing,
+    Output,
+    SessionEvent,
+)
 from p2pwillow.session.pool import author_key
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
@@ -58,6 +67,28 @@ class Wait:
 
     seat: int
     step: str
+
+
+def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
+    """SPEC 7.5: a sequencer change (or an equivocation proof) at a head beats whatever the
+    seat it replaces sequenced after that head; of two changes at one head, the one replacing
+    fewer seats (a seat that did take over is not silent)."""
+    body = entry.body
+    if isinstance(body, k.SequencerChange):
+        first = body.replaced[0]
+    elif isinstance(body, k.Equivocation):
+        first = body.sequencer
+    else:
+        return False
+    if ledger.sequencer_of(seq) == first:
+        return True
+    theirs = held.body
+    return (
+        isinstance(body, k.SequencerChange)
+        and isinstance(theirs, k.SequencerChange)
+        and tuple(theirs.replaced[: len(body.replaced)]) == tuple(body.replaced)
+        and len(theirs.replaced) > len(body.replaced)
+    )
 
 
 def _fail(exc: Rejected, entry: Entry | AuthoredEntry) -> RemoteProtocolError:
@@ -150,9 +181,6 @@ class Session:
         self._state = SessionState(seat, ledger, config, game)
         if identity is not None and genesis.author == seat:
             self._state.signed[genesis.counter] = genesis.sig
-        # the dealer's clock (SPEC 7.5): since when the chain has stood at this head
-        self._clock_key: tuple[int, int] | None = None
-        self._clock_since = 0.0
 
     @classmethod
     def restore(
@@ -176,27 +204,46 @@ class Session:
         player about to `join`). Raises RemoteProtocolError for a bad entry (naming it), and
         LocalProtocolError if the seat is another's or a secret does not open its hand key.
         """
+        session = cls._replayed(
+            identity, seat, entries, rng, secrets or {}, signed or {}, checked=False
+        )
+        holder = session._state.ledger.identities.get(seat)
+        if holder is not None and holder != identity.public_key:
+            raise LocalProtocolError(f"seat {seat} is held by another identity")
+        return session
+
+    @classmethod
+    def _replayed(
+        cls,
+        identity: Identity | None,
+        seat: int | None,
+        entries: Sequence[Entry],
+        rng: Rng | None,
+        secrets: Mapping[int, int],
+        signed: Mapping[int, bytes],
+        *,
+        checked: bool,
+    ) -> Session:
+        """A session that has applied `entries`, sending nothing: with every check, the
+        player's own entries included; or, `checked`, entries this peer checked before (a
+        rewind), without their signatures and proofs again."""
         if not entries:
             raise LocalProtocolError("a transcript starts with its genesis")
         session = cls.__new__(cls)
         session._start(identity, seat, entries[0], rng, seated=False)
         st = session._state
-        st.signed.update(signed or {})
-        kept = dict(secrets or {})
-        st.check_own = True
+        st.signed.update(signed)
+        st.check_own, st.checked = not checked, checked
         try:
             for entry in entries[1:]:
-                session._apply(entry)
+                session._apply(entry, signed_here=checked, countersigned_here=checked)
                 r = st.hand
                 if isinstance(entry.body, k.HandStart) and r is not None and seat in r.order:
-                    r.secret = kept.get(r.number)
+                    r.secret = secrets.get(r.number)
                 elif isinstance(entry.body, k.HandKey) and entry.author == seat and r is not None:
                     session._check_secret(r)
         finally:
-            st.check_own = False
-        holder = st.ledger.identities.get(seat)
-        if holder is not None and holder != identity.public_key:
-            raise LocalProtocolError(f"seat {seat} is held by another identity")
+            st.check_own = st.checked = False
         return session
 
     def _check_secret(self, r: HandRecord) -> None:
@@ -290,8 +337,11 @@ class Session:
         the `head_signature` of each of its players who has not signed. Empty exactly when
         the game is complete; the one place that says what "complete" means."""
         st = self._state
+        now = schedule.when(st.ledger, st.hand)
+        if now is schedule.When.BETWEEN:
+            return ()  # a next hand is never owed to complete a game
         owed = tuple(dict.fromkeys(Wait(d.seat, d.step.value) for d in self.due()))
-        if owed or schedule.when(st.ledger, st.hand) is not schedule.When.HAND:
+        if owed or now is not schedule.When.HAND:
             return owed
         # A running hand always waits for someone; the sequencer's next entry if not (7.4).
         return (Wait(self.sequencer, "entry"),)
@@ -321,7 +371,7 @@ class Session:
         """Every step the schedule says is owed now, from whom (SPEC 7.4), the automatic ones
         and those outside the running hand (seating, the hand's end, head signatures) included."""
         st = self._state
-        return schedule.dues(st.ledger, st.hand)
+        return schedule.dues(st.ledger, st.hand, game=st.game)
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
@@ -367,7 +417,7 @@ class Session:
         """Emit any automatic step now due from the local seat (after construction, say)."""
         return self._auto()
 
-    def receive(self, item: Entry | AuthoredEntry | Refusal) -> Output:
+    def receive(self, item: Outgoing) -> Output:
         """Take what a peer sent. A sequenced `Entry` is checked and applied (one already
         held is ignored). An `AuthoredEntry` is sequenced if this session is the sequencer;
         if the checks of SPEC 7.1 refuse it, nothing changes and the output holds a signed
@@ -376,24 +426,94 @@ class Session:
         decision drops that decision unless the decision still passes every check at the
         refusing head (SPEC 7.1); other refusals are ignored.
 
+        A `Vote` about the local head is kept (SPEC 7.5), and the hand's sequencer, or the
+        seat that takes over from it, may act on the votes at once.
+
         A bad entry raises RemoteProtocolError naming it, its author and why, and changes
         nothing; so does an authored entry of another game or by a seat that holds no seat,
-        and a refusal not signed by the hand's sequencer.
+        a refusal not signed by the hand's sequencer, and a vote that does not verify.
         """
         if isinstance(item, AuthoredEntry):
             st = self._state
             if st.seat is not None and st.seat == st.ledger.sequencer:
                 return self._sequence_authored(item)
             return self._pool_authored(item)
+        if isinstance(item, Vote):
+            return self._take_vote(item)
         if isinstance(item, Refusal):
             return self._take_refusal(item)
         if not isinstance(item, Entry):
             raise RemoteProtocolError(Reason.MALFORMED, f"not an entry: {type(item).__name__}")
         ledger = self._state.ledger
-        if 0 <= item.seq <= ledger.head_seq and ledger.hash_of(item.seq) == item.hash:
-            return Output()  # DESIGN 6: applying an entry twice is harmless
+        if 0 <= item.seq <= ledger.head_seq:
+            if ledger.hash_of(item.seq) == item.hash:
+                return Output()  # DESIGN 6: applying an entry twice is harmless
+            return self._conflict(item)
         events = self._apply(item)
         return Output((), tuple(events)) + self._auto()
+
+    # --- another entry where the chain holds one (SPEC 6.8, 7.5) -------------------------------
+
+    def _conflict(self, entry: Entry) -> Output:
+        """`entry` takes the place of an entry the chain holds. A sequencer change (or the
+        proof of an equivocation) at a head where the seat it replaces went on sequencing
+        takes that place: the chain is cut back and it is applied. Two entries countersigned by
+        one sequencer for one place are an equivocation: the seat that takes over proves it,
+        every other player passes the second entry on. Anything else is late and ignored."""
+        st = self._state
+        ledger = st.ledger
+        seq = entry.seq
+        if seq == 0:
+            return Output()
+        held = ledger[seq]
+        if entry.prev == ledger.hash_of(seq - 1) and _supersedes(entry, held, ledger, seq):
+            return self._cut_and_apply(seq, entry)
+        proof = ledger.conflict(entry)
+        if proof is None or self._identity is None or st.seat is None:
+            return Output()
+        if ledger.successor(proof.sequencer) == st.seat and seq > ledger.hand_start_seq:
+            rewound = self._rewound(seq)
+            made = rewound._made(proof)
+            return self._adopt(rewound, seq) + made
+        if entry.hash in st.forwarded:
+            return Output()
+        st.forwarded.add(entry.hash)
+        return Output((entry,), ())  # the seat that takes over must see both
+
+    def _cut_and_apply(self, seq: int, entry: Entry) -> Output:
+        rewound = self._rewound(seq)
+        events = rewound._apply(entry)
+        return self._adopt(rewound, seq) + Output((), tuple(events)) + self._auto()
+
+    def _rewound(self, seq: int) -> Session:
+        """This session as it was before entry `seq`, rebuilt from its own chain."""
+        st = self._state
+        r = st.hand
+        secrets = {} if r is None or r.secret is None else {r.number: r.secret}
+        return Session._replayed(
+            self._identity,
+            st.seat,
+            st.ledger.entries[:seq],
+            self._rng,
+            secrets,
+            st.signed,
+            checked=True,
+        )
+
+    def _adopt(self, rewound: Session, seq: int) -> Output:
+        """Take the rewound state; what the cut entries carried is held again (SPEC 6.8)."""
+        old = self._state
+        cut = old.ledger.entries[seq:]
+        new = rewound._state
+        new.forwarded = old.forwarded
+        for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
+            new.pool.take(e, new.ledger)
+        self._state = new
+        return Output((), (ChainCut(seq),))
+
+    def _made(self, proof: k.Equivocation) -> Output:
+        """As the seat that takes over, write the proof of the equivocation (SPEC 6.8)."""
+        return self._emit(proof) + self._auto()
 
     def replay(self, entry: Entry) -> tuple[SessionEvent, ...]:
         """Apply the next transcript entry strictly, as `willow verify` does (no duplicates,
@@ -436,44 +556,109 @@ class Session:
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
-        """The dealer's clock (SPEC 7.5): time out a player who let the action clock run
-        out (check or fold, pass, decline, close trading), fold a player who withholds a
-        protocol step after the deal, or abort a hand whose protocol stalled before the deal,
-        blaming the stallers. Other sessions do nothing here."""
+        """The player's action clock (SPEC 7.5): it restarts whenever the head changes; each
+        time another `action_clock` passes at the same head, the player votes once, accusing
+        the seats that owe a step and that it holds nothing from, or the sequencer when it
+        holds an entry that passes (which it sends to every peer again). Then the hand's
+        sequencer acts on the votes it holds (a `timeout` or an `abort`), or the seat that
+        takes over from a silent sequencer replaces it (`sequencer_change`). Time enters only
+        here, as `now` (seconds, any origin); an observer does nothing."""
         st = self._state
-        r = st.hand
-        if r is None or r.ended or st.seat is None or r.dealer != st.seat:
-            self._clock_key = None
+        if self._identity is None or st.seat is None:
             return Output()
-        key = (r.number, st.ledger.head_seq)
-        if key != self._clock_key:
-            self._clock_key, self._clock_since = key, now
+        clock = st.clock
+        if not clock.at(st.ledger.head_hash, now):
             return Output()
-        if now - self._clock_since < st.config.action_clock:
-            return Output()
+        periods = int((now - clock.since) // st.config.action_clock)
         out = Output()
-        hand = r.rules
-        # one timeout per seat owing a step since the clock started, in table order: the
-        # rules' default, or a fold for stalling, by what the seat owes now
-        for seat in dict.fromkeys(d.seat for d in schedule.dues(st.ledger, r)):
-            if st.hand is not r or r.ended:
-                break
-            acts = {
-                schedule.RULE[d.step].stall for d in schedule.dues(st.ledger, r) if d.seat == seat
-            }
-            fold = Stall.FOLD in acts and hand.can_stall(seat)
-            if fold or (Stall.TIMEOUT in acts and hand.can_timeout(seat)):
-                out += self._emit(k.Timeout(seat=seat))
-        if out.send:
-            return out + self._auto()
-        owing = schedule.stalled(st.ledger, r)
-        seats = sorted({d.seat for d in owing})
-        named = sorted({d.step.value for d in owing})
-        reason = f"seat(s) {', '.join(map(str, seats))} stalled: {', '.join(named)}"[:200]
-        # SPEC 3.10, 7.5: the rules accept an abort only before the deal is complete.
-        if seats and hand.can_abort(seats, reason):
-            out += self._emit(k.Abort(blamed=seats, reason=reason))
-        return out + self._auto()
+        if periods > clock.periods:
+            clock.periods = periods
+            out += self._vote(periods)
+        return out + self._act_on_votes() + self._auto()
+
+    def _vote(self, periods: int) -> Output:
+        """This player's vote after `periods` whole action clocks at the head (SPEC 7.5)."""
+        st = self._state
+        identity, me = self._identity, st.seat
+        assert identity is not None and me is not None
+        if st.ledger.hand == 0:
+            return Output()  # seating has no remedy: a table that does not fill is left
+        passing = [e for e in st.pool.entries() if self._counts(e) and self._passes_here(e)]
+        holding = {e.author: True for e in passing}
+        seats = witness.accused(st, holding, periods)
+        resend = tuple(dict.fromkeys(passing))
+        if not seats:
+            return Output(resend, ())
+        vote = Vote.create(
+            identity,
+            game=st.game_id,
+            hand=st.ledger.hand,
+            head=st.ledger.head_hash,
+            voter=me,
+            seats=tuple(sorted(seats)),
+        )
+        st.clock.hold(vote)
+        return Output((vote, *resend), ())
+
+    def _counts(self, authored: AuthoredEntry) -> bool:
+        """A pooled entry counts once its signature verifies (checked once, SPEC 7.1)."""
+        key = author_key(authored, self._state.ledger)
+        return key is not None and self._state.pool.verified(authored, key)
+
+    def _take_vote(self, vote: Vote) -> Output:
+        """SPEC 7.5: a vote about the local head, from a player who votes now, is kept; one
+        about another head (or hand) changes nothing; a bad one is rejected."""
+        st = self._state
+        if vote.game != st.ledger.game:
+            raise RemoteProtocolError(Reason.WRONG_GAME, "a vote from another game", kind="vote")
+        if vote.hand != st.ledger.hand or vote.head != st.ledger.head_hash:
+            return Output()
+        try:
+            witness.check_vote(st, vote)
+        except witness.BadVote as exc:
+            raise RemoteProtocolError(
+                exc.reason, exc.detail, kind="vote", author=vote.voter
+            ) from None
+        if self._identity is None or not st.clock.hold(vote):
+            return Output()
+        return self._act_on_votes() + self._auto()
+
+    def _act_on_votes(self) -> Output:
+        """The hand's sequencer times out or aborts on the seats a quorum accuses at the head;
+        the seat that takes over from a silent sequencer (and from each silent seat after it)
+        replaces it (SPEC 7.5)."""
+        st = self._state
+        me, r = st.seat, st.hand
+        votes = list(st.clock.votes.values())
+        if me is None or r is None or not votes or st.clock.head != st.ledger.head_hash:
+            return Output()
+        records = [witness.record_of(v) for v in sorted(votes, key=lambda v: v.voter)]
+        if me != st.ledger.sequencer:
+            replaced = witness.replacing(st)
+            if not replaced:
+                return Output()
+            return self._emit(k.SequencerChange(replaced=replaced, votes=records))
+        owed = witness.owed(st)
+        accused = [s for s in sorted(owed) if witness.has_quorum(st, votes, s)]
+        if me in accused and owed[me] & {Stall.TIMEOUT} != owed[me]:
+            accused.remove(me)  # only its own default it takes itself; else it is replaced
+        pre_deal = [s for s in accused if Stall.ABORT in owed[s]]
+        if pre_deal:
+            named = sorted(
+                {d.step.value for d in schedule.dues(st.ledger, r) if d.seat in pre_deal}
+            )
+            reason = f"seat(s) {', '.join(map(str, pre_deal))} stalled: {', '.join(named)}"
+            return self._emit(
+                k.Abort(
+                    blamed=sorted(set(pre_deal) | set(r.replaced)),
+                    reason=reason[:200],
+                    votes=records,
+                )
+            )
+        timed = [s for s in accused if owed[s] & {Stall.TIMEOUT, Stall.FOLD, Stall.SIT_OUT}]
+        if not timed:
+            return Output()
+        return self._emit(k.Timeout(seats=timed, votes=records))
 
     # --- the one path for entries ------------------------------------------------------------
 
@@ -494,7 +679,26 @@ class Session:
             raise _fail(exc, entry) from None
         ledger.append(entry, checked=True)
         self._state.pool.applied(entry, ledger)
-        return commit()
+        events = commit()
+        self._settle_decision()
+        return events
+
+    def _settle_decision(self) -> None:
+        """SPEC 7.1: a pending decision that can no longer be sequenced is dropped, and the
+        player decides again: an entry of its identity with a higher counter is in the chain,
+        or the decision binds the head and the head has moved on."""
+        st = self._state
+        sent = st.decision_sent
+        if not st.decision_pending or sent is None or self._identity is None:
+            return
+        entry = sent.entry
+        action = BY_ENTRY.get(entry.kind)
+        stale = entry.counter <= st.ledger.last_counter(self._identity.public_key)
+        moved = action is not None and action.binds and entry.seen != st.ledger.head_hash
+        if stale or moved:
+            st.decision_pending = False
+            st.decision_sent = None
+            st.pool.discard(entry.sig)
 
     def _pool_authored(self, authored: AuthoredEntry) -> Output:
         """SPEC 7.1: a peer that does not sequence keeps an authored entry that may still be
@@ -625,6 +829,7 @@ class Session:
             return Output((sent.entry,), ())
         st.decision_pending = False
         st.decision_sent = None
+        st.pool.discard(refusal.sig)
         refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)
         return Output((), (refused,))
 
@@ -651,7 +856,8 @@ class Session:
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(entry) != me:
             if due is not None:
-                self._state.pending.add(due)
+                st.pending.add(due)
+            st.pool.take(authored, ledger)  # its own entry on its way counts as held (7.5)
             return Output((authored,), ())
         try:
             events = self._apply(entry, signed_here=True, countersigned_here=True)
@@ -660,10 +866,17 @@ class Session:
         return Output((entry,), tuple(events))
 
     def _auto(self) -> Output:
-        """Emit every automatic step due from the local seat, until none is (SPEC 7.3)."""
+        """Emit every automatic step due from the local seat, until none is (SPEC 7.3); a seat
+        that has just taken over sequencing first sequences what it held (SPEC 7.5)."""
         out = Output()
         if self._identity is None:
             return out
+        st = self._state
+        if st.seat == st.ledger.sequencer and len(st.pool):
+            for held in st.pool.entries():
+                st.pool.discard(held.sig)
+                if self._counts(held):
+                    out += self._sequence_authored(held)
         for _ in range(10_000):
             due = steps.due_step(self._state)
             if due is None:

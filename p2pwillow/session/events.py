@@ -12,6 +12,7 @@ from typing import Final
 from p2pwillow.cards import Card
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import Reason
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Event as RulesEvent
 from p2pwillow.session.refusal import Refusal
 
@@ -98,10 +99,21 @@ class EntryRefused:
     detail: str
 
 
-SessionEvent = RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused
+@dataclass(frozen=True, slots=True)
+class ChainCut:
+    """The chain was cut back to before entry `seq` (SPEC 6.8, 7.5): an equivocation was proved,
+    or a sequencer change took the place of what the replaced seat sequenced. A live node cuts
+    its replication back too (`Replication.cut_back(seq)`)."""
+
+    seq: int
 
 
-Outgoing = Entry | AuthoredEntry | Refusal
+SessionEvent = (
+    RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused | ChainCut
+)
+
+
+Outgoing = Entry | AuthoredEntry | Refusal | Vote
 """What a session sends."""
 
 EVERY_PEER: Final = None
@@ -109,9 +121,9 @@ EVERY_PEER: Final = None
 
 
 def destination(item: Outgoing) -> int | None:
-    """Where `item` goes (SPEC 7.1): a `Refusal` to the seat of the author it refuses; an
-    `Entry` (sequenced by this session) and an `AuthoredEntry` (this seat's, or one it holds
-    and sends again) to every other peer, `EVERY_PEER`."""
+    """Where `item` goes (SPEC 7.1, 7.5): a `Refusal` to the seat of the author it refuses; an
+    `Entry` (sequenced by this session), an `AuthoredEntry` (this seat's, or one it holds and
+    sends again) and a `Vote` to every other peer, `EVERY_PEER`."""
     return item.author if isinstance(item, Refusal) else EVERY_PEER
 
 
@@ -141,6 +153,7 @@ __all__ = [
     "EVERY_PEER",
     "CardsDealt",
     "CardsReceived",
+    "ChainCut",
     "EntryRefused",
     "HandClosed",
     "HandStarted",

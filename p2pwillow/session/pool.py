@@ -76,6 +76,10 @@ class Pool:
                     self._drop(sig)
         self._follow(ledger)
 
+    def discard(self, sig: bytes) -> None:
+        """Forget the entry with this signature (its author's refusal was taken as true)."""
+        self._drop(sig)
+
     def entries(self, author: int | None = None) -> tuple[AuthoredEntry, ...]:
         """The entries held (of `author`, if given), oldest counter first."""
         held = [e for e in self._by_sig.values() if author is None or e.author == author]

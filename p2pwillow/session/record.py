@@ -60,6 +60,13 @@ class HandRecord:
     owed_shuffles: dict[int, int] = field(default_factory=dict)
     """seat -> the trade after which it owes a hand shuffle (SPEC 5.6)."""
     layouts: dict[int, Layout] = field(default_factory=dict)
+    sequencer: int = -1
+    """Who sequences the hand now: its dealer, until a sequencer change or an equivocation
+    moves sequencing on (SPEC 6.6, 7.5)."""
+    replaced: list[int] = field(default_factory=list)
+    """The hand's sequencers replaced so far, in the order it happened."""
+    excused: set[int] = field(default_factory=set)
+    """Players timed out for their head signature: it counts as given (SPEC 7.5)."""
     ended: bool = False
     blamed: tuple[int, ...] = ()
     abort_reason: str = ""
@@ -77,9 +84,18 @@ class HandRecord:
     made: MadeValues = field(default_factory=MadeValues)
     """The crypto values this player put into its own entries of the hand (SPEC 7.1)."""
 
+    def __post_init__(self) -> None:
+        if self.sequencer < 0:
+            self.sequencer = self.dealer
+
     @property
     def dealt(self) -> bool:
         return len(self.shares) == len(self.order)
+
+    @property
+    def closed(self) -> bool:
+        """The hand has ended and every player signed its head or was excused (SPEC 6.6)."""
+        return self.ended and self.signed | self.excused >= set(self.order)
 
     def summary(self) -> HandSummary:
         """What the public record shows of this hand (SPEC 7)."""
@@ -112,5 +128,5 @@ class HandRecord:
             aborted=hand.phase is Phase.ABORTED,
             blamed=self.blamed,
             reason=self.abort_reason,
-            signed=self.signed >= set(self.order),
+            signed=self.signed | self.excused >= set(self.order),
         )

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.rules import Phase
+from p2pwillow.rules import Game, IllegalAction, Phase
 from p2pwillow.session.record import HandRecord
 
 
@@ -44,8 +44,12 @@ class Step(enum.StrEnum):
     ANNOUNCE = "announce"
     DECISION = "decision"
     """A trading or betting decision the rules wait for (SPEC 3.3); it has a default (3.9)."""
+    ABORT = "abort"
+    """The abort the hand's new sequencer owes after a sequencer change before the deal."""
     HAND_END = "hand_end"
     HEAD_SIGNATURE = "head_signature"
+    HAND_START = "hand_start"
+    """Between hands, the next dealer's `hand_start` (SPEC 7.3)."""
 
 
 class Maker(enum.Enum):
@@ -65,22 +69,29 @@ class When(enum.Enum):
     HAND = "hand"
     """While a hand runs."""
     ENDED = "ended"
-    """Once the hand has ended (`hand_end` or `abort`)."""
+    """Once the hand has ended (`hand_end` or `abort`), until its players have signed."""
+    BETWEEN = "between"
+    """Between hands: the last hand is signed by every player (or they were excused)."""
 
 
 class Stall(enum.Enum):
-    """What the dealer's clock does when a step is owed for a whole action clock (SPEC 7.5)."""
+    """What the hand's sequencer does to a seat that owes a step for a whole action clock, on
+    the votes of a quorum (SPEC 7.5). A step the sequencer owes itself has no remedy here: the
+    sequencer is replaced (a `sequencer_change`)."""
 
     TIMEOUT = "timeout"
-    """The rules' default action for the seat (SPEC 3.9)."""
+    """The rules' default action for the seat (SPEC 3.9), by a `timeout` entry."""
     FOLD = "fold"
-    """A protocol step owed after the deal: the seat is folded for stalling (SPEC 3.9); the
-    `timeout` entry carries it."""
+    """A protocol step owed after the deal: the seat is folded for stalling (SPEC 3.9), by a
+    `timeout` entry."""
     ABORT = "abort"
     """A protocol step owed before the deal is complete: the hand is void, blaming the seats
-    that owe such steps (SPEC 3.10)."""
+    that owe such steps (SPEC 3.10), by an `abort` entry."""
+    SIT_OUT = "sit out"
+    """Outside the running hand (a head signature, the next hand's start): the step counts as
+    given, or is passed to the next seat, and the seat sits out (SPEC 3.11), by a `timeout`."""
     NONE = "none"
-    """Nothing: the step is outside the running hand (seating, its end and signatures)."""
+    """Nothing: seating, and the sequencer's own steps (hand end, the abort after a change)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +119,9 @@ class Rule:
     stall: Stall
     when: When
     owed: Callable[[Ledger, Any], Iterable[Due]]
-    """Who owes the step now, in table order, from the chain and the current hand's record
-    (None before the first hand, the only time `SEATING` steps are asked)."""
+    """Who owes the step now, in table order, from the chain and what its part of the game
+    needs: nothing before the first hand (`SEATING`), the hand's record while it runs and until
+    it is signed (`HAND`, `ENDED`), the rules' `Game` between hands (`BETWEEN`)."""
     refusal: Callable[[HandRecord, int, int], str | None]
     """Why `seat` may not send the step (with `index`) now, or None. The rules' own reasons,
     for steps that are rules actions, come on top of this one."""
@@ -176,12 +188,26 @@ def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(s, Step.DECISION) for s in hand.to_act()]
 
 
+def _owe_abort(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    # SPEC 7.5: after a sequencer change before the deal, the hand is void
+    pre_deal = r.rules.phase in (Phase.ANNOUNCE, Phase.DEAL)
+    return [Due(r.sequencer, Step.ABORT)] if r.replaced and pre_deal else ()
+
+
 def _owe_hand_end(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    return [Due(r.dealer, Step.HAND_END)] if r.rules.phase is Phase.COMPLETE else ()
+    return [Due(r.sequencer, Step.HAND_END)] if r.rules.phase is Phase.COMPLETE else ()
 
 
 def _owe_head_signature(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed]
+    return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed | r.excused]
+
+
+def _owe_hand_start(ledger: Ledger, game: Game) -> Iterable[Due]:
+    try:
+        dealer = game.next_button()
+    except IllegalAction:
+        return ()  # fewer than two can play: no hand is owed
+    return [Due(dealer, Step.HAND_START)]
 
 
 # --- why a seat may not send a step now --------------------------------------------------------
@@ -271,23 +297,31 @@ def _decision(r: HandRecord, seat: int, index: int) -> str | None:
     return blocked(r, give=False)
 
 
+def _abort(r: HandRecord, seat: int, index: int) -> str | None:
+    if seat != r.sequencer:
+        return "the hand's sequencer aborts it"
+    return None
+
+
 def _hand_end(r: HandRecord, seat: int, index: int) -> str | None:
     hand = r.rules
-    if seat != r.dealer:
-        return "the dealer ends the hand"
+    if seat != r.sequencer:
+        return "the hand's sequencer (its dealer, unless replaced) ends the hand"
     if hand.phase is not Phase.COMPLETE or hand.result is None:
         return f"the hand is not over ({hand.phase.value})"
     return None
 
 
 def _head_signature(r: HandRecord, seat: int, index: int) -> str | None:
+    if seat in r.excused:
+        return f"seat {seat} was timed out for its head signature"
     return None if r.ended else "no ended hand to sign"
 
 
 # --- the schedule ------------------------------------------------------------------------------
 
 SESSION, PLAYER = Maker.SESSION, Maker.PLAYER
-SEATING, HAND, ENDED = When.SEATING, When.HAND, When.ENDED
+SEATING, HAND, ENDED, BETWEEN = When.SEATING, When.HAND, When.ENDED, When.BETWEEN
 
 # fmt: off
 STEPS: tuple[Rule, ...] = (
@@ -302,8 +336,10 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.REVEAL,         "reveal",         SESSION, Stall.FOLD,    HAND,    _owe_reveal,         _reveal),
     Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
+    Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
-    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.NONE,    ENDED,   _owe_head_signature, _head_signature),
+    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, ENDED,   _owe_head_signature, _head_signature),
+    Rule(Step.HAND_START,     "hand_start",     PLAYER,  Stall.SIT_OUT, BETWEEN, _owe_hand_start,     _never),
 )
 # fmt: on
 
@@ -321,22 +357,29 @@ _ROWS: Mapping[tuple[When, Maker | None], tuple[Rule, ...]] = MappingProxyType(
 """The rows of each part of the game, all of them or those one maker makes, in table order."""
 
 
-def when(ledger: Ledger, r: HandRecord | None) -> When | None:
-    """The part of the game it is now (None: between hands, nothing is owed)."""
-    if ledger.hand == 0:
-        return When.SEATING
-    if r is None:
-        return None
-    return When.ENDED if r.ended else When.HAND
+def when(ledger: Ledger, r: HandRecord | None) -> When:
+    """The part of the game it is now."""
+    if ledger.hand == 0 or r is None:
+        genesis = ledger.genesis
+        seated = genesis is not None and ledger.seated >= {p.seat for p in genesis.players}
+        return When.BETWEEN if seated else When.SEATING
+    if not r.ended:
+        return When.HAND
+    return When.BETWEEN if r.closed else When.ENDED
 
 
-def dues(ledger: Ledger, r: HandRecord | None, maker: Maker | None = None) -> tuple[Due, ...]:
+def dues(
+    ledger: Ledger, r: HandRecord | None, maker: Maker | None = None, game: Game | None = None
+) -> tuple[Due, ...]:
     """Every step owed now (only those `maker` makes, if given), in the order of `STEPS`, each
     in table order (SPEC 7.4): before the first hand the seat acceptances, while a hand runs its
-    steps, once it has ended the head signatures still missing (SPEC 6.6)."""
+    steps, once it has ended the head signatures still missing (SPEC 6.6), between hands the
+    next hand's start (only if `game`, the rules' game, is given)."""
     now = when(ledger, r)
-    if now is None:
-        return ()
+    if now is When.BETWEEN:
+        if game is None:
+            return ()
+        return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, game))
     return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, r))
 
 
@@ -352,8 +395,8 @@ def stalled(ledger: Ledger, r: HandRecord, stall: Stall = Stall.ABORT) -> list[D
 
 
 def waits(ledger: Ledger, r: HandRecord | None) -> list[Due]:
-    """What the running hand waits for (SPEC 7.4): every step owed that keeps it from ending,
-    none once it has ended."""
+    """What the running hand waits for (SPEC 7.4): every step owed that keeps it from ending
+    but the sequencer's own, none once it has ended."""
     if when(ledger, r) is not When.HAND:
         return []
     return [d for d in dues(ledger, r) if RULE[d.step].stall is not Stall.NONE]

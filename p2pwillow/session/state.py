@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import AuthoredEntry
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.events import HandSummary
 from p2pwillow.session.pool import Pool
@@ -33,6 +34,36 @@ class Sent:
 
 
 @dataclass(slots=True)
+class Clock:
+    """A player's action clock and the votes it holds at one head (SPEC 7.5)."""
+
+    head: bytes = b""
+    """The head the clock runs at; it restarts whenever the head changes."""
+    since: float = 0.0
+    periods: int = 0
+    """Whole action clocks this player has voted for at this head."""
+    votes: dict[int, Vote] = field(default_factory=dict)
+    """The votes held at this head, by voter (its widest)."""
+
+    def at(self, head: bytes, now: float) -> bool:
+        """Follow the head; True if the clock was already running at it."""
+        if head == self.head:
+            return True
+        self.head, self.since, self.periods, self.votes = head, now, 0, {}
+        return False
+
+    def hold(self, vote: Vote) -> bool:
+        """Keep `vote` (its voter's widest at this head); True if it adds something."""
+        old = self.votes.get(vote.voter)
+        if old is not None and set(vote.seats) <= set(old.seats):
+            return False
+        if old is None or set(old.seats) <= set(vote.seats):
+            self.votes[vote.voter] = vote
+            return True
+        return False
+
+
+@dataclass(slots=True)
 class SessionState:
     """One peer's view of a game. `seat` is None for an observer (the verifier)."""
 
@@ -50,8 +81,12 @@ class SessionState:
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
+    clock: Clock = field(default_factory=Clock)
+    """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
     pool: Pool = field(default_factory=Pool)
     """Authored entries of other seats, not sequenced yet (SPEC 7.1)."""
+    forwarded: set[bytes] = field(default_factory=set)
+    """Hashes of conflicting entries this peer passed on (each once, SPEC 6.8)."""
     signed: dict[int, bytes] = field(default_factory=dict)
     """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
     7.1): an entry in its name that is not one of these is refused. The live node keeps it."""
@@ -73,7 +108,7 @@ class SessionState:
     def between_hands(self) -> bool:
         """No hand is running: the last one ended and all its players signed its head."""
         r = self.hand
-        return self.seated and (r is None or (r.ended and r.signed >= set(r.order)))
+        return self.seated and (r is None or r.closed)
 
     checked: bool = False
     """The entries being applied were checked in full by this peer before (a rewind): their

@@ -106,6 +106,15 @@ def _reveal(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     return k.Reveal(card=due.index, share=texts.share, proof=texts.proof)
 
 
+def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
+    seats = ", ".join(map(str, r.replaced))
+    return k.Abort(
+        blamed=sorted(r.replaced),
+        reason=f"seat(s) {seats} stopped sequencing before the deal and were replaced",
+        votes=[],
+    )
+
+
 def _hand_end(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     result = r.rules.result
     assert result is not None
@@ -122,6 +131,7 @@ MAKERS: Mapping[Step, Make] = {
     Step.DEAL_SHARES: _deal_shares,
     Step.HAND_SHUFFLE: _hand_shuffle,
     Step.REVEAL: _reveal,
+    Step.ABORT: _abort,
     Step.HAND_END: _hand_end,
     Step.HEAD_SIGNATURE: _head_signature,
 }

@@ -40,6 +40,7 @@ _SIGNED_REASONS = frozenset(
         Reason.BAD_COUNTERSIGNATURE,
         Reason.REPLAYED,
         Reason.WRONG_SEEN,
+        Reason.BAD_VOTE,
         Reason.NOT_EQUIVOCATION,
         Reason.ILLEGAL_ACTION,
         Reason.BAD_PROOF,

@@ -121,6 +121,14 @@ class Table:
             self.add(seat, k.SeatAcceptance(genesis=genesis))
 
 
+VOTES = [
+    k.VoteRecord(voter=v, seats=[s for s in (1, 2) if s != v], sig=hexs(f"vote{v}", 64))
+    for v in range(SEATS)
+]
+"""Vote records (their signatures are filler: the ledger does not check votes, the session
+does, SPEC 7.5)."""
+
+
 def sample_bodies() -> dict[str, Body]:
     """One valid body of every kind."""
     other = Table()
@@ -134,9 +142,10 @@ def sample_bodies() -> dict[str, Body]:
         k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
         k.HandEnd(players=[k.SeatStack(seat=s, stack=1000 + 10 * s) for s in range(SEATS)]),
         k.HeadSignature(head=hexs("head", 32)),
-        k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle"),
+        k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle", votes=[VOTES[0], VOTES[3]]),
         k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),
-        k.Timeout(seat=3),
+        k.Timeout(seats=[2], votes=[VOTES[0], VOTES[3]]),
+        k.SequencerChange(replaced=[1, 2], votes=VOTES),
         k.HandKey(key=hexs("Y", 33), proof=hexs("schnorr", 64)),
         k.DeckShuffle(deck=[hexs(f"c{i}", 66) for i in range(52)], proof=hexs("tw", 2000)),
         k.DealShares(

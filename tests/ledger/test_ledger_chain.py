@@ -376,7 +376,7 @@ def test_equivocation_detected_and_proved() -> None:
     entry = table.make(0, proof)
     assert table.ledger.expected_sequencer(entry) == 3
     table.ledger.append(entry)
-    abort = table.add(3, k.Abort(blamed=[2], reason="the dealer equivocated"))
+    abort = table.add(3, k.Abort(blamed=[2], reason="the dealer equivocated", votes=[]))
     assert table.ledger.sequencer == 3 and table.ledger.hand_ended_by == abort.hash
     assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
 

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from ledger_helpers import GAME, IDS, Table, sample_bodies, sample_entries
+from ledger_helpers import GAME, IDS, VOTES, Table, sample_bodies, sample_entries
 
 from p2pwillow.ledger import (
     KINDS,
@@ -209,7 +209,11 @@ def test_body_tampering_rejected(kind: str, path: tuple[str | int, ...], value: 
         lambda: k.Bet(amount=True),
         lambda: k.Bet(amount=2**60),
         lambda: k.HandKey(key="AB" * 33, proof="00"),
-        lambda: k.Abort(blamed=[3, 1], reason="x"),
+        lambda: k.Abort(blamed=[3, 1], reason="x", votes=[]),
+        lambda: k.Timeout(seats=[1], votes=[]),
+        lambda: k.SequencerChange(replaced=[1, 1], votes=[VOTES[0]]),
+        lambda: k.VoteRecord(voter=1, seats=[1, 2], sig="00" * 64),
+        lambda: k.Timeout(seats=[1], votes=[VOTES[2], VOTES[0]]),
         # a float is no JSON value of the ledger: the wrong type is the tampering under test
         lambda: k.Genesis(name="t", config={"x": 1.5}, players=[]),  # type: ignore[dict-item]
         lambda: k.SeatStack(seat=10, stack=0),

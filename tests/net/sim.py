@@ -3,7 +3,8 @@ a network that loses, duplicates, delays and reorders frames, on a virtual clock
 
 No sockets and no real time; every random choice comes from one seed. A peer here does what the
 live node does with its Session: feed it what the replication hands over, publish what it
-sends, decide as a bot when a decision is due, open hands as dealer, run the dealer's clock.
+sends (votes as broadcast items), decide as a bot when a decision is due, open hands as
+dealer, run every player's clock.
 """
 
 from __future__ import annotations
@@ -17,13 +18,21 @@ from dataclasses import dataclass, field
 
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.replication import (
     AuthoredReceived,
+    BroadcastReceived,
     EntryReceived,
     RefusalReceived,
     Replication,
 )
-from p2pwillow.net.wire import EntriesFrame, HeartbeatFrame, decode_frame, encode_frame
+from p2pwillow.net.wire import (
+    BroadcastFrame,
+    EntriesFrame,
+    HeartbeatFrame,
+    decode_frame,
+    encode_frame,
+)
 from p2pwillow.rules import IllegalAction, TableConfig
 from p2pwillow.session import EntryRefused, Output, Session, make_genesis
 from p2pwillow.table import Decider, bot_decider
@@ -57,7 +66,11 @@ class SimPeer:
 
     def publish(self, out: Output, now: float) -> None:
         for item in out.send:
-            self.rep.publish(item, now)
+            if isinstance(item, Vote):
+                # a vote goes to every peer as a broadcast item, resent until the head moves
+                self.rep.publish(BroadcastFrame("vote", item.hand, item.encode()), now)
+            else:
+                self.rep.publish(item, now)
 
     def pump(self, now: float) -> None:
         """Hand the Session what the replication received, as the live node does."""
@@ -76,6 +89,13 @@ class SimPeer:
                 # every session takes it: the sequencer sequences it, the others keep it
                 try:
                     out = s.receive(event.entry)
+                except RemoteProtocolError as exc:
+                    self.rep.rejected(event.peer, exc)
+                    continue
+                self.publish(out, now)
+            elif isinstance(event, BroadcastReceived) and event.item.kind == "vote":
+                try:
+                    out = s.receive(decode_vote(event.item.payload))
                 except RemoteProtocolError as exc:
                     self.rep.rejected(event.peer, exc)
                     continue
