@@ -138,6 +138,8 @@ class Table:
         on_entry: Callable[[Entry], None] | None = None,
     ) -> None:
         self.config = config if config is not None else TableConfig(seats=players)
+        self._rng = rng
+        self._samples = samples
         identities = [Identity.generate(rng) for _ in range(players)]
         self.identities = identities
         game = rng(GAME_ID_BYTES)
@@ -220,6 +222,55 @@ class Table:
         out = self.sessions[seat].act(decision)
         self._route(seat, out)
         return out
+
+    # --- between hands: players leave, join, sit in (SPEC 3.11) -------------------------------
+
+    def leave(self, seat: int) -> None:
+        """The player in `seat` stands up (its session stays, watching)."""
+        self._route(seat, self.sessions[seat].leave())
+        self.run()
+
+    def sit_in(self, seat: int) -> None:
+        self._route(seat, self.sessions[seat].sit_in())
+        self.run()
+
+    def join(
+        self,
+        seat: int,
+        name: str,
+        identity: Identity | None = None,
+        decider: Decider | None = None,
+    ) -> Session:
+        """A player takes the free `seat`: a new identity (buying in), or `identity` coming
+        back (with the stack it left with). Its session is rebuilt from the transcript so
+        far (SPEC 7.7); it becomes `sessions[seat]` (the next seat after the last, or the seat
+        of a player who left)."""
+        if not 0 <= seat <= len(self.sessions):
+            raise ValueError(f"seat {seat}: sessions are kept by seat, 0..{len(self.sessions)}")
+        if identity is None:
+            identity = Identity.generate(self._rng)
+        # a returning identity goes on from the counters it used (its old session kept them)
+        signed: dict[int, bytes] = {}
+        for at, known in enumerate(self.identities):
+            if known.public_key == identity.public_key:
+                signed = self.sessions[at].signed
+        session = Session.restore(
+            identity, seat, self.sessions[0].ledger.entries, self._rng, signed=signed
+        )
+        if seat == len(self.sessions):
+            self.sessions.append(session)
+            self.identities.append(identity)
+        else:
+            self.sessions[seat] = session
+            self.identities[seat] = identity
+        if decider is not None:
+            self.deciders[seat] = decider
+        elif seat not in self.deciders:
+            chooser = random.Random(self._arrival.getrandbits(64))
+            self.deciders[seat] = bot_decider(seat, chooser, samples=self._samples)
+        self._route(seat, session.join(name))
+        self.run()
+        return session
 
     # --- playing ---------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from p2pwillow.ledger.kinds import (
 )
 
 SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
+"""Seating: a player may join or leave before the first hand too (SPEC 6.6)."""
 """The only kinds allowed in hand 0, before the first hand starts (SPEC 6.6)."""
 HAND_ENDINGS = (HandEnd, Abort)
 

@@ -182,17 +182,26 @@ class SeatAcceptance(Body):
 @kind("join")
 @dataclass(frozen=True, slots=True)
 class Join(Body):
-    """Between hands, a new player takes the author seat with this key (self-signed)."""
+    """Between hands, a player takes the author seat with this key (self-signed): a returning
+    key with the stack it left with (`buy_in` 0), anyone else buying in with the starting
+    stack (SPEC 3.11)."""
 
     name: str = spec(PLAYER_NAME)
     identity_key: str = spec(IDENTITY_KEY)
     genesis: str = spec(HASH)
+    buy_in: int = spec(CHIPS)
 
 
 @kind("leave")
 @dataclass(frozen=True, slots=True)
 class Leave(Body):
-    """Between hands, the author leaves the table."""
+    """Between hands, the author leaves the table; the game keeps its stack for its key."""
+
+
+@kind("sit_in")
+@dataclass(frozen=True, slots=True)
+class SitIn(Body):
+    """Between hands, the author, sitting out, plays again from the next hand (SPEC 3.11)."""
 
 
 # --- hand frame --------------------------------------------------------------------------------
@@ -455,6 +464,7 @@ KINDS: Mapping[str, type[Body]] = registry(
     SeatAcceptance,
     Join,
     Leave,
+    SitIn,
     HandStart,
     HandEnd,
     HeadSignature,
@@ -522,6 +532,7 @@ __all__ = [
     "SeatStack",
     "SeatedPlayer",
     "SequencerChange",
+    "SitIn",
     "Timeout",
     "TradeGive",
     "TradedCard",

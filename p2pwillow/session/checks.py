@@ -178,21 +178,45 @@ def _between(st: SessionState, what: str) -> None:
 
 
 def _join(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11, 7.3: a player sits down with the stack its key left with, or buys in with the
+    starting stack; `buy_in` says which, and must be exactly what is due."""
     body = _body(e, k.Join)
     _between(st, "a player joins")
+    game = st.game
+    _rules(lambda: game.verify_join(e.author, body.name, body.identity_key))
+    due = game.buy_in_due(body.identity_key)
+    if body.buy_in != due:
+        raise Rejected(ILLEGAL, f"this player's buy-in is {due}, not {body.buy_in}")
 
     def commit() -> list[SessionEvent]:
-        st.game.join(e.author, body.name, body.identity_key)
+        game.join(e.author, body.name, body.identity_key)
         return []
 
     return commit
 
 
 def _leave(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11: any player may leave between hands; the game keeps its stack for its key."""
     _between(st, "a player leaves")
+    _bound(e)
+    _rules(lambda: st.game.verify_leave(e.author))
 
     def commit() -> list[SessionEvent]:
         st.game.leave(e.author)
+        return []
+
+    return commit
+
+
+def _sit_in(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11: a seat sitting out plays again from the next hand, once a hand has started
+    since it was made to sit out (or at once if the game cannot go on without it)."""
+    _between(st, "a player sits in")
+    _bound(e)
+    _rules(lambda: st.game.verify_sit_in(e.author))
+
+    def commit() -> list[SessionEvent]:
+        st.game.sit_in(e.author)
         return []
 
     return commit
@@ -738,6 +762,7 @@ def _close(
     st.game.end_hand()
     for seat in r.replaced:
         st.game.sit_out(seat, SitOutReason.REPLACED_SEQUENCER)
+    st.game.check_chips()  # SPEC 3.11: the chips at the table and with those who left
     summary = r.summary()
     st.summaries.append(summary)
     return [*events, HandClosed(summary)]
@@ -762,6 +787,7 @@ CHECKS: Mapping[str, Check] = {
     k.SeatAcceptance.KIND: _seat,
     k.Join.KIND: _join,
     k.Leave.KIND: _leave,
+    k.SitIn.KIND: _sit_in,
     k.HandStart.KIND: _hand_start,
     k.HandKey.KIND: _hand_key,
     k.DeckShuffle.KIND: _deck_shuffle,

@@ -531,6 +531,48 @@ class Session:
         players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players if p.plays]
         return self._emit(k.HandStart(dealer=me, players=players)) + self._auto()
 
+    # --- between hands: leaving, coming back, sitting in (SPEC 3.11) --------------------------
+
+    def leave(self) -> Output:
+        """Between hands, stand up; the game keeps this identity's stack for when it comes
+        back (SPEC 3.11). IllegalAction (nothing sent) if the rules refuse it now."""
+        me = self._me()
+        st = self._state
+        self._between_hands("leave")
+        st.game.verify_leave(me)
+        return self._emit(k.Leave()) + self._auto()
+
+    def sit_in(self) -> Output:
+        """Between hands, play again from the next hand after sitting out (SPEC 3.11)."""
+        me = self._me()
+        st = self._state
+        self._between_hands("sit in")
+        st.game.verify_sit_in(me)
+        return self._emit(k.SitIn()) + self._auto()
+
+    def join(self, name: str) -> Output:
+        """Take this session's seat, which must be free (a session restored from the game's
+        transcript for the seat it takes, `Session.restore`): with the stack this identity
+        left with, or buying in with the starting stack (SPEC 3.11, 7.3)."""
+        me = self._me()
+        st = self._state
+        identity = self._identity
+        assert identity is not None
+        self._between_hands("join")
+        key = identity.public_key.hex()
+        st.game.verify_join(me, name, key)
+        body = k.Join(
+            name=name,
+            identity_key=key,
+            genesis=st.ledger.hash_of(0).hex(),
+            buy_in=st.game.buy_in_due(key),
+        )
+        return self._emit(body) + self._auto()
+
+    def _between_hands(self, what: str) -> None:
+        if not self._state.between_hands:
+            raise IllegalAction(f"a player may {what} only between hands")
+
     def act(self, decision: DecisionLike) -> Output:
         """The local player's decision, checked against the rules, as a signed entry.
 

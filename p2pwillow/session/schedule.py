@@ -133,7 +133,12 @@ class Rule:
 def _owe_seat(ledger: Ledger, r: None) -> Iterable[Due]:
     genesis = ledger.genesis
     assert genesis is not None
-    return [Due(p.seat, Step.SEAT) for p in genesis.players if p.seat not in ledger.seated]
+    held = ledger.identities
+    return [
+        Due(p.seat, Step.SEAT)
+        for p in genesis.players
+        if p.seat not in ledger.seated and p.seat in held  # a player that left owes nothing
+    ]
 
 
 def _owe_hand_key(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
@@ -360,8 +365,7 @@ _ROWS: Mapping[tuple[When, Maker | None], tuple[Rule, ...]] = MappingProxyType(
 def when(ledger: Ledger, r: HandRecord | None) -> When:
     """The part of the game it is now."""
     if ledger.hand == 0 or r is None:
-        genesis = ledger.genesis
-        seated = genesis is not None and ledger.seated >= {p.seat for p in genesis.players}
+        seated = ledger.genesis is not None and ledger.seated >= set(ledger.identities)
         return When.BETWEEN if seated else When.SEATING
     if not r.ended:
         return When.HAND

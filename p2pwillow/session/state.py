@@ -99,10 +99,10 @@ class SessionState:
 
     @property
     def seated(self) -> bool:
-        """Every genesis player has accepted the table."""
-        genesis = self.ledger.genesis
-        assert genesis is not None
-        return self.ledger.seated >= {p.seat for p in genesis.players}
+        """Seating is over: a hand has started, or every seat at the table has accepted it (a
+        genesis player that left needs not)."""
+        ledger = self.ledger
+        return ledger.hand > 0 or ledger.seated >= set(ledger.identities)
 
     @property
     def between_hands(self) -> bool:

@@ -229,13 +229,20 @@ def _stacks(report: VerifyReport) -> list[str]:
     width = max(len(report.name(st.seat)) for st in rows)
     digits = max(len(str(st.final)) for st in rows)
     played = len(report.hands)
-    out = [f"Final stacks after {_plural(played, 'hand')} (sat down with, now, result):"]
+    out = [f"Final stacks after {_plural(played, 'hand')} (bought in, now, result):"]
     for st in rows:
         note = ", left the table" if st.left else ("" if st.final else ", out of chips")
         out.append(
             f"  {report.name(st.seat):<{width}}  {st.bought_in:>{digits}} -> "
             f"{st.final:>{digits}}  {st.net:+d}{note}"
         )
+    chips = report.chips
+    if chips is not None:
+        where = f"{chips.at_table} at the table" + (
+            f" and {chips.left} with players who left" if chips.left else ""
+        )
+        sums = "every chip accounted for" if chips.balanced else "CHIPS DO NOT ADD UP"
+        out.append(f"Chips: {chips.bought_in} bought in; {where}: {sums}.")
     if report.game_over:
         rich = [report.name(st.seat) for st in rows if st.final and not st.left]
         has = "has" if len(rich) == 1 else "have"

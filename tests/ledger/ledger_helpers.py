@@ -137,7 +137,13 @@ def sample_bodies() -> dict[str, Body]:
     bodies: list[Body] = [
         genesis_body(),
         k.SeatAcceptance(genesis=hexs("genesis", 32)),
-        k.Join(name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=hexs("g", 32)),
+        k.Join(
+            name="Late Larry",
+            identity_key=IDS[4].public_key.hex(),
+            genesis=hexs("g", 32),
+            buy_in=1000,
+        ),
+        k.SitIn(),
         k.Leave(),
         k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
         k.HandEnd(players=[k.SeatStack(seat=s, stack=1000 + 10 * s) for s in range(SEATS)]),

@@ -253,7 +253,9 @@ def test_head_signatures() -> None:
 def test_join_and_leave() -> None:
     table = valid_game()
     genesis = table.ledger.hash_of(0).hex()
-    joiner = k.Join(name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=genesis)
+    joiner = k.Join(
+        name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=genesis, buy_in=1000
+    )
     taken = table.make(2, joiner, key=IDS[4])
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(taken)
@@ -305,7 +307,7 @@ def test_a_counter_belongs_to_the_identity_not_the_seat() -> None:
     last = table.ledger.last_counter(IDS[1].public_key)
     assert last > 0
     genesis = table.ledger.hash_of(0).hex()
-    back = k.Join(name="Player 1", identity_key=IDS[1].public_key.hex(), genesis=genesis)
+    back = k.Join(name="Player 1", identity_key=IDS[1].public_key.hex(), genesis=genesis, buy_in=0)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(table.make(5, back, key=IDS[1], counter=last))
     assert info.value.reason is Reason.REPLAYED
