@@ -39,7 +39,6 @@ from p2pwillow.session import (
     Output,
     Refusal,
     Session,
-    Step,
     make_genesis,
 )
 
@@ -346,31 +345,33 @@ class Table:
         self.run()
 
     def finish_hand(self) -> None:
-        """Play the running hand to its end and its head signatures (or until only muted
-        seats still owe a signature). TableError if it stalls."""
+        """Play the running hand to its end and its head signatures (a silent player's are
+        excused by the witnessed clock, SPEC 7.5). TableError if it stalls."""
         first = self.sessions[0]
-        clock = self.config.action_clock + 1
-        stalls = 0
         while not first.between_hands:
-            r = first.hand
-            if r is not None and r.is_over and self._only_muted_unsigned(first):
-                return
             if self.decide_round():
-                stalls = 0
                 continue
-            head = first.ledger.head_seq
-            self.tick(clock)
-            if first.ledger.head_seq == head:
-                stalls += 1
-                if stalls > 3:
-                    raise TableError(f"the table stalled in hand {first.hand_number}")
+            self._wait_for_clock(f"the table stalled in hand {first.hand_number}")
 
-    def _only_muted_unsigned(self, session: Session) -> bool:
-        """The hand has ended and only muted seats still owe their head signature."""
-        if session.ledger.hand_ended_by is None:
-            return False
-        owing = {d.seat for d in session.due() if d.step is Step.HEAD_SIGNATURE}
-        return owing <= self.muted
+    def _wait_for_clock(self, why: str) -> None:
+        """Let the clock run until the chain moves (the players vote, the sequencer acts, or a
+        silent one is replaced: up to one action clock per seat it must pass over)."""
+        heads = [s.ledger.head_hash for s in self.sessions]
+        for _ in range(len(self.sessions) + 2):
+            self.tick(self.config.action_clock + 1)
+            if [s.ledger.head_hash for s in self.sessions] != heads:
+                return
+        raise TableError(why)
+
+    def end_game(self, seat: int | None = None) -> None:
+        """Between hands, `seat` (the hand's sequencer by default) ends the game, and every
+        seated player signs its end (SPEC 7.3); silent players are excused by the clock."""
+        first = self.sessions[0]
+        author = first.sequencer if seat is None else seat
+        self._route(author, self.sessions[author].end_game())
+        self.run()
+        while not first.complete:
+            self._wait_for_clock("the game's end is not signed")
 
     def play(self, hands: int) -> int:
         """Play up to `hands` hands; returns how many were played."""

@@ -91,6 +91,7 @@ def settled(table: Table, players: int) -> None:
     the transcript verifies."""
     first = table.sessions[0]
     assert first.between_hands
+    table.end_game()
     assert sum(p.stack for p in first.game.players) == players * table.config.starting_stack
     for summary in first.summaries:
         assert summary.signed and not summary.aborted

@@ -31,9 +31,12 @@ WITH_RULES = {
 }
 
 
-def _step_of(entry: Entry) -> Due | None:
-    """The step an entry sends, as the schedule would name it (None: a decision or the clock)."""
+def _step_of(entry: Entry, ended: bool = False) -> Due | None:
+    """The step an entry sends, as the schedule would name it (None: a decision or the clock);
+    `ended`: the game's end is in the chain (a head signature signs it)."""
     body = entry.body
+    if isinstance(body, k.HeadSignature) and ended:
+        return Due(entry.author, Step.GAME_SIGNATURE)
     if isinstance(body, k.HandShuffle):
         if body.purpose == "trade":
             return Due(entry.author, Step.HAND_SHUFFLE, body.trade)
@@ -62,10 +65,10 @@ class Witness:
             self.session = Session(None, None, entry)
             return
         st = self.session.state
-        owed = sched.dues(st.ledger, st.hand, game=st.game)
+        owed = st.dues()
         self.not_ready += any(not d.ready for d in owed)
         check_refusals_agree_with_dues(self.session, owed)
-        due = _step_of(entry)
+        due = _step_of(entry, st.ledger.game_ended)
         if due is not None:
             # every step the checks accept is one the schedule said was owed, and ready
             assert due in owed, (entry.seq, entry.kind, due, owed)
@@ -138,7 +141,7 @@ class CheckedTable(Table):
         super().run()
         first = self.sessions[0]
         st = first.state
-        owed = sched.dues(st.ledger, st.hand, game=st.game)
+        owed = st.dues()
         waits = first.waiting_for()
         # "waiting for" is the schedule's list of what keeps the running hand from ending
         assert waits == tuple(Wait(d.seat, d.step.value) for d in sched.waits(st.ledger, st.hand))
@@ -205,6 +208,7 @@ def _play(
     if mute is not None:
         table.muted.add(mute)
     table.play(hands)
+    table.end_game()
     assert table.rejections == []
     return witness
 

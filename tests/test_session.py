@@ -330,6 +330,7 @@ def test_betting_timeout_checks_or_folds() -> None:
     assert {type(t.outcome).__name__ for t in timed} <= {"Checked", "Folded"}
     assert any(e.kind == "timeout" for e in table.transcript)
     assert sum(p.stack for p in table.sessions[0].game.players) == 2000
+    table.end_game()
     assert observer(table.lines).complete
 
 
@@ -340,6 +341,7 @@ def test_trading_timeout_passes() -> None:
     assert hand is not None
     timed = [e for e in hand.events if isinstance(e, TimedOut) and e.seat == 2]
     assert timed and {type(t.outcome).__name__ for t in timed} <= {"Passed", "TradeDeclined"}
+    table.end_game()
     assert observer(table.lines).complete
 
 

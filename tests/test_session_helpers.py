@@ -53,9 +53,10 @@ def new_table(
 
 @functools.cache
 def honest_game(players: int = 3, hands: int = 2, seed: int = 1) -> Table:
-    """A finished game (cached: several test modules read the same one)."""
+    """A finished game, ended and signed (cached: several test modules read the same one)."""
     table = new_table(players, seed)
     assert table.play(hands) == hands
+    table.end_game()
     return table
 
 

@@ -16,6 +16,7 @@ from p2pwillow.ledger.identity import safety_code
 from p2pwillow.ledger.kinds import (
     Abort,
     Equivocation,
+    GameEnd,
     Genesis,
     HandEnd,
     HandStart,
@@ -73,6 +74,7 @@ class Ledger:
         "_ended_by",
         "_entries",
         "_game",
+        "_game_ended",
         "_hand",
         "_hand_first",
         "_hand_hashes",
@@ -84,6 +86,7 @@ class Ledger:
         "_seated",
         "_sequencer",
         "_sequencers",
+        "_signers",
     )
 
     def __init__(self, game: bytes | None = None) -> None:
@@ -106,6 +109,10 @@ class Ledger:
         self._hand_hashes: dict[bytes, int] = {}
         """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
         self._hand_first = 0
+        self._game_ended = False
+        self._signers: tuple[int, ...] = ()
+        """Who signs the head now: the players of the hand that ended, or the seated players
+        once the game has ended."""
 
     def keep_no_entries(self) -> None:
         """From now on hold only the genesis entry and every entry's hash and sequencer, not
@@ -198,8 +205,20 @@ class Ledger:
 
     @property
     def hand_ended_by(self) -> bytes | None:
-        """The hash of the hand_end or abort that ended the current hand, if any."""
+        """The hash of the hand_end or abort that ended the current hand, or of the game_end
+        that ended the game, if any: the head the players sign."""
         return self._ended_by
+
+    @property
+    def signers(self) -> tuple[int, ...]:
+        """Who signs `hand_ended_by`: the hand's players, or the seated players after a
+        game_end (SPEC 6.6)."""
+        return self._signers
+
+    @property
+    def game_ended(self) -> bool:
+        """A game_end is in the chain: no hand starts again (SPEC 6.6)."""
+        return self._game_ended
 
     def safety_code(self) -> str:
         """The safety code of the table as now seated (SPEC 6.7)."""
@@ -328,6 +347,8 @@ class Ledger:
         if entry.seq == 0:
             raise _fail(Reason.BAD_SEATING, "entry 0 must be the genesis", entry)
         if isinstance(body, HandStart):
+            if self._game_ended:
+                raise _fail(Reason.WRONG_HAND, "the game has ended", entry)
             if entry.hand != self._hand + 1:
                 raise _fail(Reason.WRONG_HAND, f"hand_start must open hand {self._hand + 1}", entry)
             if body.dealer != entry.author:
@@ -363,8 +384,8 @@ class Ledger:
         elif isinstance(body, SequencerChange):
             self._check_change(entry, body)
         elif isinstance(body, HeadSignature):
-            if entry.author not in self._hand_seats:
-                raise _fail(Reason.WRONG_HAND, "the author is not in the hand", entry)
+            if entry.author not in self._signers:
+                raise _fail(Reason.WRONG_HAND, "the author does not sign this head", entry)
             if self._ended_by is None or body.head != self._ended_by.hex():
                 raise _fail(
                     Reason.WRONG_HAND, "signs a head other than the hand's ending entry", entry
@@ -454,6 +475,13 @@ class Ledger:
             self._ended_by = digest
             self._ended_at = len(self._hashes)
             self._head_signers = set()
+            self._signers = self._hand_seats
+        elif isinstance(body, GameEnd):
+            self._ended_by = digest
+            self._ended_at = len(self._hashes)
+            self._head_signers = set()
+            self._signers = tuple(sorted(self._roster))
+            self._game_ended = True
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
         self._sequencer = sequencer

@@ -228,10 +228,20 @@ class HandEnd(Body):
     players: Sequence[SeatStack] = spec(SEAT_STACKS)
 
 
+@kind("game_end")
+@dataclass(frozen=True, slots=True)
+class GameEnd(Body):
+    """Between hands, a seated player ends the game: every seated player's stack (SPEC 7.3).
+    No hand starts after it; every seated player signs its hash (`head_signature`)."""
+
+    players: Sequence[SeatStack] = spec(SEAT_STACKS)
+
+
 @kind("head_signature")
 @dataclass(frozen=True, slots=True)
 class HeadSignature(Body):
-    """A player signs the hash of the entry that ended the hand (hand_end or abort)."""
+    """A player signs the hash of the entry that ended the hand (hand_end or abort), or the
+    game (game_end)."""
 
     head: str = spec(HASH)
 
@@ -467,6 +477,7 @@ KINDS: Mapping[str, type[Body]] = registry(
     SitIn,
     HandStart,
     HandEnd,
+    GameEnd,
     HeadSignature,
     Abort,
     Equivocation,
@@ -516,6 +527,7 @@ __all__ = [
     "EntryOf",
     "Equivocation",
     "Fold",
+    "GameEnd",
     "Genesis",
     "HandEnd",
     "HandKey",

@@ -42,7 +42,7 @@ from p2pwillow.session.events import (
     SessionEvent,
 )
 from p2pwillow.session.record import HandRecord, OpenTrade
-from p2pwillow.session.schedule import Stall, Step, refusal
+from p2pwillow.session.schedule import GameEnded, Stall, Step, refusal
 from p2pwillow.session.state import SessionState
 
 T = TypeVar("T")
@@ -173,6 +173,8 @@ def _seat(st: SessionState, e: Entry) -> Commit:
 
 
 def _between(st: SessionState, what: str) -> None:
+    if st.ended is not None:
+        raise Rejected(ILLEGAL, "the game has ended")
     if not st.between_hands:
         raise Rejected(ILLEGAL, f"{what} only between hands")
 
@@ -635,17 +637,18 @@ def _timeout(st: SessionState, e: Entry) -> Commit:
 
 
 def _sit_out_between(st: SessionState, r: HandRecord, seat: int) -> None:
-    """A seat timed out outside a running hand: its head signature counts as given, or the
-    next hand's start passes to the next seat; either way it sits out (SPEC 3.11, 7.5)."""
-    if r.ended and not r.closed:
+    """A seat timed out outside a running hand (SPEC 7.5): its signature of the game's end is
+    excused; or its head signature counts as given and it sits out; or, between hands, the next
+    hand's start passes to the next playing seat and it sits out (SPEC 3.11)."""
+    if st.ended is not None:
+        st.ended.excused.add(seat)
+    elif not r.closed:
         r.excused.add(seat)
-        reason = SitOutReason.MISSED_HEAD_SIGNATURE
+        st.game.sit_out(seat, SitOutReason.MISSED_HEAD_SIGNATURE)
+        if r.closed:
+            st.summaries[-1] = r.summary()
     else:
-        reason = SitOutReason.MISSED_HAND_START
-    if r.closed or reason is SitOutReason.MISSED_HEAD_SIGNATURE:
-        st.game.sit_out(seat, reason)
-    if r.closed and r.signed | r.excused >= set(r.order) and st.summaries:
-        st.summaries[-1] = r.summary()
+        st.game.sit_out(seat, SitOutReason.MISSED_HAND_START)
 
 
 def _after_stall(r: HandRecord, seat: int) -> None:
@@ -768,7 +771,40 @@ def _close(
     return [*events, HandClosed(summary)]
 
 
+def _game_end(st: SessionState, e: Entry) -> Commit:
+    """SPEC 7.3: between hands, a seated player ends the game, naming every seated player's
+    stack; the chips must add up against the buy-ins (3.11). Every seated player then signs it."""
+    body = _body(e, k.GameEnd)
+    _between(st, "a game ends")
+    _bound(e)
+    expected = [(p.seat, p.stack) for p in st.game.players]
+    got = [(p.seat, p.stack) for p in body.players]
+    if got != expected:
+        raise Rejected(ILLEGAL, f"the seated players' stacks are {expected}")
+    try:
+        st.game.check_chips()
+    except RulesError as exc:
+        raise Rejected(ILLEGAL, str(exc)) from None
+    signers = tuple(sorted(st.ledger.identities))
+
+    def commit() -> list[SessionEvent]:
+        st.ended = GameEnded(signers)
+        return []
+
+    return commit
+
+
 def _head_signature(st: SessionState, e: Entry) -> Commit:
+    ended = st.ended
+    if ended is not None:
+        if e.author in ended.signed | ended.excused:
+            raise Rejected(ILLEGAL, f"seat {e.author} has signed the game's end or was excused")
+
+        def sign() -> list[SessionEvent]:
+            ended.signed.add(e.author)
+            return []
+
+        return sign
     r = st.hand
     if r is None:
         raise Rejected(ILLEGAL, "no ended hand to sign")
@@ -800,6 +836,7 @@ CHECKS: Mapping[str, Check] = {
     k.SequencerChange.KIND: _sequencer_change,
     k.Equivocation.KIND: _equivocation,
     k.HandEnd.KIND: _hand_end,
+    k.GameEnd.KIND: _game_end,
     k.HeadSignature.KIND: _head_signature,
     **{a.entry: _decision for a in ACTION.values() if a.body is not None},
 }

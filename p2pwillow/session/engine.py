@@ -330,16 +330,23 @@ class Session:
         return not self.missing
 
     @property
+    def ended(self) -> bool:
+        """A `game_end` is in the chain: no hand starts again (SPEC 7.3)."""
+        return self._state.ended is not None
+
+    @property
     def missing(self) -> tuple[Wait, ...]:
         """What the transcript so far lacks to be a finished game (SPEC 7.6), seat by seat:
         the `seat` of a genesis player who has not accepted; while a hand runs, what it waits
-        for (7.4), or the dealer's `hand_end` once the rules have settled it; after it ended,
-        the `head_signature` of each of its players who has not signed. Empty exactly when
-        the game is complete; the one place that says what "complete" means."""
+        for (7.4), or the sequencer's `hand_end` once the rules have settled it; after it
+        ended, the `head_signature` of each of its players who has not signed; between hands,
+        the `game_end` that any seated player may write (one item per seated player); after
+        it, the `game_signature` of each seated player who has not signed it. Empty exactly
+        when the game is complete; the one place that says what "complete" means."""
         st = self._state
         now = schedule.when(st.ledger, st.hand)
         if now is schedule.When.BETWEEN:
-            return ()  # a next hand is never owed to complete a game
+            return tuple(Wait(s, k.GameEnd.KIND) for s in sorted(st.ledger.identities))
         owed = tuple(dict.fromkeys(Wait(d.seat, d.step.value) for d in self.due()))
         if owed or now is not schedule.When.HAND:
             return owed
@@ -371,7 +378,7 @@ class Session:
         """Every step the schedule says is owed now, from whom (SPEC 7.4), the automatic ones
         and those outside the running hand (seating, the hand's end, head signatures) included."""
         st = self._state
-        return schedule.dues(st.ledger, st.hand, game=st.game)
+        return st.dues()
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
@@ -386,7 +393,7 @@ class Session:
             return False
         return any(
             d.seat == me and d.ready and (d.step is not Step.LAYOUT or r.held is not None)
-            for d in schedule.dues(st.ledger, r, schedule.Maker.PLAYER)
+            for d in st.dues(schedule.Maker.PLAYER)
         )
 
     def may_decide(self) -> bool:
@@ -524,6 +531,8 @@ class Session:
         """As the next dealer, open the next hand (SPEC 7.3)."""
         me = self._me()
         st = self._state
+        if st.ended is not None:
+            raise IllegalAction("the game has ended")
         if not st.between_hands:
             raise IllegalAction("a hand is running, or the last one is not signed by everyone")
         if st.game.next_button() != me:
@@ -569,7 +578,20 @@ class Session:
         )
         return self._emit(body) + self._auto()
 
+    def end_game(self) -> Output:
+        """Between hands, end the game (SPEC 7.3): every seated player's stack, signed by this
+        player; then every seated player signs it. IllegalAction if no game can end now."""
+        me = self._me()
+        st = self._state
+        self._between_hands("end the game")
+        if me not in st.ledger.identities:
+            raise IllegalAction(f"seat {me} is not seated")
+        players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players]
+        return self._emit(k.GameEnd(players=players)) + self._auto()
+
     def _between_hands(self, what: str) -> None:
+        if self._state.ended is not None:
+            raise IllegalAction("the game has ended")
         if not self._state.between_hands:
             raise IllegalAction(f"a player may {what} only between hands")
 
@@ -686,9 +708,7 @@ class Session:
             accused.remove(me)  # only its own default it takes itself; else it is replaced
         pre_deal = [s for s in accused if Stall.ABORT in owed[s]]
         if pre_deal:
-            named = sorted(
-                {d.step.value for d in schedule.dues(st.ledger, r) if d.seat in pre_deal}
-            )
+            named = sorted({d.step.value for d in st.dues() if d.seat in pre_deal})
             reason = f"seat(s) {', '.join(map(str, pre_deal))} stalled: {', '.join(named)}"
             return self._emit(
                 k.Abort(

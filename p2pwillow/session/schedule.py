@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -50,6 +50,8 @@ class Step(enum.StrEnum):
     HEAD_SIGNATURE = "head_signature"
     HAND_START = "hand_start"
     """Between hands, the next dealer's `hand_start` (SPEC 7.3)."""
+    GAME_SIGNATURE = "game_signature"
+    """After the `game_end`, each seated player's `head_signature` of it (SPEC 7.3)."""
 
 
 class Maker(enum.Enum):
@@ -72,6 +74,8 @@ class When(enum.Enum):
     """Once the hand has ended (`hand_end` or `abort`), until its players have signed."""
     BETWEEN = "between"
     """Between hands: the last hand is signed by every player (or they were excused)."""
+    GAME_END = "game end"
+    """After the `game_end`: its signatures."""
 
 
 class Stall(enum.Enum):
@@ -207,6 +211,24 @@ def _owe_head_signature(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed | r.excused]
 
 
+@dataclass(slots=True)
+class GameEnded:
+    """The game's end (SPEC 7.3): who signs it, who has, who was excused (SPEC 7.5)."""
+
+    signers: tuple[int, ...]
+    signed: set[int] = field(default_factory=set)
+    excused: set[int] = field(default_factory=set)
+
+    @property
+    def closed(self) -> bool:
+        return self.signed | self.excused >= set(self.signers)
+
+
+def _owe_game_signature(ledger: Ledger, ended: GameEnded) -> Iterable[Due]:
+    done = ended.signed | ended.excused
+    return [Due(s, Step.GAME_SIGNATURE) for s in ended.signers if s not in done]
+
+
 def _owe_hand_start(ledger: Ledger, game: Game) -> Iterable[Due]:
     try:
         dealer = game.next_button()
@@ -317,6 +339,10 @@ def _hand_end(r: HandRecord, seat: int, index: int) -> str | None:
     return None
 
 
+def _game_signature(r: HandRecord, seat: int, index: int) -> str | None:
+    return None  # checked against the game's end, which the hand record does not hold
+
+
 def _head_signature(r: HandRecord, seat: int, index: int) -> str | None:
     if seat in r.excused:
         return f"seat {seat} was timed out for its head signature"
@@ -326,7 +352,13 @@ def _head_signature(r: HandRecord, seat: int, index: int) -> str | None:
 # --- the schedule ------------------------------------------------------------------------------
 
 SESSION, PLAYER = Maker.SESSION, Maker.PLAYER
-SEATING, HAND, ENDED, BETWEEN = When.SEATING, When.HAND, When.ENDED, When.BETWEEN
+SEATING, HAND, ENDED, BETWEEN, GAME_END = (
+    When.SEATING,
+    When.HAND,
+    When.ENDED,
+    When.BETWEEN,
+    When.GAME_END,
+)
 
 # fmt: off
 STEPS: tuple[Rule, ...] = (
@@ -345,6 +377,7 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
     Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, ENDED,   _owe_head_signature, _head_signature),
     Rule(Step.HAND_START,     "hand_start",     PLAYER,  Stall.SIT_OUT, BETWEEN, _owe_hand_start,     _never),
+    Rule(Step.GAME_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, GAME_END, _owe_game_signature, _game_signature),
 )
 # fmt: on
 
@@ -364,6 +397,8 @@ _ROWS: Mapping[tuple[When, Maker | None], tuple[Rule, ...]] = MappingProxyType(
 
 def when(ledger: Ledger, r: HandRecord | None) -> When:
     """The part of the game it is now."""
+    if ledger.game_ended:
+        return When.GAME_END
     if ledger.hand == 0 or r is None:
         seated = ledger.genesis is not None and ledger.seated >= set(ledger.identities)
         return When.BETWEEN if seated else When.SEATING
@@ -373,18 +408,26 @@ def when(ledger: Ledger, r: HandRecord | None) -> When:
 
 
 def dues(
-    ledger: Ledger, r: HandRecord | None, maker: Maker | None = None, game: Game | None = None
+    ledger: Ledger,
+    r: HandRecord | None,
+    maker: Maker | None = None,
+    game: Game | None = None,
+    ended: GameEnded | None = None,
 ) -> tuple[Due, ...]:
     """Every step owed now (only those `maker` makes, if given), in the order of `STEPS`, each
     in table order (SPEC 7.4): before the first hand the seat acceptances, while a hand runs its
     steps, once it has ended the head signatures still missing (SPEC 6.6), between hands the
-    next hand's start (only if `game`, the rules' game, is given)."""
+    next hand's start (if `game`, the rules' game, is given), after the game's end its missing
+    signatures (if `ended` is given)."""
     now = when(ledger, r)
+    context: object = r
     if now is When.BETWEEN:
-        if game is None:
-            return ()
-        return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, game))
-    return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, r))
+        context = game
+    elif now is When.GAME_END:
+        context = ended
+    if context is None and now in (When.BETWEEN, When.GAME_END):
+        return ()
+    return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, context))
 
 
 def refusal(r: HandRecord, step: Step, seat: int, index: int = 0) -> str | None:
@@ -410,6 +453,7 @@ __all__ = [
     "RULE",
     "STEPS",
     "Due",
+    "GameEnded",
     "Maker",
     "Rule",
     "Stall",

@@ -17,7 +17,7 @@ from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.events import HandSummary
 from p2pwillow.session.pool import Pool
 from p2pwillow.session.record import HandRecord
-from p2pwillow.session.schedule import Due
+from p2pwillow.session.schedule import Due, GameEnded, Maker, dues
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +75,8 @@ class SessionState:
     """The current (or last) hand; None before the first."""
     summaries: list[HandSummary] = field(default_factory=list)
     """One summary per hand that has ended, in order."""
+    ended: GameEnded | None = None
+    """The game's end, once a `game_end` is in the chain (SPEC 7.3)."""
     pending: set[Due] = field(default_factory=set)
     """The automatic steps this seat has sent to the sequencer, so that none is sent twice while
     it is on its way; cleared when a hand starts."""
@@ -103,6 +105,15 @@ class SessionState:
         genesis player that left needs not)."""
         ledger = self.ledger
         return ledger.hand > 0 or ledger.seated >= set(ledger.identities)
+
+    @property
+    def complete(self) -> bool:
+        """The game has ended and every seated player signed its end or was excused."""
+        return self.ended is not None and self.ended.closed
+
+    def dues(self, maker: Maker | None = None) -> tuple[Due, ...]:
+        """Every step owed now (of `maker`, if given), by the schedule (SPEC 7.4)."""
+        return dues(self.ledger, self.hand, maker, self.game, self.ended)
 
     @property
     def between_hands(self) -> bool:

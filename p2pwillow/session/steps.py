@@ -16,7 +16,7 @@ from p2pwillow.rules import ActionKind, Announcement, IllegalAction
 from p2pwillow.rules.actions import ACTION, By
 from p2pwillow.session.checks import body_of
 from p2pwillow.session.record import HandRecord
-from p2pwillow.session.schedule import Due, Maker, Step, dues
+from p2pwillow.session.schedule import Due, Maker, Step
 from p2pwillow.session.state import SessionState
 
 
@@ -42,7 +42,7 @@ def due_step(st: SessionState) -> Due | None:
     """The first step the schedule names for the local seat that its session makes by itself
     and has not sent yet (SPEC 7.3), or None."""
     me = st.seat
-    for due in dues(st.ledger, st.hand, Maker.SESSION):
+    for due in st.dues(Maker.SESSION):
         if due.seat == me and due not in st.pending:
             return due
     return None
@@ -134,6 +134,7 @@ MAKERS: Mapping[Step, Make] = {
     Step.ABORT: _abort,
     Step.HAND_END: _hand_end,
     Step.HEAD_SIGNATURE: _head_signature,
+    Step.GAME_SIGNATURE: _head_signature,
 }
 """How the local seat makes each automatic step of a hand (`SEAT` is made before any hand)."""
 

@@ -14,7 +14,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.vote import Vote
-from p2pwillow.session.schedule import RULE, Stall, When, dues, when
+from p2pwillow.session.schedule import RULE, Stall, When, when
 from p2pwillow.session.state import SessionState
 
 
@@ -33,7 +33,7 @@ def voters(st: SessionState) -> tuple[int, ...]:
     r = st.hand
     if when(st.ledger, r) in (When.HAND, When.ENDED) and r is not None:
         return r.order
-    return tuple(sorted(st.ledger.identities))
+    return tuple(sorted(st.ledger.identities))  # between hands, and to sign the game's end
 
 
 def quorum(eligible: Sequence[int], seat: int) -> int:
@@ -45,7 +45,7 @@ def quorum(eligible: Sequence[int], seat: int) -> int:
 def owed(st: SessionState) -> dict[int, set[Stall]]:
     """What each seat owes now, by what the sequencer may do about it (SPEC 7.4, 7.5)."""
     out: dict[int, set[Stall]] = {}
-    for d in dues(st.ledger, st.hand, game=st.game):
+    for d in st.dues():
         out.setdefault(d.seat, set()).add(RULE[d.step].stall)
     return out
 

@@ -275,6 +275,14 @@ def missing_texts(report: VerifyReport) -> list[str]:
             f"{_and(who)} {'has' if len(who) == 1 else 'have'} not signed the end of "
             f"hand {report.hand}"
         )
+    if "game_end" in by_step:
+        by_step.pop("game_end")
+        out.append("the game has not ended: no player has written its game_end")
+    if "game_signature" in by_step:
+        who = [name(s) for s in by_step.pop("game_signature")]
+        out.append(
+            f"{_and(who)} {'has' if len(who) == 1 else 'have'} not signed the end of the game"
+        )
     if "hand_end" in by_step:
         dealer = by_step.pop("hand_end")[0]
         out.append(
@@ -306,7 +314,7 @@ def verdict_text(report: VerifyReport) -> list[str]:
     if report.verdict is Verdict.VALID:
         return [
             "VALID AND COMPLETE: every signature, hash link, rule and proof checks;",
-            "  every hand ended and was signed by all its players.",
+            "  every hand ended and was signed by all its players, and so was the game's end.",
         ]
     assert e is not None
     if report.verdict is Verdict.NOT_CLOSED:

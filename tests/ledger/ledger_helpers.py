@@ -147,6 +147,7 @@ def sample_bodies() -> dict[str, Body]:
         k.Leave(),
         k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
         k.HandEnd(players=[k.SeatStack(seat=s, stack=1000 + 10 * s) for s in range(SEATS)]),
+        k.GameEnd(players=[k.SeatStack(seat=s, stack=990 + 5 * s) for s in range(SEATS)]),
         k.HeadSignature(head=hexs("head", 32)),
         k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle", votes=[VOTES[0], VOTES[3]]),
         k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),

@@ -116,6 +116,10 @@ class SimPeer:
         if s.between_hands and s.hand_number < hands and s.game.next_button() == self.seat:
             with contextlib.suppress(IllegalAction):
                 self.publish(s.start_hand(), now)
+        elif s.between_hands and s.hand_number >= hands and s.sequencer == self.seat:
+            # the hands are played: the sequencer ends the game, everyone signs its end
+            with contextlib.suppress(IllegalAction):
+                self.publish(s.end_game(), now)
         if not s.may_decide():
             self.think_until = None
             return
@@ -233,10 +237,10 @@ class SimNet:
             p.rep.handle_timer(self.now)
 
     def settled(self, hands: int) -> bool:
-        """Every peer finished `hands` hands (signed) and holds the same chain."""
+        """Every peer finished `hands` hands and the game's end (signed), on the same chain."""
         heads = {p.session.ledger.head_hash for p in self.peers}
         return len(heads) == 1 and all(
-            p.session.hand_number >= hands and p.session.between_hands for p in self.peers
+            p.session.hand_number >= hands and p.session.complete for p in self.peers
         )
 
     def run(self, hands: int = 1, deadline: float = 900.0) -> None:
