@@ -73,12 +73,14 @@ class HandRecord:
     signed: set[int] = field(default_factory=set)
     proofs: Counter[str] = field(default_factory=Counter)
     # --- the local player's secrets (None for an observer) ----------------------------------
-    secret: int | None = None
-    held: PlayerHand | None = None
-    given: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    received: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    layout: tuple[Card, ...] | None = None
-    after_shuffle: dict[int, PlayerHand] = field(default_factory=dict)
+    # Kept out of repr: a traceback with locals, a log line or a crash report must never show
+    # the hand secret or a card the player has not turned.
+    secret: int | None = field(default=None, repr=False)
+    held: PlayerHand | None = field(default=None, repr=False)
+    given: dict[int, tuple[Card, ...]] = field(default_factory=dict, repr=False)
+    received: dict[int, tuple[Card, ...]] = field(default_factory=dict, repr=False)
+    layout: tuple[Card, ...] | None = field(default=None, repr=False)
+    after_shuffle: dict[int, PlayerHand] = field(default_factory=dict, repr=False)
     """The player's hand as each of its own hand shuffles leaves it, by the shuffle's `trade`
     (0 for the layout), until that shuffle is applied."""
     made: MadeValues = field(default_factory=MadeValues)
