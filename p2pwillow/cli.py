@@ -47,8 +47,14 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     import os
 
+    from p2pwillow.bots import BotError, parse_level
     from p2pwillow.table import Table, TableError
 
+    try:
+        level = parse_level(args.level)
+    except BotError as exc:
+        print(f"willow simulate: --level: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if not 2 <= args.players <= 10:
         print(f"willow simulate: --players must be 2..10, not {args.players}", file=sys.stderr)
         return EXIT_USAGE
@@ -74,7 +80,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             out.write(entry.encode() + b"\n")
             out.flush()
 
-        table = Table(args.players, seed=args.seed, rng=os.urandom, on_entry=append)
+        table = Table(args.players, seed=args.seed, rng=os.urandom, level=level, on_entry=append)
         try:
             played = table.play(args.hands)
         except TableError as exc:
@@ -128,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, required=True, help="2 to 10 bots")
     simulate.add_argument("--hands", type=int, required=True, help="hands to play (at least 1)")
     simulate.add_argument("--seed", type=int, default=0, help="fixes the bots' choices")
+    simulate.add_argument(
+        "--level", default="normal", help="how well the bots play: easy, normal (default), hard"
+    )
     simulate.add_argument("--out", required=True, help="transcript file to write (JSON Lines)")
     simulate.set_defaults(run=_cmd_simulate)
 
