@@ -86,6 +86,7 @@ def _betting_line(level: str) -> dict[str, object]:
         "samples": 300,
         **figures,
         "easy": easy,
+        "spot_ratios": {name: round(figures[name] / easy[name], 3) for name in SPOTS},
     }
 
 

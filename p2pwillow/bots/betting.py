@@ -67,7 +67,7 @@ NORMAL = Style(
     raise_edge=0.0,
     reraise_step=0.05,
     slowplay=0.2,
-    implied=0.4,
+    implied=0.5,
     call_margin=0.0,
     bluff_rate=0.03,
     position_bluffs=False,
@@ -78,10 +78,11 @@ HARD = Style(
     raise_edge=0.0,
     reraise_step=0.05,
     slowplay=0.2,
-    implied=0.4,
+    implied=0.5,
     call_margin=0.0,
     bluff_rate=0.6,
     position_bluffs=True,
+    open_bluff_rate=0.3,
 )
 
 JITTER = 0.03

@@ -75,6 +75,14 @@ DRAW_BUDGET = 6_000
 MIN_SAMPLES = 80
 """The fewest samples the budget may leave."""
 
+COST_BUDGET = 6_000
+SAMPLE_COST = 6
+MIN_COSTED_SAMPLES = 40
+"""With `costed=True`: samples are cut to COST_BUDGET // (SAMPLE_COST + opponent draws), at
+least MIN_COSTED_SAMPLES. A sample's own work (its shuffle) costs about SAMPLE_COST opponent
+draws; the budget keeps every spot measured in bench/bots.py within 1.5 times the time the
+fixed rule takes there, and the slowest (seven players, seven cards, round 1) within it."""
+
 _TABLE_SAMPLES = 12_000
 _TABLE_SEED = 0x57111  # fixed: the strength scale is a constant, not a random draw
 
@@ -257,6 +265,8 @@ def equity(
     rng: random.Random,
     samples: int = 300,
     given_weight: float = GIVEN_WEIGHT,
+    *,
+    costed: bool = False,
 ) -> float:
     """This bot's share of the pot at showdown, estimated against every opponent at once.
 
@@ -304,7 +314,10 @@ def equity(
     else:
         # Keep one decision fast at big tables: cap the opponent deals per call.
         work = sum(view[3] for view in views)
-        samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // work))
+        if costed:
+            samples = min(samples, max(MIN_COSTED_SAMPLES, COST_BUDGET // (SAMPLE_COST + work)))
+        else:
+            samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // work))
     any_given = any(view[2] for view in views)
     share = 0.0
     for _ in range(samples):

@@ -1,7 +1,8 @@
 """The bot: one seat's decisions in Weeping Willow, made through the rules engine's public API.
 
 Pure; no I/O. Deterministic given the `random.Random` it is built with (it never touches the
-global random module). Announce, trade, lay out and bet as described in `.spec/80-bots.md`.
+global random module). It announces, trades, lays out and bets as SPEC 8 describes, at the
+level it is given.
 """
 
 from __future__ import annotations
@@ -440,7 +441,9 @@ class Bot:
             else:
                 view = self._view(hand, seat, showing[seat], given, trades, model)
             opponents.append(view)
-        return equity(layout, opponents, dead, self.rng, self.samples)
+        return equity(
+            layout, opponents, dead, self.rng, self.samples, costed=self.model is not None
+        )
 
     def _view(
         self,
