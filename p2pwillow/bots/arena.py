@@ -245,6 +245,18 @@ class _Table:
         )
 
 
+def _table_config(players: object, hands: object, config: TableConfig | None) -> TableConfig:
+    """The table for `players` seats (2..10) and `hands` hands; BotError names a bad one."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+        raise BotError(f"an arena seats 2 to 10 players, not {players!r}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+        raise BotError(f"hands must be a whole number, not {hands!r}")
+    cfg = config if config is not None else TableConfig(seats=players)
+    if cfg.seats < players:
+        raise BotError(f"the table has {cfg.seats} seats, too few for {players} players")
+    return cfg
+
+
 def play_hands(
     n_bots: int,
     hands: int,
@@ -264,13 +276,7 @@ def play_hands(
     decision is checked with the engine's `can_*` before it is applied (IllegalAction
     otherwise).
     """
-    if isinstance(n_bots, bool) or not isinstance(n_bots, int) or not 2 <= n_bots <= 10:
-        raise BotError(f"an arena seats 2 to 10 bots, not {n_bots!r}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-        raise BotError(f"hands must be a whole number, not {hands!r}")
-    cfg = config if config is not None else TableConfig(seats=n_bots)
-    if cfg.seats < n_bots:
-        raise BotError(f"the table has {cfg.seats} seats, too few for {n_bots} bots")
+    cfg = _table_config(n_bots, hands, config)
     rng = random.Random(seed)
     game = Game(cfg)
     bots: dict[int, Bot] = {}
@@ -375,13 +381,7 @@ def play_matchup(
     learns about its opponents learns over all of it.
     """
     n = len(players)
-    if not 2 <= n <= 10:
-        raise BotError(f"a matchup seats 2 to 10 players, not {n}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-        raise BotError(f"hands must be a whole number, not {hands!r}")
-    cfg = config if config is not None else TableConfig(seats=n)
-    if cfg.seats < n:
-        raise BotError(f"the table has {cfg.seats} seats, too few for {n} players")
+    cfg = _table_config(n, hands, config)
     rng = random.Random(seed)
     seats = tuple(range(n))
     table_players: dict[int, Player] = {

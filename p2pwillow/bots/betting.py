@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from p2pwillow.bots.decision import Decision
@@ -26,7 +26,15 @@ from p2pwillow.rules import (
     WentAllIn,
 )
 
-__all__ = ["HARD", "NORMAL", "Style", "choose_bet", "in_position", "raises_this_round"]
+__all__ = [
+    "HARD",
+    "NORMAL",
+    "Style",
+    "answer_bet",
+    "choose_bet",
+    "in_position",
+    "raises_this_round",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,12 +191,29 @@ def choose_bet(
     raise_at = max(raise_at + style.reraise_step * raises, price + style.reraise_step)
     if raises_this_round(hand, seat) >= 2:
         raise_at = 2.0  # two raises of its own this round are its limit
+    return answer_bet(
+        hand,
+        o,
+        e,
+        raise_at,
+        price,
+        lambda low, high: _amount(hand, low, high, hand.current_bet, e, raise_at, fold_mean, rng),
+    )
+
+
+def answer_bet(
+    hand: Hand,
+    o: BetOptions,
+    e: float,
+    raise_at: float,
+    price: float,
+    size: Callable[[int, int], int],
+) -> Decision:
+    """Facing a bet: raise to `size(smallest, largest)` (or all in, where only that raises)
+    with equity `e` at `raise_at`, call at `price`, fold below it."""
     if e >= raise_at:
         if o.raise_min is not None and o.raise_max is not None:
-            amount = _amount(
-                hand, o.raise_min, o.raise_max, hand.current_bet, e, raise_at, fold_mean, rng
-            )
-            return Decision(ActionKind.RAISE, amount=amount)
+            return Decision(ActionKind.RAISE, amount=size(o.raise_min, o.raise_max))
         if o.all_in_allowed and o.all_in_to > hand.current_bet:
             return Decision(ActionKind.ALL_IN)
     if e >= price:

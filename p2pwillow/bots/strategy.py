@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from p2pwillow.bots.betting import HARD, NORMAL, choose_bet, raises_this_round
+from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_this_round
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
 from p2pwillow.bots.equity import (
     OpponentView,
@@ -538,17 +538,14 @@ class Bot:
             raise_at = max(raise_at, RERAISE_EQUITY + 0.05 * (raises - 1))
         if raises_this_round(hand, self.seat) >= 2:
             raise_at = 2.0  # two raises of its own this round are its limit
-        if e >= raise_at:
-            if o.raise_min is not None and o.raise_max is not None:
-                amount = self._size(
-                    hand, o.raise_min, o.raise_max, hand.current_bet, pot, e, raise_at
-                )
-                return Decision(ActionKind.RAISE, amount=amount)
-            if o.all_in_allowed and o.all_in_to > hand.current_bet:
-                return Decision(ActionKind.ALL_IN)
-        if e >= price:
-            return Decision(ActionKind.CALL)
-        return Decision(ActionKind.FOLD)
+        return answer_bet(
+            hand,
+            o,
+            e,
+            raise_at,
+            price,
+            lambda low, high: self._size(hand, low, high, hand.current_bet, pot, e, raise_at),
+        )
 
     def _size(
         self, hand: Hand, low: int, high: int, base: int, pot: int, e: float, floor: float
