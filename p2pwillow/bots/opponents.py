@@ -36,16 +36,16 @@ from p2pwillow.rules import (
 __all__ = ["Line", "OpponentModel", "Read"]
 
 PRIOR_CHANCES = 3.0
-"""Pseudo-decisions behind every rate before the opponent has shown anything."""
+"""Pseudo-hands behind every rate before the opponent has shown anything."""
 
 PRIOR_AGGRESSION = 1 / 3
-"""Its assumed share of bets and raises among its betting decisions, before any are seen."""
+"""Its assumed share of hands with a bet or raise, before any are seen."""
 
 PRIOR_FOLDS = 0.4
-"""Its assumed share of folds when it faces a bet, before any are seen."""
+"""Its assumed share of folds among hands in which it faces a bet, before any are seen."""
 
 PRIOR_RAISES = 0.2
-"""Its assumed share of raises when it faces a bet it may raise, before any are seen."""
+"""Its assumed share of raises among hands in which it may raise a bet, before any are seen."""
 
 MIN_FACTOR, MAX_FACTOR = 0.3, 8.0
 """The range of a line's factor."""
@@ -86,9 +86,9 @@ class Read:
     """How much stronger than the layout table its layout is, given its line
     (`OpponentView.factor`)."""
     aggression: float
-    """Its share of bets and raises among its betting decisions this game."""
+    """Its share of hands with a bet or raise among those where it could make one."""
     fold_rate: float
-    """Its share of folds among the bets it faced this game."""
+    """Its share of folds among the hands in which it faced a bet."""
     tracking: float
     """How far its bets follow its cards, 0..1, from what it showed down."""
     bet_size: float
@@ -101,16 +101,22 @@ class _Tally:
     """One opponent's counts over the game."""
 
     chances: int = 0
-    """Decisions with nothing to call (it could bet)."""
-    bets: int = 0
+    """Hands in which it could bet or raise at least once (SPEC 8: rates count hands, as a
+    strong hand makes many decisions and a weak one few)."""
+    made: int = 0
+    """Hands in which it bet or raised."""
     faced: int = 0
-    """Decisions facing a bet."""
-    raises: int = 0
+    """Hands in which it faced a bet."""
     folds: int = 0
-    capped: int = 0
-    """Bets faced with the raise cap reached: it could only call or fold."""
+    """Hands in which it folded to a bet."""
+    raisable: int = 0
+    """Hands in which it faced a bet it could raise (the raise cap not reached)."""
+    raises: int = 0
+    """Hands in which it raised."""
     wagered: int = 0
     """Chips of all its bets and raise increments."""
+    wagers: int = 0
+    """Its bets and raises."""
     showdowns: int = 0
     scored: list[int] = field(default_factory=lambda: [0] * len(Line))
     """Shown-down layouts scored after a round ended with it in each line."""
@@ -119,19 +125,18 @@ class _Tally:
 
     @property
     def aggression(self) -> float:
-        decisions = self.chances + self.faced - self.capped
-        made = self.bets + self.raises
-        return (made + PRIOR_CHANCES * PRIOR_AGGRESSION) / (decisions + PRIOR_CHANCES)
+        """Its share of bets or raises among the hands in which it could make one."""
+        return (self.made + PRIOR_CHANCES * PRIOR_AGGRESSION) / (self.chances + PRIOR_CHANCES)
 
     @property
     def fold_rate(self) -> float:
+        """Its share of folds among the hands in which it faced a bet."""
         return (self.folds + PRIOR_CHANCES * PRIOR_FOLDS) / (self.faced + PRIOR_CHANCES)
 
     @property
     def raise_rate(self) -> float:
-        """Its share of raises among the bets it faced that it could raise."""
-        chances = self.faced - self.capped
-        return (self.raises + PRIOR_CHANCES * PRIOR_RAISES) / (chances + PRIOR_CHANCES)
+        """Its share of raises among the hands in which it faced a bet it could raise."""
+        return (self.raises + PRIOR_CHANCES * PRIOR_RAISES) / (self.raisable + PRIOR_CHANCES)
 
     @property
     def tracking(self) -> float:
@@ -186,6 +191,16 @@ class _Watch:
     raised: set[int] = field(default_factory=set)
     called: set[int] = field(default_factory=set)
     checked: set[int] = field(default_factory=set)
+    counted: set[tuple[int, str]] = field(default_factory=set)
+    """(seat, what) already counted this hand: each rate counts a hand once."""
+
+    def first(self, seat: int, what: str) -> bool:
+        """True the first time `what` happens to `seat` this hand."""
+        if (seat, what) in self.counted:
+            return False
+        self.counted.add((seat, what))
+        return True
+
     lines: dict[int, dict[int, Line]] = field(default_factory=dict)
     """Per betting round that ended, each seat's line at its end."""
     own_cards: tuple[Card, ...] = ()
@@ -233,7 +248,7 @@ class OpponentModel:
             aggression=tally.aggression,
             fold_rate=tally.fold_rate,
             tracking=tally.tracking,
-            bet_size=tally.wagered / max(1, tally.bets + tally.raises),
+            bet_size=tally.wagered / max(1, tally.wagers),
             showdowns=tally.showdowns,
         )
 
@@ -275,12 +290,14 @@ class OpponentModel:
         tally = self._tally(seat)
         before = watch.round_bets.get(seat, 0)
         facing = watch.current_bet > before
-        if facing:
+        cfg = watch.hand.config
+        limited = cfg.structure in (BettingStructure.SPREAD_LIMIT, BettingStructure.FIXED_LIMIT)
+        capped = facing and limited and watch.round_raises >= cfg.max_raises
+        if facing and watch.first(seat, "faced"):
             tally.faced += 1
-            cfg = watch.hand.config
-            limited = cfg.structure in (BettingStructure.SPREAD_LIMIT, BettingStructure.FIXED_LIMIT)
-            tally.capped += limited and watch.round_raises >= cfg.max_raises
-        else:
+        if facing and not capped and watch.first(seat, "raisable"):
+            tally.raisable += 1
+        if not capped and watch.first(seat, "chance"):
             tally.chances += 1
         kind = event.as_action if isinstance(event, WentAllIn) else None
         if isinstance(event, Folded):
@@ -296,14 +313,16 @@ class OpponentModel:
         # a bet or a raise, all in or not
         to = event.amount if isinstance(event, BetPlaced) else event.to
         if facing:
-            tally.raises += 1
             full = not isinstance(event, WentAllIn) or event.full
             watch.round_raises += full
+            if seat not in watch.raised:
+                tally.raises += 1
             watch.raised.add(seat)
-        else:
-            tally.bets += 1
-        tally.wagered += max(0, to - watch.current_bet)
+        if seat not in watch.made:
+            tally.made += 1
         watch.made.add(seat)
+        tally.wagered += max(0, to - watch.current_bet)
+        tally.wagers += 1
         watch.round_bets[seat] = to
         watch.current_bet = max(watch.current_bet, to)
 

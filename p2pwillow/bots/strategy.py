@@ -49,9 +49,10 @@ OFFER_MARGIN = 0.045
 """Expected strength gain (0..1 scale) a trade must promise: received cards are someone's
 cast-offs, not random cards, so a random-replacement estimate is optimistic."""
 
-ADAPTIVE_MARGIN = 0.08
-"""The same margin at the normal and hard levels: measured over long matches against the
-baselines, fewer, better trades win more chips."""
+HEADS_UP_MARGIN = 0.08
+"""The margin at normal and hard when only two players are in the hand: a trade then
+improves the one opponent's hand as much as its own (measured over long heads-up matches,
+fewer and better trades win more chips)."""
 
 DEALER_ORBITS = 4
 """In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
@@ -149,8 +150,6 @@ class Bot:
             None if self.level is Level.EASY else OpponentModel(seat, rng)
         )
         """What it has learned of its opponents this game; an easy bot never adapts."""
-        self.trade_margin = OFFER_MARGIN if self.level is Level.EASY else ADAPTIVE_MARGIN
-        """The expected strength gain an offer or an accept needs."""
 
     # --- the interface -----------------------------------------------------------------------
 
@@ -315,6 +314,12 @@ class Bot:
             knowledge.cards, k, self._unseen_for_trade(knowledge), self.rng, self.draws
         )
 
+    def _margin(self, hand: Hand) -> float:
+        """The expected strength gain an offer or an accept needs."""
+        if self.level is not Level.EASY and len(hand.seats) == 2:
+            return HEADS_UP_MARGIN
+        return OFFER_MARGIN
+
     def _my_trades(self, hand: Hand) -> int:
         return sum(1 for t in hand.trades if self.seat in (t.offerer, t.acceptor))
 
@@ -333,7 +338,7 @@ class Bot:
             score = self._estimate(knowledge, k).gain - 0.005 * k
             if best is None or score > best[0]:
                 best = (score, k)
-        if best is None or best[0] < self.trade_margin + self.rng.uniform(-0.015, 0.015):
+        if best is None or best[0] < self._margin(hand) + self.rng.uniform(-0.015, 0.015):
             return None
         return best[1]
 
@@ -380,7 +385,7 @@ class Bot:
         if offer is not None and ActionKind.ACCEPT in legal:
             if self._my_trades(hand) < self.max_trades and offer.k <= len(knowledge.cards):
                 gain = self._estimate(knowledge, offer.k).gain - 0.005 * offer.k
-                if gain >= self.trade_margin + self.rng.uniform(-0.015, 0.015):
+                if gain >= self._margin(hand) + self.rng.uniform(-0.015, 0.015):
                     return Decision(ActionKind.ACCEPT)
             return Decision(ActionKind.DECLINE)
         if ActionKind.OFFER in legal:

@@ -215,8 +215,9 @@ def test_normal_and_hard_are_not_bullied_by_the_maniac(
 ) -> None:
     fold = {level: rate for level, (rate, _) in against_the_maniac.items()}
     chips = {level: mean for level, (_, mean) in against_the_maniac.items()}
-    assert fold["easy"] >= 0.62, fold
-    assert fold["normal"] <= 0.58 and fold["hard"] <= 0.58, fold
+    # Over 200 hands a fold rate has a standard error of about 0.035.
+    assert fold["easy"] >= 0.65, fold
+    assert fold["normal"] <= 0.62 and fold["hard"] <= 0.62, fold
     assert chips["normal"] > chips["easy"] and chips["hard"] > chips["easy"], chips
 
 

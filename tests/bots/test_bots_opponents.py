@@ -31,17 +31,17 @@ def test_it_counts_bets_checks_and_folds() -> None:
     hands = [betting_hand({0: OTHER[i % 4], 1: WEAK[i % 4]}, 6, script=bettor(1)) for i in range(6)]
     _watch(model, hands)
     read = model.read(1)
-    assert read.aggression > 0.8  # it bet whenever it could
+    assert read.aggression > 0.75  # it bet in every hand (against a prior of 3 hands at 1/3)
     quiet = _model()
     _watch(quiet, [betting_hand({0: OTHER[0], 1: WEAK[0]}, 6) for _ in range(6)])
-    assert quiet.read(1).aggression < 0.1
+    assert quiet.read(1).aggression < 0.15
     folding = _model()
     _watch(
         folding,
         [betting_hand({0: OTHER[i % 4], 1: WEAK[i % 4]}, 6, script=folder(0, 1)) for i in range(8)],
     )
     assert folding.read(1).fold_rate > 0.7
-    assert folding.read(0).aggression > 0.8  # the model follows every seat but its own
+    assert folding.read(0).aggression > 0.7  # the model follows every seat but its own
 
 
 def test_its_own_seat_and_a_hand_seen_twice_count_once() -> None:
