@@ -7,6 +7,7 @@ answer the same `decide` / `initiative` calls as `Bot` and so sit at an arena ta
 
 from __future__ import annotations
 
+import abc
 import random
 
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
@@ -30,8 +31,8 @@ ROCK_BETS = Category.THREE_OF_A_KIND
 """The rock bets and raises (the smallest amount) with this layout or better."""
 
 
-class Baseline:
-    """A seat that bets by one fixed rule; its cards are played by an `easy` bot."""
+class Baseline(abc.ABC):
+    """A seat that bets by one fixed rule (`bet`); its cards are played by an `easy` bot."""
 
     name = "baseline"
 
@@ -56,8 +57,9 @@ class Baseline:
         """An action it takes unasked (trading only, as the `easy` bot would)."""
         return self._cards.initiative(hand, knowledge)
 
+    @abc.abstractmethod
     def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
-        raise NotImplementedError
+        """Its answer when it must bet, check, call, raise or fold, given its options `o`."""
 
 
 def _check_or_call(o: BetOptions) -> Decision:
