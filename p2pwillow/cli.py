@@ -87,10 +87,16 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from p2pwillow.bots import BotError, parse_level
     from p2pwillow.progress import ProgressBar
     from p2pwillow.rules import TableConfig
     from p2pwillow.table import Table, TableError
 
+    try:
+        level = parse_level(args.level)
+    except BotError as exc:
+        print(f"willow simulate: --level: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if not 2 <= args.players <= 10:
         return _usage("simulate", f"--players must be 2 to 10, not {args.players}")
     if not 1 <= args.hands <= MAX_HANDS:
@@ -125,7 +131,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             bar.update(entries=entries)
 
     try:
-        table = Table(args.players, config=config, seed=args.seed, rng=os.urandom, on_entry=append)
+        table = Table(
+            args.players,
+            config=config,
+            seed=args.seed,
+            rng=os.urandom,
+            level=level,
+            on_entry=append,
+        )
         while played < args.hands and table.play_hand():
             played += 1
             if bar is not None:
@@ -263,6 +276,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument(
         "--out", required=True, help="transcript file to write (JSON Lines); - for stdout"
+    )
+    simulate.add_argument(
+        "--level", default="normal", help="how well the bots play: easy, normal (default), hard"
     )
     simulate.set_defaults(run=_cmd_simulate)
 
