@@ -31,7 +31,7 @@ import contextlib
 import enum
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import zmq
 import zmq.asyncio
@@ -68,6 +68,9 @@ class ConnectionState(enum.Enum):
     DISCONNECTED = "disconnected"
     REFUSED = "refused"
     """The peer's ZAP handler refused our key (we are not pinned there)."""
+    HANDSHAKE_FAILED = "handshake failed"
+    """Something answered at the address but the CURVE handshake failed: it does not hold the
+    key we dialled (a wrong join code, or another program on that port)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,8 @@ class Received:
     peer: bytes
     data: bytes
     pinned: bool
+    address: str = field(default="", compare=False)
+    """The sender's IP address as this socket sees it (libzmq's Peer-Address), if known."""
 
 
 @dataclass(slots=True)
@@ -97,6 +102,8 @@ _MONITOR_STATES: dict[int, ConnectionState] = {
     zmq.EVENT_CONNECT_RETRIED: ConnectionState.CONNECTING,
     zmq.EVENT_HANDSHAKE_SUCCEEDED: ConnectionState.CONNECTED,
     zmq.EVENT_HANDSHAKE_FAILED_AUTH: ConnectionState.REFUSED,
+    zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL: ConnectionState.HANDSHAKE_FAILED,
+    zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL: ConnectionState.HANDSHAKE_FAILED,
     zmq.EVENT_DISCONNECTED: ConnectionState.DISCONNECTED,
 }
 
@@ -113,8 +120,10 @@ class _Dealer:
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.refusals = 0
+        self.seen: set[ConnectionState] = {ConnectionState.CONNECTING}
 
     def set_state(self, state: ConnectionState) -> None:
+        self.seen.add(state)
         if state is not self.state:
             self.state = state
             self.changed.set()
@@ -366,6 +375,17 @@ class Transport:
         d = self._dealers.get(peer_key)
         return None if d is None else d.state
 
+    def states_seen(self, peer_key: bytes) -> frozenset[ConnectionState]:
+        """Every state the connection to `peer_key` has been in since it was dialled (to tell
+        an address where nothing answers from one that answers with another key)."""
+        d = self._dealers.get(peer_key)
+        return frozenset() if d is None else frozenset(d.seen)
+
+    def endpoint(self, peer_key: bytes) -> str | None:
+        """The address dialled for `peer_key` (tcp://host:port), if it is dialled."""
+        d = self._dealers.get(peer_key)
+        return None if d is None else d.endpoint
+
     async def wait_state(self, peer_key: bytes, state: ConnectionState, timeout: float) -> bool:
         """Wait until the connection to `peer_key` is in `state`; False at the deadline."""
         loop = asyncio.get_running_loop()
@@ -424,7 +444,11 @@ class Transport:
             if not pinned and not self.accept_unpinned:
                 self.counters.unpinned += 1
                 continue
-            return Received(key, payload.bytes, pinned)
+            try:
+                address = str(payload.get("Peer-Address"))
+            except zmq.ZMQError:
+                address = ""
+            return Received(key, payload.bytes, pinned, address)
 
 
 __all__ = [
