@@ -284,6 +284,7 @@ def _live(command: str, run: Callable[[], Coroutine[object, object, int]]) -> in
 
 def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatOptions | str:
     """The seat's options from the arguments, or why they do not work."""
+    from p2pwillow.ledger.fields import FieldError
     from p2pwillow.live import SeatOptions, bot_home, stdout_is_terminal
     from p2pwillow.net.node import BotSeat
     from p2pwillow.net.wire import NAME
@@ -291,10 +292,12 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     if args.name is not None:
         try:
             NAME.normalize(args.name, "--name")
-        except ValueError as exc:
-            return f"{exc} (a name is 1 to 32 characters, no control characters)"
+        except FieldError as exc:
+            return str(exc)
     if not 0 <= args.port < 65536:
         return f"--port must be 0 to 65535, not {args.port}"
+    if not 0 < args.timeout <= 3600:
+        return f"--timeout must be more than 0 and at most 3600 seconds, not {args.timeout}"
     if args.samples < 1:
         return f"--samples must be at least 1, not {args.samples}"
     plays_bot = bot or args.auto
@@ -310,6 +313,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         port=args.port,
         events=args.events,
         screen=not plays_bot,
+        timeout=args.timeout,
     )
 
 
@@ -359,17 +363,15 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     options = _seat_options(args, "bot", bot=True)
     if isinstance(options, str):
         return _usage("bot", options)
-    return _live("bot", lambda: join_table(options, args.join))
+    return _live("bot", lambda: join_table(options, args.join, code_only=True))
 
 
 def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
     from p2pwillow.net.node import LEVELS
 
     parser.add_argument("--name", help="your name at the table (1 to 32 characters)")
-    parser.add_argument(
-        "--home", help=f"keep this seat's keys and games here (default: ${{{ENV_VAR}}} or the "
-        "user's data directory)"
-    )  # fmt: skip
+    home_help = f"keep this seat's keys and games here (default: ${ENV_VAR}, or the user's data)"
+    parser.add_argument("--home", help=home_help)
     parser.add_argument("--port", type=int, default=0, help="port to listen on (default: any)")
     parser.add_argument("--address", help="the address to listen on (default: this machine's)")
     if auto:
@@ -383,6 +385,9 @@ def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
         "--samples", type=int, default=300, help="a bot's Monte Carlo deals per betting decision"
     )
     parser.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
+    parser.add_argument(
+        "--timeout", type=float, default=8.0, help="seconds to wait for the host to answer"
+    )
 
 
 def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -399,8 +404,8 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     host.add_argument(
         "--hands", type=int, default=0, help="end the game after N hands (default 0: no limit)"
     )
-    host.add_argument("--seats", type=int, default=4, help="players at the table, 2 to 10 "
-                      "(the game starts when they are all seated; default 4)")  # fmt: skip
+    seats_help = "players at the table, 2 to 10: the game starts when all are seated (default 4)"
+    host.add_argument("--seats", type=int, default=4, help=seats_help)
     host.add_argument("--stack", type=int, default=1000, help="chips each player sits down with")
     host.add_argument(
         "--structure",

@@ -25,7 +25,7 @@ from p2pwillow.net.discovery import JoinCode, TableAd, browse, lan_addresses
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair
 from p2pwillow.net.lobby import GuestLobby, HostLobby, LobbyError, LobbyFailure, TablePlan
-from p2pwillow.net.node import BotSeat, Node, NodeError, bot_name
+from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport
 from p2pwillow.store import APP_NAME, ENV_VAR, NodeKeys, Store, StoreError
@@ -54,6 +54,8 @@ class SeatOptions:
     events: str | None
     screen: bool
     """Open the table screen for a person (else one line per event)."""
+    timeout: float = 8.0
+    """Seconds a guest waits for the host to answer."""
 
 
 def _say(text: str) -> None:
@@ -180,8 +182,15 @@ def pick_on_terminal(tables: Sequence[TableAd]) -> TableAd:
 # --- playing the seat ----------------------------------------------------------------------
 
 
-async def _play(seating: Seating, transport: Transport, store: Store, keys: NodeKeys,
-                options: SeatOptions, events: _Events) -> int:  # fmt: skip
+async def _play(
+    seating: Seating,
+    transport: Transport,
+    store: Store,
+    keys: NodeKeys,
+    options: SeatOptions,
+    events: _Events,
+    door: Door | None = None,
+) -> int:
     """Play the formed table to its end: headless (a bot or --auto) or on the table screen."""
     quiet = options.screen
     node = Node(
@@ -193,6 +202,7 @@ async def _play(seating: Seating, transport: Transport, store: Store, keys: Node
         on_event=events,
         say=(lambda text: None) if quiet else _say,
         watch=options.screen,
+        door=door,
     )
     try:
         await node.start()
@@ -227,8 +237,9 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
     name = options.name or "host"
     if options.bot is not None:
         name = bot_name(name, options.bot.level)
-    lobby = HostLobby(keys, name, plan, address=address, port=options.port, advertise=advertise,
-                      say=_say)  # fmt: skip
+    lobby = HostLobby(
+        keys, name, plan, address=address, port=options.port, advertise=advertise, say=_say
+    )
     try:
         code = await lobby.open()
     except LobbyError as exc:
@@ -240,7 +251,7 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         seating = await lobby.seat()
         await lobby.stop_advertising()
         assert lobby.transport is not None
-        return await _play(seating, lobby.transport, store, keys, options, events)
+        return await _play(seating, lobby.transport, store, keys, options, events, lobby)
     except BaseException:
         await lobby.close()
         if lobby.transport is not None:
@@ -255,18 +266,30 @@ async def join_table(
     wanted: str | None,
     *,
     pick: Callable[[Sequence[TableAd]], TableAd] | None = None,
+    code_only: bool = False,
 ) -> int:
     """`willow join` / `willow bot`: find the table (`wanted`: a join code or a table's
-    name; None: the one on this network, or the one `pick` chooses), take a seat, play."""
+    name, or with `code_only` a join code; None: the one on this network, or the one `pick`
+    chooses), take a seat, play."""
     store, keys = open_store(options.home)
-    code = await find_table(wanted, pick=pick)
+    if code_only and wanted is not None:
+        code = read_code(wanted)
+    else:
+        code = await find_table(wanted, pick=pick)
     if options.bot is not None:
         names = bot_names(options.bot.level, keys, options.name)
     else:
         names = [options.name or "player"]
     events = _Events(options.events)
-    lobby = GuestLobby(keys, names, code, address=options.address or "0.0.0.0", port=options.port,
-                       say=_say)  # fmt: skip
+    lobby = GuestLobby(
+        keys,
+        names,
+        code,
+        address=options.address or "0.0.0.0",
+        port=options.port,
+        say=_say,
+        connect_within=options.timeout,
+    )
     try:
         try:
             seating = await lobby.seat()

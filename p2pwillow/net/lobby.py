@@ -198,6 +198,7 @@ class HostLobby:
         self._guests: dict[bytes, _Guest] = {}
         self._serial = 0
         self._game = bytes(GAME_ID_BYTES)
+        self._formed = False
         self._start = asyncio.Event()
         self._advertiser: Advertiser | None = None
         self.transport: Transport | None = None
@@ -247,7 +248,7 @@ class HostLobby:
                 self._say("a table needs at least two players: waiting for one more")
             r = await _recv(transport, RESEND / 2)
             if r is not None:
-                await self._take(transport, r)
+                self._take(transport, r)
             self._resend(transport)
 
     async def close(self) -> None:
@@ -267,7 +268,16 @@ class HostLobby:
 
     # --- taking guests -----------------------------------------------------------------------
 
-    async def _take(self, transport: Transport, r: Received) -> None:
+    def at_door(self, transport: Transport, r: Received) -> None:
+        """After the genesis: a frame from a key that is not seated (the door stays open for
+        hellos, each answered with why no seat is given, SPEC 8.9)."""
+        self._take(transport, r)
+
+    def tick(self, transport: Transport) -> None:
+        """After the genesis: repeat the refusals on their way."""
+        self._resend(transport)
+
+    def _take(self, transport: Transport, r: Received) -> None:
         frame = _decode(r)
         if isinstance(frame, HelloFrame):
             self._hello(transport, r, frame)
@@ -291,18 +301,28 @@ class HostLobby:
             guest = self._guests[r.peer] = _Guest(hello.name, hello.statement, r.address)
         else:
             guest.name, guest.refused, guest.refusals_sent = hello.name, None, 0
-        if any(same_name(hello.name, n) for n in self._names()):
+        if self._formed:
+            guest.refused = self._closed_refusal()
+        elif any(same_name(hello.name, n) for n in self._names()):
             guest.refused = Refused(
                 reason="name-taken", detail=f"someone at the table is called {hello.name}"
             )
         elif hello.statement.identity_key in self._identities():
             guest.refused = Refused(reason="bad-hello", detail="this player is seated already")
         elif self._free() <= 0:
-            seats = self.plan.config.seats
-            guest.refused = Refused(reason="table-full", detail=f"all {seats} seats are taken")
+            guest.refused = self._closed_refusal()
         if guest.refused is not None:
             self._say(f"turned away {hello.name}: {guest.refused.detail}")
         self._consider(r.peer, guest)
+
+    def _closed_refusal(self) -> Refused:
+        if self._free() <= 0:
+            seats = self.plan.config.seats
+            return Refused(reason="table-full", detail=f"all {seats} seats are taken")
+        return Refused(
+            reason="game-started",
+            detail="the game has started; this version seats players only before the first hand",
+        )
 
     def _names(self) -> list[str]:
         return [self.name, *(g.name for g in self.seated)]
@@ -387,7 +407,8 @@ class HostLobby:
                     self._guests.pop(key, None)
                     transport.disconnect(key)
                 continue
-            assert guest.seat is not None
+            if self._formed or guest.seat is None:
+                continue  # a seated guest is greeted by the node until it holds the genesis
             roster = roster or self.roster()
             for data in _greeting(roster, guest.seat):
                 transport.send(key, data)
@@ -411,7 +432,9 @@ class HostLobby:
                 self._guests.pop(key)
                 transport.disconnect(key)
         self._resend(transport, force=True)
-        transport.accept_unpinned = False
+        self._formed = True
+        # The door stays open for hellos only (answered with a refusal); every frame from a
+        # key that is not seated comes up unpinned (SPEC 8.5, 8.9).
         transport.set_pins(p.statement for p in roster.players[1:])
         return Seating(roster, 0, genesis)
 
@@ -463,6 +486,7 @@ class GuestLobby:
         address: str = "0.0.0.0",
         port: int = 0,
         say: Say = _quiet,
+        connect_within: float = CONNECT_WITHIN,
     ) -> None:
         if not names:
             raise ValueError("a guest needs a name")
@@ -474,6 +498,7 @@ class GuestLobby:
         self._port = port
         self._say = say
         self._statement = statement_of(keys)
+        self._connect_within = connect_within
         self.transport: Transport | None = None
 
     async def seat(self) -> Seating:
@@ -512,8 +537,15 @@ class GuestLobby:
                 return seating
 
     async def _reach(self, transport: Transport, host: bytes) -> None:
-        """Wait until the CURVE handshake with the host succeeds; else say why it does not."""
-        if await transport.wait_state(host, ConnectionState.CONNECTED, CONNECT_WITHIN):
+        """Wait until the CURVE handshake with the host succeeds; else say why it does not.
+        A handshake refused or failed twice is an answer already: no need to wait longer."""
+        deadline = time.monotonic() + self._connect_within
+        while not await transport.wait_state(host, ConnectionState.CONNECTED, 0.25):
+            seen = transport.states_seen(host)
+            failed = {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
+            if time.monotonic() >= deadline or (failed and transport.failures(host) > 1):
+                break
+        else:
             return
         seen = transport.states_seen(host)
         where = f"{self.code.host}:{self.code.port}"
@@ -568,11 +600,13 @@ class GuestLobby:
 
     def _refused(self, refused: Refused) -> str:
         if refused.reason == "name-taken" and len(self.names) > 1:
+            self._say(f"{self.name} is taken at this table; trying {self.names[1]}")
             self.names.pop(0)
             self.name = self.names[0]
             return "again"
         failure = {
             "table-full": LobbyFailure.TABLE_FULL,
+            "game-started": LobbyFailure.GAME_STARTED,
             "name-taken": LobbyFailure.NAME_TAKEN,
         }.get(refused.reason, LobbyFailure.REFUSED)
         raise LobbyError(failure, f"the host did not seat {self.name}: {refused.detail}")

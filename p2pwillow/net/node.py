@@ -52,7 +52,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from p2pwillow.bots import BotError
 from p2pwillow.client import Notice
@@ -73,7 +73,7 @@ from p2pwillow.net.replication import (
     ReplicationEvent,
 )
 from p2pwillow.net.roster import Seating
-from p2pwillow.net.transport import Transport
+from p2pwillow.net.transport import Received, Transport
 from p2pwillow.net.wire import HeartbeatFrame, encode_frame
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
@@ -106,6 +106,16 @@ LINGER = 10.0
 GREET_EVERY = 0.5
 
 EventSink = Callable[[dict[str, object]], None]
+
+
+class Door(Protocol):
+    """What a host does with frames from keys that hold no seat (the lobby, SPEC 8.9)."""
+
+    def at_door(self, transport: Transport, r: Received) -> None: ...
+
+    def tick(self, transport: Transport) -> None: ...
+
+
 Say = Callable[[str], None]
 
 
@@ -163,7 +173,8 @@ class Node:
     """One player's seat at a formed table (`seating`), on the network through `transport`
     (started, pinned by the lobby), with its files in `store` and its keys `keys`.
 
-    `bot` plays the seat (and confirms it) by itself; None leaves the decisions, the seat's
+    `door` takes what keys that hold no seat send (the host's lobby, still answering late
+    hellos). `bot` plays the seat (and confirms it) by itself; None leaves the decisions, the seat's
     confirmation and the start of each hand this seat deals after the first to a front end,
     through the Client protocol. `on_event` receives machine-readable progress (one dict per
     event, from the loop), `say` one-line messages for a terminal. `watch` builds a view for a
@@ -183,6 +194,7 @@ class Node:
         on_event: EventSink | None = None,
         say: Say = _quiet,
         watch: bool = True,
+        door: Door | None = None,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -197,6 +209,7 @@ class Node:
         self._on_event = on_event
         self._say = say
         self._watch = watch
+        self._door = door
         self._host = seating.roster.players[0].seat
         self._seats = {p.curve: p.seat for p in seating.others}
         self._names = {p.seat: p.name for p in seating.roster.players}
@@ -441,7 +454,7 @@ class Node:
         if busy:
             self._publish(busy=True)
             return
-        view = self._play.view(self.links) if self._play.dirty else None
+        view = self._play.view(self.links) if self._play.dirty and self._play.ready else None
         self._publish(view=view, busy=False)
 
     def _event(self, name: str, **fields: object) -> None:
@@ -480,7 +493,10 @@ class Node:
             self.traffic.frames_received += 1
             self.traffic.bytes_received += len(r.data)
             if not r.pinned:
-                continue  # the lobby door is shut: only seated keys are read (SPEC 8.5)
+                # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
+                if self._door is not None:
+                    self._door.at_door(self.transport, r)
+                continue
             self._rep.receive(r.data, r.peer, time.monotonic())
             self._wake.set()
             self._flush()
@@ -501,6 +517,8 @@ class Node:
                 self._rep.handle_timer(now)
                 self._follow_links()
                 self._greet(now)
+                if self._door is not None:
+                    self._door.tick(self.transport)
                 if self._playing:
                     await self._drain()
                     now = time.monotonic()
@@ -647,10 +665,8 @@ class Node:
             s = ev.summary
             self._say(f"hand {s.number}: {self._result(s.chips, s.aborted, s.reason)}")
             chips = {str(seat): c for seat, c in s.chips}
-            self._event(
-                "hand_end", hand=s.number, dealer=s.dealer, aborted=s.aborted, chips=chips,
-                **self._counters(),
-            )  # fmt: skip
+            ended = {"hand": s.number, "dealer": s.dealer, "aborted": s.aborted, "chips": chips}
+            self._event("hand_end", **ended, **self._counters())
         elif isinstance(ev, EntryRefused) and ev.author == self.seat:
             if self.bot is None:
                 self._publish(notice=f"the dealer refused your {ev.kind}: {ev.detail}")
@@ -723,6 +739,11 @@ class _Play:
         self._polled = False
 
     @property
+    def ready(self) -> bool:
+        """The session is open."""
+        return self._session is not None
+
+    @property
     def session(self) -> Session:
         assert self._session is not None, "open() first"
         return self._session
@@ -752,6 +773,8 @@ class _Play:
         self.safety_code = session.ledger.safety_code()
         if node.bot is not None:
             self._decider = node.bot.decider(seating.seat)
+        if seating.genesis.author == seating.seat:
+            self._signed.append(seating.genesis.authored())  # the host signed the genesis
         self._keep(Output())
 
     def close(self) -> None:

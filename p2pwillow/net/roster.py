@@ -91,7 +91,7 @@ class Welcome(LobbyMessage):
     seat: int = spec(k.SEAT)
 
 
-REFUSALS = ("table-full", "name-taken", "bad-hello")
+REFUSALS = ("table-full", "game-started", "name-taken", "bad-hello")
 
 
 @lobby_kind

@@ -121,9 +121,13 @@ class _Dealer:
         self.task: asyncio.Task[None] | None = None
         self.refusals = 0
         self.seen: set[ConnectionState] = {ConnectionState.CONNECTING}
+        self.failures = 0
+        """Handshakes refused or failed since it was dialled."""
 
     def set_state(self, state: ConnectionState) -> None:
         self.seen.add(state)
+        if state in (ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED):
+            self.failures += 1
         if state is not self.state:
             self.state = state
             self.changed.set()
@@ -380,6 +384,11 @@ class Transport:
         an address where nothing answers from one that answers with another key)."""
         d = self._dealers.get(peer_key)
         return frozenset() if d is None else frozenset(d.seen)
+
+    def failures(self, peer_key: bytes) -> int:
+        """How many handshakes with `peer_key` were refused or failed since it was dialled."""
+        d = self._dealers.get(peer_key)
+        return 0 if d is None else d.failures
 
     def endpoint(self, peer_key: bytes) -> str | None:
         """The address dialled for `peer_key` (tcp://host:port), if it is dialled."""

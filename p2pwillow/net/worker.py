@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import queue
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _Job = tuple[Callable[[], Any], concurrent.futures.Future[Any]]
 
@@ -80,7 +82,10 @@ class Worker:
                 self._pending -= 1
                 idle = self._pending == 0
             if idle and self._on_busy is not None:
-                self._on_busy(False)
+                try:
+                    self._on_busy(False)
+                except Exception:  # the thread goes on: its jobs matter more than a view
+                    log.exception("the worker's idle hook failed")
 
     def close(self, timeout: float = 10.0) -> None:
         """Take no more jobs, let the queued ones finish, and end the thread."""
