@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from p2pwillow.bots import BotError
+from p2pwillow.bots import BotError, strength
 from p2pwillow.client import Notice
 from p2pwillow.crypto.group import Rng, scalar_to_bytes
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
@@ -93,6 +93,7 @@ from p2pwillow.view import Link, TableView, decision_error, table_view
 log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "normal", "hard")
+DEAL_SIZES = (5, 6, 7)
 """The bot levels a command line offers."""
 HAND_SECRET = "hand-key"
 """The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
@@ -104,6 +105,10 @@ that calls the end of free trading closes when it sees nothing has changed, SPEC
 LINGER = 10.0
 """After the game, a node stays this long at most for its peers to acknowledge its head."""
 GREET_EVERY = 0.5
+LINKS_EVERY = 0.25
+"""Each peer's link is looked at this often (and whenever its liveness changes)."""
+BURST = 64
+"""Frames taken from the socket at once before the replication is asked what to send."""
 
 EventSink = Callable[[dict[str, object]], None]
 
@@ -142,6 +147,10 @@ class BotSeat:
         # Bot levels exist where `bot_decider` takes them; elsewhere every bot plays the one way.
         if "level" in inspect.signature(bot_decider).parameters:
             options["level"] = self.level
+        # The bots' strength scales are built on first use, a fifth of a second for each deal
+        # size: build them before the game, not in the middle of its first hands.
+        for size in DEAL_SIZES:
+            strength(0, size)
         return bot_decider(seat, rng, **options)
 
 
@@ -212,6 +221,7 @@ class Node:
         self._door = door
         self._host = seating.roster.players[0].seat
         self._seats = {p.curve: p.seat for p in seating.others}
+        self._keys = {seat: key for key, seat in self._seats.items()}
         self._names = {p.seat: p.name for p in seating.roster.players}
         self._rep = Replication(peers=self._seats, now=time.monotonic())
         self._play = _Play(self, keys, rng)
@@ -229,6 +239,8 @@ class Node:
         self._tick_at = 0.0
         self._look_at: float | None = None
         self._greet_at = 0.0
+        self._links_at = 0.0
+        self._flush_asked = False
         self._over = asyncio.Event()
         self._over_reason = ""
         # published state
@@ -488,21 +500,33 @@ class Node:
         self._wake.set()
 
     async def _receive(self) -> None:
+        transport = self.transport
         while True:
-            r = await self.transport.recv()
-            self.traffic.frames_received += 1
-            self.traffic.bytes_received += len(r.data)
-            if not r.pinned:
-                # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
-                if self._door is not None:
-                    self._door.at_door(self.transport, r)
-                continue
-            self._rep.receive(r.data, r.peer, time.monotonic())
+            burst = [await transport.recv()]
+            while len(burst) < BURST and (more := transport.recv_nowait()) is not None:
+                burst.append(more)
+            now = time.monotonic()
+            for r in burst:
+                self.traffic.frames_received += 1
+                self.traffic.bytes_received += len(r.data)
+                if r.pinned:
+                    self._rep.receive(r.data, r.peer, now)
+                elif self._door is not None:
+                    # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
+                    self._door.at_door(transport, r)
             self._wake.set()
-            self._flush()
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Flush once the loop is done with what it is doing now: what comes due meanwhile
+        (acknowledgements of a burst of entries) goes in one pass."""
+        if not self._flush_asked:
+            self._flush_asked = True
+            asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         """Send every frame the replication says is due now."""
+        self._flush_asked = False
         for peer, data in self._rep.frames_to_send(time.monotonic()):
             if self.transport.send(peer, data):
                 self.traffic.frames_sent += 1
@@ -515,7 +539,8 @@ class Node:
             while not self._closing:
                 now = time.monotonic()
                 self._rep.handle_timer(now)
-                self._follow_links()
+                if now >= self._links_at:
+                    self._follow_links()
                 self._greet(now)
                 if self._door is not None:
                     self._door.tick(self.transport)
@@ -554,7 +579,8 @@ class Node:
         wait = min(times) - now
         if wait > 0 and not self._wake.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
         self._wake.clear()
 
     async def _drain(self) -> None:
@@ -649,10 +675,20 @@ class Node:
         tell its events."""
         now = time.monotonic()
         for item in out.send:
-            self._rep.publish(item, now)
-        self._flush()
+            if isinstance(item, AuthoredEntry):
+                self._rep.publish(item, now, to=self._authored_to())
+            else:
+                self._rep.publish(item, now)
+        self._flush_soon()
         for ev in out.events:
             self._tell(ev)
+
+    def _authored_to(self) -> tuple[bytes, ...] | None:
+        """Where this seat's authored entries go (None: every peer). Today, to the hand's
+        sequencer only: it alone takes them (SPEC 7.1, 8.4). When every session keeps a pool
+        of authored entries (DESIGN 5.1), this answers None."""
+        key = self._keys.get(self._play.sequencer)
+        return None if key is None else (key,)
 
     def _tell(self, ev: object) -> None:
         if isinstance(ev, HandStarted):
@@ -683,6 +719,7 @@ class Node:
         return {"frames": t.frames_sent, "bytes": t.bytes_sent}
 
     def _follow_links(self) -> None:
+        self._links_at = time.monotonic() + LINKS_EVERY
         links = {seat: self._link(key) for key, seat in self._seats.items()}
         with self._lock:
             changed = links != self._links
@@ -729,6 +766,7 @@ class _Play:
         self.rng = rng
         self.safety_code = ""
         self.hands = 0
+        self.sequencer = -1
         self.dirty = True
         self._session: Session | None = None
         self._transcript: Transcript | None = None
@@ -822,6 +860,7 @@ class _Play:
             transcript.sync()
             signed.sync()
         self.hands = s.hand_number
+        self.sequencer = s.sequencer
         self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------
@@ -830,10 +869,11 @@ class _Play:
         return self._call(lambda: self.session.receive(entry))
 
     def take_authored(self, entry: AuthoredEntry) -> Output:
-        """Where an authored entry goes: today only the sequencer's session takes one (SPEC
-        7.1: a session that does not sequence it refuses it); the copies sent to every other
-        peer (SPEC 8.4) are dropped here. When every session keeps a pool of authored
-        entries (DESIGN 5.1), every copy goes to the session."""
+        """An authored entry from a peer: today only the sequencer's session takes one (SPEC
+        7.1), and authors send them to it alone (`Node._authored_to`); a copy that reaches a
+        node which does not sequence now (the hand moved on) is dropped, not held against its
+        author. When every session keeps a pool of authored entries (DESIGN 5.1), every copy
+        goes to the session."""
         s = self.session
         if s.seat != s.sequencer:
             return Output()

@@ -12,10 +12,10 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias, TypeVar
+from typing import ClassVar, TypeVar
 
 from p2pwillow.ledger import kinds as k
-from p2pwillow.ledger.canonical import JsonValue, dump_checked, parse_canonical
+from p2pwillow.ledger.canonical import JsonObject, JsonValue, dump_checked, parse_canonical
 from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.fields import (
@@ -31,6 +31,7 @@ from p2pwillow.ledger.fields import (
     record,
     spec,
 )
+from p2pwillow.ledger.schema import DIALECT, ID_PREFIX
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
 from p2pwillow.net.wire import LobbyFrame
@@ -58,10 +59,6 @@ class LobbyMessage(Value):
 
 
 LOBBY_KINDS: dict[str, type[LobbyMessage]] = {}
-
-
-def _lobby(kind: str) -> type[LobbyMessage] | None:
-    return LOBBY_KINDS.get(kind)
 
 
 def lobby_kind(cls: type[L]) -> type[L]:
@@ -240,14 +237,27 @@ class Roster(LobbyMessage):
         return None
 
 
-LobbyMessageType: TypeAlias = Sit | Welcome | Refused | Stand | Closed | Roster
+def lobby_schemas() -> dict[str, JsonObject]:
+    """The JSON Schema (draft 2020-12) of every lobby message's payload, by kind: what
+    protocol/schemas/wire/lobby/*.json hold (SPEC 8.9)."""
+    out: dict[str, JsonObject] = {}
+    for kind, cls in sorted(LOBBY_KINDS.items()):
+        doc = (cls.__doc__ or "").split("\n\n")[0].replace("\n", " ").strip()
+        out[kind] = {
+            "$schema": DIALECT,
+            "$id": f"{ID_PREFIX}wire:lobby:{kind}",
+            "title": f"lobby message {kind}",
+            "description": f"The payload line of a lobby frame of kind {kind} (SPEC 8.9): {doc}",
+            **cls.object_schema(),
+        }
+    return out
 
 
 def decode_lobby(frame: LobbyFrame) -> LobbyMessage:
     """Read a lobby message from a peer: WireError(bad-item) naming what is wrong, or, for a
     roster whose key statements do not verify, WireError(bad-key-statement). A kind this
     version does not know is WireError(unknown-type); the caller ignores it (SPEC 8.2)."""
-    cls = _lobby(frame.kind)
+    cls = LOBBY_KINDS.get(frame.kind)
     if cls is None:
         raise WireError(WireReason.UNKNOWN_TYPE, f"unknown lobby message {frame.kind!r}")
     try:
@@ -319,4 +329,5 @@ __all__ = [
     "Stand",
     "Welcome",
     "decode_lobby",
+    "lobby_schemas",
 ]

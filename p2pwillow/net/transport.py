@@ -169,6 +169,7 @@ class Transport:
         self._dealers: dict[bytes, _Dealer] = {}
         self._ctx: zmq.asyncio.Context | None = None
         self._router: zmq.asyncio.Socket | None = None
+        self._reader: zmq.Socket[bytes] | None = None
         self._zap: zmq.asyncio.Socket | None = None
         self._zap_task: asyncio.Task[None] | None = None
         self._monitors = 0
@@ -236,7 +237,7 @@ class Transport:
         for sock in (self._router, self._zap):
             if sock is not None:
                 sock.close(0)
-        self._router = self._zap = None
+        self._router = self._zap = self._reader = None
         self._zap_task = None
         if self._ctx is not None:
             self._ctx.term()
@@ -436,28 +437,47 @@ class Transport:
         if router is None:
             raise TransportError("the transport is not started")
         while True:
-            parts = await router.recv_multipart(copy=False)
-            if len(parts) != 2:
-                self.counters.spoofed += 1
-                continue
-            routing, payload = parts
+            received = self._accept(await router.recv_multipart(copy=False))
+            if received is not None:
+                return received
+
+    def recv_nowait(self) -> Received | None:
+        """A frame that has arrived already, if there is one (to take a burst at once)."""
+        if self._router is None:
+            raise TransportError("the transport is not started")
+        if self._reader is None:
+            self._reader = zmq.Socket.shadow(self._router.underlying)
+        while True:
             try:
-                key = bytes.fromhex(str(payload.get("User-Id")))
-            except (zmq.ZMQError, ValueError):
-                self.counters.spoofed += 1
-                continue
-            if routing.bytes != key:
-                self.counters.spoofed += 1
-                continue
-            pinned = key in self._pins
-            if not pinned and not self.accept_unpinned:
-                self.counters.unpinned += 1
-                continue
-            try:
-                address = str(payload.get("Peer-Address"))
-            except zmq.ZMQError:
-                address = ""
-            return Received(key, payload.bytes, pinned, address)
+                parts = self._reader.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return None
+            received = self._accept(parts)
+            if received is not None:
+                return received
+
+    def _accept(self, parts: list[zmq.Frame]) -> Received | None:
+        if len(parts) != 2:
+            self.counters.spoofed += 1
+            return None
+        routing, payload = parts
+        try:
+            key = bytes.fromhex(str(payload.get("User-Id")))
+        except (zmq.ZMQError, ValueError):
+            self.counters.spoofed += 1
+            return None
+        if routing.bytes != key:
+            self.counters.spoofed += 1
+            return None
+        pinned = key in self._pins
+        if not pinned and not self.accept_unpinned:
+            self.counters.unpinned += 1
+            return None
+        try:
+            address = str(payload.get("Peer-Address"))
+        except zmq.ZMQError:
+            address = ""
+        return Received(key, payload.bytes, pinned, address)
 
 
 __all__ = [

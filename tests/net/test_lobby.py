@@ -9,14 +9,25 @@ import json
 import socket
 from pathlib import Path
 
+import jsonschema
 import pytest
 from live_helpers import DEADLINE, LOOPBACK, Table, close_all, finish, node_keys, play_game
 
 from p2pwillow.ledger.canonical import dump_checked
+from p2pwillow.ledger.schema import schema_text
 from p2pwillow.net.discovery import JoinCode
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan
-from p2pwillow.net.roster import Roster, Sit, decode_lobby
+from p2pwillow.net.roster import (
+    Closed,
+    Refused,
+    Roster,
+    Sit,
+    Stand,
+    Welcome,
+    decode_lobby,
+    lobby_schemas,
+)
 from p2pwillow.net.wire import LobbyFrame
 from p2pwillow.rules import TableConfig
 
@@ -213,3 +224,39 @@ def test_lobby_messages_are_read_as_untrusted_input(tmp_path: Path) -> None:
     with pytest.raises(WireError):
         decode_lobby(LobbyFrame("sit", b'{"port":0}'))
     assert decode_lobby(Sit(port=4000).frame()) == Sit(port=4000)
+
+
+LOBBY_SCHEMAS = Path(__file__).resolve().parents[2] / "protocol" / "schemas" / "wire" / "lobby"
+
+
+@pytest.mark.parametrize("kind", sorted(lobby_schemas()))
+def test_lobby_schema_files_are_what_the_code_declares(kind: str) -> None:
+    expected = schema_text(lobby_schemas()[kind])
+    assert (LOBBY_SCHEMAS / f"{kind}.json").read_text("utf-8") == expected, (
+        "regenerate protocol/schemas/wire/lobby/ from p2pwillow.net.roster.lobby_schemas()"
+    )
+    jsonschema.Draft202012Validator.check_schema(json.loads(expected))
+
+
+def test_no_stray_lobby_schema_files() -> None:
+    assert {p.stem for p in LOBBY_SCHEMAS.glob("*.json")} == set(lobby_schemas())
+
+
+def test_lobby_messages_and_their_schemas_agree(tmp_path: Path) -> None:
+    samples = {
+        "sit": Sit(port=4000).frame(),
+        "welcome": Welcome(seat=3).frame(),
+        "refused": Refused(reason="table-full", detail="all 4 seats are taken").frame(),
+        "stand": Stand().frame(),
+        "closed": Closed(detail="the host closed the table").frame(),
+        "roster": LobbyFrame("roster", dump_checked(_roster_payload(tmp_path))),
+    }
+    assert set(samples) == set(lobby_schemas())
+    for kind, frame in samples.items():
+        value = json.loads(frame.payload)
+        jsonschema.Draft202012Validator(lobby_schemas()[kind]).validate(value)
+        assert kind == decode_lobby(frame).KIND
+    bad = json.loads(samples["refused"].payload) | {"reason": "bored"}
+    assert not jsonschema.Draft202012Validator(lobby_schemas()["refused"]).is_valid(bad)
+    with pytest.raises(WireError):
+        decode_lobby(LobbyFrame("refused", dump_checked(bad)))
