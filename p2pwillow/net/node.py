@@ -68,12 +68,13 @@ from p2pwillow.net.replication import (
     EntryReceived,
     Liveness,
     LivenessChanged,
+    PeerStatus,
     RefusalReceived,
     Replication,
     ReplicationEvent,
 )
 from p2pwillow.net.roster import Seating
-from p2pwillow.net.transport import Received, Transport
+from p2pwillow.net.transport import ConnectionState, Received, Transport
 from p2pwillow.net.wire import HeartbeatFrame, encode_frame
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
@@ -103,6 +104,8 @@ LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
 LINGER = 10.0
+GONE_AFTER = 2.0
+"""A peer whose connection is down and that has been silent this long has left the table."""
 """After the game, a node stays this long at most for its peers to acknowledge its head."""
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
@@ -322,8 +325,8 @@ class Node:
             raise self.failure
 
     async def settle(self, timeout: float) -> bool:
-        """Wait until every peer that is not away holds this node's head; False at the
-        deadline."""
+        """Wait until every peer that is still there (not away, still connected) holds this
+        node's head; False at the deadline."""
         deadline = time.monotonic() + timeout
         told = 0.0
         while True:
@@ -333,12 +336,20 @@ class Node:
             if now - told >= 0.5:
                 told = now
                 self._tell_head()
-            if all(st.head_seq >= head or st.liveness is Liveness.AWAY for st in statuses):
+            if all(st.head_seq >= head or self._gone(st, now) for st in statuses):
                 self._tell_head()  # so that each peer's own wait ends at once too
                 return True
             if now >= deadline:
                 return False
             await asyncio.sleep(0.02)
+
+    def _gone(self, status: PeerStatus, now: float) -> bool:
+        """The peer is away, or its connection is down and it has been silent for a while
+        (it left the table)."""
+        if status.liveness is Liveness.AWAY:
+            return True
+        silent = status.last_heard is None or now - status.last_heard > GONE_AFTER
+        return silent and self.transport.state(status.peer) is not ConnectionState.CONNECTED
 
     def _tell_head(self) -> None:
         """A heartbeat to every peer now: "this is my head" (SPEC 8.4)."""
@@ -351,6 +362,7 @@ class Node:
         if self._closed:
             return
         self._closed = self._closing = True
+        self._tell_head()  # the peers' own waits for this node's head end at once
         self._wake.set()
         for task in self._tasks:
             task.cancel()
