@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import secrets
 import sys
@@ -60,6 +61,14 @@ class SeatOptions:
 
 def _say(text: str) -> None:
     print(text, flush=True)
+
+
+def quiet_logs() -> None:
+    """The live table's warnings (a peer's bad frame, an entry refused) are counted and go to
+    the events file; on a terminal they would only scramble the table screen."""
+    logger = logging.getLogger("p2pwillow")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
 
 
 def _make_keys() -> NodeKeys:
@@ -231,6 +240,7 @@ async def _play(
 
 async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) -> int:
     """`willow host`: open the table, print the join code, seat the guests, play."""
+    quiet_logs()
     store, keys = open_store(options.home)
     events = _Events(options.events)
     address = options.address or default_address()
@@ -271,6 +281,7 @@ async def join_table(
     """`willow join` / `willow bot`: find the table (`wanted`: a join code or a table's
     name, or with `code_only` a join code; None: the one on this network, or the one `pick`
     chooses), take a seat, play."""
+    quiet_logs()
     store, keys = open_store(options.home)
     if code_only and wanted is not None:
         code = read_code(wanted)
