@@ -94,8 +94,8 @@ from p2pwillow.view import Link, TableView, decision_error, table_view
 log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "normal", "hard")
-DEAL_SIZES = (5, 6, 7)
 """The bot levels a command line offers."""
+DEAL_SIZES = (5, 6, 7)
 HAND_SECRET = "hand-key"
 """The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
 TICK = 0.5
@@ -104,9 +104,9 @@ LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
 LINGER = 10.0
+"""After the game, a node stays this long at most for its peers to acknowledge its head."""
 GONE_AFTER = 2.0
 """A peer whose connection is down and that has been silent this long has left the table."""
-"""After the game, a node stays this long at most for its peers to acknowledge its head."""
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
@@ -114,6 +114,7 @@ BURST = 64
 """Frames taken from the socket at once before the replication is asked what to send."""
 
 EventSink = Callable[[dict[str, object]], None]
+Say = Callable[[str], None]
 
 
 class Door(Protocol):
@@ -122,9 +123,6 @@ class Door(Protocol):
     def at_door(self, transport: Transport, r: Received) -> None: ...
 
     def tick(self, transport: Transport) -> None: ...
-
-
-Say = Callable[[str], None]
 
 
 def _quiet(text: str) -> None:
