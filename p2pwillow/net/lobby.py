@@ -199,6 +199,7 @@ class HostLobby:
         self._serial = 0
         self._game = bytes(GAME_ID_BYTES)
         self._formed = False
+        self._seated_at_genesis: list[_Guest] = []
         self._start = asyncio.Event()
         self._advertiser: Advertiser | None = None
         self.transport: Transport | None = None
@@ -206,7 +207,8 @@ class HostLobby:
 
     @property
     def seated(self) -> list[_Guest]:
-        return sorted((g for g in self._guests.values() if g.seat is not None), key=_seat_key)
+        guests = [*self._guests.values(), *self._seated_at_genesis]
+        return sorted((g for g in guests if g.seat is not None), key=_seat_key)
 
     @property
     def players(self) -> int:
@@ -301,28 +303,27 @@ class HostLobby:
             guest = self._guests[r.peer] = _Guest(hello.name, hello.statement, r.address)
         else:
             guest.name, guest.refused, guest.refusals_sent = hello.name, None, 0
+        name = hello.name
         if self._formed:
-            guest.refused = self._closed_refusal()
-        elif any(same_name(hello.name, n) for n in self._names()):
-            guest.refused = Refused(
-                reason="name-taken", detail=f"someone at the table is called {hello.name}"
-            )
+            guest.refused = self._closed_refusal(name)
+        elif any(same_name(name, n) for n in self._names()):
+            taken = f"someone at the table is called {name}"
+            guest.refused = Refused(reason="name-taken", name=name, detail=taken)
         elif hello.statement.identity_key in self._identities():
-            guest.refused = Refused(reason="bad-hello", detail="this player is seated already")
+            seated = "this player is seated already"
+            guest.refused = Refused(reason="bad-hello", name=name, detail=seated)
         elif self._free() <= 0:
-            guest.refused = self._closed_refusal()
+            guest.refused = self._closed_refusal(name)
         if guest.refused is not None:
             self._say(f"turned away {hello.name}: {guest.refused.detail}")
         self._consider(r.peer, guest)
 
-    def _closed_refusal(self) -> Refused:
+    def _closed_refusal(self, name: str) -> Refused:
         if self._free() <= 0:
-            seats = self.plan.config.seats
-            return Refused(reason="table-full", detail=f"all {seats} seats are taken")
-        return Refused(
-            reason="game-started",
-            detail="the game has started; this version seats players only before the first hand",
-        )
+            full = f"all {self.plan.config.seats} seats are taken"
+            return Refused(reason="table-full", name=name, detail=full)
+        started = "the game has started; this version seats players only before the first hand"
+        return Refused(reason="game-started", name=name, detail=started)
 
     def _names(self) -> list[str]:
         return [self.name, *(g.name for g in self.seated)]
@@ -392,13 +393,14 @@ class HostLobby:
     def _resend(self, transport: Transport, *, force: bool = False) -> None:
         now = time.monotonic()
         roster: Roster | None = None
-        hello = encode_frame(HelloFrame(self.name, self._statement))
+        hello: bytes | None = None
         for key, guest in list(self._guests.items()):
             if not guest.port or (not force and now - guest.sent_at < RESEND):
                 continue
             if transport.state(key) is not ConnectionState.CONNECTED:
                 continue
             guest.sent_at = now
+            hello = hello or encode_frame(HelloFrame(self.name, self._statement))
             transport.send(key, hello)
             if guest.refused is not None:
                 transport.send(key, encode_frame(guest.refused.frame()))
@@ -407,8 +409,8 @@ class HostLobby:
                     self._guests.pop(key, None)
                     transport.disconnect(key)
                 continue
-            if self._formed or guest.seat is None:
-                continue  # a seated guest is greeted by the node until it holds the genesis
+            if guest.seat is None:
+                continue
             roster = roster or self.roster()
             for data in _greeting(roster, guest.seat):
                 transport.send(key, data)
@@ -429,9 +431,12 @@ class HostLobby:
         )
         for key, guest in list(self._guests.items()):
             if guest.seat is None:
-                self._guests.pop(key)
                 transport.disconnect(key)
         self._resend(transport, force=True)
+        # from here on the node greets the seated guests until they hold the genesis, and the
+        # door answers only newcomers
+        self._seated_at_genesis = [g for g in self._guests.values() if g.seat is not None]
+        self._guests.clear()
         self._formed = True
         # The door stays open for hellos only (answered with a refusal); every frame from a
         # key that is not seated comes up unpinned (SPEC 8.5, 8.9).
@@ -585,8 +590,8 @@ class GuestLobby:
                 state.genesis = frame.entries[0]
             return self._formed(state)
         message = _message(frame)
-        if isinstance(message, Refused):
-            return self._refused(message)
+        if isinstance(message, Refused) and message.name == self.name:
+            return self._refused(message)  # (a refusal of a name given up already is old news)
         if isinstance(message, Closed):
             raise LobbyError(LobbyFailure.HOST_LEFT, f"the table was closed: {message.detail}")
         if isinstance(message, Welcome) and state.seat is None:

@@ -94,10 +94,11 @@ REFUSALS = ("table-full", "game-started", "name-taken", "bad-hello")
 @lobby_kind
 @dataclass(frozen=True, slots=True)
 class Refused(LobbyMessage):
-    """Host to guest: it is not seated, and why."""
+    """Host to guest: it is not seated under the name `name` it said hello with, and why."""
 
     KIND: ClassVar[str] = "refused"
     reason: str = spec(OneOf(*REFUSALS))
+    name: str = spec(k.PLAYER_NAME)
     detail: str = spec(k.REASON)
 
 

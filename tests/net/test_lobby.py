@@ -246,7 +246,7 @@ def test_lobby_messages_and_their_schemas_agree(tmp_path: Path) -> None:
     samples = {
         "sit": Sit(port=4000).frame(),
         "welcome": Welcome(seat=3).frame(),
-        "refused": Refused(reason="table-full", detail="all 4 seats are taken").frame(),
+        "refused": Refused(reason="table-full", name="Eve", detail="all 4 seats are taken").frame(),
         "stand": Stand().frame(),
         "closed": Closed(detail="the host closed the table").frame(),
         "roster": LobbyFrame("roster", dump_checked(_roster_payload(tmp_path))),
