@@ -27,6 +27,8 @@ from p2pwillow.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 HANDS = 10
+BASELINE_HANDS = 30
+"""More hands in process (they are cheap): its mean over the kinds of hands is steadier."""
 SAMPLES = 100
 """Monte Carlo deals per bot decision, the same live and in process."""
 DEADLINE = 300.0
@@ -173,7 +175,7 @@ def _in_process() -> list[HandFigures]:
             hand["end"] = now
 
     table = Table(PLAYERS, seed=1, rng=os.urandom, samples=SAMPLES, on_entry=on_entry)
-    played = table.play(HANDS)
+    played = table.play(BASELINE_HANDS)
     entries = _entries_per_hand([line.rstrip(b"\n") for line in table.lines])
     figures = []
     for hand in range(1, played + 1):

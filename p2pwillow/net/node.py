@@ -242,6 +242,7 @@ class Node:
         self._greet_at = 0.0
         self._links_at = 0.0
         self._flush_asked = False
+        self._stepped: _StepResult | None = None
         self._over = asyncio.Event()
         self._over_reason = ""
         # published state
@@ -600,14 +601,18 @@ class Node:
 
     async def _handle(self, event: ReplicationEvent) -> None:
         if isinstance(event, EntryReceived):
-            out = await self._session_call(event.peer, self._play.entry, event.entry)
+            last = not self._rep.ready(after=event.entry.seq)
+            out = await self._session_call(event.peer, self._play.entry, event.entry, last)
             if out is not None:
                 self._rep.applied(event.entry, time.monotonic())
                 self._send(out)
+                self._took(self._stepped)
         elif isinstance(event, AuthoredReceived):
-            out = await self._session_call(event.peer, self._play.take_authored, event.entry)
+            last = not self._rep.ready()
+            out = await self._session_call(event.peer, self._play.take_authored, event.entry, last)
             if out is not None:
                 self._send(out)
+                self._took(self._stepped)
         elif isinstance(event, RefusalReceived):
             out = await self._session_call(event.peer, self._play.refusal, event.refusal)
             if out is not None:
@@ -630,16 +635,26 @@ class Node:
         # LobbyReceived: the lobby is over; a late hello or roster changes nothing.
 
     async def _session_call(
-        self, peer: bytes, job: Callable[[Any], Output], item: object
+        self, peer: bytes, job: Callable[[Any], Output], item: object, last: bool = False
     ) -> Output | None:
         """`job(item)` in the worker; None (and counted against `peer`) if the session
-        refuses what the peer sent."""
+        refuses what the peer sent. If it is the `last` of what is ready (and the person
+        has no decision waiting), the node's own step runs in the same piece of work, and
+        its result is in `_stepped`: one trip to the worker, not two."""
+        self._stepped = None
+        step = self._step_job(time.monotonic()) if last and not self._decisions else None
+
+        def work() -> tuple[Output, _StepResult | None]:
+            out = job(item)
+            return out, None if step is None else step()
+
         try:
-            out = await self._worker.run(functools.partial(job, item))
+            out, self._stepped = await self._worker.run(work)
         except RemoteProtocolError as exc:
             self._count_rejected(peer, exc)
+            self._step_due = True
             return None
-        self._step_due = True  # the state moved: the seat may have something to do
+        self._step_due = step is None  # the state moved: the seat may have something to do
         return out
 
     def _count_rejected(self, peer: bytes, error: RemoteProtocolError) -> None:
@@ -652,15 +667,23 @@ class Node:
         """Broadcast items (witness votes, DESIGN 5.1) go to the session once it takes them;
         this version's session has none, so they change nothing."""
 
-    async def _step(self, now: float) -> None:
-        self._step_due = False
+    def _step_job(self, now: float) -> Callable[[], _StepResult]:
+        """The node's own step, to run in the worker: the clock, the next deal, decisions."""
         self._look_at = None
         if now >= self._tick_at:
             self._tick_at = now + TICK
         decisions = tuple(self._decisions)
         self._decisions.clear()
-        step = functools.partial(self._play.step, now, decisions, self._deal_wanted)
-        result = await self._worker.run(step)
+        return functools.partial(self._play.step, now, decisions, self._deal_wanted)
+
+    async def _step(self, now: float) -> None:
+        self._step_due = False
+        self._took(await self._worker.run(self._step_job(now)))
+
+    def _took(self, result: _StepResult | None) -> None:
+        """What the node's own step made: its entries sent, its notices shown, the game's end."""
+        if result is None:
+            return
         if result.dealt:
             self._deal_wanted = False
         if result.look_again:

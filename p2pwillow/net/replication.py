@@ -453,6 +453,18 @@ class Replication:
         self._delivered_from[seq] = peer
         return EntryReceived(peer, entry)
 
+    def ready(self, after: int | None = None) -> bool:
+        """Whether `next_event` has something now (nothing is taken): an event, a refusal
+        whose head the chain has reached, or the entry after seq `after` (default: the head)
+        in the buffer. A caller that applies the entry it was handed asks with that entry's
+        seq, to know whether another follows at once."""
+        if self._events:
+            return True
+        if any(r.head <= self.head_seq or r.hand < self.hand for _, r in self._held_refusals):
+            return True
+        nxt = (self.head_seq if after is None else after) + 1
+        return bool(self._buffer.get(nxt))
+
     def events(self) -> Iterator[ReplicationEvent]:
         """`next_event` until there is none: apply each EntryReceived before taking the next."""
         while (event := self.next_event()) is not None:
