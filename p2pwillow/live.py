@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import secrets
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -94,8 +95,15 @@ def bot_home(home: str | None) -> str:
 
 
 def default_address() -> str:
-    """The address a host puts in its join code: its first LAN address, else loopback."""
+    """The address a host puts in its join code: the one its default route goes out of (a
+    UDP socket "connected" to a private address sends nothing, but says which address it
+    would use), else its first LAN address, else loopback."""
     found = lan_addresses()
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+        if address in found:
+            return address
     return found[0] if found else "127.0.0.1"
 
 
