@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from contextlib import closing, suppress
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
@@ -19,6 +19,8 @@ from p2pwillow import __version__
 
 if TYPE_CHECKING:
     from p2pwillow.ledger.entry import Entry
+    from p2pwillow.live import SeatOptions
+    from p2pwillow.rules import BettingStructure
     from p2pwillow.verify import Outcome
 
 EXIT_USAGE = 2
@@ -32,6 +34,7 @@ MAX_HANDS = 10_000
 MAX_STACK = 10**12
 """The largest starting stack a table allows (SPEC 3.1)."""
 MAX_JOBS = 256
+ENV_VAR = "WILLOW_HOME"
 
 VERIFY_EPILOG = """\
 exit status:
@@ -87,10 +90,16 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from p2pwillow.bots import BotError, parse_level
     from p2pwillow.progress import ProgressBar
     from p2pwillow.rules import TableConfig
     from p2pwillow.table import Table, TableError
 
+    try:
+        level = parse_level(args.level)
+    except BotError as exc:
+        print(f"willow simulate: --level: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if not 2 <= args.players <= 10:
         return _usage("simulate", f"--players must be 2 to 10, not {args.players}")
     if not 1 <= args.hands <= MAX_HANDS:
@@ -125,7 +134,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             bar.update(entries=entries)
 
     try:
-        table = Table(args.players, config=config, seed=args.seed, rng=os.urandom, on_entry=append)
+        table = Table(
+            args.players,
+            config=config,
+            seed=args.seed,
+            rng=os.urandom,
+            level=level,
+            on_entry=append,
+        )
         while played < args.hands and table.play_hand():
             played += 1
             if bar is not None:
@@ -234,6 +250,220 @@ class _VerifyOutput:
         sys.stdout.flush()
 
 
+LIVE_EPILOG = """\
+exit status:
+  0  the game ended (its hands were played) or you left the table
+  1  the table stopped: a peer or this node could not go on (the line says why)
+  2  usage error                      10 nothing answers at the address
+  11 the host holds another key       12 the table is full
+  13 the name is taken at the table   14 the port is in use
+  15 the join code is malformed       16 no such table on this network
+  17 the table takes no more players  18 the host closed the table
+  19 the store cannot be used         70 a bug in willow    130 Ctrl-C"""
+
+EXIT_LIVE = {
+    "stopped": 1,
+    "usage": EXIT_USAGE,
+    "unreachable": 10,
+    "wrong-key": 11,
+    "table-full": 12,
+    "name-taken": 13,
+    "port-in-use": 14,
+    "bad-code": 15,
+    "no-table": 16,
+    "game-started": 17,
+    "refused": 17,
+    "host-left": 18,
+    "store": 19,
+}
+"""The exit code of each way a live command can fail (`LiveError.failure`)."""
+
+
+def _live(command: str, run: Callable[[], Coroutine[object, object, int]]) -> int:
+    """Run a live command; its expected failures are one line and their exit code."""
+    import asyncio
+
+    from p2pwillow.live import LiveError
+
+    try:
+        return asyncio.run(run())
+    except LiveError as exc:
+        failure = exc.failure if isinstance(exc.failure, str) else exc.failure.value
+        print(f"willow {command}: {exc}", file=sys.stderr)
+        return EXIT_LIVE.get(failure, 1)
+    except KeyboardInterrupt:
+        print(f"willow {command}: interrupted; you left the table", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatOptions | str:
+    """The seat's options from the arguments, or why they do not work."""
+    from p2pwillow.ledger.fields import FieldError
+    from p2pwillow.live import SeatOptions, bot_home, stdout_is_terminal
+    from p2pwillow.net.node import BotSeat
+    from p2pwillow.net.wire import NAME
+
+    if args.name is not None:
+        try:
+            NAME.normalize(args.name, "--name")
+        except FieldError as exc:
+            return str(exc)
+    if not 0 <= args.port < 65536:
+        return f"--port must be 0 to 65535, not {args.port}"
+    if not 0 < args.timeout <= 3600:
+        return f"--timeout must be more than 0 and at most 3600 seconds, not {args.timeout}"
+    if args.samples < 1:
+        return f"--samples must be at least 1, not {args.samples}"
+    plays_bot = bot or args.auto
+    seat_bot = BotSeat(args.level, args.samples) if plays_bot else None
+    if not plays_bot and not stdout_is_terminal():
+        return "the table screen needs a terminal; --auto lets a bot play this seat"
+    home = bot_home(args.home) if bot else args.home
+    return SeatOptions(
+        home=home,
+        name=args.name,
+        bot=seat_bot,
+        address=args.address,
+        port=args.port,
+        events=args.events,
+        screen=not plays_bot,
+        timeout=args.timeout,
+    )
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    from p2pwillow.live import host_table
+    from p2pwillow.net.lobby import TablePlan
+    from p2pwillow.rules import BettingStructure, ConfigError, TableConfig
+
+    options = _seat_options(args, "host", bot=False)
+    if isinstance(options, str):
+        return _usage("host", options)
+    if not 0 <= args.hands <= MAX_HANDS:
+        return _usage("host", f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}")
+    try:
+        config = TableConfig(
+            seats=args.seats,
+            starting_stack=args.stack,
+            trade_tokens=args.tokens,
+            token_value=args.token_value,
+            structure=BettingStructure(args.structure),
+            min_bet=args.min_bet,
+            max_bet=args.max_bet,
+            action_clock=args.clock,
+        )
+    except ConfigError as exc:
+        return _usage("host", str(exc))
+    table = args.table or f"{args.name or 'host'}'s table"
+    plan = TablePlan(table[:64], config, args.hands)
+    advertise = not args.no_advertise
+    return _live("host", lambda: host_table(options, plan, advertise=advertise))
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    from p2pwillow.live import join_table, pick_on_terminal
+
+    options = _seat_options(args, "join", bot=False)
+    if isinstance(options, str):
+        return _usage("join", options)
+    pick = pick_on_terminal if options.screen else None
+    return _live("join", lambda: join_table(options, args.table, pick=pick))
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from p2pwillow.live import join_table
+
+    args.auto = True
+    options = _seat_options(args, "bot", bot=True)
+    if isinstance(options, str):
+        return _usage("bot", options)
+    return _live("bot", lambda: join_table(options, args.join, code_only=True))
+
+
+def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
+    from p2pwillow.net.node import LEVELS
+
+    parser.add_argument("--name", help="your name at the table (1 to 32 characters)")
+    home_help = f"keep this seat's keys and games here (default: ${ENV_VAR}, or the user's data)"
+    parser.add_argument("--home", help=home_help)
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: any)")
+    parser.add_argument("--address", help="the address to listen on (default: this machine's)")
+    if auto:
+        parser.add_argument(
+            "--auto", action="store_true", help="a bot plays this seat: no terminal needed"
+        )
+    parser.add_argument(
+        "--level", choices=LEVELS, default="normal", help="how well a bot seat plays"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=300, help="a bot's Monte Carlo deals per betting decision"
+    )
+    parser.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
+    parser.add_argument(
+        "--timeout", type=float, default=8.0, help="seconds to wait for the host to answer"
+    )
+
+
+def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    host = commands.add_parser(
+        "host",
+        help="open a table on this network; print the join code; play",
+        description="Open a table: print 'willow join CODE' for the others, seat them as "
+        "they join, and start when every seat is taken.",
+        epilog=LIVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _seat_arguments(host, auto=True)
+    host.add_argument("--table", help="the table's name (default: NAME's table)")
+    host.add_argument(
+        "--hands", type=int, default=0, help="end the game after N hands (default 0: no limit)"
+    )
+    seats_help = "players at the table, 2 to 10: the game starts when all are seated (default 4)"
+    host.add_argument("--seats", type=int, default=4, help=seats_help)
+    host.add_argument("--stack", type=int, default=1000, help="chips each player sits down with")
+    host.add_argument(
+        "--structure",
+        choices=[s.value for s in _structures()],
+        default="spread-limit",
+        help="the betting structure",
+    )
+    host.add_argument("--min-bet", type=int, default=25, help="smallest bet (spread limit)")
+    host.add_argument("--max-bet", type=int, default=100, help="largest bet (spread limit)")
+    host.add_argument("--tokens", type=int, default=6, help="trade tokens per player per hand")
+    host.add_argument("--token-value", type=int, default=5, help="chips per trade token")
+    host.add_argument("--clock", type=int, default=30, help="seconds a player has to act")
+    host.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the table on the LAN"
+    )
+    host.set_defaults(run=_cmd_host)
+
+    join = commands.add_parser(
+        "join",
+        help="join a table: by its join code, its name, or from a list of tables found",
+        epilog=LIVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    join.add_argument("table", nargs="?", metavar="NAME | CODE", help="a table's name or code")
+    _seat_arguments(join, auto=True)
+    join.set_defaults(run=_cmd_join)
+
+    bot = commands.add_parser(
+        "bot",
+        help="a bot player: its own keys, process and sockets, no terminal",
+        epilog=LIVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    bot.add_argument("--join", metavar="CODE", help="the table's join code (default: find it)")
+    _seat_arguments(bot, auto=False)
+    bot.set_defaults(run=_cmd_bot)
+
+
+def _structures() -> list[BettingStructure]:
+    from p2pwillow.rules import BettingStructure
+
+    return list(BettingStructure)
+
+
 def _last_line(text: str | None) -> str:
     lines = (text or "").strip().splitlines()
     return lines[-1] if lines else "unknown error"
@@ -265,6 +495,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--out", required=True, help="transcript file to write (JSON Lines); - for stdout"
     )
+    simulate.add_argument(
+        "--level", default="normal", help="how well the bots play: easy, normal (default), hard"
+    )
     simulate.set_defaults(run=_cmd_simulate)
 
     verify = commands.add_parser(
@@ -285,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-j", "--jobs", type=int, default=1, metavar="N", help="verify N files at once"
     )
     verify.set_defaults(run=_cmd_verify)
+    _add_live_commands(commands)
     return parser
 
 

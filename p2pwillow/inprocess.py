@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from p2pwillow.bots import DEFAULT_LEVEL, Level
 from p2pwillow.client import Notice
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
@@ -72,6 +73,7 @@ class _HeldSeatTable(Table):
         rng: Rng,
         deciders: Mapping[int, Decider],
         samples: int,
+        level: Level,
         name: str,
         on_entry: object,
     ) -> None:
@@ -85,6 +87,7 @@ class _HeldSeatTable(Table):
             rng=rng,
             deciders=deciders,
             samples=samples,
+            level=level,
             name=name,
             on_entry=on_entry,
         )
@@ -137,9 +140,10 @@ class InProcessClient:
 
     `seed` fixes the bots' choices, `rng` is every session's randomness (pass a seeded one
     for a reproducible game), `samples` the bots' Monte Carlo deals per betting decision,
-    `pace` how many seconds the worker lets pass after each round of bot decisions so that a
-    person can follow them (0 in tests), `idle` how long the others wait when only the person
-    may still act and need not (an offer in free trading) before their clock runs.
+    `level` how well the bots play (SPEC 9, Levels), `pace` how many seconds the worker lets
+    pass after each round of bot decisions so that a person can follow them (0 in tests),
+    `idle` how long the others wait when only the person may still act and need not (an
+    offer in free trading) before their clock runs.
 
     Raises FileExistsError if `transcript` exists, ValueError for an impossible table.
     """
@@ -154,6 +158,7 @@ class InProcessClient:
         seed: int = 0,
         rng: Rng = os.urandom,
         samples: int = 300,
+        level: Level = DEFAULT_LEVEL,
         name: str = "in-process table",
         pace: float = 0.0,
         idle: float = 15.0,
@@ -167,6 +172,7 @@ class InProcessClient:
         self._seed = seed
         self._rng = rng
         self._samples = samples
+        self._level = level
         self._name = name
         self._pace = pace
         self._idle = idle
@@ -310,6 +316,7 @@ class InProcessClient:
                 rng=self._rng,
                 deciders={self._seat: self._person},
                 samples=self._samples,
+                level=self._level,
                 name=self._name,
                 on_entry=self._on_entry,
             )

@@ -11,6 +11,8 @@ small files are replaced atomically; a secret is on disk (file and directory fsy
 #   <config>/identity.json      the Ed25519 seed and this node's CURVE key pair
 #   <data>/store.json           the same marker
 #   <data>/games/<game hex>/transcript.jsonl
+#   <data>/games/<game hex>/signed.jsonl      every entry this node signed, as authored entries
+#   <data>/games/<game hex>/table.json        the table as formed: roster, addresses, own seat
 #   <data>/games/<game hex>/secrets/<hand>-<name>.json
 #
 # <config> and <data> are platformdirs' user config and data directories for "p2pwillow", or
@@ -36,7 +38,13 @@ from typing import BinaryIO
 
 import platformdirs
 
-from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry, decode_entry
+from p2pwillow.ledger.entry import (
+    GAME_ID_BYTES,
+    AuthoredEntry,
+    Entry,
+    decode_authored,
+    decode_entry,
+)
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.identity import SEED_BYTES, Identity
 
@@ -47,6 +55,8 @@ STORE_VERSION = 1
 MARKER = "store.json"
 IDENTITY_FILE = "identity.json"
 TRANSCRIPT_FILE = "transcript.jsonl"
+SIGNED_FILE = "signed.jsonl"
+TABLE_FILE = "table.json"
 CURVE_KEY_BYTES = 32
 MAX_SMALL_FILE = 1 << 20
 """Markers, identities and secrets are small; a larger one is not ours."""
@@ -198,7 +208,54 @@ class Recovery:
         )
 
 
-class Transcript:
+def _whole_lines(path: Path, what: str) -> tuple[list[bytes], int]:
+    """The whole lines of `path` (none if it does not exist) and how many bytes follow the last
+    line feed (a line torn by a crash)."""
+    raw = b""
+    if path.exists():
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise StoreError(f"cannot read {what} {path}: {exc.strerror}") from None
+    whole = raw[: raw.rfind(b"\n") + 1]
+    return whole.split(b"\n")[:-1], len(raw) - len(whole)
+
+
+def _cut_tail(path: Path, torn: int) -> None:
+    """Cut the torn last line off `path`, durably."""
+    with path.open("r+b") as f:
+        f.seek(0, os.SEEK_END)
+        f.truncate(f.tell() - torn)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class _LineFile:
+    """A file of canonical lines, open for appending (0600), each line flushed as written."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._file: BinaryIO | None = os.fdopen(fd, "ab")
+
+    def _write(self, line: bytes, what: str) -> None:
+        if self._file is None:
+            raise LocalProtocolError(f"the {what} is closed")
+        self._file.write(line + b"\n")
+        self._file.flush()
+
+    def sync(self) -> None:
+        """Make what was appended durable (fsync), e.g. at the end of a hand."""
+        if self._file is not None:
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class Transcript(_LineFile):
     """One game's transcript file (SPEC 6.9), open for appending.
 
     `entries` are the whole entries it held when opened; `recovery` says what was cut from a
@@ -206,25 +263,17 @@ class Transcript:
     """
 
     def __init__(self, path: Path, entries: list[Entry], recovery: Recovery | None) -> None:
-        self.path = path
+        super().__init__(path)
         self.entries = entries
         self.recovery = recovery
-        fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        self._file: BinaryIO | None = os.fdopen(fd, "ab")
 
     @classmethod
     def open(cls, path: Path) -> Transcript:
         """Open (or create) the transcript at `path`, reading and checking every line."""
         existed = path.exists()
-        raw = b""
-        if existed:
-            try:
-                raw = path.read_bytes()
-            except OSError as exc:
-                raise StoreError(f"cannot read transcript {path}: {exc.strerror}") from None
-        whole = raw[: raw.rfind(b"\n") + 1]
+        lines, torn = _whole_lines(path, "transcript")
         entries: list[Entry] = []
-        for number, line in enumerate(whole.split(b"\n")[:-1], start=1):
+        for number, line in enumerate(lines, start=1):
             try:
                 entry = decode_entry(line)
             except RemoteProtocolError as exc:
@@ -239,12 +288,9 @@ class Transcript:
                 )
             entries.append(entry)
         recovery = None
-        if len(whole) < len(raw):
-            recovery = Recovery(path, len(entries), len(raw) - len(whole))
-            with path.open("r+b") as f:
-                f.truncate(len(whole))
-                f.flush()
-                os.fsync(f.fileno())
+        if torn:
+            recovery = Recovery(path, len(entries), torn)
+            _cut_tail(path, torn)
         transcript = cls(path, entries, recovery)
         if not existed:
             _fsync_dir(path.parent)
@@ -252,29 +298,61 @@ class Transcript:
 
     def append(self, entry: Entry) -> None:
         """Write `entry` as the next line and flush it to the OS (SPEC 6.9)."""
-        if self._file is None:
-            raise LocalProtocolError("the transcript is closed")
         if entry.seq != len(self.entries):
             raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self.entries)})")
-        self._file.write(entry.encode() + b"\n")
-        self._file.flush()
+        self._write(entry.encode(), "transcript")
         self.entries.append(entry)
 
-    def sync(self) -> None:
-        """Make what was appended durable (fsync), e.g. at the end of a hand."""
-        if self._file is not None:
-            os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+    def cut_back(self, seq: int) -> None:
+        """Drop entry `seq` and every later one, durably: the session cut its chain back there
+        (an equivocation proved, or a sequencer change taking the place of what the replaced
+        seat sequenced; SPEC 6.8, 7.5)."""
+        if not 0 < seq <= len(self.entries):
+            raise LocalProtocolError(f"cannot cut the transcript back to before entry {seq}")
+        if self._file is None:
+            raise LocalProtocolError("the transcript is closed")
+        keep = sum(len(e.encode()) + 1 for e in self.entries[:seq])
+        self._file.flush()
+        os.ftruncate(self._file.fileno(), keep)
+        os.fsync(self._file.fileno())
+        del self.entries[seq:]
 
     def __enter__(self) -> Transcript:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class SignedLog(_LineFile):
+    """Every entry this node signed in one game, in the order signed, as authored entries (one
+    canonical line each): appended and flushed before the entry is sent, so that a restarted
+    node knows what it has signed (DESIGN 5.1: the per-author counters). A torn last line is cut
+    back as in a transcript."""
+
+    def __init__(self, path: Path, entries: list[AuthoredEntry]) -> None:
+        super().__init__(path)
+        self.entries = entries
+
+    @classmethod
+    def open(cls, path: Path) -> SignedLog:
+        lines, torn = _whole_lines(path, "log of signed entries")
+        entries = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                entries.append(decode_authored(line))
+            except RemoteProtocolError as exc:
+                raise StoreError(
+                    f"{path} is corrupt at line {number} ({exc}); it is kept as it is"
+                ) from None
+        if torn:
+            _cut_tail(path, torn)
+        return cls(path, entries)
+
+    def append(self, entry: AuthoredEntry) -> None:
+        """Write `entry` as the next line and flush it to the OS."""
+        self._write(entry.encode(), "log of signed entries")
+        self.entries.append(entry)
 
 
 class Store:
@@ -380,6 +458,30 @@ class Store:
         _private_dir(directory)
         return Transcript.open(directory / TRANSCRIPT_FILE)
 
+    def signed(self, game: bytes) -> SignedLog:
+        """The log of the entries this node signed in the game, open for appending."""
+        directory = self.game_dir(game)
+        _private_dir(directory.parent)
+        _private_dir(directory)
+        return SignedLog.open(directory / SIGNED_FILE)
+
+    def save_table(self, game: bytes, data: bytes) -> None:
+        """Keep the table as it was formed (the lobby's roster and this node's seat: what a
+        restarted node needs to find its peers again), atomically, 0600."""
+        directory = self.game_dir(game)
+        _private_dir(directory.parent)
+        _private_dir(directory)
+        atomic_write(directory / TABLE_FILE, data)
+
+    def load_table(self, game: bytes) -> bytes | None:
+        path = self.game_dir(game) / TABLE_FILE
+        if not path.exists():
+            return None
+        try:
+            return path.read_bytes()
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+
     def _secret_path(self, game: bytes, hand: int, name: str) -> Path:
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 0:
             raise LocalProtocolError("a hand number is an integer >= 0")
@@ -449,6 +551,7 @@ __all__ = [
     "STORE_VERSION",
     "NodeKeys",
     "Recovery",
+    "SignedLog",
     "Store",
     "StoreError",
     "Transcript",

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from p2pwillow.bots import Bot, Decision, Knowledge
+from p2pwillow.bots import DEFAULT_LEVEL, Bot, Decision, Knowledge, Level, parse_level
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
@@ -85,9 +85,12 @@ def _unique(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(dict.fromkeys(cards))
 
 
-def bot_decider(seat: int, rng: random.Random, *, samples: int = 300) -> Decider:
-    """A decider that asks a `Bot` for this seat, given the session's view of the hand."""
-    bot = Bot(seat, rng, samples=samples)
+def bot_decider(
+    seat: int, rng: random.Random, *, samples: int = 300, level: Level | str = DEFAULT_LEVEL
+) -> Decider:
+    """A decider that asks a `Bot` of `level` for this seat, given the session's view of the
+    hand (BotError names a bad level)."""
+    bot = Bot(seat, rng, samples=samples, level=level)
 
     def decide(session: Session) -> DecisionLike | None:
         hand = session.hand
@@ -120,7 +123,8 @@ class Table:
 
     `seed` fixes the bots' choices and the order in which decisions made at the same moment
     reach the sequencer; `rng` is the cryptographic randomness of every session (pass a
-    seeded one for reproducible transcripts). `deciders` replaces the bot of a seat.
+    seeded one for reproducible transcripts). `deciders` replaces the bot of a seat; the other
+    seats are bots of `level`, named with it ("bot 2 (hard)").
     `on_entry` sees every sequenced entry, in chain order, as it is made.
     """
 
@@ -133,6 +137,7 @@ class Table:
         rng: Rng = os.urandom,
         deciders: Mapping[int, Decider] | None = None,
         samples: int = 300,
+        level: Level | str = DEFAULT_LEVEL,
         name: str = "simulated table",
         on_entry: Callable[[Entry], None] | None = None,
     ) -> None:
@@ -142,15 +147,20 @@ class Table:
         identities = [Identity.generate(rng) for _ in range(players)]
         self.identities = identities
         game = rng(GAME_ID_BYTES)
-        roster = [(s, f"bot {s}", identities[s].public_key) for s in range(players)]
+        level = parse_level(level)
+        own = deciders or {}
+        roster = [
+            (s, f"bot {s}" if s in own else f"bot {s} ({level})", identities[s].public_key)
+            for s in range(players)
+        ]
         genesis = make_genesis(identities[0], 0, game, name, self.config, roster)
         self.sessions = [Session(identities[s], s, genesis, rng) for s in range(players)]
         seeds = random.Random(seed)
         self.deciders: dict[int, Decider] = {
-            s: bot_decider(s, random.Random(seeds.getrandbits(64)), samples=samples)
+            s: bot_decider(s, random.Random(seeds.getrandbits(64)), samples=samples, level=level)
             for s in range(players)
         }
-        self.deciders.update(deciders or {})
+        self.deciders.update(own)
         self._arrival = random.Random(seeds.getrandbits(64))
         self.transcript: list[Entry] = [genesis]
         self.rejections: list[Rejection] = []

@@ -180,3 +180,22 @@ def test_every_mental_poker_step_with_a_secret_is_constant_time(
             card = mental.check_reveal(ctx, seat, keys[seat], layout, index, reveal)
             assert card == held[seat].cards[index]
     assert calls["ecdh"] > 1000 and calls["ecmult_gen"] > 500
+
+
+def test_an_interrupt_inside_the_constant_time_callback_is_raised_not_swallowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Ctrl-C can land while libsecp256k1 runs the Python callback of secp256k1_ecdh; the
+    # exception cannot cross the C frames, so it must come out of mul_secret afterwards
+    # rather than as a failed (or wrong) multiplication.
+    point = card_point(7)
+    good = point.mul_secret(12345)
+
+    def interrupted(output: Any, x32: Any, y32: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(group, "_copy_xy", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        point.mul_secret(12345)
+    monkeypatch.undo()
+    assert point.mul_secret(12345) == good

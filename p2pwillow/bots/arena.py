@@ -3,17 +3,24 @@
 Pure; no I/O. It deals real cards from a seeded shuffled deck and plays the same game flow as a
 real table (announce, deal, trading, layout, five reveal and betting rounds, showdown), so it is
 both the bots' test driver and the no-cryptography baseline for the engine benchmark.
+`play_matchup` seats any players (bots of any level, the baselines) for a long seeded match with
+every stack restored before each hand, and reports chips per hand with a 95% interval.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
+from p2pwillow.bots.level import DEFAULT_LEVEL, Level
 from p2pwillow.bots.strategy import Bot
 from p2pwillow.cards import DECK, Card
+from p2pwillow.hands import rank5
 from p2pwillow.rules import (
     LAYOUT_SIZE,
     ActionKind,
@@ -30,6 +37,21 @@ from p2pwillow.rules import (
 
 MAX_STEPS = 5_000
 """Engine steps one hand may take before the arena calls it stuck (a bug, never a result)."""
+
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval."""
+
+
+class Player(Protocol):
+    """What the arena asks of a seat: `Bot` and the baselines answer it."""
+
+    def decide(self, hand: Hand, knowledge: Knowledge) -> Decision: ...
+
+    def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None: ...
+
+
+PlayerMaker = Callable[[int, random.Random], Player]
+"""Makes the player of a seat from the seat number and that seat's own seeded random."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +122,7 @@ class _Table:
     def __init__(
         self,
         hand: Hand,
-        bots: dict[int, Bot],
+        bots: Mapping[int, Player],
         rng: random.Random,
         announcement: Announcement | None = None,
     ) -> None:
@@ -223,6 +245,18 @@ class _Table:
         )
 
 
+def _table_config(players: object, hands: object, config: TableConfig | None) -> TableConfig:
+    """The table for `players` seats (2..10) and `hands` hands; BotError names a bad one."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+        raise BotError(f"an arena seats 2 to 10 players, not {players!r}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+        raise BotError(f"hands must be a whole number, not {hands!r}")
+    cfg = config if config is not None else TableConfig(seats=players)
+    if cfg.seats < players:
+        raise BotError(f"the table has {cfg.seats} seats, too few for {players} players")
+    return cfg
+
+
 def play_hands(
     n_bots: int,
     hands: int,
@@ -232,28 +266,24 @@ def play_hands(
     samples: int = 300,
     draws: int = 24,
     announcement: Announcement | None = None,
+    level: Level | str = DEFAULT_LEVEL,
 ) -> ArenaResult:
     """Seat `n_bots` bots (seats 0..n-1) and play up to `hands` hands; deterministic in `seed`.
 
-    `config` defaults to the default table with `n_bots` seats; `samples` and `draws` go to
-    every bot; `announcement`, if given, is announced for every hand instead of the dealer
-    bot's own choice. Stops early when fewer than two players have chips. Every decision is
-    checked with the engine's `can_*` before it is applied (IllegalAction otherwise).
+    `config` defaults to the default table with `n_bots` seats; `samples`, `draws` and
+    `level` go to every bot; `announcement`, if given, is announced for every hand instead of
+    the dealer bot's own choice. Stops early when fewer than two players have chips. Every
+    decision is checked with the engine's `can_*` before it is applied (IllegalAction
+    otherwise).
     """
-    if isinstance(n_bots, bool) or not isinstance(n_bots, int) or not 2 <= n_bots <= 10:
-        raise BotError(f"an arena seats 2 to 10 bots, not {n_bots!r}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-        raise BotError(f"hands must be a whole number, not {hands!r}")
-    cfg = config if config is not None else TableConfig(seats=n_bots)
-    if cfg.seats < n_bots:
-        raise BotError(f"the table has {cfg.seats} seats, too few for {n_bots} bots")
+    cfg = _table_config(n_bots, hands, config)
     rng = random.Random(seed)
     game = Game(cfg)
     bots: dict[int, Bot] = {}
     for seat in range(n_bots):
         game.join(seat, f"bot {seat}", f"bot-{seat}")
         bot_rng = random.Random(rng.getrandbits(64))
-        bots[seat] = Bot(seat, bot_rng, samples=samples, draws=draws)
+        bots[seat] = Bot(seat, bot_rng, samples=samples, draws=draws, level=level)
     start = tuple(p.stack for p in game.players)
     records: list[HandRecord] = []
     actions: Counter[ActionKind] = Counter()
@@ -276,4 +306,120 @@ def play_hands(
         hands=tuple(records),
         actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
         facing_bet=tuple(sorted(facing.items(), key=lambda item: item[0].value)),
+    )
+
+
+# --- matchups ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A mean with its two-sided 95% interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+
+    @property
+    def above_zero(self) -> bool:
+        return self.low > 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat over a matchup."""
+
+    name: str
+    deltas: tuple[int, ...]
+    """Chips won (negative: lost) in each hand."""
+    folds: int
+    """Hands it folded."""
+    winning_folds: int
+    """Folds that gave up the best layout at the table (or a share of it)."""
+
+    @property
+    def hands(self) -> int:
+        return len(self.deltas)
+
+    @property
+    def fold_rate(self) -> float:
+        return self.folds / max(1, self.hands)
+
+    @property
+    def chips_per_hand(self) -> Interval:
+        n = self.hands
+        if n == 0:
+            return Interval(0.0, 0.0, 0.0)
+        mean = sum(self.deltas) / n
+        var = sum((d - mean) ** 2 for d in self.deltas) / max(1, n - 1)
+        half = Z95 * math.sqrt(var / n)
+        return Interval(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchupResult:
+    """Every seat's record over a matchup, seats in order."""
+
+    seats: tuple[SeatRecord, ...]
+    hands: tuple[HandRecord, ...]
+    actions: tuple[tuple[ActionKind, int], ...]
+
+
+def play_matchup(
+    players: Sequence[tuple[str, PlayerMaker]],
+    hands: int,
+    seed: int,
+    *,
+    config: TableConfig | None = None,
+    announcement: Announcement | None = None,
+) -> MatchupResult:
+    """Seat `players` (seats 0..n-1, each a name and a maker) and play `hands` hands.
+
+    Deterministic in `seed`. Every hand starts with every stack at the table's starting stack,
+    so each hand's chips are one sample of the same game and all `hands` are played; the button
+    moves one seat each hand. The players themselves last the whole match, so a player that
+    learns about its opponents learns over all of it.
+    """
+    n = len(players)
+    cfg = _table_config(n, hands, config)
+    rng = random.Random(seed)
+    seats = tuple(range(n))
+    table_players: dict[int, Player] = {
+        seat: make(seat, random.Random(rng.getrandbits(64)))
+        for seat, (_, make) in zip(seats, players, strict=True)
+    }
+    deltas: list[list[int]] = [[] for _ in seats]
+    folds = [0] * n
+    winning_folds = [0] * n
+    records: list[HandRecord] = []
+    actions: Counter[ActionKind] = Counter()
+    stacks = [cfg.starting_stack] * n
+    for number in range(1, hands + 1):
+        hand = Hand(cfg, seats, stacks, dealer=seats[(number - 1) % n], hand_number=number)
+        table = _Table(hand, table_players, rng, announcement)
+        records.append(table.play())
+        actions.update(table.actions)
+        result = hand.result
+        assert result is not None
+        for seat, start, final in zip(
+            result.seats, result.start_stacks, result.final_stacks, strict=True
+        ):
+            deltas[seat].append(final - start)
+        keys = {
+            seat: rank5([card.index for card in state.layout])
+            for seat, state in table.seats.items()
+            if state.layout is not None
+        }
+        best = max(keys.values(), default=0)
+        for seat in seats:
+            if hand.is_folded(seat):
+                folds[seat] += 1
+                winning_folds[seat] += keys.get(seat, -1) >= best
+    return MatchupResult(
+        seats=tuple(
+            SeatRecord(name, tuple(deltas[seat]), folds[seat], winning_folds[seat])
+            for seat, (name, _) in zip(seats, players, strict=True)
+        ),
+        hands=tuple(records),
+        actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
     )

@@ -20,6 +20,7 @@ from p2pwillow.hands import rank5, rank6, rank7
 __all__ = [
     "GIVEN_WEIGHT",
     "MAX_AGGRESSION",
+    "MAX_DRAWS",
     "MAX_TRADE_DRAWS",
     "PRIOR_DRAWS",
     "OpponentView",
@@ -27,6 +28,8 @@ __all__ = [
     "best_layout_key",
     "equity",
     "estimate_trade",
+    "layout_draws",
+    "prior_draws",
     "rank_any",
     "strength",
 ]
@@ -48,11 +51,37 @@ MAX_TRADE_DRAWS = 3
 MAX_AGGRESSION = 3
 """The most extra draws an opponent's bets and raises earn it (see OpponentView)."""
 
+MAX_DRAWS = 40
+"""The most draws an opponent model's factor may give one opponent."""
+
+LAYOUT_DRAWS: dict[int, tuple[float, ...]] = {
+    5: (7.2, 4.4, 4.0, 3.2),
+    6: (7.8, 7.4, 8.1, 7.6),
+    7: (12.3, 19.0, 24.0, 24.0),
+}
+"""By deal size, the draws (best of d random deals) of an opponent's 1, 2, 3 and 4 face-down
+layout cards that make the equity right against the bots' own layouts: fitted to the
+outcomes of 36,000 spots from easy bots' games (heads-up and four-handed) for the least
+squared error. The last face-down cards are the core of a layout, and a bigger deal picks
+its layout from more cards, so both need many draws."""
+
+TRADE_FACTORS = (0.9, 1.8, 1.05, 0.7)
+"""The same, by trades the player made (0, 1, 2, 3 or more): a hand traded often was a poor
+one to begin with."""
+
 DRAW_BUDGET = 6_000
 """At most about this many opponent deals per equity call: `samples` is cut to fit."""
 
 MIN_SAMPLES = 80
 """The fewest samples the budget may leave."""
+
+COST_BUDGET = 6_000
+SAMPLE_COST = 6
+MIN_COSTED_SAMPLES = 40
+"""With `costed=True`: samples are cut to COST_BUDGET // (SAMPLE_COST + opponent draws), at
+least MIN_COSTED_SAMPLES. A sample's own work (its shuffle) costs about SAMPLE_COST opponent
+draws; the budget keeps every spot measured in bench/bots.py within 1.5 times the time the
+fixed rule takes there, and the slowest (seven players, seven cards, round 1) within it."""
 
 _TABLE_SAMPLES = 12_000
 _TABLE_SEED = 0x57111  # fixed: the strength scale is a constant, not a random draw
@@ -177,17 +206,49 @@ class OpponentView:
     deal, so each one (up to MAX_AGGRESSION) earns it one more draw (see `equity`)."""
     trades: int = 0
     """Trades it made this hand; each (up to MAX_TRADE_DRAWS) earns it one more draw."""
+    factor: float | None = None
+    """How much stronger than `LAYOUT_DRAWS` say its layout is, as an opponent model reads
+    the way it has bet (1.0: as strong as the table says); its draws are then the table's
+    times this factor, and `aggression` is not counted again. None: the fixed rule of
+    `prior_draws` and one more draw per bet or raise."""
+    given_weight: float | None = None
+    """Chance that each card in `given` is among its face-down layout cards; None: the
+    weight the equity call is given."""
 
     @property
     def draws(self) -> int:
         """Draws of its hidden layout cards per sample; it keeps the best."""
         if len(self.showing) >= 5:
             return 1
-        # The prior and the trades say the whole layout is better than random; the fewer
-        # cards are still face down, the less room that leaves, so they scale with them.
-        hidden = 5 - len(self.showing)
-        chosen = PRIOR_DRAWS + (self.hand_size - 5) + min(MAX_TRADE_DRAWS, max(0, self.trades))
-        return 1 + (chosen * hidden + 3) // 4 + min(MAX_AGGRESSION, max(0, self.aggression))
+        if self.factor is not None:
+            chosen = layout_draws(len(self.showing), self.hand_size, self.trades)
+            return min(MAX_DRAWS, max(1, round(self.factor * chosen)))
+        aggression = min(MAX_AGGRESSION, max(0, self.aggression))
+        return prior_draws(len(self.showing), self.hand_size, self.trades) + aggression
+
+
+def prior_draws(showing: int, hand_size: int, trades: int) -> int:
+    """The fixed rule's draws of a player's hidden layout cards before its bets count.
+
+    The prior and its trades say the whole layout is better than random; the fewer cards are
+    still face down, the less room that leaves, so they scale with them.
+    """
+    if showing >= 5:
+        return 1
+    hidden = 5 - showing
+    chosen = PRIOR_DRAWS + (hand_size - 5) + min(MAX_TRADE_DRAWS, max(0, trades))
+    return 1 + (chosen * hidden + 3) // 4
+
+
+def layout_draws(showing: int, hand_size: int, trades: int) -> float:
+    """Draws of a player's hidden layout cards that match how the bots lay out (LAYOUT_DRAWS).
+
+    Not rounded: an opponent model's factor multiplies it first.
+    """
+    if showing >= 5:
+        return 1.0
+    by_hidden = LAYOUT_DRAWS.get(hand_size, LAYOUT_DRAWS[7])
+    return by_hidden[4 - showing] * TRADE_FACTORS[min(len(TRADE_FACTORS) - 1, max(0, trades))]
 
 
 def best_layout_key(cards: Sequence[Card]) -> int:
@@ -204,6 +265,8 @@ def equity(
     rng: random.Random,
     samples: int = 300,
     given_weight: float = GIVEN_WEIGHT,
+    *,
+    costed: bool = False,
 ) -> float:
     """This bot's share of the pot at showdown, estimated against every opponent at once.
 
@@ -236,11 +299,13 @@ def equity(
         (
             [card.index for card in opp.showing],
             5 - len(opp.showing),
-            [card.index for card in opp.given if card.index not in known],
+            # A card may have travelled back and forth: each card once.
+            list(dict.fromkeys(card.index for card in opp.given if card.index not in known)),
             opp.draws,
         )
         for opp in opponents
     ]
+    weights = [given_weight if opp.given_weight is None else opp.given_weight for opp in opponents]
     pool = [i for i in range(52) if i not in known]
     if sum(view[1] for view in views) > len(pool):
         raise BotError("the opponents hold more hidden cards than there are unseen cards")
@@ -249,17 +314,20 @@ def equity(
     else:
         # Keep one decision fast at big tables: cap the opponent deals per call.
         work = sum(view[3] for view in views)
-        samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // work))
+        if costed:
+            samples = min(samples, max(MIN_COSTED_SAMPLES, COST_BUDGET // (SAMPLE_COST + work)))
+        else:
+            samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // work))
     any_given = any(view[2] for view in views)
     share = 0.0
     for _ in range(samples):
         rng.shuffle(pool)
         claimed: set[int] = set()
         forced: list[list[int]] = []
-        for _, need, live, _ in views:
+        for (_, need, live, _), weight in zip(views, weights, strict=True):
             picks: list[int] = []
             if any_given and need:
-                picks = [c for c in live if c not in claimed and rng.random() < given_weight]
+                picks = [c for c in live if c not in claimed and rng.random() < weight]
                 picks = picks[:need]
                 claimed.update(picks)
             forced.append(picks)

@@ -1,7 +1,8 @@
 """The bot: one seat's decisions in Weeping Willow, made through the rules engine's public API.
 
 Pure; no I/O. Deterministic given the `random.Random` it is built with (it never touches the
-global random module). Announce, trade, lay out and bet as described in `.spec/80-bots.md`.
+global random module). It announces, trades, lays out and bets as SPEC 9 describes, at the
+level it is given.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_this_round
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
 from p2pwillow.bots.equity import (
     OpponentView,
@@ -16,6 +18,8 @@ from p2pwillow.bots.equity import (
     equity,
     estimate_trade,
 )
+from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
+from p2pwillow.bots.opponents import OpponentModel, Read
 from p2pwillow.cards import DECK, Card
 from p2pwillow.hands import Category, best_hand, category_of, rank5
 from p2pwillow.rules import (
@@ -24,7 +28,6 @@ from p2pwillow.rules import (
     ActionKind,
     Announcement,
     BetPlaced,
-    BettingOpened,
     BettingStructure,
     Hand,
     OfferLapsed,
@@ -45,6 +48,11 @@ TRADE_SIZES = (1, 2, 3)
 OFFER_MARGIN = 0.045
 """Expected strength gain (0..1 scale) a trade must promise: received cards are someone's
 cast-offs, not random cards, so a random-replacement estimate is optimistic."""
+
+HEADS_UP_MARGIN = 0.08
+"""The margin at normal and hard when only two players are in the hand: a trade then
+improves the one opponent's hand as much as its own (measured over long heads-up matches,
+fewer and better trades win more chips)."""
 
 DEALER_ORBITS = 4
 """In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
@@ -91,6 +99,14 @@ face down: measured over whole bot games the raw share is too hopeful (about 0.3
 for four players where 0.25 is right), and more so with more opponents; the power maps it
 back (e.g. 0.55 becomes about 0.27 against three opponents, as measured)."""
 
+TRADED_DRAWS = {5: 0.6, 6: 0.8, 7: 1.0}
+"""Normal and hard: the factor on the draws of a hand that traded with it, by deal size: it
+took this bot's cast-offs (fitted like `equity.LAYOUT_DRAWS`)."""
+
+GIVEN_DRAWS = 0.55
+"""Hard: the same for a five-card hand that holds cards it passed, which are then dealt to
+it for certain."""
+
 BLUFF_RATE = 0.03
 """Chance of a bluff when checked to, from round 3 on, against at most two opponents; a bluff
 is always the smallest bet allowed and is given up against any raise."""
@@ -111,6 +127,7 @@ class Bot:
         samples: int = 300,
         draws: int = 24,
         max_trades: int = 3,
+        level: Level | str = DEFAULT_LEVEL,
     ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
             raise BotError(f"a bot's seat is a seat number, not {seat!r}")
@@ -121,6 +138,7 @@ class Bot:
                 raise BotError(f"{name} must be a positive integer, not {value!r}")
         if isinstance(max_trades, bool) or not isinstance(max_trades, int) or max_trades < 0:
             raise BotError(f"max_trades must be a whole number, not {max_trades!r}")
+        self.level = parse_level(level)
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -128,6 +146,10 @@ class Bot:
         self.max_trades = max_trades
         self._last_look: tuple[Hand, int] | None = None
         """The hand and its number of events when the free-trading dealer last waited."""
+        self.model: OpponentModel | None = (
+            None if self.level is Level.EASY else OpponentModel(seat, rng)
+        )
+        """What it has learned of its opponents this game; an easy bot never adapts."""
 
     # --- the interface -----------------------------------------------------------------------
 
@@ -140,6 +162,8 @@ class Bot:
         with no offer open it waits only for the dealer: ask the others with `initiative`).
         """
         self._check(hand, knowledge)
+        if self.model is not None:
+            self.model.observe(hand, knowledge.cards)
         seat = self.seat
         if seat not in hand.to_act():
             raise BotError(f"the hand is not waiting for seat {seat} ({hand.phase.value})")
@@ -174,6 +198,8 @@ class Bot:
         and otherwise waits (None).
         """
         self._check(hand, knowledge)
+        if self.model is not None:
+            self.model.observe(hand, knowledge.cards)
         seat = self.seat
         if hand.phase is not Phase.TRADING:
             return None
@@ -288,6 +314,12 @@ class Bot:
             knowledge.cards, k, self._unseen_for_trade(knowledge), self.rng, self.draws
         )
 
+    def _margin(self, hand: Hand) -> float:
+        """The expected strength gain an offer or an accept needs."""
+        if self.level is not Level.EASY and len(hand.seats) == 2:
+            return HEADS_UP_MARGIN
+        return OFFER_MARGIN
+
     def _my_trades(self, hand: Hand) -> int:
         return sum(1 for t in hand.trades if self.seat in (t.offerer, t.acceptor))
 
@@ -306,7 +338,7 @@ class Bot:
             score = self._estimate(knowledge, k).gain - 0.005 * k
             if best is None or score > best[0]:
                 best = (score, k)
-        if best is None or best[0] < OFFER_MARGIN + self.rng.uniform(-0.015, 0.015):
+        if best is None or best[0] < self._margin(hand) + self.rng.uniform(-0.015, 0.015):
             return None
         return best[1]
 
@@ -353,7 +385,7 @@ class Bot:
         if offer is not None and ActionKind.ACCEPT in legal:
             if self._my_trades(hand) < self.max_trades and offer.k <= len(knowledge.cards):
                 gain = self._estimate(knowledge, offer.k).gain - 0.005 * offer.k
-                if gain >= OFFER_MARGIN + self.rng.uniform(-0.015, 0.015):
+                if gain >= self._margin(hand) + self.rng.uniform(-0.015, 0.015):
                     return Decision(ActionKind.ACCEPT)
             return Decision(ActionKind.DECLINE)
         if ActionKind.OFFER in legal:
@@ -397,21 +429,73 @@ class Bot:
         for t in hand.trades:
             for side in (t.offerer, t.acceptor):
                 trades[side] = trades.get(side, 0) + 1
-        opponents = [
-            OpponentView(
-                showing[seat],
-                hand.hand_size(seat),
-                tuple(c for c in knowledge.given.get(seat, ()) if c not in dead),
-                aggression.get(seat, 0),
-                trades.get(seat, 0),
-            )
-            for seat in hand.seats
-            if seat != self.seat and not hand.is_folded(seat)
-        ]
-        return equity(layout, opponents, dead, self.rng, self.samples)
+        model = self.model
+        opponents = []
+        for seat in hand.seats:
+            if seat == self.seat or hand.is_folded(seat):
+                continue
+            given = tuple(c for c in knowledge.given.get(seat, ()) if c not in dead)
+            if model is None:
+                view = OpponentView(
+                    showing[seat],
+                    hand.hand_size(seat),
+                    given,
+                    aggression.get(seat, 0),
+                    trades.get(seat, 0),
+                )
+            else:
+                view = self._view(hand, seat, showing[seat], given, trades, model)
+            opponents.append(view)
+        return equity(
+            layout, opponents, dead, self.rng, self.samples, costed=self.model is not None
+        )
+
+    def _view(
+        self,
+        hand: Hand,
+        seat: int,
+        showing: tuple[Card, ...],
+        given: tuple[Card, ...],
+        trades: dict[int, int],
+        model: OpponentModel,
+    ) -> OpponentView:
+        """An opponent as normal and hard see it: its draws from the layout table times the
+        model's factor for its line, its trades with other seats (SPEC 9, Equity).
+
+        A hand that traded with this bot took its cast-offs: fewer draws (TRADED_DRAWS).
+        Hard also counts the cards it passed to a five-card hand: that hand lays out every
+        card it holds, so each one it still holds is face down in its layout (GIVEN_DRAWS).
+        """
+        size = hand.hand_size(seat)
+        with_me = sum(1 for t in hand.trades if {t.offerer, t.acceptor} == {seat, self.seat})
+        factor = model.read(seat).factor
+        weight = 0.0
+        if self.level is Level.HARD and size == LAYOUT_SIZE and with_me and given:
+            weight = _held(hand, seat, self.seat)
+            factor *= GIVEN_DRAWS
+        elif with_me:
+            factor *= TRADED_DRAWS.get(size, 1.0)
+        return OpponentView(
+            showing,
+            size,
+            given if weight else (),
+            0,
+            trades.get(seat, 0) - with_me,
+            factor=factor,
+            given_weight=weight,
+        )
+
+    def reads(self, hand: Hand) -> dict[int, Read]:
+        """What its opponent model says of every other seat in the hand (easy: the priors)."""
+        model = self.model if self.model is not None else OpponentModel(self.seat, self.rng)
+        return {seat: model.read(seat) for seat in hand.seats if seat != self.seat}
 
     def _betting(self, hand: Hand, knowledge: Knowledge) -> Decision:
         """Bet, check, call, raise or fold by equity against thresholds (SPEC 9, Betting)."""
+        if self.level is not Level.EASY:
+            style = HARD if self.level is Level.HARD else NORMAL
+            e = self.equity(hand, knowledge)
+            return choose_bet(hand, self.seat, e, self.reads(hand), style, self.rng)
         o = hand.bet_options(self.seat)
         assert o is not None
         live = sum(1 for seat in hand.seats if not hand.is_folded(seat))
@@ -441,7 +525,7 @@ class Bot:
             if bluff and o.bet_min is not None:
                 return Decision(ActionKind.BET, amount=o.bet_min)  # bluff cheaply
             return Decision(ActionKind.CHECK)
-        raises = _raises_this_round(hand)
+        raises = raises_this_round(hand)
         # SPEC 3.7.1: pot odds against the chips this call actually puts in, plus margins for
         # the rounds still to come, for the raises already made, and for the stack at risk.
         behind = hand.stack(self.seat)
@@ -457,19 +541,16 @@ class Bot:
         )
         if raises >= 1:
             raise_at = max(raise_at, RERAISE_EQUITY + 0.05 * (raises - 1))
-        if _raises_this_round(hand, self.seat) >= 2:
+        if raises_this_round(hand, self.seat) >= 2:
             raise_at = 2.0  # two raises of its own this round are its limit
-        if e >= raise_at:
-            if o.raise_min is not None and o.raise_max is not None:
-                amount = self._size(
-                    hand, o.raise_min, o.raise_max, hand.current_bet, pot, e, raise_at
-                )
-                return Decision(ActionKind.RAISE, amount=amount)
-            if o.all_in_allowed and o.all_in_to > hand.current_bet:
-                return Decision(ActionKind.ALL_IN)
-        if e >= price:
-            return Decision(ActionKind.CALL)
-        return Decision(ActionKind.FOLD)
+        return answer_bet(
+            hand,
+            o,
+            e,
+            raise_at,
+            price,
+            lambda low, high: self._size(hand, low, high, hand.current_bet, pot, e, raise_at),
+        )
 
     def _size(
         self, hand: Hand, low: int, high: int, base: int, pot: int, e: float, floor: float
@@ -497,15 +578,19 @@ def _aggression(hand: Hand) -> dict[int, int]:
     return count
 
 
-def _raises_this_round(hand: Hand, seat: int | None = None) -> int:
-    """Raises since the current betting round opened (by `seat` only, if given)."""
-    raises = 0
-    for event in reversed(hand.events):
-        if isinstance(event, BettingOpened):
-            break
-        if (
-            isinstance(event, Raised)
-            or (isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE)
-        ) and (seat is None or event.seat == seat):
-            raises += 1
-    return raises
+def _held(hand: Hand, seat: int, me: int) -> float:
+    """The chance that `seat` still holds a card bot `me` passed to it: each later trade of
+    its own with another seat, of k cards from a hand of n, passed the card on with chance
+    k / n."""
+    size = hand.hand_size(seat)
+    held = 1.0
+    received = False
+    for trade in hand.trades:
+        sides = (trade.offerer, trade.acceptor)
+        if seat not in sides:
+            continue
+        if me in sides:
+            received = True
+        elif received:
+            held *= 1.0 - trade.k / size
+    return held

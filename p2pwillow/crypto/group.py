@@ -99,14 +99,31 @@ _ecmult_var = _lib.secp256k1_ec_pubkey_tweak_mul
 variable-time multiplication in the project; `Point.mul_public` alone calls it."""
 
 
-def _point_itself(output: Any, x32: Any, y32: Any, data: Any) -> int:
-    """secp256k1_ecdh's "hash": the point itself, as 04 || x || y (output[0] is preset)."""
+def _copy_xy(output: Any, x32: Any, y32: Any) -> None:
     _ffi.memmove(output + 1, x32, 32)
     _ffi.memmove(output + 33, y32, 32)
+
+
+def _point_itself(output: Any, x32: Any, y32: Any, data: Any) -> int:
+    """secp256k1_ecdh's "hash": the point itself, as 04 || x || y (output[0] is preset)."""
+    _copy_xy(output, x32, y32)
     return 1
 
 
-_copy_point: Any = _ffi.callback("secp256k1_ecdh_hash_function", _point_itself)
+def _callback_failed(exc_type: Any, exc_value: BaseException | None, tb: Any) -> int:
+    """An exception inside the callback (a Ctrl-C landing there, say) cannot cross the C
+    frames: keep it in the call's error box, so that `mul_secret` raises it instead of
+    returning a wrong point; the callback then returns 0 and secp256k1_ecdh fails."""
+    frame = tb.tb_frame if tb is not None else None
+    data = None if frame is None else frame.f_locals.get("data")
+    if data is not None and data != _NULL and exc_value is not None:
+        _ffi.from_handle(data).append(exc_value)
+    return 0
+
+
+_copy_point: Any = _ffi.callback(
+    "secp256k1_ecdh_hash_function", _point_itself, onerror=_callback_failed
+)
 
 
 _IDENTITY_ENCODING = bytes(POINT_BYTES)
@@ -227,8 +244,11 @@ class Point:
             return _point(out)
         OPS.mul_ct += 1
         buf = _ffi.new("unsigned char[65]", b"\x04")
-        if not _ecdh(_CTX, buf, pk, _scalar32(k), _copy_point, _NULL):  # pragma: no cover
-            raise ValueError("secp256k1_ecdh refused the scalar")
+        errors: list[BaseException] = []
+        if not _ecdh(_CTX, buf, pk, _scalar32(k), _copy_point, _ffi.new_handle(errors)):
+            if errors:
+                raise errors[0]
+            raise ValueError("secp256k1_ecdh refused the scalar")  # pragma: no cover
         out = _new_pubkey(_PUBKEY)
         if not _parse(_CTX, out, buf, 65):  # pragma: no cover - ecdh returns a curve point
             raise ValueError("secp256k1_ecdh returned no point")

@@ -18,7 +18,8 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #
 # What repairs a loss (SPEC 8.4):
 #   push       an entry the local Session made goes to every peer at once;
-#   ack        entries applied from a peer's frame are answered with a `head` to that peer;
+#   ack        entries applied from a peer's frames are answered with a `head` to that peer,
+#              ACK_DELAY later, so that one acknowledges a burst;
 #   heartbeat  every peer gets our head about once a second;
 #   resend     a peer that has not acknowledged what we pushed within RESEND_AFTER gets a
 #              batch from its acknowledged head on;
@@ -70,6 +71,8 @@ CATCH_UP_AFTER = 1.0
 CATCH_UP_REPLY_INTERVAL = 0.1
 """At most one catch-up answer per peer this often: a peer asking in a loop costs little."""
 AUTHORED_RESEND = 1.0
+ACK_DELAY = 0.05
+"""An acknowledgement waits this long, so that the entries applied meanwhile share it."""
 BROADCAST_BACKOFF = (1.0, 2.0, 4.0, 8.0)
 EVASIVE_AFTER = 3.0
 AWAY_AFTER = 10.0
@@ -195,6 +198,8 @@ class _Peer:
     pushed_at: float = 0.0
     heartbeat_at: float = 0.0
     ack_due: bool = False
+    ack_at: float = 0.0
+    """When the acknowledgement due goes out (applied entries wait ACK_DELAY to share one)."""
     catch_up_after: int | None = None
     replied_at: float = float("-inf")
     bad_frames: int = 0
@@ -209,6 +214,8 @@ class _Resent:
     hand: int
     next_at: float
     attempt: int = 0
+    to: frozenset[PeerId] | None = None
+    """The peers it goes to; None: every peer."""
 
 
 def _broadcast_id(item: BroadcastFrame) -> tuple[str, int, bytes]:
@@ -309,19 +316,23 @@ class Replication:
             self._progress_at = now
             sender = self._delivered_from.pop(entry.seq, None)
             if sender is not None and sender in self._peers:
-                self._peers[sender].ack_due = True
+                p = self._peers[sender]
+                if not p.ack_due:
+                    p.ack_due, p.ack_at = True, now + ACK_DELAY
 
-    def publish(self, item: Outgoing, now: float) -> None:
+    def publish(self, item: Outgoing, now: float, to: Iterable[PeerId] | None = None) -> None:
         """Send what the local Session produced (`Output.send`): an entry it sequenced (and so
-        applied) to every peer; an authored entry to every peer until settled; a refusal to
-        every peer once; a broadcast item to every peer until the hand moves on."""
+        applied) to every peer; an authored entry to every peer (or to the peers `to`) until
+        settled; a refusal to every peer once; a broadcast item to every peer until the hand
+        moves on."""
         if isinstance(item, Entry):
             if self._append(item):
                 self._progress_at = now
                 self._fresh.append(item)
         elif isinstance(item, AuthoredEntry):
             frame = encode_frame(AuthoredFrame(item))
-            self._authored[item.sig] = _Resent(frame, item.hand, now)
+            peers = None if to is None else frozenset(to)
+            self._authored[item.sig] = _Resent(frame, item.hand, now, to=peers)
         elif isinstance(item, Refusal):
             self._once.append(encode_frame(RefusalFrame(item)))
         elif isinstance(item, BroadcastFrame):
@@ -442,6 +453,18 @@ class Replication:
         self._delivered_from[seq] = peer
         return EntryReceived(peer, entry)
 
+    def ready(self, after: int | None = None) -> bool:
+        """Whether `next_event` has something now (nothing is taken): an event, a refusal
+        whose head the chain has reached, or the entry after seq `after` (default: the head)
+        in the buffer. A caller that applies the entry it was handed asks with that entry's
+        seq, to know whether another follows at once."""
+        if self._events:
+            return True
+        if any(r.head <= self.head_seq or r.hand < self.hand for _, r in self._held_refusals):
+            return True
+        nxt = (self.head_seq if after is None else after) + 1
+        return bool(self._buffer.get(nxt))
+
     def events(self) -> Iterator[ReplicationEvent]:
         """`next_event` until there is none: apply each EntryReceived before taking the next."""
         while (event := self.next_event()) is not None:
@@ -459,7 +482,7 @@ class Replication:
 
     def frames_to_send(self, now: float) -> list[tuple[PeerId, bytes]]:
         """Every frame due by `now`, as (peer, bytes), in the order to send them."""
-        head = HeadFrame(self.head_seq, self.head_hash)
+        head: bytes | None = None
         fresh, self._fresh = self._fresh, []
         pushes: list[bytes] = []
         start = 0
@@ -493,28 +516,29 @@ class Replication:
                     frames.append(reply)
                 p.catch_up_after = None
                 p.replied_at = now
-            if p.ack_due:
-                frames.append(encode_frame(head))
+            if p.ack_due and now >= p.ack_at:
+                head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
+                frames.append(head)
                 p.ack_due = False
             if now >= p.heartbeat_at:
-                frames.append(encode_frame(HeartbeatFrame(head.seq, head.hash)))
+                frames.append(encode_frame(HeartbeatFrame(self.head_seq, self.head_hash)))
                 p.heartbeat_at = now + HEARTBEAT_INTERVAL
             frames.extend(once)
-            frames.extend(resent)
+            frames.extend(f for f, to in resent if to is None or peer in to)
             if ask == peer:
                 frames.append(encode_frame(CatchUpFrame(self.head_seq)))
             out.extend((peer, frame) for frame in frames)
         return out
 
-    def _due_resends(self, now: float) -> list[bytes]:
+    def _due_resends(self, now: float) -> list[tuple[bytes, frozenset[PeerId] | None]]:
         frames = []
         for r in self._authored.values():
             if now >= r.next_at:
-                frames.append(r.frame)
+                frames.append((r.frame, r.to))
                 r.next_at = now + AUTHORED_RESEND
         for r in self._broadcasts.values():
             if now >= r.next_at:
-                frames.append(r.frame)
+                frames.append((r.frame, r.to))
                 r.next_at = now + BROADCAST_BACKOFF[min(r.attempt, len(BROADCAST_BACKOFF) - 1)]
                 r.attempt += 1
         return frames
@@ -579,6 +603,8 @@ class Replication:
                 times.append(p.pushed_at + RESEND_AFTER)
             if p.catch_up_after is not None:
                 times.append(p.replied_at + CATCH_UP_REPLY_INTERVAL)
+            if p.ack_due:
+                times.append(p.ack_at)
         times.extend(r.next_at for r in self._authored.values())
         times.extend(r.next_at for r in self._broadcasts.values())
         if self._ahead():
@@ -590,6 +616,7 @@ class Replication:
 
 
 __all__ = [
+    "ACK_DELAY",
     "AWAY_AFTER",
     "EVASIVE_AFTER",
     "HEARTBEAT_INTERVAL",

@@ -31,7 +31,7 @@ import contextlib
 import enum
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import zmq
 import zmq.asyncio
@@ -68,6 +68,9 @@ class ConnectionState(enum.Enum):
     DISCONNECTED = "disconnected"
     REFUSED = "refused"
     """The peer's ZAP handler refused our key (we are not pinned there)."""
+    HANDSHAKE_FAILED = "handshake failed"
+    """Something answered at the address but the CURVE handshake failed: it does not hold the
+    key we dialled (a wrong join code, or another program on that port)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,8 @@ class Received:
     peer: bytes
     data: bytes
     pinned: bool
+    address: str = field(default="", compare=False)
+    """The sender's IP address as this socket sees it (libzmq's Peer-Address), if known."""
 
 
 @dataclass(slots=True)
@@ -97,6 +102,8 @@ _MONITOR_STATES: dict[int, ConnectionState] = {
     zmq.EVENT_CONNECT_RETRIED: ConnectionState.CONNECTING,
     zmq.EVENT_HANDSHAKE_SUCCEEDED: ConnectionState.CONNECTED,
     zmq.EVENT_HANDSHAKE_FAILED_AUTH: ConnectionState.REFUSED,
+    zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL: ConnectionState.HANDSHAKE_FAILED,
+    zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL: ConnectionState.HANDSHAKE_FAILED,
     zmq.EVENT_DISCONNECTED: ConnectionState.DISCONNECTED,
 }
 
@@ -113,8 +120,14 @@ class _Dealer:
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.refusals = 0
+        self.seen: set[ConnectionState] = {ConnectionState.CONNECTING}
+        self.failures = 0
+        """Handshakes refused or failed since it was dialled."""
 
     def set_state(self, state: ConnectionState) -> None:
+        self.seen.add(state)
+        if state in (ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED):
+            self.failures += 1
         if state is not self.state:
             self.state = state
             self.changed.set()
@@ -156,6 +169,7 @@ class Transport:
         self._dealers: dict[bytes, _Dealer] = {}
         self._ctx: zmq.asyncio.Context | None = None
         self._router: zmq.asyncio.Socket | None = None
+        self._reader: zmq.Socket[bytes] | None = None
         self._zap: zmq.asyncio.Socket | None = None
         self._zap_task: asyncio.Task[None] | None = None
         self._monitors = 0
@@ -223,7 +237,7 @@ class Transport:
         for sock in (self._router, self._zap):
             if sock is not None:
                 sock.close(0)
-        self._router = self._zap = None
+        self._router = self._zap = self._reader = None
         self._zap_task = None
         if self._ctx is not None:
             self._ctx.term()
@@ -366,6 +380,22 @@ class Transport:
         d = self._dealers.get(peer_key)
         return None if d is None else d.state
 
+    def states_seen(self, peer_key: bytes) -> frozenset[ConnectionState]:
+        """Every state the connection to `peer_key` has been in since it was dialled (to tell
+        an address where nothing answers from one that answers with another key)."""
+        d = self._dealers.get(peer_key)
+        return frozenset() if d is None else frozenset(d.seen)
+
+    def failures(self, peer_key: bytes) -> int:
+        """How many handshakes with `peer_key` were refused or failed since it was dialled."""
+        d = self._dealers.get(peer_key)
+        return 0 if d is None else d.failures
+
+    def endpoint(self, peer_key: bytes) -> str | None:
+        """The address dialled for `peer_key` (tcp://host:port), if it is dialled."""
+        d = self._dealers.get(peer_key)
+        return None if d is None else d.endpoint
+
     async def wait_state(self, peer_key: bytes, state: ConnectionState, timeout: float) -> bool:
         """Wait until the connection to `peer_key` is in `state`; False at the deadline."""
         loop = asyncio.get_running_loop()
@@ -407,24 +437,47 @@ class Transport:
         if router is None:
             raise TransportError("the transport is not started")
         while True:
-            parts = await router.recv_multipart(copy=False)
-            if len(parts) != 2:
-                self.counters.spoofed += 1
-                continue
-            routing, payload = parts
+            received = self._accept(await router.recv_multipart(copy=False))
+            if received is not None:
+                return received
+
+    def recv_nowait(self) -> Received | None:
+        """A frame that has arrived already, if there is one (to take a burst at once)."""
+        if self._router is None:
+            raise TransportError("the transport is not started")
+        if self._reader is None:
+            self._reader = zmq.Socket.shadow(self._router.underlying)
+        while True:
             try:
-                key = bytes.fromhex(str(payload.get("User-Id")))
-            except (zmq.ZMQError, ValueError):
-                self.counters.spoofed += 1
-                continue
-            if routing.bytes != key:
-                self.counters.spoofed += 1
-                continue
-            pinned = key in self._pins
-            if not pinned and not self.accept_unpinned:
-                self.counters.unpinned += 1
-                continue
-            return Received(key, payload.bytes, pinned)
+                parts = self._reader.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return None
+            received = self._accept(parts)
+            if received is not None:
+                return received
+
+    def _accept(self, parts: list[zmq.Frame]) -> Received | None:
+        if len(parts) != 2:
+            self.counters.spoofed += 1
+            return None
+        routing, payload = parts
+        try:
+            key = bytes.fromhex(str(payload.get("User-Id")))
+        except (zmq.ZMQError, ValueError):
+            self.counters.spoofed += 1
+            return None
+        if routing.bytes != key:
+            self.counters.spoofed += 1
+            return None
+        pinned = key in self._pins
+        if not pinned and not self.accept_unpinned:
+            self.counters.unpinned += 1
+            return None
+        try:
+            address = str(payload.get("Peer-Address"))
+        except zmq.ZMQError:
+            address = ""
+        return Received(key, payload.bytes, pinned, address)
 
 
 __all__ = [

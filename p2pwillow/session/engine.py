@@ -360,6 +360,14 @@ class Session:
         return () if r is None or r.held is None else r.held.cards
 
     @property
+    def hand_secret(self) -> int | None:
+        """The local player's secret x of the current hand (SPEC 5.2) once drawn, so that a
+        live node keeps it on disk before it sends the hand key; None before that and for an
+        observer. Read only."""
+        r = self._state.hand
+        return None if r is None else r.secret
+
+    @property
     def given(self) -> dict[int, tuple[Card, ...]]:
         r = self._state.hand
         return {} if r is None else dict(r.given)

@@ -17,6 +17,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.net.replication import (
+    ACK_DELAY,
     AWAY_AFTER,
     EVASIVE_AFTER,
     AuthoredReceived,
@@ -135,8 +136,13 @@ def test_push_then_ack() -> None:
     assert pushed == [EntriesFrame((CHAIN[1],))]
     b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, 0.11)
     assert _apply_all(b, 0.11) == [CHAIN[1]]
-    acks = [f for f in _frames(b, 0.11, A) if isinstance(f, HeadFrame)]
-    assert acks == [HeadFrame(1, CHAIN[1].hash)]
+    # the ack waits ACK_DELAY for more entries to share it, then goes
+    assert not [f for f in _frames(b, 0.11, A) if isinstance(f, HeadFrame)]
+    b.receive(encode_frame(EntriesFrame((CHAIN[2],))), A, 0.12)
+    assert _apply_all(b, 0.12) == [CHAIN[2]]
+    assert b.get_timer() == pytest.approx(0.11 + ACK_DELAY)
+    acks = [f for f in _frames(b, 0.11 + ACK_DELAY, A) if isinstance(f, HeadFrame)]
+    assert acks == [HeadFrame(2, CHAIN[2].hash)]
 
 
 def test_resend_what_a_peer_has_not_acknowledged() -> None:

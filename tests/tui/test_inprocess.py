@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pwillow.bots import Level
 from p2pwillow.client import Client, Decision
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.rules import ActionKind, Announcement
@@ -26,6 +27,7 @@ def make(tmp_path: Path, **kwargs: object) -> InProcessClient:
         seed=3,
         rng=random.Random(3).randbytes,
         samples=40,
+        level=Level.EASY,  # the level these scenarios were written against
         **kwargs,  # type: ignore[arg-type]
     )
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tui_screen import Terminal, terminal
 
+from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.verify import verify_transcript
 
@@ -24,14 +25,14 @@ SEED = 11
 """The bots' choices; the cards come from RNG_SEED (a reproducible game)."""
 RNG_SEED = 5
 
-GIVE = re.compile(r"Give (\d) cards? to (bot \d):")
-ANSWER = re.compile(r"Waiting for you: answer (bot \d)'s offer of (\d)")
+GIVE = re.compile(r"Give (\d) cards? to (bot \d(?: \(\w+\))?):")
+ANSWER = re.compile(r"Waiting for you: answer (bot \d(?: \(\w+\))?)'s offer of (\d)")
 TURN = "Waiting for you: offer a trade or pass"
 CHECK_OR_BET = "Waiting for you: check or bet"
 CALL = re.compile(r"Waiting for you: call (\d+), raise or fold")
 LAYOUT = "Lay out five, in the order they are turned:"
 NEXT = "[Enter] next hand"
-SHOWDOWN = re.compile(r"bot \d wins \d+ with ")
+SHOWDOWN = re.compile(r"bot \d(?: \(\w+\))? wins \d+ with ")
 HANDS = 4
 PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT)
 
@@ -143,7 +144,9 @@ class Person:
 
 async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
     path = tmp_path / "game.jsonl"
-    client = InProcessClient(path, seed=SEED, rng=random.Random(RNG_SEED).randbytes, samples=60)
+    client = InProcessClient(
+        path, seed=SEED, rng=random.Random(RNG_SEED).randbytes, samples=60, level=Level.EASY
+    )
     code = client.view().safety_code
     async with terminal(client, rows, columns) as t:
         person = Person(t)
@@ -203,7 +206,7 @@ def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
     assert "[y] accept" in seen["answer"]
     # The trade agreed, the person chose the cards to give.
     give = seen["give"]
-    assert re.search(r"Give \d cards? to bot \d", give)
+    assert re.search(r"Give \d cards? to bot \d(?: \(\w+\))?", give)
     assert "[Enter] give them" in give
     # The layout: five cards in the order picked, then the layout shown in that order.
     assert "Lay out five" in seen["layout"]

@@ -11,15 +11,20 @@ from pathlib import Path
 
 from tui_screen import DEADLINE, Terminal, terminal
 
+from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
 
-ANSWER = re.compile(r"Waiting for you: answer bot \d's offer")
-GIVE = re.compile(r"Give (\d) cards? to bot \d:")
+ANSWER = re.compile(r"Waiting for you: answer bot \d(?: \(\w+\))?'s offer")
+GIVE = re.compile(r"Give (\d) cards? to bot \d(?: \(\w+\))?:")
 
 
 def client(tmp_path: Path, seed: int = 11) -> InProcessClient:
     return InProcessClient(
-        tmp_path / "game.jsonl", seed=seed, rng=random.Random(seed).randbytes, samples=40
+        tmp_path / "game.jsonl",
+        seed=seed,
+        rng=random.Random(seed).randbytes,
+        samples=40,
+        level=Level.EASY,  # the level these scenarios were written against
     )
 
 

@@ -1,0 +1,275 @@
+"""Benchmarks of the live table: four bot peers, each its own `willow` process, on loopback,
+against the same hands played by four sessions in one process (`willow simulate`'s table).
+
+Does I/O: starts processes, opens sockets on 127.0.0.1, reads their event files, and reads the
+clock. `python3 -m bench.live` prints the JSON. One live game and one in-process game are
+played per run and shared by the three figures; each figure is the median over the hands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.entry import Entry, decode_entry
+from p2pwillow.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = 4
+HANDS = 10
+BASELINE_HANDS = 30
+"""More hands in process (they are cheap): its mean over the kinds of hands is steadier."""
+SAMPLES = 100
+"""Monte Carlo deals per bot decision, the same live and in process."""
+DEADLINE = 300.0
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass(frozen=True, slots=True)
+class HandFigures:
+    wall: float
+    """Seconds from hand_start to hand_end on the dealer's clock."""
+    setup: float
+    """Seconds from hand_start to the last card dealt, on the dealer's clock."""
+    cpu: float
+    """CPU seconds of every peer from its hand_start to its hand_end, added up."""
+    entries: int
+    """Entries of the hand in the transcript (its head signatures included)."""
+    frames: int = 0
+    """Frames every peer sent from this hand_start to the next (or to the game's end)."""
+    bytes: int = 0
+
+
+_runs: dict[str, list[HandFigures]] = {}
+
+
+def _willow(*args: str, events: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "p2pwillow", *args, "--events", str(events)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def _live_events(tmp: Path) -> list[list[dict[str, object]]]:
+    """Play HANDS hands with `willow host --auto` and three `willow bot`s; every peer's
+    events, the host's first."""
+    files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
+    common = ["--samples", str(SAMPLES), "--address", LOOPBACK]
+    table = ["--hands", str(HANDS), "--seats", str(PLAYERS), "--no-advertise"]
+    host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common, events=files[0])
+    procs = [host]
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        found = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
+        if found is None:
+            raise RuntimeError(f"willow host said {first!r}")
+        for n in range(1, PLAYERS):
+            bot = ["bot", "--join", found.group(1), "--home", str(tmp / f"bot{n}"), *common]
+            procs.append(_willow(*bot, events=files[n]))
+        deadline = time.monotonic() + DEADLINE
+        for proc in procs:
+            output, _ = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            if proc.returncode != 0:
+                raise RuntimeError(f"a peer failed ({proc.returncode}): {output[-400:]}")
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return [[json.loads(line) for line in f.read_text().splitlines()] for f in files]
+
+
+def _at(events: list[dict[str, object]], name: str, hand: int) -> dict[str, object]:
+    for e in events:
+        if e["event"] == name and e.get("hand") == hand:
+            return e
+    raise RuntimeError(f"no {name} event for hand {hand}")
+
+
+def _num(e: dict[str, object], key: str) -> float:
+    value = e[key]
+    assert isinstance(value, int | float)
+    return float(value)
+
+
+def _entries_per_hand(lines: list[bytes]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for line in lines:
+        hand = decode_entry(line).hand
+        counts[hand] = counts.get(hand, 0) + 1
+    return counts
+
+
+def _live() -> list[HandFigures]:
+    with tempfile.TemporaryDirectory(prefix="willow-bench-") as tmp:
+        peers = _live_events(Path(tmp))
+        [path] = Path(tmp, "host").glob("data/games/*/transcript.jsonl")
+        entries = _entries_per_hand(path.read_bytes().splitlines())
+    played = max(entries)  # a game may end early: a player out of chips
+    figures = []
+    for hand in range(1, played + 1):
+        start = _at(peers[0], "hand_start", hand)
+        dealer = int(_num(start, "dealer"))
+        own = next(p for p in peers if p and p[0]["seat"] == dealer)
+        begun, dealt, ended = (_at(own, name, hand) for name in ("hand_start", "dealt", "hand_end"))
+        cpu = sum(
+            _num(_at(p, "hand_end", hand), "cpu") - _num(_at(p, "hand_start", hand), "cpu")
+            for p in peers
+        )
+        sent = [_sent(p, hand, "frames", played) for p in peers]
+        size = [_sent(p, hand, "bytes", played) for p in peers]
+        figures.append(
+            HandFigures(
+                wall=_num(ended, "t") - _num(begun, "t"),
+                setup=_num(dealt, "t") - _num(begun, "t"),
+                cpu=cpu,
+                entries=entries[hand],
+                frames=int(sum(sent)),
+                bytes=int(sum(size)),
+            )
+        )
+    return figures
+
+
+def _sent(events: list[dict[str, object]], hand: int, counter: str, played: int) -> float:
+    """What one peer sent from this hand's start to the next hand's (or the game's end)."""
+    after = [e for e in events if e["event"] == "over"] if hand == played else None
+    end = after[-1] if after else _at(events, "hand_start", hand + 1)
+    return _num(end, counter) - _num(_at(events, "hand_start", hand), counter)
+
+
+def _in_process() -> list[HandFigures]:
+    """The same hands in one process (`willow simulate`'s table): wall and CPU from each
+    hand_start to its last deal_shares and its hand_end, as the entries are made."""
+    marks: dict[int, dict[str, tuple[float, float]]] = {}
+    players: dict[int, int] = {}
+    shares: dict[int, int] = {}
+
+    def on_entry(entry: Entry) -> None:
+        now = (time.perf_counter(), time.process_time())
+        hand = marks.setdefault(entry.hand, {})
+        if isinstance(entry.body, k.HandStart):
+            hand["start"] = now
+            players[entry.hand] = len(entry.body.players)
+        elif entry.kind == "deal_shares":
+            shares[entry.hand] = shares.get(entry.hand, 0) + 1
+            if shares[entry.hand] == players[entry.hand]:
+                hand["dealt"] = now
+        elif entry.kind == "hand_end":
+            hand["end"] = now
+
+    table = Table(PLAYERS, seed=1, rng=os.urandom, samples=SAMPLES, on_entry=on_entry)
+    played = table.play(BASELINE_HANDS)
+    entries = _entries_per_hand([line.rstrip(b"\n") for line in table.lines])
+    figures = []
+    for hand in range(1, played + 1):
+        m = marks[hand]
+        figures.append(
+            HandFigures(
+                wall=m["end"][0] - m["start"][0],
+                setup=m["dealt"][0] - m["start"][0],
+                cpu=m["end"][1] - m["start"][1],
+                entries=entries[hand],
+            )
+        )
+    return figures
+
+
+def _figures() -> tuple[list[HandFigures], list[HandFigures]]:
+    if not _runs:
+        live, local = _live(), _in_process()
+        _runs.update(live=live, in_process=local)
+    return _runs["live"], _runs["in_process"]
+
+
+def _median(figures: list[HandFigures], pick: Callable[[HandFigures], float]) -> float:
+    return statistics.median(pick(f) for f in figures)
+
+
+def _per_entry(figures: list[HandFigures]) -> float:
+    return sum(f.cpu for f in figures) / sum(f.entries for f in figures)
+
+
+def hand4_wall() -> dict[str, object]:
+    """Seconds from hand_start to hand_end on the dealer's clock (median over the hands), for
+    four bot peers in four processes on loopback; baseline: the same kind of hands in one
+    process. cpu_s adds up every peer's CPU over a hand (mean); the goal is at most 1.3x the
+    in-process CPU. The cards and choices differ between the two games, so cpu_entry_ratio
+    compares CPU per entry as well (a hand with more trades has more entries and proofs)."""
+    live, local = _figures()
+    value = _median(live, lambda f: f.wall)
+    base = _median(local, lambda f: f.wall)
+    cpu = statistics.mean(f.cpu for f in live)
+    base_cpu = statistics.mean(f.cpu for f in local)
+    return {
+        "value": round(value, 3),
+        "unit": "s",
+        "baseline": round(base, 3),
+        "ratio": round(value / base, 2),
+        "cpu_s": round(cpu, 3),
+        "baseline_cpu_s": round(base_cpu, 3),
+        "cpu_ratio": round(cpu / base_cpu, 2),
+        "cpu_entry_ratio": round(_per_entry(live) / _per_entry(local), 2),
+        "entries": [f.entries for f in live],
+        "baseline_entries": [f.entries for f in local],
+        "goal": "cpu_ratio <= 1.3",
+        "hands": len(live),
+        "samples": SAMPLES,
+        "walls": [round(f.wall, 3) for f in live],
+    }
+
+
+def setup4_wall() -> dict[str, object]:
+    """Seconds from hand_start to the last card dealt (keys, announcement, four deck shuffles,
+    deal shares) on the dealer's clock, four peers on loopback; baseline: in one process."""
+    live, local = _figures()
+    value = _median(live, lambda f: f.setup)
+    base = _median(local, lambda f: f.setup)
+    return {
+        "value": round(value, 3),
+        "unit": "s",
+        "baseline": round(base, 3),
+        "ratio": round(value / base, 2),
+        "goal": "value <= 1.0",
+        "setups": [round(f.setup, 3) for f in live],
+    }
+
+
+def frames() -> dict[str, object]:
+    """Frames all four peers send per hand (pushes, acks, heartbeats, authored entries,
+    resends), and their bytes."""
+    live, _ = _figures()
+    return {
+        "value": _median(live, lambda f: f.frames),
+        "unit": "frames/hand",
+        "bytes_per_hand": _median(live, lambda f: f.bytes),
+        "per_hand": [f.frames for f in live],
+    }
+
+
+BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
+    "live.hand4.wall": hand4_wall,
+    "live.setup4.wall": setup4_wall,
+    "live.frames": frames,
+}
+
+
+if __name__ == "__main__":
+    for bench in BENCHMARKS.values():
+        print(json.dumps(bench()))

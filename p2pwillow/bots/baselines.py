@@ -1,0 +1,135 @@
+"""Simple opponents for measuring the bots: a random bettor, a calling station, a maniac, a rock.
+
+Pure; no I/O. Each baseline bets in one fixed, simple way and plays its cards (announcing,
+trading, laying out) as the `easy` bot does, so a matchup against it measures betting. They
+answer the same `decide` / `initiative` calls as `Bot` and so sit at an arena table.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.strategy import Bot
+from p2pwillow.hands import Category, category_of, rank5
+from p2pwillow.rules import ActionKind, BetOptions, Hand, Phase
+
+__all__ = [
+    "BASELINES",
+    "Baseline",
+    "CallingStation",
+    "Maniac",
+    "RandomBettor",
+    "Rock",
+]
+
+ROCK_CALLS = Category.TWO_PAIR
+"""The rock calls a bet with this layout or better and folds anything less."""
+
+ROCK_BETS = Category.THREE_OF_A_KIND
+"""The rock bets and raises (the smallest amount) with this layout or better."""
+
+
+class Baseline(abc.ABC):
+    """A seat that bets by one fixed rule (`bet`); its cards are played by an `easy` bot."""
+
+    name = "baseline"
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self._cards = Bot(seat, rng, level="easy")
+
+    def decide(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """The action this seat takes now (the engine must be waiting for it)."""
+        if hand.phase is not Phase.BETTING:
+            return self._cards.decide(hand, knowledge)
+        options = hand.bet_options(self.seat)
+        if options is None:
+            raise BotError(f"the hand is not waiting for seat {self.seat} to bet")
+        decision = self.bet(hand, knowledge, options)
+        if not is_legal(hand, self.seat, decision):
+            raise BotError(f"the {self.name} at seat {self.seat} chose an illegal {decision}")
+        return decision
+
+    def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None:
+        """An action it takes unasked (trading only, as the `easy` bot would)."""
+        return self._cards.initiative(hand, knowledge)
+
+    @abc.abstractmethod
+    def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
+        """Its answer when it must bet, check, call, raise or fold, given its options `o`."""
+
+
+def _check_or_call(o: BetOptions) -> Decision:
+    return Decision(ActionKind.CHECK if o.can_check else ActionKind.CALL)
+
+
+class RandomBettor(Baseline):
+    """Picks uniformly among the betting actions open to it (never folds when it may check),
+    with an amount uniform over the allowed range."""
+
+    name = "random"
+
+    def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
+        choices: list[Decision] = [_check_or_call(o)]
+        if not o.can_check:
+            choices.append(Decision(ActionKind.FOLD))
+        if o.bet_min is not None and o.bet_max is not None:
+            amount = self.rng.randint(o.bet_min, o.bet_max)
+            choices.append(Decision(ActionKind.BET, amount=amount))
+        if o.raise_min is not None and o.raise_max is not None:
+            amount = self.rng.randint(o.raise_min, o.raise_max)
+            choices.append(Decision(ActionKind.RAISE, amount=amount))
+        return self.rng.choice(choices)
+
+
+class CallingStation(Baseline):
+    """Never bets, never raises, never folds: checks when it may and calls every bet."""
+
+    name = "station"
+
+    def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
+        return _check_or_call(o)
+
+
+class Maniac(Baseline):
+    """Bets and raises the most allowed whenever it can (all in where that is the most); calls
+    otherwise. Its bets say nothing about its cards."""
+
+    name = "maniac"
+
+    def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
+        if o.can_check and o.bet_max is not None:
+            return Decision(ActionKind.BET, amount=o.bet_max)
+        if not o.can_check and o.raise_max is not None:
+            return Decision(ActionKind.RAISE, amount=o.raise_max)
+        if o.all_in_allowed and o.all_in_to > hand.current_bet:
+            return Decision(ActionKind.ALL_IN)
+        return _check_or_call(o)
+
+
+class Rock(Baseline):
+    """Plays only its own layout: bets and raises the least with trips or better, calls with
+    two pair or better, folds anything else to a bet, and never bluffs."""
+
+    name = "rock"
+
+    def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
+        layout = self._cards.layout_cards(hand, knowledge)
+        category = category_of(rank5([card.index for card in layout]))
+        if category >= ROCK_BETS:
+            if o.can_check and o.bet_min is not None:
+                return Decision(ActionKind.BET, amount=o.bet_min)
+            if not o.can_check and o.raise_min is not None:
+                return Decision(ActionKind.RAISE, amount=o.raise_min)
+        if o.can_check:
+            return Decision(ActionKind.CHECK)
+        return Decision(ActionKind.CALL if category >= ROCK_CALLS else ActionKind.FOLD)
+
+
+BASELINES: dict[str, type[Baseline]] = {
+    cls.name: cls for cls in (RandomBettor, CallingStation, Maniac, Rock)
+}
+"""The baselines by name, as the benchmark lines `bots.vs_<name>` name them."""

@@ -1,0 +1,271 @@
+"""Betting for the normal and hard levels: pot odds against each opponent's range as the
+opponent model reads it, bets sized to who calls, and bluffs where players fold (SPEC 9).
+
+Pure; no I/O; its randomness comes only from the `random.Random` passed in. The equity it is
+given is already measured against the ranges the model reads; here it meets the price.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from p2pwillow.bots.decision import Decision
+from p2pwillow.bots.opponents import Read
+from p2pwillow.rules import (
+    LAYOUT_SIZE,
+    ActionKind,
+    BetOptions,
+    BettingOpened,
+    BettingStructure,
+    Checked,
+    Hand,
+    Raised,
+    WentAllIn,
+)
+
+__all__ = [
+    "HARD",
+    "NORMAL",
+    "Style",
+    "answer_bet",
+    "choose_bet",
+    "in_position",
+    "raises_this_round",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The numbers one level bets by (SPEC 9, Betting at normal and hard)."""
+
+    value_edge: float
+    """Checked to, it bets for value at fair + edge * (1 - fair), edge being this ..."""
+    fold_edge: float
+    """... plus this times the opponents' mean fold rate: players who fold their weak hands
+    call with good ones, so a bet needs more against them."""
+    raise_edge: float
+    """Added to the edge for a raise."""
+    reraise_step: float
+    """Added to the raise threshold per raise already made this round."""
+    slowplay: float
+    """Added to the bet and raise thresholds times the most aggressive opponent's aggression
+    times the share of the rounds still to come: against a player who bets anyway, a strong
+    hand waits for the last cards, when it knows most, to raise."""
+    implied: float
+    """Share of the chips the opponents are expected to bet in the rounds to come that a call
+    may count on winning besides the pot (implied odds: it goes on when the cards still to
+    show say it is ahead, and folds when they say it is behind)."""
+    call_margin: float
+    """Added to the price of a call."""
+    bluff_rate: float
+    """Chance of a bluff where one pays (see `_bluffs`)."""
+    position_bluffs: bool
+    """Bluff whenever the fold rates pay for it, `bluff_rate` of the time in position and
+    `open_bluff_rate` of the time out of it (hard); else `bluff_rate` of the time from round 3
+    on against at most two opponents, whatever they fold (normal)."""
+    open_bluff_rate: float = 0.0
+
+
+NORMAL = Style(
+    value_edge=0.1,
+    fold_edge=0.25,
+    raise_edge=0.0,
+    reraise_step=0.05,
+    slowplay=0.2,
+    implied=0.5,
+    call_margin=0.0,
+    bluff_rate=0.03,
+    position_bluffs=False,
+)
+HARD = Style(
+    value_edge=0.08,
+    fold_edge=0.25,
+    raise_edge=0.0,
+    reraise_step=0.05,
+    slowplay=0.2,
+    implied=0.5,
+    call_margin=0.0,
+    bluff_rate=0.6,
+    position_bluffs=True,
+    open_bluff_rate=0.3,
+)
+
+JITTER = 0.03
+"""A little unpredictability around every threshold."""
+
+
+def raises_this_round(hand: Hand, seat: int | None = None) -> int:
+    """Raises since the current betting round opened (by `seat` only, if given)."""
+    raises = 0
+    for event in reversed(hand.events):
+        if isinstance(event, BettingOpened):
+            break
+        if (
+            isinstance(event, Raised)
+            or (isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE)
+        ) and (seat is None or event.seat == seat):
+            raises += 1
+    return raises
+
+
+def in_position(hand: Hand, seat: int) -> bool:
+    """Checked to by every other player who can still bet this round: it acts last."""
+    checked: set[int] = set()
+    for event in reversed(hand.events):
+        if isinstance(event, BettingOpened):
+            break
+        if isinstance(event, Checked):
+            checked.add(event.seat)
+    others = [
+        s
+        for s in hand.seats
+        if s != seat and not hand.is_folded(s) and not hand.is_all_in(s) and hand.stack(s) > 0
+    ]
+    return all(s in checked for s in others)
+
+
+def _smallest_bet(hand: Hand) -> int:
+    cfg = hand.config
+    if cfg.structure is BettingStructure.FIXED_LIMIT:
+        return cfg.small_bet if hand.betting_round <= 2 else cfg.big_bet
+    return cfg.min_bet
+
+
+def _future(hand: Hand, opponents: list[int], reads: Mapping[int, Read], room: int) -> float:
+    """Chips each player is expected to put in after this call, up to its `room` behind: the
+    pace of the most aggressive opponent for every round still to come."""
+    rounds = LAYOUT_SIZE - hand.betting_round
+    if rounds <= 0 or room <= 0:
+        return 0.0
+    smallest = _smallest_bet(hand)
+    pace = max(reads[s].aggression * max(reads[s].bet_size, smallest) for s in opponents)
+    return min(float(room), rounds * pace)
+
+
+def choose_bet(
+    hand: Hand,
+    seat: int,
+    e: float,
+    reads: Mapping[int, Read],
+    style: Style,
+    rng: random.Random,
+) -> Decision:
+    """Bet, check, call, raise or fold with equity `e` against the opponents' read ranges."""
+    o = hand.bet_options(seat)
+    assert o is not None
+    opponents = [s for s in hand.seats if s != seat and not hand.is_folded(s)]
+    players = len(opponents) + 1
+    fair = 1.0 / players
+    pot = hand.pot
+    folds = [reads[s].fold_rate for s in opponents]
+    fold_mean = sum(folds) / len(folds)
+    everyone_folds = math.prod(folds)
+    jitter = rng.uniform(-JITTER, JITTER)
+    edge = style.value_edge + style.fold_edge * fold_mean
+    to_come = (LAYOUT_SIZE - hand.betting_round) / (LAYOUT_SIZE - 1)
+    waits = style.slowplay * max(reads[s].aggression for s in opponents) * to_come
+    bet_at = fair + edge * (1.0 - fair) + waits + jitter
+    raise_at = fair + (edge + style.raise_edge) * (1.0 - fair) + waits + jitter
+    if o.can_check:
+        if e >= bet_at:
+            if o.bet_min is not None and o.bet_max is not None:
+                amount = _amount(hand, o.bet_min, o.bet_max, 0, e, bet_at, fold_mean, rng)
+                return Decision(ActionKind.BET, amount=amount)
+            # Its stack is below the smallest bet: all in only with a clearly best hand.
+            if o.all_in_allowed and e >= raise_at + style.reraise_step:
+                return Decision(ActionKind.ALL_IN)
+            return Decision(ActionKind.CHECK)
+        if o.bet_min is not None and _bluffs(hand, seat, o, e, everyone_folds, style, rng):
+            return Decision(ActionKind.BET, amount=o.bet_min)
+        return Decision(ActionKind.CHECK)
+    behind = hand.stack(seat)
+    call = o.call_amount
+    # SPEC 3.7.1: pot odds against the chips this call puts in, the pot counting a share of
+    # what the opponents are expected to bet later (implied odds).
+    future = style.implied * _future(hand, opponents, reads, behind - call)
+    price = call / (pot + call + future) + style.call_margin
+    raises = raises_this_round(hand)
+    raise_at = max(raise_at + style.reraise_step * raises, price + style.reraise_step)
+    if raises_this_round(hand, seat) >= 2:
+        raise_at = 2.0  # two raises of its own this round are its limit
+    return answer_bet(
+        hand,
+        o,
+        e,
+        raise_at,
+        price,
+        lambda low, high: _amount(hand, low, high, hand.current_bet, e, raise_at, fold_mean, rng),
+    )
+
+
+def answer_bet(
+    hand: Hand,
+    o: BetOptions,
+    e: float,
+    raise_at: float,
+    price: float,
+    size: Callable[[int, int], int],
+) -> Decision:
+    """Facing a bet: raise to `size(smallest, largest)` (or all in, where only that raises)
+    with equity `e` at `raise_at`, call at `price`, fold below it."""
+    if e >= raise_at:
+        if o.raise_min is not None and o.raise_max is not None:
+            return Decision(ActionKind.RAISE, amount=size(o.raise_min, o.raise_max))
+        if o.all_in_allowed and o.all_in_to > hand.current_bet:
+            return Decision(ActionKind.ALL_IN)
+    if e >= price:
+        return Decision(ActionKind.CALL)
+    return Decision(ActionKind.FOLD)
+
+
+def _bluffs(
+    hand: Hand,
+    seat: int,
+    o: BetOptions,
+    e: float,
+    everyone_folds: float,
+    style: Style,
+    rng: random.Random,
+) -> bool:
+    """Whether to bet the smallest amount with a hand not worth a value bet.
+
+    Hard: when the chance that everyone folds pays for the bet (it wins the pot that often
+    and otherwise loses the bet less its equity in the pot), `bluff_rate` of the time in
+    position and `open_bluff_rate` out of it. Normal: `bluff_rate` of the time from round 3
+    on against at most two opponents.
+    """
+    if o.bet_min is None:
+        return False
+    if not style.position_bluffs:
+        live = sum(1 for s in hand.seats if not hand.is_folded(s))
+        return hand.betting_round >= 3 and live <= 3 and rng.random() < style.bluff_rate
+    bet = o.bet_min
+    gain = everyone_folds * hand.pot - (1.0 - everyone_folds) * bet * (1.0 - 2.0 * e)
+    rate = style.bluff_rate if in_position(hand, seat) else style.open_bluff_rate
+    return gain > 0.0 and rng.random() < rate
+
+
+def _amount(
+    hand: Hand,
+    low: int,
+    high: int,
+    base: int,
+    e: float,
+    floor: float,
+    fold_mean: float,
+    rng: random.Random,
+) -> int:
+    """An amount in low..high that grows with the equity above `floor` and with how often
+    the opponents call (against players who do not fold, a big bet is simply paid).
+
+    Pot and no limit cap the top at about the pot above `base`, so one hand does not stake
+    the whole stack on a modest edge.
+    """
+    if hand.config.structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
+        high = max(low, min(high, base + max(hand.pot, low)))
+    edge = (e - floor) / max(1e-9, 1.0 - floor)
+    frac = 0.2 + 0.5 * edge + 0.5 * (1.0 - fold_mean) + rng.uniform(-0.1, 0.1)
+    return low + round((high - low) * min(1.0, max(0.0, frac)))

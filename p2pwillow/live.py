@@ -1,0 +1,346 @@
+"""The live table's commands: what `willow host`, `willow join` and `willow bot` do once their
+arguments are read (cli.py parses them and turns the outcome into an exit code).
+
+Does I/O: the network (through `p2pwillow.net`), the store, the terminal (the table screen, or
+one line per event for a headless seat) and, with `events`, a file of JSON lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import socket
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import platformdirs
+
+from p2pwillow.ledger.identity import Identity
+from p2pwillow.net.discovery import JoinCode, TableAd, browse, lan_addresses
+from p2pwillow.net.errors import WireError
+from p2pwillow.net.keys import CurveKeyPair
+from p2pwillow.net.lobby import GuestLobby, HostLobby, LobbyError, LobbyFailure, TablePlan
+from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
+from p2pwillow.net.roster import Seating
+from p2pwillow.net.transport import Transport
+from p2pwillow.store import APP_NAME, ENV_VAR, NodeKeys, Store, StoreError
+
+BOT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou")
+BROWSE_SECONDS = 3.0
+
+
+class LiveError(Exception):
+    """A live command cannot go on: one line, and the failure that names its exit code."""
+
+    def __init__(self, failure: LobbyFailure | str, message: str) -> None:
+        self.failure = failure
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOptions:
+    """How this seat plays, where its files are and what it reports."""
+
+    home: str | None
+    name: str | None
+    bot: BotSeat | None
+    address: str | None
+    port: int
+    events: str | None
+    screen: bool
+    """Open the table screen for a person (else one line per event)."""
+    timeout: float = 8.0
+    """Seconds a guest waits for the host to answer."""
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def quiet_logs() -> None:
+    """The live table's warnings (a peer's bad frame, an entry refused) are counted and go to
+    the events file; on a terminal they would only scramble the table screen."""
+    logger = logging.getLogger("p2pwillow")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+
+
+def _make_keys() -> NodeKeys:
+    curve = CurveKeyPair.generate(os.urandom)
+    return NodeKeys(Identity.generate(os.urandom), curve.public, curve.secret)
+
+
+def open_store(home: str | None) -> tuple[Store, NodeKeys]:
+    try:
+        store = Store.open(home)
+        return store, store.keys(_make_keys)
+    except StoreError as exc:
+        raise LiveError("store", str(exc)) from None
+
+
+def bot_home(home: str | None) -> str:
+    """A bot's own store: `home` if given, else a new directory of its own under
+    $WILLOW_HOME (or the user's data directory), so that every bot has its own identity."""
+    if home is not None:
+        return home
+    base = os.environ.get(ENV_VAR) or platformdirs.user_data_dir(APP_NAME, appauthor=False)
+    return str(Path(base) / "bots" / secrets.token_hex(6))
+
+
+def default_address() -> str:
+    """The address a host puts in its join code: the one its default route goes out of (a
+    UDP socket "connected" to a private address sends nothing, but says which address it
+    would use), else its first LAN address, else loopback."""
+    found = lan_addresses()
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+        if address in found:
+            return address
+    return found[0] if found else "127.0.0.1"
+
+
+def bot_names(level: str, keys: NodeKeys, name: str | None) -> list[str]:
+    """The names a bot tries, in order: its own if given, else the default names starting
+    at one drawn from its identity (so bots started together rarely try the same first)."""
+    if name is not None:
+        return [bot_name(name, level)]
+    start = hashlib.sha256(keys.identity.public_key).digest()[0] % len(BOT_NAMES)
+    order = BOT_NAMES[start:] + BOT_NAMES[:start]
+    return [bot_name(f"Bot {n}", level) for n in order]
+
+
+class _Events:
+    """JSON lines to a file (for scripts and benchmarks), flushed per line."""
+
+    def __init__(self, path: str | None) -> None:
+        self._file: TextIO | None = None
+        if path is not None:
+            try:
+                self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                raise LiveError("usage", f"cannot write {path}: {exc.strerror}") from None
+
+    def __call__(self, event: dict[str, object]) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps(event, sort_keys=True) + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+# --- finding the table ---------------------------------------------------------------------
+
+
+def looks_like_code(text: str) -> bool:
+    """A join code, not a table name: one long word of base32 letters (spaces and `-` aside)."""
+    cleaned = "".join(text.split()).replace("-", "").upper()
+    return len(cleaned) >= 40 and all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in cleaned)
+
+
+def read_code(text: str) -> JoinCode:
+    try:
+        return JoinCode.decode(text)
+    except WireError as exc:
+        raise LiveError(
+            LobbyFailure.BAD_CODE, f"that join code does not work: {exc.detail}"
+        ) from None
+
+
+async def find_table(
+    wanted: str | None, *, pick: Callable[[Sequence[TableAd]], TableAd] | None
+) -> JoinCode:
+    """The join code of the table to join: `wanted` as a code, or the table of that name on
+    the LAN, or (no name) the one table found or the one `pick` chooses."""
+    if wanted is not None and looks_like_code(wanted):
+        return read_code(wanted)
+    _say(f"looking for tables on this network ({BROWSE_SECONDS:.0f} s)…")
+    found = await browse(BROWSE_SECONDS)
+    tables = [t for t in found.tables if t.joinable]
+    if wanted is not None:
+        tables = [t for t in tables if t.name.casefold() == wanted.strip().casefold()]
+    if not tables:
+        what = f"no table called {wanted!r}" if wanted else "no table"
+        raise LiveError(
+            LobbyFailure.NO_TABLE,
+            f"{what} found on this network; ask the host for the join code (willow join CODE)",
+        )
+    if len(tables) == 1:
+        return tables[0].join_code()
+    if pick is None:
+        names = ", ".join(f"{t.name!r} ({t.seats_free} free)" for t in tables)
+        raise LiveError(
+            LobbyFailure.NO_TABLE, f"several tables found ({names}); name one or give its code"
+        )
+    return pick(tables).join_code()
+
+
+def pick_on_terminal(tables: Sequence[TableAd]) -> TableAd:
+    """Ask the person which table to join (a numbered list, a number typed)."""
+    for n, t in enumerate(tables, start=1):
+        where = f"{t.addresses[0]}:{t.port}" if t.addresses else "?"
+        print(f"  {n}. {t.name} — {t.seats_free} seat(s) free — {where}")
+    while True:
+        answer = input(f"join which table (1-{len(tables)})? ").strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            return tables[int(answer) - 1]
+        print(f"type a number from 1 to {len(tables)}")
+
+
+# --- playing the seat ----------------------------------------------------------------------
+
+
+async def _play(
+    seating: Seating,
+    transport: Transport,
+    store: Store,
+    keys: NodeKeys,
+    options: SeatOptions,
+    events: _Events,
+    door: Door | None = None,
+) -> int:
+    """Play the formed table to its end: headless (a bot or --auto) or on the table screen."""
+    quiet = options.screen
+    node = Node(
+        seating,
+        transport,
+        store,
+        keys,
+        bot=options.bot,
+        on_event=events,
+        say=(lambda text: None) if quiet else _say,
+        watch=options.screen,
+        door=door,
+    )
+    try:
+        await node.start()
+    except NodeError as exc:
+        await transport.close()
+        raise LiveError("store", str(exc)) from None
+    if not quiet:
+        _say(f"seat {seating.seat} at {seating.roster.table!r}; safety code {node.safety_code}")
+    try:
+        if options.screen:
+            from p2pwillow.tui import run_client_async
+
+            why = await run_client_async(node)
+            print(why)
+        else:
+            await node.play_out()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await node.close()
+        raise
+    print(f"transcript: {Path(str(node.transcript)).resolve()}")
+    if node.failure is not None:
+        raise LiveError("stopped", f"the table stopped: {node.failure}")
+    return 0
+
+
+async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) -> int:
+    """`willow host`: open the table, print the join code, seat the guests, play."""
+    quiet_logs()
+    store, keys = open_store(options.home)
+    events = _Events(options.events)
+    address = options.address or default_address()
+    name = options.name or "host"
+    if options.bot is not None:
+        name = bot_name(name, options.bot.level)
+    lobby = HostLobby(
+        keys, name, plan, address=address, port=options.port, advertise=advertise, say=_say
+    )
+    try:
+        code = await lobby.open()
+    except LobbyError as exc:
+        raise LiveError(exc.reason, str(exc)) from None
+    print(f"willow join {code.encode()}", flush=True)
+    seats = plan.config.seats
+    _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
+    try:
+        seating = await lobby.seat()
+        await lobby.stop_advertising()
+        assert lobby.transport is not None
+        return await _play(seating, lobby.transport, store, keys, options, events, lobby)
+    except BaseException:
+        await lobby.close()
+        if lobby.transport is not None:
+            await lobby.transport.close()
+        raise
+    finally:
+        events.close()
+
+
+async def join_table(
+    options: SeatOptions,
+    wanted: str | None,
+    *,
+    pick: Callable[[Sequence[TableAd]], TableAd] | None = None,
+    code_only: bool = False,
+) -> int:
+    """`willow join` / `willow bot`: find the table (`wanted`: a join code or a table's
+    name, or with `code_only` a join code; None: the one on this network, or the one `pick`
+    chooses), take a seat, play."""
+    quiet_logs()
+    store, keys = open_store(options.home)
+    if code_only and wanted is not None:
+        code = read_code(wanted)
+    else:
+        code = await find_table(wanted, pick=pick)
+    if options.bot is not None:
+        names = bot_names(options.bot.level, keys, options.name)
+    else:
+        names = [options.name or "player"]
+    events = _Events(options.events)
+    lobby = GuestLobby(
+        keys,
+        names,
+        code,
+        address=options.address or "0.0.0.0",
+        port=options.port,
+        say=_say,
+        connect_within=options.timeout,
+    )
+    try:
+        try:
+            seating = await lobby.seat()
+        except LobbyError as exc:
+            raise LiveError(exc.reason, str(exc)) from None
+        assert lobby.transport is not None
+        return await _play(seating, lobby.transport, store, keys, options, events)
+    except BaseException:
+        if lobby.transport is not None:
+            await lobby.leave()
+        raise
+    finally:
+        events.close()
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+__all__ = [
+    "BOT_NAMES",
+    "LiveError",
+    "SeatOptions",
+    "bot_home",
+    "bot_names",
+    "default_address",
+    "find_table",
+    "host_table",
+    "join_table",
+    "looks_like_code",
+    "open_store",
+    "pick_on_terminal",
+    "read_code",
+    "stdout_is_terminal",
+]

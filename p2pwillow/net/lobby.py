@@ -1,0 +1,677 @@
+"""Forming a table (SPEC 8.9): the host binds and waits for guests; each guest says hello
+(name, identity key, CURVE key statement) and where it listens; the host seats it and sends
+the roster to everyone, so that every node dials every other; when the table is full (or the
+host starts it) the host writes the genesis.
+
+Does network I/O on asyncio through `transport`. The messages and the roster are `roster`'s
+(pure); what happens after the genesis is `node`'s. Every failure a person can cause is one
+`LobbyError` naming it, with a `reason` the command line turns into an exit code.
+"""
+
+# How a table forms
+# -----------------
+# The host's ROUTER opens its door (`accept_unpinned`): an unknown key may connect, and the
+# host reads nothing from it but a hello and a `sit`. It seats the guest (the lowest free
+# seat), pins its key, dials the guest's ROUTER back and sends its own hello, a `welcome` and
+# the roster; every change of the roster goes to every guest. ZeroMQ drops what a DEALER
+# cannot send yet (a connection still being made), so every lobby message is sent again each
+# RESEND seconds until it has done its work: a guest repeats its hello until it is welcomed
+# or refused, the host repeats the roster until the genesis. Guests keep their door open in
+# the lobby too but read only the host's frames there; each pins every key of the roster and
+# dials every other guest. The genesis travels as an ordinary `entries` frame; a guest checks
+# it against the roster it holds (the players, their keys, the settings) and the table is
+# formed. From then on only seated keys are let in anywhere.
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import ipaddress
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2pwillow.crypto.group import Rng
+from p2pwillow.ledger.chain import Ledger
+from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
+from p2pwillow.ledger.errors import RemoteProtocolError
+from p2pwillow.net.discovery import Advertiser, JoinCode, TableAd
+from p2pwillow.net.errors import WireError
+from p2pwillow.net.keys import CurveKeyPair, KeyStatement
+from p2pwillow.net.roster import (
+    Closed,
+    LobbyMessage,
+    Refused,
+    Roster,
+    RosterPlayer,
+    Seating,
+    Sit,
+    Stand,
+    Welcome,
+    decode_lobby,
+)
+from p2pwillow.net.transport import ConnectionState, Received, Transport, TransportError
+from p2pwillow.net.wire import EntriesFrame, HelloFrame, LobbyFrame, decode_frame, encode_frame
+from p2pwillow.rules import TableConfig
+from p2pwillow.session import make_genesis
+from p2pwillow.store import NodeKeys
+
+RESEND = 0.5
+"""Seconds between repeats of a lobby message that has not done its work yet."""
+CONNECT_WITHIN = 8.0
+"""A guest gives up on a host it cannot reach (or that holds another key) after this long."""
+ANSWER_WITHIN = 10.0
+"""A host that let the guest in must welcome or refuse it within this long."""
+HOST_SILENT = 20.0
+"""A guest that has heard nothing from its host for this long stops waiting."""
+
+Say = Callable[[str], None]
+
+
+def _quiet(text: str) -> None:
+    pass
+
+
+class LobbyFailure(enum.Enum):
+    """Why a table could not be formed or joined; the command line gives each an exit code."""
+
+    UNREACHABLE = "unreachable"
+    WRONG_KEY = "wrong-key"
+    TABLE_FULL = "table-full"
+    NAME_TAKEN = "name-taken"
+    GAME_STARTED = "game-started"
+    PORT_IN_USE = "port-in-use"
+    BAD_CODE = "bad-code"
+    NO_TABLE = "no-table"
+    HOST_LEFT = "host-left"
+    REFUSED = "refused"
+
+
+class LobbyError(Exception):
+    """The table cannot be formed or joined: `str()` is one line saying what and why."""
+
+    def __init__(self, reason: LobbyFailure, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+def keys_pair(keys: NodeKeys) -> CurveKeyPair:
+    return CurveKeyPair(keys.curve_public, keys.curve_secret)
+
+
+def statement_of(keys: NodeKeys) -> KeyStatement:
+    return KeyStatement.create(keys.identity, keys.curve_public)
+
+
+def same_name(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+async def start_transport(keys: NodeKeys, address: str, port: int) -> Transport:
+    """This node's transport, bound on address:port with its door open (the lobby).
+    LobbyError(port-in-use) if it cannot listen there."""
+    transport = Transport(keys_pair(keys), host=address, port=port, accept_unpinned=True)
+    try:
+        await transport.start()
+    except TransportError as exc:
+        raise LobbyError(LobbyFailure.PORT_IN_USE, str(exc)) from None
+    return transport
+
+
+def _decode(r: Received) -> HelloFrame | LobbyFrame | EntriesFrame | None:
+    """The frames the lobby reads; anything else, or anything malformed, is None."""
+    try:
+        frame = decode_frame(r.data)
+    except WireError:
+        return None
+    return frame if isinstance(frame, HelloFrame | LobbyFrame | EntriesFrame) else None
+
+
+def _message(frame: LobbyFrame) -> LobbyMessage | None:
+    try:
+        return decode_lobby(frame)
+    except WireError:
+        return None
+
+
+async def _recv(transport: Transport, timeout: float) -> Received | None:
+    try:
+        return await asyncio.wait_for(transport.recv(), timeout)
+    except TimeoutError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    """What a host decides: the table's name and settings, and how many hands the game lasts
+    (0: until fewer than two players have chips)."""
+
+    name: str
+    config: TableConfig
+    hands: int = 0
+
+
+# --- the host --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Guest:
+    name: str
+    statement: KeyStatement
+    address: str
+    seat: int | None = None
+    port: int = 0
+    refused: Refused | None = None
+    refusals_sent: int = 0
+    sent_at: float = float("-inf")
+
+
+class HostLobby:
+    """The host's side of forming a table: `open()` binds and says the join code, `seat()`
+    seats guests until the table is full (or `start_now()` with two or more players) and
+    returns the seating with the genesis made. The host takes seat 0."""
+
+    def __init__(
+        self,
+        keys: NodeKeys,
+        name: str,
+        plan: TablePlan,
+        *,
+        address: str,
+        port: int = 0,
+        advertise: bool = False,
+        rng: Rng = os.urandom,
+        say: Say = _quiet,
+    ) -> None:
+        ipaddress.ip_address(address)  # ValueError for a name: the join code holds an address
+        self.keys = keys
+        self.name = name
+        self.plan = plan
+        self.address = address
+        self._port = port
+        self._advertise = advertise
+        self._rng = rng
+        self._say = say
+        self._statement = statement_of(keys)
+        self._guests: dict[bytes, _Guest] = {}
+        self._serial = 0
+        self._game = bytes(GAME_ID_BYTES)
+        self._formed = False
+        self._seated_at_genesis: list[_Guest] = []
+        self._start = asyncio.Event()
+        self._advertiser: Advertiser | None = None
+        self.transport: Transport | None = None
+        self.join_code: JoinCode | None = None
+
+    @property
+    def seated(self) -> list[_Guest]:
+        guests = [*self._guests.values(), *self._seated_at_genesis]
+        return sorted((g for g in guests if g.seat is not None), key=_seat_key)
+
+    @property
+    def players(self) -> int:
+        return 1 + len(self.seated)
+
+    async def open(self) -> JoinCode:
+        """Bind the ROUTER (door open) and advertise; the code a guest pastes to join."""
+        self.transport = await start_transport(self.keys, self.address, self._port)
+        self.join_code = JoinCode(self.address, self.transport.port, self.keys.curve_public)
+        if self._advertise:
+            ad = TableAd(self.plan.name, self._free(), self._statement)
+            advertiser = Advertiser(ad, self.transport.port, [self.address])
+            try:
+                await advertiser.start()
+            except (OSError, RuntimeError) as exc:
+                self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
+            else:
+                self._advertiser = advertiser
+        return self.join_code
+
+    def _free(self) -> int:
+        return self.plan.config.seats - self.players
+
+    def start_now(self) -> None:
+        """Form the table with the players seated now (at least two)."""
+        self._start.set()
+
+    async def seat(self) -> Seating:
+        """Seat guests until the table is formed; the seating, with the genesis made."""
+        transport = self.transport
+        assert transport is not None, "open() first"
+        while True:
+            if self.players >= self.plan.config.seats or (
+                self._start.is_set() and self.players >= 2
+            ):
+                return self._form(transport)
+            if self._start.is_set():
+                self._start.clear()
+                self._say("a table needs at least two players: waiting for one more")
+            r = await _recv(transport, RESEND / 2)
+            if r is not None:
+                self._take(transport, r)
+            self._resend(transport)
+
+    async def close(self) -> None:
+        """Tell the guests the table is closed (before the genesis) and stop advertising."""
+        if self.transport is not None:
+            closed = Closed(detail="the host closed the table")
+            for key, guest in self._guests.items():
+                if guest.seat is not None:
+                    self.transport.send(key, encode_frame(closed.frame()))
+        await self.stop_advertising()
+
+    async def stop_advertising(self) -> None:
+        if self._advertiser is not None:
+            advertiser, self._advertiser = self._advertiser, None
+            with contextlib.suppress(Exception):
+                await advertiser.close()
+
+    # --- taking guests -----------------------------------------------------------------------
+
+    def at_door(self, transport: Transport, r: Received) -> None:
+        """After the genesis: a frame from a key that is not seated (the door stays open for
+        hellos, each answered with why no seat is given, SPEC 8.9)."""
+        self._take(transport, r)
+
+    def tick(self, transport: Transport) -> None:
+        """After the genesis: repeat the refusals on their way."""
+        self._resend(transport)
+
+    def _take(self, transport: Transport, r: Received) -> None:
+        frame = _decode(r)
+        if isinstance(frame, HelloFrame):
+            self._hello(transport, r, frame)
+        elif isinstance(frame, LobbyFrame):
+            message = _message(frame)
+            guest = self._guests.get(r.peer)
+            if guest is None:
+                return
+            if isinstance(message, Sit):
+                self._sit(transport, r.peer, guest, message)
+            elif isinstance(message, Stand) and guest.seat is not None:
+                self._stand(transport, r.peer, guest)
+
+    def _hello(self, transport: Transport, r: Received, hello: HelloFrame) -> None:
+        if hello.statement.curve_key != r.peer:
+            return  # someone else's statement: a hello speaks only for its own connection
+        guest = self._guests.get(r.peer)
+        if guest is not None and (guest.seat is not None or guest.name == hello.name):
+            return  # a repeat: the answer is on its way again
+        if guest is None:
+            guest = self._guests[r.peer] = _Guest(hello.name, hello.statement, r.address)
+        else:
+            guest.name, guest.refused, guest.refusals_sent = hello.name, None, 0
+        name = hello.name
+        if self._formed:
+            guest.refused = self._closed_refusal(name)
+        elif any(same_name(name, n) for n in self._names()):
+            taken = f"someone at the table is called {name}"
+            guest.refused = Refused(reason="name-taken", name=name, detail=taken)
+        elif hello.statement.identity_key in self._identities():
+            seated = "this player is seated already"
+            guest.refused = Refused(reason="bad-hello", name=name, detail=seated)
+        elif self._free() <= 0:
+            guest.refused = self._closed_refusal(name)
+        if guest.refused is not None:
+            self._say(f"turned away {hello.name}: {guest.refused.detail}")
+        self._consider(r.peer, guest)
+
+    def _closed_refusal(self, name: str) -> Refused:
+        if self._free() <= 0:
+            full = f"all {self.plan.config.seats} seats are taken"
+            return Refused(reason="table-full", name=name, detail=full)
+        started = "the game has started; this version seats players only before the first hand"
+        return Refused(reason="game-started", name=name, detail=started)
+
+    def _names(self) -> list[str]:
+        return [self.name, *(g.name for g in self.seated)]
+
+    def _identities(self) -> set[bytes]:
+        return {self.keys.identity.public_key, *(g.statement.identity_key for g in self.seated)}
+
+    def _sit(self, transport: Transport, key: bytes, guest: _Guest, sit: Sit) -> None:
+        if guest.port:
+            return  # a repeat
+        guest.port = sit.port
+        try:
+            transport.connect(key, guest.address, sit.port)
+        except TransportError:
+            self._guests.pop(key, None)
+            return
+        self._consider(key, guest)
+
+    def _consider(self, key: bytes, guest: _Guest) -> None:
+        """Seat a guest once its hello was accepted and its address is known."""
+        transport = self.transport
+        if transport is None or guest.refused is not None or not guest.port:
+            return
+        if guest.seat is not None:
+            return
+        taken = {g.seat for g in self.seated}
+        guest.seat = min(s for s in range(1, self.plan.config.seats) if s not in taken)
+        transport.pin(guest.statement)
+        self._serial += 1
+        self._say(
+            f"{guest.name} sat down in seat {guest.seat}: {self.players} of "
+            f"{self.plan.config.seats} seats taken"
+        )
+        self._update_ad()
+
+    def _stand(self, transport: Transport, key: bytes, guest: _Guest) -> None:
+        self._guests.pop(key, None)
+        transport.unpin(key)
+        transport.disconnect(key)
+        self._serial += 1
+        self._say(f"{guest.name} left: {self.players} of {self.plan.config.seats} seats taken")
+        self._update_ad()
+
+    def _update_ad(self) -> None:
+        if self._advertiser is not None:
+            task = asyncio.ensure_future(self._advertiser.update(max(0, self._free())))
+            task.add_done_callback(lambda t: t.exception())
+
+    def roster(self) -> Roster:
+        """The table as it is now (its game id zeros until the table is formed)."""
+        assert self.transport is not None
+        me = RosterPlayer.of(0, self.name, self._statement, self.address, self.transport.port)
+        guests = [
+            RosterPlayer.of(g.seat, g.name, g.statement, g.address, g.port)
+            for g in self.seated
+            if g.seat is not None
+        ]
+        return Roster(
+            serial=self._serial,
+            game=self._game.hex(),
+            table=self.plan.name,
+            config=self.plan.config.to_dict(),
+            hands=self.plan.hands,
+            players=[me, *guests],
+        )
+
+    def _resend(self, transport: Transport, *, force: bool = False) -> None:
+        now = time.monotonic()
+        roster: Roster | None = None
+        hello: bytes | None = None
+        for key, guest in list(self._guests.items()):
+            if not guest.port or (not force and now - guest.sent_at < RESEND):
+                continue
+            if transport.state(key) is not ConnectionState.CONNECTED:
+                continue
+            guest.sent_at = now
+            hello = hello or encode_frame(HelloFrame(self.name, self._statement))
+            transport.send(key, hello)
+            if guest.refused is not None:
+                transport.send(key, encode_frame(guest.refused.frame()))
+                guest.refusals_sent += 1
+                if guest.refusals_sent >= 4:
+                    self._guests.pop(key, None)
+                    transport.disconnect(key)
+                continue
+            if guest.seat is None:
+                continue
+            roster = roster or self.roster()
+            for data in _greeting(roster, guest.seat):
+                transport.send(key, data)
+
+    def _form(self, transport: Transport) -> Seating:
+        """The table as it is now: the game id drawn, the final roster to everyone, the
+        genesis made; only seated keys are let in from here on."""
+        game = self._game = self._rng(GAME_ID_BYTES)
+        self._serial += 1
+        roster = self.roster()
+        genesis = make_genesis(
+            self.keys.identity,
+            0,
+            game,
+            self.plan.name,
+            self.plan.config,
+            roster.genesis_players(),
+        )
+        for key, guest in list(self._guests.items()):
+            if guest.seat is None:
+                transport.disconnect(key)
+        self._resend(transport, force=True)
+        # from here on the node greets the seated guests until they hold the genesis, and the
+        # door answers only newcomers
+        self._seated_at_genesis = [g for g in self._guests.values() if g.seat is not None]
+        self._guests.clear()
+        self._formed = True
+        # The door stays open for hellos only (answered with a refusal); every frame from a
+        # key that is not seated comes up unpinned (SPEC 8.5, 8.9).
+        transport.set_pins(p.statement for p in roster.players[1:])
+        return Seating(roster, 0, genesis)
+
+
+def _greeting(roster: Roster, seat: int, hello: HelloFrame | None = None) -> list[bytes]:
+    first = [] if hello is None else [encode_frame(hello)]
+    return [*first, encode_frame(Welcome(seat=seat).frame()), encode_frame(roster.frame())]
+
+
+def host_greeting(seating: Seating, statement: KeyStatement, seat: int) -> list[bytes]:
+    """What the host repeats to the guest in `seat` until that guest holds the genesis: the
+    host's hello, the guest's welcome, the final roster, and the genesis (which the guest
+    checks against the roster)."""
+    host = seating.roster.players[0]
+    frames = _greeting(seating.roster, seat, HelloFrame(host.name, statement))
+    return [*frames, encode_frame(EntriesFrame((seating.genesis,)))]
+
+
+def _seat_key(guest: _Guest) -> int:
+    return guest.seat if guest.seat is not None else 99
+
+
+# --- a guest ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Joining:
+    """What a guest has learnt from its host so far."""
+
+    host: KeyStatement | None = None
+    seat: int | None = None
+    roster: Roster | None = None
+    genesis: Entry | None = None
+    heard: float = field(default_factory=time.monotonic)
+
+
+class GuestLobby:
+    """A guest's side: `seat()` dials the host named by `code`, says hello as the first of
+    `names` (the next one if the host says the name is taken and `names` has more), and
+    returns the seating once the host's genesis has come. `leave()` stands up again before
+    the genesis. LobbyError for every way this can fail."""
+
+    def __init__(
+        self,
+        keys: NodeKeys,
+        names: Sequence[str],
+        code: JoinCode,
+        *,
+        address: str = "0.0.0.0",
+        port: int = 0,
+        say: Say = _quiet,
+        connect_within: float = CONNECT_WITHIN,
+    ) -> None:
+        if not names:
+            raise ValueError("a guest needs a name")
+        self.keys = keys
+        self.names = list(names)
+        self.name = self.names[0]
+        self.code = code
+        self._address = address
+        self._port = port
+        self._say = say
+        self._statement = statement_of(keys)
+        self._connect_within = connect_within
+        self.transport: Transport | None = None
+
+    async def seat(self) -> Seating:
+        self.transport = await start_transport(self.keys, self._address, self._port)
+        transport = self.transport
+        host = self.code.curve_key
+        if host == self.keys.curve_public:
+            raise LobbyError(LobbyFailure.REFUSED, "that is this player's own table")
+        transport.connect(host, self.code.host, self.code.port)
+        await self._reach(transport, host)
+        state = _Joining()
+        sent_at = float("-inf")
+        asked_at = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if state.seat is None and now - sent_at >= RESEND:
+                sent_at = now
+                self._hello(transport, host)
+            if state.seat is None and now - asked_at > ANSWER_WITHIN:
+                raise LobbyError(
+                    LobbyFailure.UNREACHABLE,
+                    f"the host at {self.code.host}:{self.code.port} let us in but does not answer",
+                )
+            if now - state.heard > HOST_SILENT:
+                raise LobbyError(LobbyFailure.HOST_LEFT, "the host went silent before the game")
+            r = await _recv(transport, RESEND / 2)
+            if r is None or r.peer != host:
+                continue
+            seating = self._take(transport, state, r)
+            if isinstance(seating, str):
+                asked_at, sent_at = time.monotonic(), float("-inf")
+                continue
+            if seating is not None:
+                transport.accept_unpinned = False
+                transport.set_pins(p.statement for p in seating.others)
+                return seating
+
+    async def _reach(self, transport: Transport, host: bytes) -> None:
+        """Wait until the CURVE handshake with the host succeeds; else say why it does not.
+        A handshake refused or failed twice is an answer already: no need to wait longer."""
+        deadline = time.monotonic() + self._connect_within
+        while not await transport.wait_state(host, ConnectionState.CONNECTED, 0.25):
+            seen = transport.states_seen(host)
+            failed = {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
+            if time.monotonic() >= deadline or (failed and transport.failures(host) > 1):
+                break
+        else:
+            return
+        seen = transport.states_seen(host)
+        where = f"{self.code.host}:{self.code.port}"
+        if ConnectionState.REFUSED in seen:
+            raise LobbyError(
+                LobbyFailure.GAME_STARTED,
+                f"the table at {where} takes no more players (its game has started)",
+            )
+        if ConnectionState.HANDSHAKE_FAILED in seen:
+            raise LobbyError(
+                LobbyFailure.WRONG_KEY,
+                f"the host at {where} does not hold the key in this join code "
+                "(an old code, or another program on that port)",
+            )
+        raise LobbyError(
+            LobbyFailure.UNREACHABLE,
+            f"nothing answers at {where} (is the host running, and on this network?)",
+        )
+
+    def _hello(self, transport: Transport, host: bytes) -> None:
+        transport.send(host, encode_frame(HelloFrame(self.name, self._statement)))
+        transport.send(host, encode_frame(Sit(port=transport.port).frame()))
+
+    def _take(self, transport: Transport, state: _Joining, r: Received) -> Seating | str | None:
+        """One frame from the host: the seating once formed; "again" after a new name."""
+        frame = _decode(r)
+        if frame is None:
+            return None
+        state.heard = time.monotonic()
+        if isinstance(frame, HelloFrame):
+            if frame.statement.curve_key == r.peer and state.host is None:
+                state.host = frame.statement
+                transport.pin(frame.statement)
+            return None
+        if isinstance(frame, EntriesFrame):
+            if frame.entries[0].seq == 0:
+                state.genesis = frame.entries[0]
+            return self._formed(state)
+        message = _message(frame)
+        if isinstance(message, Refused) and message.name == self.name:
+            return self._refused(message)  # (a refusal of a name given up already is old news)
+        if isinstance(message, Closed):
+            raise LobbyError(LobbyFailure.HOST_LEFT, f"the table was closed: {message.detail}")
+        if isinstance(message, Welcome) and state.seat is None:
+            state.seat = message.seat
+            self._say(f"seated in seat {message.seat}; waiting for the table to fill")
+        if isinstance(message, Roster) and state.host is not None:
+            if state.roster is None or message.serial > state.roster.serial:
+                self._roster(transport, state, message)
+            return self._formed(state)
+        return None
+
+    def _refused(self, refused: Refused) -> str:
+        if refused.reason == "name-taken" and len(self.names) > 1:
+            self._say(f"{self.name} is taken at this table; trying {self.names[1]}")
+            self.names.pop(0)
+            self.name = self.names[0]
+            return "again"
+        failure = {
+            "table-full": LobbyFailure.TABLE_FULL,
+            "game-started": LobbyFailure.GAME_STARTED,
+            "name-taken": LobbyFailure.NAME_TAKEN,
+        }.get(refused.reason, LobbyFailure.REFUSED)
+        raise LobbyError(failure, f"the host did not seat {self.name}: {refused.detail}")
+
+    def _roster(self, transport: Transport, state: _Joining, roster: Roster) -> None:
+        """Take a newer roster: check that it names us and the host as we know them, pin
+        every key, dial every other guest (again if its address changed)."""
+        host = state.host
+        assert host is not None
+        me = roster.player(state.seat) if state.seat is not None else None
+        first = roster.players[0]
+        if (
+            me is None
+            or me.curve != self.keys.curve_public
+            or me.identity_key != self.keys.identity.public_key.hex()
+            or first.curve != host.curve_key
+            or first.identity_key != host.identity_key.hex()
+        ):
+            return
+        if state.roster is None:
+            self._say(f"at {roster.table!r}: {', '.join(p.name for p in roster.players)}")
+        state.roster = roster
+        for p in roster.players:
+            if p.seat in (me.seat, first.seat):
+                continue
+            transport.pin(p.statement)
+            endpoint = f"tcp://{p.host}:{p.port}" if ":" not in p.host else None
+            if endpoint is None or transport.endpoint(p.curve) != endpoint:
+                transport.connect(p.curve, p.host, p.port)
+
+    def _formed(self, state: _Joining) -> Seating | None:
+        roster, genesis = state.roster, state.genesis
+        if roster is None or genesis is None or state.seat is None:
+            return None
+        if roster.matches(genesis) is not None:
+            return None  # a newer roster is on its way (the host repeats it)
+        try:
+            Ledger().append(genesis)  # the host's signatures on it
+        except RemoteProtocolError:
+            state.genesis = None
+            return None
+        return Seating(roster, state.seat, genesis)
+
+    async def leave(self) -> None:
+        """Stand up before the genesis (the host frees the seat) and close the transport."""
+        if self.transport is not None:
+            self.transport.send(self.code.curve_key, encode_frame(Stand().frame()))
+            await asyncio.sleep(0.05)
+            await self.transport.close()
+            self.transport = None
+
+
+__all__ = [
+    "GuestLobby",
+    "HostLobby",
+    "LobbyError",
+    "LobbyFailure",
+    "TablePlan",
+    "host_greeting",
+    "keys_pair",
+    "start_transport",
+    "statement_of",
+]

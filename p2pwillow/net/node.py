@@ -1,0 +1,1026 @@
+"""The live peer: one player's seat at a table of peers on the network (DESIGN 6).
+
+Does network I/O on asyncio (through `transport`), file I/O through the store, and runs every
+Session call in one worker thread. It is a `Client` (p2pwillow/client.py), so the terminal
+client plays on it unchanged, and it plays headless for a bot (`play_out`). Nothing here is
+Linux-only: asyncio and threads, no signals.
+"""
+
+# Theory of operation
+# -------------------
+# Three things run at once:
+#
+#   the receiver  (loop) takes each frame from the transport into the replication and sends
+#                 whatever the replication says is due: pushes, acks, heartbeats, resends,
+#                 catch-up (SPEC 8.4);
+#   the driver    (loop) takes the replication's events one at a time and hands each to the
+#                 session in the worker (an entry is acknowledged only once the session has
+#                 applied it), then runs the node's own step: the session's clock, the next
+#                 hand when this seat deals it, the bot's or the person's decision;
+#   the worker    (one thread, `worker.Worker`) is where the session lives. Around every
+#                 Session call it keeps the store in step before anything is sent: the hand's
+#                 secret is on disk (fsynced), every applied entry is in the transcript (one
+#                 line, flushed), and every entry this seat signed is in its log of signed
+#                 entries. Only then does the driver hand what the call produced to the
+#                 replication.
+#
+# The session sees nothing until the player has compared the safety code and confirmed its
+# seat: the driver leaves the replication's events where they are (peers resend what is not
+# acknowledged), so nothing this seat makes exists before the person agreed to it.
+#
+# What the front end reads (a frozen `TableView`, `busy`, a `Notice`, `links`) is published
+# under a lock, and every change bumps the version `changed()` waits on. A headless node
+# publishes no views.
+#
+# The accountability protocol (DESIGN 5.1, SPEC 7.5) on the wire: every authored entry goes
+# to every peer and every session takes it (the sequencer sequences it, the others keep it in
+# their pool as witnesses); a witness vote is a broadcast item (SPEC 8.2) resent until the
+# head moves; an entry that conflicts with one held goes to the session, which proves an
+# equivocation or ignores it, and a chain cut back by the session is cut back in the
+# replication and the transcript file too; the game ends with a signed `game_end`. The store's
+# log of signed entries keeps the per-author counters a restarted node needs.
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+import os
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from p2pwillow.bots import BotError, strength
+from p2pwillow.client import Notice
+from p2pwillow.crypto.group import Rng, scalar_to_bytes
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
+from p2pwillow.ledger.vote import Vote, decode_vote
+from p2pwillow.net.lobby import host_greeting, statement_of
+from p2pwillow.net.replication import (
+    AuthoredReceived,
+    BadFrame,
+    BroadcastReceived,
+    ConflictReceived,
+    EntryReceived,
+    Liveness,
+    LivenessChanged,
+    PeerStatus,
+    RefusalReceived,
+    Replication,
+    ReplicationEvent,
+)
+from p2pwillow.net.roster import Seating
+from p2pwillow.net.transport import ConnectionState, Received, Transport
+from p2pwillow.net.wire import BroadcastFrame, HeartbeatFrame, encode_frame
+from p2pwillow.net.worker import Worker, WorkerClosed
+from p2pwillow.rules import Dealt, IllegalAction, RulesError
+from p2pwillow.session import (
+    ChainCut,
+    DecisionLike,
+    EntryRefused,
+    HandClosed,
+    HandStarted,
+    Output,
+    Refusal,
+    Session,
+)
+from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, SignedLog, Store, StoreError, Transcript
+from p2pwillow.table import Decider, bot_decider
+from p2pwillow.view import Link, TableView, decision_error, table_view
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("easy", "normal", "hard")
+"""The bot levels a command line offers."""
+DEAL_SIZES = (5, 6, 7)
+HAND_SECRET = "hand-key"
+"""The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
+TICK = 0.5
+"""How often the session's clock is read (its action clock counts whole seconds)."""
+LOOK_AGAIN = 0.3
+"""A bot that chose to wait looks once more after this long if nothing happened (a dealer
+that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
+LINGER = 10.0
+"""After the game, a node stays this long at most for its peers to acknowledge its head."""
+GONE_AFTER = 2.0
+"""A peer whose connection is down and that has been silent this long has left the table."""
+GREET_EVERY = 0.5
+LINKS_EVERY = 0.25
+"""Each peer's link is looked at this often (and whenever its liveness changes)."""
+BURST = 64
+"""Frames taken from the socket at once before the replication is asked what to send."""
+
+EventSink = Callable[[dict[str, object]], None]
+Say = Callable[[str], None]
+
+
+class Door(Protocol):
+    """What a host does with frames from keys that hold no seat (the lobby, SPEC 8.9)."""
+
+    def at_door(self, transport: Transport, r: Received) -> None: ...
+
+    def tick(self, transport: Transport) -> None: ...
+
+
+def _quiet(text: str) -> None:
+    pass
+
+
+class NodeError(Exception):
+    """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """The local seat plays as a bot of `level` (`samples` Monte Carlo deals per betting
+    decision, `seed` for its choices: None draws one)."""
+
+    level: str = "normal"
+    samples: int = 300
+    seed: int | None = None
+
+    def decider(self, seat: int) -> Decider:
+        rng = random.Random(self.seed)
+        options: dict[str, Any] = {"samples": self.samples}
+        # Bot levels exist where `bot_decider` takes them; elsewhere every bot plays the one way.
+        if "level" in inspect.signature(bot_decider).parameters:
+            options["level"] = self.level
+        # The bots' strength scales are built on first use, a fifth of a second for each deal
+        # size: build them before the game, not in the middle of its first hands.
+        for size in DEAL_SIZES:
+            strength(0, size)
+        return bot_decider(seat, rng, **options)
+
+
+def bot_name(name: str, level: str) -> str:
+    """A bot seat's name shows its level: "Bot Ann (hard)", at most 32 characters."""
+    suffix = f" ({level})"
+    return name[: 32 - len(suffix)].rstrip() + suffix
+
+
+@dataclass(slots=True)
+class Traffic:
+    """What this node sent and received, for logs and benchmarks."""
+
+    frames_sent: int = 0
+    bytes_sent: int = 0
+    frames_received: int = 0
+    bytes_received: int = 0
+    bad_frames: int = 0
+    rejected: int = 0
+    """Items from peers the session refused."""
+
+
+def _wake(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+class Node:
+    """One player's seat at a formed table (`seating`), on the network through `transport`
+    (started, pinned by the lobby), with its files in `store` and its keys `keys`.
+
+    `door` takes what keys that hold no seat send (the host's lobby, still answering late
+    hellos). `bot` plays the seat (and confirms it) by itself; None leaves the decisions, the seat's
+    confirmation and the start of each hand this seat deals after the first to a front end,
+    through the Client protocol. `on_event` receives machine-readable progress (one dict per
+    event, from the loop), `say` one-line messages for a terminal. `watch` builds a view for a
+    front end after each piece of work (a headless bot needs none). `rng` is the session's
+    randomness.
+    """
+
+    def __init__(
+        self,
+        seating: Seating,
+        transport: Transport,
+        store: Store,
+        keys: NodeKeys,
+        *,
+        bot: BotSeat | None = None,
+        rng: Rng = os.urandom,
+        on_event: EventSink | None = None,
+        say: Say = _quiet,
+        watch: bool = True,
+        door: Door | None = None,
+    ) -> None:
+        if not seating.holds(transport.keys):
+            raise NodeError("this node's CURVE key is not the one its seat holds")
+        self.seating = seating
+        self.transport = transport
+        self.store = store
+        self.seat = seating.seat
+        self.bot = bot
+        self.traffic = Traffic()
+        self.failure: BaseException | None = None
+        """What stopped the node, if something did (the notice says it in words)."""
+        self._on_event = on_event
+        self._say = say
+        self._watch = watch
+        self._door = door
+        self._host = seating.roster.players[0].seat
+        self._seats = {p.curve: p.seat for p in seating.others}
+        self._keys = {seat: key for key, seat in self._seats.items()}
+        self._names = {p.seat: p.name for p in seating.roster.players}
+        self._rep = Replication(peers=self._seats, now=time.monotonic())
+        self._play = _Play(self, keys, rng)
+        self._worker = Worker("willow node", on_busy=self._on_busy)
+        self._statement = statement_of(keys)
+        # loop state
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+        self._confirmed = False
+        self._closing = False
+        self._closed = False
+        self._decisions: deque[DecisionLike] = deque()
+        self._deal_wanted = False
+        self._step_due = True
+        self._tick_at = 0.0
+        self._look_at: float | None = None
+        self._greet_at = 0.0
+        self._links_at = 0.0
+        self._flush_asked = False
+        self._stepped: _StepResult | None = None
+        self._over = asyncio.Event()
+        self._over_reason = ""
+        # published state
+        self._lock = threading.Lock()
+        self._version = 0
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._view: TableView | None = None
+        self._busy = False
+        self._notice: Notice | None = None
+        self._links: dict[int, Link] = {s: Link.CONNECTING for s in self._seats.values()}
+
+    # --- life cycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the game's files and session, push the genesis (as the host) and start
+        playing. NodeError if the store cannot hold this game."""
+        await self._worker.run(self._play.open)
+        now = time.monotonic()
+        genesis = self.seating.genesis
+        if self.seat == self._host:
+            self._rep.publish(genesis, now)
+        else:
+            self._rep.applied(genesis, now)
+        self._event("seated", safety_code=self.safety_code, players=len(self._names))
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._receive(), name="willow-receive"),
+            loop.create_task(self._drive(), name="willow-drive"),
+        ]
+        if self.bot is not None:
+            self.confirm_seat(True)
+        self._flush()
+
+    @property
+    def safety_code(self) -> str:
+        """The table's safety code (SPEC 6.7), to compare aloud."""
+        return self._play.safety_code
+
+    @property
+    def game(self) -> bytes:
+        return self.seating.genesis.game
+
+    @property
+    def hands_played(self) -> int:
+        """Hands started so far (the number of the current or last hand)."""
+        return self._play.hands
+
+    @property
+    def head(self) -> int:
+        """The seq of the last entry this node holds."""
+        return self._rep.head_seq
+
+    @property
+    def over(self) -> bool:
+        """The game is over (the host's hands are played, or fewer than two players have
+        chips), or the node stopped or left."""
+        return self._over.is_set()
+
+    @property
+    def over_reason(self) -> str:
+        return self._over_reason
+
+    async def wait_over(self, timeout: float | None = None) -> bool:
+        """Wait until the game is over; False at the deadline."""
+        try:
+            await asyncio.wait_for(self._over.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def play_out(self, linger: float = LINGER) -> None:
+        """Play until the game is over, stay until every peer holds this node's head (at most
+        `linger` seconds), then close. Raises what stopped the node, if anything did."""
+        await self._over.wait()
+        if self.failure is None:
+            await self.settle(linger)
+        await self.close()
+        if self.failure is not None:
+            raise self.failure
+
+    async def settle(self, timeout: float) -> bool:
+        """Wait until every peer that is still there (not away, still connected) holds this
+        node's head; False at the deadline."""
+        deadline = time.monotonic() + timeout
+        told = 0.0
+        while True:
+            now = time.monotonic()
+            head = self._rep.head_seq
+            statuses = [self._rep.status(p) for p in self._rep.peers]
+            if now - told >= 0.5:
+                told = now
+                self._tell_head()
+            if all(st.head_seq >= head or self._gone(st, now) for st in statuses):
+                self._tell_head()  # so that each peer's own wait ends at once too
+                return True
+            if now >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+
+    def _gone(self, status: PeerStatus, now: float) -> bool:
+        """The peer is away, or its connection is down and it has been silent for a while
+        (it left the table)."""
+        if status.liveness is Liveness.AWAY:
+            return True
+        silent = status.last_heard is None or now - status.last_heard > GONE_AFTER
+        return silent and self.transport.state(status.peer) is not ConnectionState.CONNECTED
+
+    def _tell_head(self) -> None:
+        """A heartbeat to every peer now: "this is my head" (SPEC 8.4)."""
+        data = encode_frame(HeartbeatFrame(self._rep.head_seq, self._rep.head_hash))
+        for peer in self._rep.peers:
+            self.transport.send(peer, data)
+
+    async def close(self) -> None:
+        """Leave the table: stop the tasks, close the sockets, then the files (safe twice)."""
+        if self._closed:
+            return
+        self._closed = self._closing = True
+        self._tell_head()  # the peers' own waits for this node's head end at once
+        self._wake.set()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.transport.close()
+        await asyncio.to_thread(self._shut)
+        self._finish("you left the table")
+        self._publish()
+
+    def _shut(self) -> None:
+        with contextlib.suppress(WorkerClosed):
+            self._worker.submit(self._play.close)
+        self._worker.close()
+
+    # --- the Client protocol (loop thread) -------------------------------------------------------
+
+    def view(self) -> TableView:
+        with self._lock:
+            if self._view is None:
+                raise NodeError("the node has no view: it was made with watch=False")
+            return self._view
+
+    async def changed(self, seen: int) -> int:
+        loop = asyncio.get_running_loop()
+        while True:
+            with self._lock:
+                if self._version != seen:
+                    return self._version
+                fut: asyncio.Future[None] = loop.create_future()
+                self._waiters.append((loop, fut))
+            await fut
+
+    def decide(self, decision: DecisionLike) -> None:
+        if not self._confirmed:
+            self._publish(notice="confirm the safety code first")
+            return
+        self._decisions.append(decision)
+        self._poke()
+
+    @property
+    def seat_confirmed(self) -> bool:
+        return self._confirmed
+
+    def confirm_seat(self, same: bool) -> None:
+        if self._confirmed or self._closing:
+            return
+        if not same:
+            why = "you left the table: the safety codes did not match"
+            self._publish(notice=why)
+            self._finish(why)
+            self._tasks.append(asyncio.ensure_future(self._leave_quietly()))
+            return
+        self._confirmed = True
+        self._publish()
+        self._poke()
+
+    async def _leave_quietly(self) -> None:
+        await self.close()
+
+    def next_hand(self) -> None:
+        self._deal_wanted = True
+        self._poke()
+
+    @property
+    def links(self) -> Mapping[int, Link]:
+        with self._lock:
+            return dict(self._links)
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._busy
+
+    @property
+    def notice(self) -> Notice | None:
+        with self._lock:
+            return self._notice
+
+    @property
+    def transcript(self) -> Path | None:
+        return self.store.game_dir(self.game) / TRANSCRIPT_FILE
+
+    # --- publishing ------------------------------------------------------------------------------
+
+    def _publish(
+        self,
+        *,
+        view: TableView | None = None,
+        busy: bool | None = None,
+        notice: str | None = None,
+    ) -> None:
+        with self._lock:
+            if view is not None:
+                self._view = view
+            if busy is not None:
+                self._busy = busy
+            if notice is not None:
+                serial = 1 if self._notice is None else self._notice.serial + 1
+                self._notice = Notice(serial, notice)
+            self._version += 1
+            waiters, self._waiters = self._waiters, []
+        for loop, fut in waiters:
+            with contextlib.suppress(RuntimeError):  # a loop that closed has nobody waiting
+                loop.call_soon_threadsafe(_wake, fut)
+
+    def _on_busy(self, busy: bool) -> None:
+        """The worker started a batch of work (loop thread) or finished one (worker thread:
+        the view is built there, from the session, for a front end)."""
+        if not self._watch:
+            return
+        if busy:
+            self._publish(busy=True)
+            return
+        view = self._play.view(self.links) if self._play.dirty and self._play.ready else None
+        self._publish(view=view, busy=False)
+
+    def _event(self, name: str, **fields: object) -> None:
+        if self._on_event is not None:
+            self._on_event(
+                {
+                    "event": name,
+                    "seat": self.seat,
+                    "t": time.monotonic(),
+                    "cpu": time.process_time(),
+                    **fields,
+                }
+            )
+
+    def _finish(self, reason: str) -> None:
+        if not self._over.is_set():
+            self._over_reason = reason
+            self._over.set()
+
+    def _fail(self, exc: BaseException) -> None:
+        log.error("the node stopped: %s", exc, exc_info=exc)
+        self.failure = exc
+        self._publish(notice=f"the table stopped: {exc}")
+        self._event("failed", error=str(exc))
+        self._finish(f"the table stopped: {exc}")
+
+    # --- the receiver ----------------------------------------------------------------------------
+
+    def _poke(self) -> None:
+        self._step_due = True
+        self._wake.set()
+
+    async def _receive(self) -> None:
+        transport = self.transport
+        while True:
+            burst = [await transport.recv()]
+            while len(burst) < BURST and (more := transport.recv_nowait()) is not None:
+                burst.append(more)
+            now = time.monotonic()
+            for r in burst:
+                self.traffic.frames_received += 1
+                self.traffic.bytes_received += len(r.data)
+                if r.pinned:
+                    self._rep.receive(r.data, r.peer, now)
+                elif self._door is not None:
+                    # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
+                    self._door.at_door(transport, r)
+            self._wake.set()
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Flush once the loop is done with what it is doing now: what comes due meanwhile
+        (acknowledgements of a burst of entries) goes in one pass."""
+        if not self._flush_asked:
+            self._flush_asked = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Send every frame the replication says is due now."""
+        self._flush_asked = False
+        for peer, data in self._rep.frames_to_send(time.monotonic()):
+            if self.transport.send(peer, data):
+                self.traffic.frames_sent += 1
+                self.traffic.bytes_sent += len(data)
+
+    # --- the driver ------------------------------------------------------------------------------
+
+    async def _drive(self) -> None:
+        try:
+            while not self._closing:
+                now = time.monotonic()
+                self._rep.handle_timer(now)
+                if now >= self._links_at:
+                    self._follow_links()
+                self._greet(now)
+                if self._door is not None:
+                    self._door.tick(self.transport)
+                if self._playing:
+                    await self._drain()
+                    now = time.monotonic()
+                    if self._step_due or now >= self._tick_at or self._looked(now):
+                        await self._step(now)
+                self._flush()
+                await self._sleep()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._fail(exc)
+
+    @property
+    def _playing(self) -> bool:
+        """The session takes what comes: the seat is confirmed and the game goes on."""
+        return self._confirmed and not self._over.is_set()
+
+    def _looked(self, now: float) -> bool:
+        return self._look_at is not None and now >= self._look_at
+
+    async def _sleep(self) -> None:
+        if self._step_due and self._playing:
+            return
+        now = time.monotonic()
+        times = [now + 0.5]
+        timer = self._rep.get_timer()
+        if timer is not None:
+            times.append(timer)
+        if self._playing:
+            times.append(self._tick_at)
+            if self._look_at is not None:
+                times.append(self._look_at)
+        wait = min(times) - now
+        if wait > 0 and not self._wake.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
+        self._wake.clear()
+
+    async def _drain(self) -> None:
+        """Hand every replication event to the session, one at a time, in order."""
+        while not self._closing and (event := self._rep.next_event()) is not None:
+            await self._handle(event)
+
+    async def _handle(self, event: ReplicationEvent) -> None:
+        if isinstance(event, EntryReceived):
+            last = not self._rep.ready(after=event.entry.seq)
+            out = await self._session_call(event.peer, self._play.entry, event.entry, last)
+            if out is not None:
+                self._rep.applied(event.entry, time.monotonic())
+                self._send(out)
+                self._took(self._stepped)
+        elif isinstance(event, AuthoredReceived):
+            last = not self._rep.ready()
+            out = await self._session_call(event.peer, self._play.take_authored, event.entry, last)
+            if out is not None:
+                self._send(out)
+                self._took(self._stepped)
+        elif isinstance(event, RefusalReceived):
+            out = await self._session_call(event.peer, self._play.refusal, event.refusal)
+            if out is not None:
+                if any(isinstance(e, EntryRefused) and e.author == self.seat for e in out.events):
+                    self._rep.withdraw(event.refusal.sig)
+                self._send(out)
+        elif isinstance(event, BroadcastReceived):
+            await self._take_broadcast(event)
+        elif isinstance(event, ConflictReceived):
+            # Another entry for a place our chain holds: the session proves an equivocation
+            # (SPEC 6.8), lets a sequencer change take the place (7.5), or ignores it.
+            out = await self._session_call(event.peer, self._play.entry, event.entry)
+            if out is not None:
+                self._send(out)
+        elif isinstance(event, BadFrame):
+            self.traffic.bad_frames += 1
+            self._event("bad_frame", peer=self._seats.get(event.peer), error=str(event.error))
+        elif isinstance(event, LivenessChanged):
+            self._follow_links()
+        # LobbyReceived: the lobby is over; a late hello or roster changes nothing.
+
+    async def _session_call(
+        self, peer: bytes, job: Callable[[Any], Output], item: object, last: bool = False
+    ) -> Output | None:
+        """`job(item)` in the worker; None (and counted against `peer`) if the session
+        refuses what the peer sent. If it is the `last` of what is ready (and the person
+        has no decision waiting), the node's own step runs in the same piece of work, and
+        its result is in `_stepped`: one trip to the worker, not two."""
+        self._stepped = None
+        step = self._step_job(time.monotonic()) if last and not self._decisions else None
+
+        def work() -> tuple[Output, _StepResult | None]:
+            out = job(item)
+            return out, None if step is None else step()
+
+        try:
+            out, self._stepped = await self._worker.run(work)
+        except RemoteProtocolError as exc:
+            self._count_rejected(peer, exc)
+            self._step_due = True
+            return None
+        self._step_due = step is None  # the state moved: the seat may have something to do
+        return out
+
+    def _count_rejected(self, peer: bytes, error: RemoteProtocolError) -> None:
+        self.traffic.rejected += 1
+        self._rep.rejected(peer, error)
+        self._event("rejected", peer=self._seats.get(peer), error=str(error))
+        log.warning("seat %s sent what the session refuses: %s", self._seats.get(peer), error)
+
+    async def _take_broadcast(self, event: BroadcastReceived) -> None:
+        """A witness vote (SPEC 7.5, the only broadcast item) goes to the session."""
+        if event.item.kind != VOTE:
+            self.traffic.bad_frames += 1
+            why = f"a broadcast item of unknown kind {event.item.kind!r}"
+            self._event("bad_frame", peer=self._seats.get(event.peer), error=why)
+            return
+        try:
+            vote = decode_vote(event.item.payload)
+        except RemoteProtocolError as exc:
+            self._count_rejected(event.peer, exc)
+            return
+        out = await self._session_call(event.peer, self._play.vote, vote)
+        if out is not None:
+            self._send(out)
+
+    def _step_job(self, now: float) -> Callable[[], _StepResult]:
+        """The node's own step, to run in the worker: the clock, the next deal, decisions."""
+        self._look_at = None
+        if now >= self._tick_at:
+            self._tick_at = now + TICK
+        decisions = tuple(self._decisions)
+        self._decisions.clear()
+        return functools.partial(self._play.step, now, decisions, self._deal_wanted)
+
+    async def _step(self, now: float) -> None:
+        self._step_due = False
+        self._took(await self._worker.run(self._step_job(now)))
+
+    def _took(self, result: _StepResult | None) -> None:
+        """What the node's own step made: its entries sent, its notices shown, the game's end."""
+        if result is None:
+            return
+        if result.dealt:
+            self._deal_wanted = False
+        if result.look_again:
+            self._look_at = time.monotonic() + LOOK_AGAIN
+        for text in result.notices:
+            self._publish(notice=text)
+        self._send(result.out)
+        if result.over is not None:
+            self._end_game(result.over)
+
+    def _end_game(self, reason: str) -> None:
+        """The game is over: its `game_end` is in the chain, signed by every seated player or
+        excused by the clock (SPEC 7.3), so the transcript is a closed game."""
+        self._say(reason)
+        self._event("over", hands=self.hands_played, reason=reason, **self._counters())
+        self._publish(notice=reason)
+        self._finish(reason)
+
+    def _send(self, out: Output) -> None:
+        """Hand what the session made to the replication (the store holds it already) and
+        tell its events."""
+        now = time.monotonic()
+        for ev in out.events:
+            if isinstance(ev, ChainCut):
+                self._rep.cut_back(ev.seq, now)  # before what follows the cut is published
+        for item in out.send:
+            if isinstance(item, Vote):
+                # to every peer, resent until the head moves (SPEC 7.5, 8.4)
+                self._rep.publish(BroadcastFrame(VOTE, item.hand, item.encode()), now)
+            else:
+                # an authored entry to every peer too: each keeps it as a witness (SPEC 7.1)
+                self._rep.publish(item, now)
+        self._flush_soon()
+        for ev in out.events:
+            self._tell(ev)
+
+    def _tell(self, ev: object) -> None:
+        if isinstance(ev, HandStarted):
+            dealer = self._names.get(ev.dealer, f"seat {ev.dealer}")
+            self._say(f"hand {ev.hand}: {dealer} deals")
+            self._event("hand_start", hand=ev.hand, dealer=ev.dealer, **self._counters())
+        elif isinstance(ev, Dealt):
+            self._event("dealt", hand=self._play.hands, **self._counters())
+        elif isinstance(ev, HandClosed):
+            s = ev.summary
+            self._say(f"hand {s.number}: {self._result(s.chips, s.aborted, s.reason)}")
+            chips = {str(seat): c for seat, c in s.chips}
+            ended = {"hand": s.number, "dealer": s.dealer, "aborted": s.aborted, "chips": chips}
+            self._event("hand_end", **ended, **self._counters())
+        elif isinstance(ev, EntryRefused) and ev.author == self.seat:
+            if self.bot is None:
+                self._publish(notice=f"the dealer refused your {ev.kind}: {ev.detail}")
+            self._poke()
+
+    def _result(self, chips: tuple[tuple[int, int], ...], aborted: bool, reason: str) -> str:
+        if aborted:
+            return f"aborted ({reason})"
+        won = [f"{self._names.get(s, s)} +{c}" for s, c in chips if c > 0]
+        return "won by " + ", ".join(won) if won else "no chips moved"
+
+    def _counters(self) -> dict[str, object]:
+        t = self.traffic
+        return {"frames": t.frames_sent, "bytes": t.bytes_sent}
+
+    def _follow_links(self) -> None:
+        self._links_at = time.monotonic() + LINKS_EVERY
+        links = {seat: self._link(key) for key, seat in self._seats.items()}
+        with self._lock:
+            changed = links != self._links
+            self._links = links
+        if changed:
+            self._publish()
+
+    def _link(self, key: bytes) -> Link:
+        status = self._rep.status(key)
+        if status.liveness is Liveness.AWAY:
+            return Link.AWAY
+        if status.last_heard is None:
+            return Link.CONNECTING
+        return Link.CONNECTED
+
+    def _greet(self, now: float) -> None:
+        """As the host: repeat the lobby's hello, welcome and roster to every guest that does
+        not hold the genesis yet (a guest checks the genesis against the roster)."""
+        if self.seat != self._host or now < self._greet_at:
+            return
+        self._greet_at = now + GREET_EVERY
+        for key, seat in self._seats.items():
+            if self._rep.status(key).head_seq < 0:
+                for data in host_greeting(self.seating, self._statement, seat):
+                    self.transport.send(key, data)
+
+
+@dataclass(frozen=True, slots=True)
+class _StepResult:
+    out: Output
+    notices: tuple[str, ...] = ()
+    look_again: bool = False
+    dealt: bool = False
+    over: str | None = None
+
+
+class _Play:
+    """The node's session and files: everything here runs in the node's worker thread (the
+    values `safety_code`, `hands` and `dirty` are read from the loop)."""
+
+    def __init__(self, node: Node, keys: NodeKeys, rng: Rng) -> None:
+        self.node = node
+        self.keys = keys
+        self.rng = rng
+        self.safety_code = ""
+        self.hands = 0
+        self.sequencer = -1
+        self.dirty = True
+        self._session: Session | None = None
+        self._transcript: Transcript | None = None
+        self._signed: SignedLog | None = None
+        self._saved_secret: tuple[int, int] | None = None
+        self._decider: Decider | None = None
+        self._looked_head: int | None = None
+        self._polled = False
+
+    @property
+    def ready(self) -> bool:
+        """The session is open."""
+        return self._session is not None
+
+    @property
+    def session(self) -> Session:
+        assert self._session is not None, "open() first"
+        return self._session
+
+    def open(self) -> None:
+        node = self.node
+        seating, store = node.seating, node.store
+        game = seating.genesis.game
+        try:
+            session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except (RemoteProtocolError, LocalProtocolError) as exc:
+            raise NodeError(f"cannot take this seat: {exc}") from None
+        try:
+            transcript = store.transcript(game)
+            if transcript.entries:
+                transcript.close()
+                raise NodeError(
+                    f"{transcript.path} holds this game already; this version cannot resume a "
+                    "game (move the file aside to start over)"
+                )
+            self._signed = store.signed(game)
+            store.save_table(game, seating.encode())
+        except (StoreError, OSError) as exc:
+            raise NodeError(f"cannot keep this game's files: {exc}") from None
+        self._transcript = transcript
+        self._session = session
+        self.safety_code = session.ledger.safety_code()
+        if node.bot is not None:
+            self._decider = node.bot.decider(seating.seat)
+        if seating.genesis.author == seating.seat:
+            self._signed.append(seating.genesis.authored())  # the host signed the genesis
+        self._keep(Output())
+
+    def close(self) -> None:
+        for f in (self._transcript, self._signed):
+            if f is not None:
+                with contextlib.suppress(OSError):
+                    f.sync()
+                f.close()
+
+    def view(self, links: Mapping[int, Link]) -> TableView:
+        self.dirty = False
+        return table_view(self.session, links)
+
+    # --- one Session call, and the store kept in step ----------------------------------------
+
+    def _call(self, make: Callable[[], Output]) -> Output:
+        out = make()
+        self._keep(out)
+        return out
+
+    def _keep(self, out: Output) -> None:
+        """Before anything `out` holds is sent: the hand's secret on disk (fsynced), every
+        entry the session has applied in the transcript, every entry this seat signed in its
+        log (DESIGN 6)."""
+        s = self.session
+        game = s.game_id
+        secret, hand = s.hand_secret, s.hand_number
+        if secret is not None and self._saved_secret != (hand, secret):
+            self.node.store.save_secret(game, hand, HAND_SECRET, scalar_to_bytes(secret))
+            self._saved_secret = (hand, secret)
+            # the secrets of hands that ended and were signed are no longer needed
+            self.node.store.drop_secrets(game, before_hand=hand)
+        transcript, signed = self._transcript, self._signed
+        assert transcript is not None and signed is not None
+        cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
+        if cuts and min(cuts) < len(transcript.entries):
+            transcript.cut_back(min(cuts))
+        ledger = s.ledger
+        for seq in range(len(transcript.entries), ledger.head_seq + 1):
+            transcript.append(ledger[seq])
+        me = s.seat
+        for item in out.send:
+            if isinstance(item, AuthoredEntry) and item.author == me:
+                signed.append(item)
+            elif isinstance(item, Entry) and item.author == me:
+                signed.append(item.authored())
+        if any(isinstance(e, HandClosed) for e in out.events):
+            transcript.sync()
+            signed.sync()
+        self.hands = s.hand_number
+        self.sequencer = s.sequencer
+        self.dirty = True
+
+    # --- what the driver hands over ----------------------------------------------------------
+
+    def entry(self, entry: Entry) -> Output:
+        return self._call(lambda: self.session.receive(entry))
+
+    def take_authored(self, entry: AuthoredEntry) -> Output:
+        """An authored entry from a peer: the sequencer's session sequences it, every other
+        session keeps it as a witness (SPEC 7.1, 7.5)."""
+        return self._call(lambda: self.session.receive(entry))
+
+    def vote(self, vote: Vote) -> Output:
+        """A peer's witness vote (SPEC 7.5)."""
+        return self._call(lambda: self.session.receive(vote))
+
+    def refusal(self, refusal: Refusal) -> Output:
+        return self._call(lambda: self.session.receive(refusal))
+
+    def step(
+        self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
+    ) -> _StepResult:
+        """The node's own step: the seat acceptance (once confirmed), the clock, the next
+        hand if this seat deals it, the person's decisions or the bot's."""
+        s = self.session
+        out = Output()
+        if not self._polled:
+            self._polled = True
+            out += self._call(s.poll)
+        out += self._call(lambda: s.handle_timer(now))
+        over = self._over(s)
+        if over is not None:
+            if not s.ended and s.sequencer == s.seat:
+                # the sequencer writes the game's end; every seat signs it (SPEC 7.3)
+                with contextlib.suppress(IllegalAction):
+                    out += self._call(s.end_game)
+            if s.complete:
+                return _StepResult(out, over=over)
+            return _StepResult(out)
+        dealt = self._deals(s, deal_wanted)
+        if dealt:
+            out += self._call(s.start_hand)
+        notices: list[str] = []
+        for decision in decisions:
+            error = decision_error(s, decision)
+            if error is not None:
+                notices.append(error)
+                continue
+            try:
+                out += self._call(functools.partial(s.act, decision))
+            except (IllegalAction, RulesError) as exc:
+                notices.append(str(exc))
+        look_again = False
+        if self._decider is not None and s.may_decide():
+            made, look_again = self._bot(s)
+            out += made
+        return _StepResult(out, tuple(notices), look_again, dealt)
+
+    def _bot(self, s: Session) -> tuple[Output, bool]:
+        """The bot's decision, if it makes one now; True to look again in a moment."""
+        assert self._decider is not None
+        try:
+            decision = self._decider(s)
+        except BotError as exc:
+            log.warning("the bot in seat %s could not decide: %s", s.seat, exc)
+            decision = None
+        if decision is None:
+            head = s.ledger.head_seq
+            again = self._looked_head != head
+            self._looked_head = head
+            return Output(), again
+        try:
+            return self._call(functools.partial(s.act, decision)), False
+        except (IllegalAction, RulesError) as exc:
+            log.warning("the bot in seat %s decided what the rules refuse: %s", s.seat, exc)
+            return Output(), True
+
+    def _deals(self, s: Session, wanted: bool) -> bool:
+        """This seat opens the next hand now: it deals it, and it is a bot's seat, or the
+        first hand, or the person asked for the next hand."""
+        if not s.between_hands:
+            return False
+        try:
+            dealer = s.game.next_button()
+        except RulesError:
+            return False
+        return dealer == s.seat and (self.node.bot is not None or wanted or s.hand_number == 0)
+
+    def _over(self, s: Session) -> str | None:
+        """Why the game ends now, or None while it goes on. Once a `game_end` is in the chain
+        the game has ended whoever wrote it; the node stops once every seat signed it."""
+        if not s.between_hands and not s.ended:
+            return None
+        limit = self.node.seating.roster.hands
+        if limit and s.hand_number >= limit:
+            return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
+        if sum(p.plays for p in s.game.players) < 2:
+            return "the game is over: fewer than two players have chips"
+        if s.ended:
+            return "the game is over: a player ended it"
+        return None
+
+
+__all__ = [
+    "HAND_SECRET",
+    "LEVELS",
+    "BotSeat",
+    "Node",
+    "NodeError",
+    "Traffic",
+    "bot_name",
+]

@@ -1,0 +1,124 @@
+"""Builders for the live-table tests on loopback: stores with keys, a host and its guests, whole
+games of nodes in this process (real sockets, real sessions, real proofs)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from p2pwillow.ledger.identity import Identity
+from p2pwillow.net.discovery import JoinCode
+from p2pwillow.net.keys import CurveKeyPair
+from p2pwillow.net.lobby import GuestLobby, HostLobby, TablePlan
+from p2pwillow.net.node import BotSeat, Node
+from p2pwillow.net.roster import Seating
+from p2pwillow.rules import TableConfig
+from p2pwillow.store import NodeKeys, Store
+
+LOOPBACK = "127.0.0.1"
+DEADLINE = 60.0
+SAMPLES = 40
+"""Few Monte Carlo deals per bot decision: the tests are about the network, not the play."""
+
+
+def node_keys(n: int) -> NodeKeys:
+    r = random.Random(7000 + n)
+    curve = CurveKeyPair.generate(r.randbytes)
+    return NodeKeys(Identity.generate(r.randbytes), curve.public, curve.secret)
+
+
+def open_store(tmp: Path, n: int) -> tuple[Store, NodeKeys]:
+    store = Store.open(tmp / f"peer{n}")
+    return store, store.keys(lambda: node_keys(n))
+
+
+def bot(n: int) -> BotSeat:
+    return BotSeat(samples=SAMPLES, seed=100 + n)
+
+
+@dataclass
+class Table:
+    """A host and its guests on loopback, each with its own store."""
+
+    tmp: Path
+    players: int
+    hands: int = 1
+    config: TableConfig | None = None
+    host_name: str = "Ann"
+    host: HostLobby | None = None
+    code: JoinCode | None = None
+    stores: dict[int, tuple[Store, NodeKeys]] = field(default_factory=dict)
+
+    async def open(self) -> JoinCode:
+        _, keys = self.stores[0] = open_store(self.tmp, 0)
+        config = self.config or TableConfig(seats=self.players)
+        plan = TablePlan("test table", config, self.hands)
+        self.host = HostLobby(keys, self.host_name, plan, address=LOOPBACK)
+        self.code = await self.host.open()
+        return self.code
+
+    def guest(self, n: int, names: Sequence[str] | None = None) -> GuestLobby:
+        assert self.code is not None
+        _, keys = self.stores[n] = open_store(self.tmp, n)
+        return GuestLobby(
+            keys, names or [f"bot {n}"], self.code, address=LOOPBACK, connect_within=3.0
+        )
+
+    def node(
+        self,
+        n: int,
+        seating: Seating,
+        lobby: HostLobby | GuestLobby,
+        *,
+        seat: BotSeat | None = None,
+        person: bool = False,
+        events: list[dict[str, object]] | None = None,
+    ) -> Node:
+        store, keys = self.stores[n]
+        assert lobby.transport is not None
+        return Node(
+            seating,
+            lobby.transport,
+            store,
+            keys,
+            bot=None if person else seat or bot(n),
+            watch=person,
+            on_event=None if events is None else events.append,
+            door=lobby if isinstance(lobby, HostLobby) else None,
+        )
+
+
+async def play_game(
+    table: Table,
+    events: list[dict[str, object]] | None = None,
+    person: int | None = None,
+) -> list[Node]:
+    """Open the table, seat `players - 1` guests and start every node (each as soon as its
+    seat is formed: the host's node greets the guests until they hold the genesis). Every
+    seat is a bot but `person`, whose node is watched and left for the caller to confirm.
+    Returns the nodes, the host's first."""
+    await table.open()
+    assert table.host is not None
+
+    async def sit(n: int, lobby: HostLobby | GuestLobby) -> Node:
+        seating = await lobby.seat()
+        node = table.node(n, seating, lobby, person=n == person, events=events)
+        await node.start()
+        return node
+
+    lobbies: list[HostLobby | GuestLobby] = [table.host]
+    lobbies += [table.guest(n) for n in range(1, table.players)]
+    jobs = [sit(n, lobby) for n, lobby in enumerate(lobbies)]
+    return list(await asyncio.wait_for(asyncio.gather(*jobs), DEADLINE))
+
+
+async def finish(nodes: Sequence[Node]) -> None:
+    await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE)
+
+
+async def close_all(nodes: Sequence[Node]) -> None:
+    for node in nodes:
+        await node.close()

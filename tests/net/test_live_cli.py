@@ -1,0 +1,147 @@
+"""`willow host`, `willow join` and `willow bot` as real processes on loopback: a game of three
+processes, and each bad input as one line and its own exit code."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from p2pwillow.net.discovery import JoinCode
+from p2pwillow.verify import verify_file
+
+ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK = "127.0.0.1"
+DEADLINE = 90.0
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+
+
+def willow(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "p2pwillow", *args],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
+    assert result.returncode == code, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "p2pwillow", *args],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def test_three_processes_play_a_hand(tmp_path: Path) -> None:
+    home = str(tmp_path / "host")
+    host = start(
+        "host",
+        "--auto",
+        "--hands",
+        "1",
+        "--seats",
+        "3",
+        "--name",
+        "Ann",
+        "--samples",
+        "40",
+        "--address",
+        LOOPBACK,
+        "--no-advertise",
+        "--home",
+        home,
+    )
+    procs = [host]
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
+        assert m, first
+        join = ["bot", "--join", m.group(1), "--level", "hard", "--samples", "40"]
+        bots = [
+            start(*join, "--address", LOOPBACK, "--home", str(tmp_path / f"bot{n}")) for n in (1, 2)
+        ]
+        procs += bots
+        outputs = [p.communicate(timeout=DEADLINE)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert [p.returncode for p in procs] == [0, 0, 0], outputs
+    assert "the game is over: 1 hand played" in outputs[0]
+    assert re.search(r"Bot \w+ \(hard\) sat down in seat 1", outputs[0]), outputs[0]
+    paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
+    assert len({p.read_bytes() for p in paths}) == 1
+    assert verify_file(paths[0]).valid
+    codes = {re.findall(r"safety code ([A-Z2-7-]+)", out)[0] for out in outputs}
+    assert len(codes) == 1
+
+
+def test_a_malformed_join_code_is_one_line_and_exit_15() -> None:
+    code = JoinCode(LOOPBACK, 4000, bytes(32)).encode()
+    typo = code[:10] + ("a" if code[10] != "a" else "b") + code[11:]
+    line = one_line(willow("join", typo, "--auto"), 15)
+    assert line.startswith("willow join: that join code does not work: ")
+    assert "mistyped" in line
+    line = one_line(willow("bot", "--join", "not-a-code-at-all"), 15)
+    assert line.startswith("willow bot: that join code does not work:")
+
+
+def test_nothing_at_the_address_is_exit_10() -> None:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        port = s.getsockname()[1]
+    code = JoinCode(LOOPBACK, port, bytes(range(32))).encode()
+    started = time.monotonic()
+    line = one_line(willow("bot", "--join", code, "--timeout", "1.5"), 10)
+    where = f"{LOOPBACK}:{port}"
+    assert (
+        line
+        == f"willow bot: nothing answers at {where} (is the host running, and on this network?)"
+    )
+    assert time.monotonic() - started < 20
+
+
+def test_a_port_in_use_is_exit_14(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind((LOOPBACK, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["--port", str(port), "--address", LOOPBACK, "--home", str(tmp_path / "h")]
+        result = willow("host", "--auto", "--no-advertise", *args)
+    line = one_line(result, 14)
+    assert line.startswith(f"willow host: cannot listen on {LOOPBACK}:{port}")
+
+
+def test_bad_settings_and_no_terminal_are_usage_errors(tmp_path: Path) -> None:
+    line = one_line(willow("host", "--auto", "--seats", "11", "--home", str(tmp_path)), 2)
+    assert line == "willow host: seats must be between 2 and 10, not 11"
+    line = one_line(willow("join", "--home", str(tmp_path)), 2)
+    assert (
+        line == "willow join: the table screen needs a terminal; --auto lets a bot play this seat"
+    )
+    line = one_line(willow("bot", "--name", "a\tb"), 2)
+    assert "control" in line

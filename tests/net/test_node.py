@@ -1,0 +1,222 @@
+"""The live peer on loopback: nodes in this process over real sockets, with real sessions,
+proofs and files; a whole game, a person's seat through the Client protocol, a seat declined,
+a peer that sends garbage."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import time
+from pathlib import Path
+
+import pytest
+from live_helpers import DEADLINE, Table, close_all, finish, play_game
+
+from p2pwillow.client import Client, Decision
+from p2pwillow.crypto.group import G, Point, scalar_from_bytes
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.entry import Entry, decode_entry, entry_from_json
+from p2pwillow.net.node import HAND_SECRET, Node, NodeError
+from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
+from p2pwillow.rules import ActionKind, Announcement
+from p2pwillow.store import Store
+from p2pwillow.verify import verify_transcript
+from p2pwillow.view import Link, TableView
+
+K = ActionKind
+
+
+def transcript(node: Node) -> bytes:
+    path = node.transcript
+    assert path is not None
+    return path.read_bytes()
+
+
+def entries(node: Node) -> list[Entry]:
+    return [decode_entry(line) for line in transcript(node).splitlines()]
+
+
+def assert_same_valid_game(nodes: list[Node], hands: int, chips: int) -> None:
+    copies = {transcript(n) for n in nodes}
+    assert len(copies) == 1, "every peer holds the same transcript, byte for byte"
+    report = verify_transcript(copies.pop())
+    assert report.valid, report.error
+    assert len(report.hands) == hands
+    assert sum(s.final for s in report.stacks) == chips
+
+
+def test_four_nodes_play_two_hands_and_keep_everything_on_disk(tmp_path: Path) -> None:
+    events: list[dict[str, object]] = []
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=4, hands=2)
+        nodes = await play_game(table, events)
+        await finish(nodes)
+        return nodes
+
+    nodes = asyncio.run(main())
+    assert_same_valid_game(nodes, hands=2, chips=4000)
+    assert {n.safety_code for n in nodes} == {nodes[0].safety_code}
+    assert all(n.over_reason == "the game is over: 2 hands played" for n in nodes)
+    chain = entries(nodes[0])
+    for node in nodes:
+        store = node.store
+        mine = [e for e in chain if e.author == node.seat]
+        # the last hand this seat played (on a loaded machine a slow seat may be timed out
+        # and sit a hand out)
+        last_hand = max(e.hand for e in mine if isinstance(e.body, k.HandKey))
+        # every entry in this seat's name is in its log of what it signed (which also holds
+        # decisions the dealer refused: signed, never sequenced)
+        signed = store.signed(node.game)
+        assert {e.sig for e in mine} <= {a.sig for a in signed.entries}
+        assert all(a.author == node.seat for a in signed.entries)
+        signed.close()
+        # the last hand's secret x is on disk, and x*G is the hand key the seat published
+        secret = store.load_secret(node.game, last_hand, HAND_SECRET)
+        assert secret is not None
+        [key] = [e for e in mine if e.hand == last_hand and isinstance(e.body, k.HandKey)]
+        assert isinstance(key.body, k.HandKey)
+        assert G.mul_secret(scalar_from_bytes(secret)) == Point.decode_hex(key.body.key)
+        # the secrets of hands signed by everyone are gone
+        assert [h for h, _ in store.secrets(node.game)] == [last_hand]
+        assert store.load_table(node.game) == node.seating.encode()
+    for hand in (1, 2):
+        for name in ("hand_start", "dealt", "hand_end"):
+            seats = {e["seat"] for e in events if e["event"] == name and e.get("hand") == hand}
+            assert seats == {0, 1, 2, 3}, (name, hand)
+    assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]
+
+
+def _decision(view: TableView) -> Decision | None:
+    """A plain player: announces the defaults, never trades, lays out its first five cards,
+    checks or calls."""
+    legal = set(view.legal)
+    if K.ANNOUNCE in legal:
+        return Decision(K.ANNOUNCE, announcement=Announcement())
+    if K.LAY_OUT in legal:
+        return Decision(K.LAY_OUT, positions=tuple(c.position for c in view.cards[:5]))
+    for kind in (K.DECLINE, K.PASS, K.CLOSE_TRADING, K.CHECK, K.CALL, K.FOLD):
+        if kind in legal:
+            return Decision(kind)
+    return None
+
+
+async def _until(client: Client, test: object, what: str) -> TableView:
+    assert callable(test)
+    end = time.monotonic() + DEADLINE
+    seen = -1
+    while True:
+        view = client.view()
+        if test(view):
+            return view
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"never {what}: {view.stage}, {view.waiting}")
+        seen = await asyncio.wait_for(client.changed(seen), left)
+
+
+def test_a_person_plays_through_the_client_protocol(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=1)
+        nodes = await play_game(table, person=0)
+        person: Client = nodes[0]  # mypy checks that a Node is what a front end drives
+        view = person.view()
+        assert not person.seat_confirmed and not view.seated
+        assert view.safety_code == nodes[1].safety_code == nodes[2].safety_code
+        person.decide(Decision(K.CHECK))
+        await _until(person, lambda v: person.notice is not None, "a notice")
+        assert person.notice is not None
+        assert person.notice.text == "confirm the safety code first"
+        await asyncio.sleep(0.5)
+        # the host's session has taken nothing yet: not even the guests' seats
+        assert nodes[0].head == 0
+        await _until(person, lambda v: set(person.links.values()) == {Link.CONNECTED}, "linked")
+        person.confirm_seat(True)
+        await _until(person, lambda v: v.hand == 1, "the first hand")
+        assert person.seat_confirmed
+        decided = 0
+        while not nodes[0].over:
+            view = await _until(
+                person, lambda v: nodes[0].over or (v.decision_due and not person.busy), "a turn"
+            )
+            decision = None if nodes[0].over else _decision(view)
+            if decision is not None:
+                person.decide(decision)
+                decided += 1
+                await _until(person, lambda v, was=view: v is not was, "the next view")
+        assert decided >= 3  # the announcement, the layout, a betting decision at least
+        await finish(nodes)
+        assert_same_valid_game(nodes, hands=1, chips=3000)
+
+    asyncio.run(main())
+
+
+def test_a_seat_whose_code_is_declined_sends_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=1)
+        nodes = await play_game(table, person=2)
+        declined = nodes[2]
+        declined.confirm_seat(False)
+        assert declined.notice is not None
+        assert "the safety codes did not match" in declined.notice.text
+        await asyncio.wait_for(declined.wait_over(), DEADLINE)
+        await asyncio.sleep(1.0)
+        assert [e.seq for e in entries(declined)] == [0]
+        assert declined.store.signed(declined.game).entries == []
+        # the host took the other two seats' acceptances; this one never came, so no hand
+        # starts (the guests are seated as they arrive: node 2 need not be seat 2)
+        host = entries(nodes[0])
+        assert [(e.kind, e.author) for e in host[1:]] == [("seat", 0), ("seat", nodes[1].seat)]
+        await close_all(nodes)
+
+    asyncio.run(main())
+
+
+def test_garbage_from_a_seated_peer_changes_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=2)
+        nodes = await play_game(table)
+        sender = nodes[2]
+        for _ in range(400):  # until every node holds entry 12: a forged copy is a conflict
+            if min(n.head for n in nodes) >= 12:
+                break
+            await asyncio.sleep(0.01)
+        genuine = entries(sender)[12]
+        forged = entry_from_json({**genuine.to_json(), "sig": "00" * 64})
+        # a forged copy of a held entry is ignored (it proves nothing, SPEC 6.8); a forged
+        # authored entry is never sequenced (the sequencer checks its signature, SPEC 7.1)
+        fresh = dataclasses.replace(forged.authored(), counter=10**9)
+        garbage = [
+            os.urandom(300),
+            b'{"type":"entries","v":2}\n',
+            encode_frame(EntriesFrame((forged,))),
+            encode_frame(AuthoredFrame(fresh)),
+        ]
+        for node in nodes[:2]:
+            for data in garbage * 5:
+                sender.transport.send(node.transport.keys.public, data)
+        await finish(nodes)
+        assert_same_valid_game(nodes, hands=2, chips=3000)
+        for node in nodes[:2]:
+            assert node.traffic.bad_frames >= 10, node.traffic
+        for node in nodes:
+            assert forged.hash not in {e.hash for e in entries(node)}
+            assert fresh.sig not in {e.sig for e in entries(node)}
+
+    asyncio.run(main())
+
+
+def test_a_node_refuses_a_store_that_holds_the_game(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=1)
+        nodes = await play_game(table)
+        await finish(nodes)
+        # the same seating again, on the same store: this version does not resume a game
+        node = nodes[1]
+        store = Store.open(tmp_path / "peer1")
+        again = Node(node.seating, node.transport, store, table.stores[1][1])
+        with pytest.raises(NodeError, match="this version cannot resume a game"):
+            await again.start()
+
+    asyncio.run(main())

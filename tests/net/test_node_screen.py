@@ -1,0 +1,78 @@
+"""The terminal client, unchanged, on a live node: a person hosts a table of two bot peers on
+loopback, reads the safety code, takes the seat and plays a whole hand through the real
+prompt_toolkit application (pipe input, the screen read from a pyte terminal)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from live_helpers import Table, finish, play_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+from tui_screen import terminal
+
+from p2pwillow.verify import verify_transcript
+
+SEATING = "Read it aloud; does everyone see the same?"
+ANNOUNCE = "You deal: announce."
+TURN = "Waiting for you: offer a trade or pass"
+ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
+CHECK_OR_BET = "Waiting for you: check or bet"
+CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
+LAYOUT = "Lay out five, in the order they are turned:"
+CLOSE = "Waiting for you: close trading"
+
+
+def _prompt(text: str) -> str | None:
+    """The key that answers what the screen asks for, if it asks for anything."""
+    for prompt, key in ((ANNOUNCE, "\r"), (TURN, "p"), (CHECK_OR_BET, "k"), (CLOSE, "x")):
+        if prompt in text:
+            return key
+    if ANSWER.search(text):
+        return "n"
+    if CALL.search(text):
+        return "c"
+    if LAYOUT in text:
+        return "layout"
+    return None
+
+
+def _other_than(text: str) -> Callable[[str], bool]:
+    return lambda shown: shown != text
+
+
+def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> None:
+    async def main() -> None:
+        nodes = await play_game(Table(tmp_path, players=3, hands=1), person=0)
+        host = nodes[0]
+        async with terminal(host, 30, 100) as t:
+            text = await t.wait_for(SEATING)
+            assert host.safety_code in text
+            assert host.head == 0  # nothing taken before the person confirms
+            t.press("y")
+            await t.wait_for("hand 1")
+            pressed = 0
+            while not host.over:
+                text = await t.settled(lambda s: host.over or _prompt(s) is not None)
+                key = None if host.over else _prompt(text)
+                if key == "layout":
+                    t.press("1", "2", "3", "4", "5")
+                    await t.wait_for("Enter lays them out face down")
+                    t.press("\r")
+                elif key is not None:
+                    t.press(key)
+                if key is not None:
+                    pressed += 1
+                    await t.wait_for(_other_than(text))
+            assert pressed >= 3
+            text = await t.wait_for("the game is over: 1 hand played")
+        await finish(nodes)
+        copies = {n.transcript.read_bytes() for n in nodes if n.transcript is not None}
+        assert len(copies) == 1
+        assert verify_transcript(copies.pop()).valid
+
+    asyncio.run(main())
