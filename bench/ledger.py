@@ -48,7 +48,15 @@ def _table() -> tuple[Ledger, list[Entry]]:
     entries: list[Entry] = []
 
     def add(author: int, body: Body, hand: int, sequencer: int) -> None:
-        authored = AuthoredEntry.create(IDS[author], game=GAME, hand=hand, author=author, body=body)
+        authored = AuthoredEntry.create(
+            IDS[author],
+            game=GAME,
+            hand=hand,
+            author=author,
+            body=body,
+            counter=ledger.last_counter(IDS[author].public_key) + 1,
+            seen=ledger.head_hash,
+        )
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, IDS[sequencer])
         ledger.append(entry)
         entries.append(entry)
@@ -122,7 +130,15 @@ def sign_and_sequence() -> dict[str, object]:
     """An author signs a bet and the dealer sequences and countersigns it."""
 
     def run() -> Entry:
-        authored = AuthoredEntry.create(IDS[3], game=GAME, hand=1, author=3, body=k.Bet(amount=25))
+        authored = AuthoredEntry.create(
+            IDS[3],
+            game=GAME,
+            hand=1,
+            author=3,
+            body=k.Bet(amount=25),
+            counter=LEDGER.last_counter(IDS[3].public_key) + 1,
+            seen=LEDGER.head_hash,
+        )
         return authored.sequence(LEDGER.head_seq + 1, LEDGER.head_hash, IDS[0])
 
     return {"value": round(_best_us(run, 200), 1), "unit": "us/entry"}

@@ -146,6 +146,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             played += 1
             if bar is not None:
                 bar.update(done=played)
+        table.end_game()  # SPEC 7.3: the game's end, signed by every seated player
     except TableError as exc:
         if bar is not None:
             bar.clear()

@@ -42,7 +42,7 @@ from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import IllegalAction, RulesError, TableConfig
 from p2pwillow.session import DecisionLike, Output, Session
-from p2pwillow.table import Decider, Table
+from p2pwillow.table import Decider, Table, TableError
 from p2pwillow.view import Link, TableView, decision_error, table_view
 
 __all__ = ["InProcessClient"]
@@ -352,6 +352,7 @@ class InProcessClient:
             except queue.Empty:
                 command = None
             if isinstance(command, _Close):
+                self._end_game()
                 return
             if command is not None:
                 self._take(command)
@@ -364,6 +365,21 @@ class InProcessClient:
                 self._decision = None
                 self._report_refusals()
                 self._publish(busy=False)
+
+    def _end_game(self) -> None:
+        """The person leaves between hands: the person's seat writes the game's end and every
+        seat signs it, so that the transcript is a complete game (SPEC 7.3). Mid-hand the
+        transcript stays as it is: `willow verify` reports it not closed and says why."""
+        table = self._table
+        if table is None or self._stopped or not self._confirmed:
+            return
+        session = self._session
+        if session.ended or not session.between_hands:
+            return
+        try:
+            table.end_game(self._seat)
+        except (IllegalAction, TableError) as exc:
+            self.failure = exc
 
     def _take(self, command: _Command) -> None:
         if isinstance(command, _Seat):

@@ -303,6 +303,20 @@ class Transcript(_LineFile):
         self._write(entry.encode(), "transcript")
         self.entries.append(entry)
 
+    def cut_back(self, seq: int) -> None:
+        """Drop entry `seq` and every later one, durably: the session cut its chain back there
+        (an equivocation proved, or a sequencer change taking the place of what the replaced
+        seat sequenced; SPEC 6.8, 7.5)."""
+        if not 0 < seq <= len(self.entries):
+            raise LocalProtocolError(f"cannot cut the transcript back to before entry {seq}")
+        if self._file is None:
+            raise LocalProtocolError("the transcript is closed")
+        keep = sum(len(e.encode()) + 1 for e in self.entries[:seq])
+        self._file.flush()
+        os.ftruncate(self._file.fileno(), keep)
+        os.fsync(self._file.fileno())
+        del self.entries[seq:]
+
     def __enter__(self) -> Transcript:
         return self
 

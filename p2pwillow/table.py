@@ -28,11 +28,19 @@ from dataclasses import dataclass
 from p2pwillow.bots import DEFAULT_LEVEL, Bot, Decision, Knowledge, Level, parse_level
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
-from p2pwillow.ledger.entry import GAME_ID_BYTES, AuthoredEntry, Entry
+from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
-from p2pwillow.session import DecisionLike, Output, Refusal, Session, Step, make_genesis
+from p2pwillow.session import (
+    EVERY_PEER,
+    DecisionLike,
+    Outgoing,
+    Output,
+    Refusal,
+    Session,
+    make_genesis,
+)
 
 Decider = Callable[[Session], DecisionLike | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
@@ -134,6 +142,8 @@ class Table:
         on_entry: Callable[[Entry], None] | None = None,
     ) -> None:
         self.config = config if config is not None else TableConfig(seats=players)
+        self._rng = rng
+        self._samples = samples
         identities = [Identity.generate(rng) for _ in range(players)]
         self.identities = identities
         game = rng(GAME_ID_BYTES)
@@ -162,7 +172,7 @@ class Table:
         """Seats whose outgoing entries are dropped (a peer gone silent)."""
         self.now = 0.0
         self._on_entry = on_entry
-        self._queue: deque[tuple[int, Entry | AuthoredEntry | Refusal]] = deque()
+        self._queue: deque[tuple[int, Outgoing]] = deque()
         if on_entry is not None:
             on_entry(genesis)
         for s in range(players):
@@ -172,21 +182,22 @@ class Table:
     # --- the message queue ---------------------------------------------------------------------
 
     def _route(self, source: int, out: Output) -> None:
+        """Queue what `source` sent for where the session says it goes (SPEC 7.1)."""
         if source in self.muted:
             return
-        for item in out.send:
-            if isinstance(item, Entry):
+        for item, to in out.addressed:
+            if isinstance(item, Entry) and item.seq == len(self.transcript):
                 self.transcript.append(item)
                 if self._on_entry is not None:
                     self._on_entry(item)
-                self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
             elif isinstance(item, Refusal):
                 self.refusals.append(item)
-                self._queue.append((item.author, item))
+            if to is EVERY_PEER:
+                self._queue.extend((s, item) for s in range(len(self.sessions)) if s != source)
             else:
-                self._queue.append((self.sessions[source].sequencer, item))
+                self._queue.append((to, item))
 
-    def _deliver(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> None:
+    def _deliver(self, seat: int, item: Outgoing) -> None:
         try:
             out = self.sessions[seat].receive(item)
         except RemoteProtocolError as exc:
@@ -206,7 +217,7 @@ class Table:
         for item in mine:
             self._deliver(seat, item)
 
-    def inject(self, seat: int, item: Entry | AuthoredEntry | Refusal) -> Output:
+    def inject(self, seat: int, item: Outgoing) -> Output:
         """Hand `item` to seat's session as if a peer had sent it; route what comes back."""
         out = self.sessions[seat].receive(item)
         self._route(seat, out)
@@ -220,6 +231,55 @@ class Table:
         out = self.sessions[seat].act(decision)
         self._route(seat, out)
         return out
+
+    # --- between hands: players leave, join, sit in (SPEC 3.11) -------------------------------
+
+    def leave(self, seat: int) -> None:
+        """The player in `seat` stands up (its session stays, watching)."""
+        self._route(seat, self.sessions[seat].leave())
+        self.run()
+
+    def sit_in(self, seat: int) -> None:
+        self._route(seat, self.sessions[seat].sit_in())
+        self.run()
+
+    def join(
+        self,
+        seat: int,
+        name: str,
+        identity: Identity | None = None,
+        decider: Decider | None = None,
+    ) -> Session:
+        """A player takes the free `seat`: a new identity (buying in), or `identity` coming
+        back (with the stack it left with). Its session is rebuilt from the transcript so
+        far (SPEC 7.7); it becomes `sessions[seat]` (the next seat after the last, or the seat
+        of a player who left)."""
+        if not 0 <= seat <= len(self.sessions):
+            raise ValueError(f"seat {seat}: sessions are kept by seat, 0..{len(self.sessions)}")
+        if identity is None:
+            identity = Identity.generate(self._rng)
+        # a returning identity goes on from the counters it used (its old session kept them)
+        signed: dict[int, bytes] = {}
+        for at, known in enumerate(self.identities):
+            if known.public_key == identity.public_key:
+                signed = self.sessions[at].signed
+        session = Session.restore(
+            identity, seat, self.sessions[0].ledger.entries, self._rng, signed=signed
+        )
+        if seat == len(self.sessions):
+            self.sessions.append(session)
+            self.identities.append(identity)
+        else:
+            self.sessions[seat] = session
+            self.identities[seat] = identity
+        if decider is not None:
+            self.deciders[seat] = decider
+        elif seat not in self.deciders:
+            chooser = random.Random(self._arrival.getrandbits(64))
+            self.deciders[seat] = bot_decider(seat, chooser, samples=self._samples)
+        self._route(seat, session.join(name))
+        self.run()
+        return session
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -295,31 +355,33 @@ class Table:
         self.run()
 
     def finish_hand(self) -> None:
-        """Play the running hand to its end and its head signatures (or until only muted
-        seats still owe a signature). TableError if it stalls."""
+        """Play the running hand to its end and its head signatures (a silent player's are
+        excused by the witnessed clock, SPEC 7.5). TableError if it stalls."""
         first = self.sessions[0]
-        clock = self.config.action_clock + 1
-        stalls = 0
         while not first.between_hands:
-            r = first.hand
-            if r is not None and r.is_over and self._only_muted_unsigned(first):
-                return
             if self.decide_round():
-                stalls = 0
                 continue
-            head = first.ledger.head_seq
-            self.tick(clock)
-            if first.ledger.head_seq == head:
-                stalls += 1
-                if stalls > 3:
-                    raise TableError(f"the table stalled in hand {first.hand_number}")
+            self._wait_for_clock(f"the table stalled in hand {first.hand_number}")
 
-    def _only_muted_unsigned(self, session: Session) -> bool:
-        """The hand has ended and only muted seats still owe their head signature."""
-        if session.ledger.hand_ended_by is None:
-            return False
-        owing = {d.seat for d in session.due() if d.step is Step.HEAD_SIGNATURE}
-        return owing <= self.muted
+    def _wait_for_clock(self, why: str) -> None:
+        """Let the clock run until the chain moves (the players vote, the sequencer acts, or a
+        silent one is replaced: up to one action clock per seat it must pass over)."""
+        heads = [s.ledger.head_hash for s in self.sessions]
+        for _ in range(len(self.sessions) + 2):
+            self.tick(self.config.action_clock + 1)
+            if [s.ledger.head_hash for s in self.sessions] != heads:
+                return
+        raise TableError(why)
+
+    def end_game(self, seat: int | None = None) -> None:
+        """Between hands, `seat` (the hand's sequencer by default) ends the game, and every
+        seated player signs its end (SPEC 7.3); silent players are excused by the clock."""
+        first = self.sessions[0]
+        author = first.sequencer if seat is None else seat
+        self._route(author, self.sessions[author].end_game())
+        self.run()
+        while not first.complete:
+            self._wait_for_clock("the game's end is not signed")
 
     def play(self, hands: int) -> int:
         """Play up to `hands` hands; returns how many were played."""

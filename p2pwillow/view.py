@@ -51,6 +51,7 @@ from p2pwillow.rules import (
     Dealt,
     Event,
     Folded,
+    FoldedForStalling,
     Hand,
     HandAborted,
     HandEnded,
@@ -791,6 +792,11 @@ class _Teller:
             self.say(f"{body.name} joined the table")
         elif isinstance(body, k.Leave):
             self.say(f"{who} left the table")
+        elif isinstance(body, k.SequencerChange):
+            gone = " and ".join(self.n(s) for s in body.replaced)
+            self.say(f"{who} takes over sequencing from {gone}, who went silent")
+        elif isinstance(body, k.Equivocation):
+            self.say(f"{who} takes over sequencing: {self.n(body.sequencer)} showed two tables")
         elif isinstance(body, k.HandStart):
             self.say(f"Hand {e.hand}: {self.n(body.dealer)} deals")
         elif isinstance(body, k.HandKey):
@@ -855,6 +861,8 @@ class _Teller:
             self.say(f"{n(ev.seat)} goes all in for {ev.amount}")
         elif isinstance(ev, TimedOut):
             self.say(f"{n(ev.seat)}'s clock ran out")
+        elif isinstance(ev, FoldedForStalling):
+            self.say(f"{n(ev.seat)} is folded: it held up the table; its bets stay in")
         elif isinstance(ev, HandEnded):
             self.lines.extend(_result_lines(self.hand, self.names))
         elif isinstance(ev, HandAborted):

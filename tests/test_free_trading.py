@@ -18,7 +18,7 @@ from test_session_helpers import SAMPLES, fork, new_table, observer
 
 from p2pwillow.bots import Bot, Decision, Knowledge
 from p2pwillow.cards import parse_cards
-from p2pwillow.ledger import Identity, Reason, RemoteProtocolError
+from p2pwillow.ledger import AuthoredEntry, Entry, Identity, Reason, RemoteProtocolError
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -91,6 +91,7 @@ def settled(table: Table, players: int) -> None:
     the transcript verifies."""
     first = table.sessions[0]
     assert first.between_hands
+    table.end_game()
     assert sum(p.stack for p in first.game.players) == players * table.config.starting_stack
     for summary in first.summaries:
         assert summary.signed and not summary.aborted
@@ -398,16 +399,33 @@ def test_forged_or_foreign_refusals_are_rejected(
     assert session.receive(refusal).events and not session.decision_pending
 
 
-def test_an_authored_entry_sent_to_a_non_sequencer_is_rejected_not_refused(
+def test_a_peer_that_does_not_sequence_keeps_an_authored_entry_until_it_is_sequenced(
     pending: tuple[Table, Session, Refusal],
 ) -> None:
+    """SPEC 7.1: authored entries go to every peer; one that does not sequence keeps them in
+    its pool (no refusal, no error), drops them once sequenced, and rejects one of another
+    game or by a seat that holds no seat."""
     table, _, _ = pending
-    (authored,) = fork(table.sessions[2]).act(Decision(ActionKind.DECLINE)).send
+    author = fork(table.sessions[2])
+    (authored,) = author.act(Decision(ActionKind.DECLINE)).send
+    assert isinstance(authored, AuthoredEntry)
     other = fork(table.sessions[1])
+    head = other.ledger.head_seq
+    assert other.receive(authored) == Output()
+    assert other.receive(authored) == Output()  # a resend changes nothing
+    assert authored in other.state.pool.entries(2) and other.ledger.head_seq == head
+    dealer = fork(table.sessions[0])
+    (entry,) = [e for e in dealer.receive(authored).send if isinstance(e, Entry)]
+    other.receive(entry)
+    assert other.state.pool.entries() == ()
+    foreign = dataclasses.replace(authored, game=bytes(16))
     with pytest.raises(RemoteProtocolError) as caught:
-        other.receive(authored)
-    assert caught.value.reason is Reason.BAD_COUNTERSIGNATURE
-    assert "sequences this entry" in caught.value.detail
+        other.receive(foreign)
+    assert caught.value.reason is Reason.WRONG_GAME
+    nobody = dataclasses.replace(authored, author=7)
+    with pytest.raises(RemoteProtocolError) as caught:
+        other.receive(nobody)
+    assert caught.value.reason is Reason.UNKNOWN_AUTHOR
 
 
 # --- the bots' side ------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from p2pwillow.rules import ACTIONS_BY_PHASE, ActionKind, BettingStructure, Phas
 from p2pwillow.rules.actions import BY_ENTRY
 from p2pwillow.session import Session, Wait
 from p2pwillow.session import schedule as sched
-from p2pwillow.session.schedule import RULE, STEPS, Due, Maker, Stall, Step
+from p2pwillow.session.schedule import RULE, STEPS, Due, Maker, Stall, Step, When
 from p2pwillow.session.steps import MAKERS, due_step
 from p2pwillow.table import Decider, Table
 
@@ -31,15 +31,20 @@ WITH_RULES = {
 }
 
 
-def _step_of(entry: Entry) -> Due | None:
-    """The step an entry sends, as the schedule would name it (None: a decision or the clock)."""
+def _step_of(entry: Entry, ended: bool = False) -> Due | None:
+    """The step an entry sends, as the schedule would name it (None: a decision or the clock);
+    `ended`: the game's end is in the chain (a head signature signs it)."""
     body = entry.body
+    if isinstance(body, k.HeadSignature) and ended:
+        return Due(entry.author, Step.GAME_SIGNATURE)
     if isinstance(body, k.HandShuffle):
         if body.purpose == "trade":
             return Due(entry.author, Step.HAND_SHUFFLE, body.trade)
         return Due(entry.author, Step.LAYOUT)
     if isinstance(body, k.Reveal):
         return Due(entry.author, Step.REVEAL, body.card)
+    if isinstance(body, k.Abort) and body.votes:
+        return None  # the witnessed clock's abort, not the one a sequencer change leaves owed
     for rule in STEPS:
         if rule.entry == entry.kind:
             return Due(entry.author, rule.step)
@@ -60,10 +65,10 @@ class Witness:
             self.session = Session(None, None, entry)
             return
         st = self.session.state
-        owed = sched.dues(st.ledger, st.hand)
+        owed = st.dues()
         self.not_ready += any(not d.ready for d in owed)
         check_refusals_agree_with_dues(self.session, owed)
-        due = _step_of(entry)
+        due = _step_of(entry, st.ledger.game_ended)
         if due is not None:
             # every step the checks accept is one the schedule said was owed, and ready
             assert due in owed, (entry.seq, entry.kind, due, owed)
@@ -71,12 +76,18 @@ class Witness:
         elif entry.kind in BY_ENTRY:
             self._decision(entry, owed)
         elif isinstance(entry.body, k.Timeout):
-            # the clock times out only a seat that owes a decision, which has a default
-            assert Due(entry.body.seat, Step.DECISION) in owed, (entry.seq, owed)
+            # the clock times out only a seat that owes a decision, which has a default, or a
+            # protocol step after the deal, for which it is folded, or a step outside the hand
+            for seat in entry.body.seats:
+                acts = {RULE[d.step].stall for d in owed if d.seat == seat}
+                if self.session.state.hand is not None and self.session.state.hand.ended:
+                    continue  # the head signatures: not in this hand's dues
+                assert acts & {Stall.TIMEOUT, Stall.FOLD}, (entry.seq, owed)
             self.seen[Step.DECISION] = self.seen.get(Step.DECISION, 0) + 1
         elif isinstance(entry.body, k.Abort):
             stalled = {d.seat for d in owed if RULE[d.step].stall is Stall.ABORT}
-            assert set(entry.body.blamed) <= stalled, (entry.seq, owed)
+            replaced = set() if st.hand is None else set(st.hand.replaced)
+            assert set(entry.body.blamed) <= stalled | replaced, (entry.seq, owed)
         self.session.replay(entry)
 
     def _decision(self, entry: Entry, owed: tuple[Due, ...]) -> None:
@@ -130,7 +141,7 @@ class CheckedTable(Table):
         super().run()
         first = self.sessions[0]
         st = first.state
-        owed = sched.dues(st.ledger, st.hand)
+        owed = st.dues()
         waits = first.waiting_for()
         # "waiting for" is the schedule's list of what keeps the running hand from ending
         assert waits == tuple(Wait(d.seat, d.step.value) for d in sched.waits(st.ledger, st.hand))
@@ -155,9 +166,22 @@ class CheckedTable(Table):
             assert unsent == [] and due_step(session.state) is None, (seat, owed)
             assert not session.decision_pending
             player_due = any(
-                d.seat == seat and d.ready and RULE[d.step].maker is Maker.PLAYER for d in owed
+                d.seat == seat
+                and d.ready
+                and RULE[d.step].maker is Maker.PLAYER
+                and RULE[d.step].when is When.HAND  # a decision in the hand, not its start
+                for d in owed
             )
             assert session.decision_due() == player_due, (seat, owed)
+
+
+class SilentDealerTable(CheckedTable):
+    """The dealer of the first hand sends its hand start and hand key, then nothing more."""
+
+    def start_hand(self) -> None:
+        dealer = self.sessions[0].game.next_button()
+        super().start_hand()
+        self.muted.add(dealer)
 
 
 def _play(
@@ -168,9 +192,10 @@ def _play(
     config: TableConfig | None = None,
     deciders: dict[int, Decider] | None = None,
     mute: int | None = None,
+    silent_dealer: bool = False,
 ) -> Witness:
     witness = Witness()
-    table = CheckedTable(
+    table = (SilentDealerTable if silent_dealer else CheckedTable)(
         players,
         seed=seed,
         rng=make_rng(f"schedule/{players}/{seed}"),
@@ -183,6 +208,7 @@ def _play(
     if mute is not None:
         table.muted.add(mute)
     table.play(hands)
+    table.end_game()
     assert table.rejections == []
     return witness
 
@@ -199,6 +225,10 @@ GAMES: dict[str, Callable[[], Witness]] = {
         3, 14, 1, deciders={1: away_in(Phase.TRADING, 1)}
     ),
     "three players, one silent from the start": lambda: _play(3, 15, 1, mute=2),
+    # the first dealer sends nothing: it is replaced, and its successor aborts the hand
+    "four players, the dealer silent once the hand starts": lambda: _play(
+        4, 17, 1, silent_dealer=True
+    ),
     # one token each: the first trade closes trading, so the layout waits for the shuffles
     "two players, one trade token": lambda: _play(
         2, 16, 3, config=TableConfig(seats=2, trade_tokens=1)

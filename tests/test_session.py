@@ -4,9 +4,11 @@ stalled steps abort; schemas; the observer agrees with the players."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -20,14 +22,15 @@ from test_session_helpers import (
     resign,
     snapshot,
     states_before,
+    vote,
 )
 
 from p2pwillow.crypto.group import G
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import ActionKind, IllegalAction, Phase, TimedOut
-from p2pwillow.session import EntryRefused, Refusal, Session
-from p2pwillow.table import Table, TableError
+from p2pwillow.rules import ActionKind, FoldedForStalling, Hand, IllegalAction, Phase, TimedOut
+from p2pwillow.session import EntryRefused, Output, Refusal, Session
+from p2pwillow.table import Table
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
 
@@ -191,8 +194,20 @@ def test_changed_body_keeps_no_signature(game: Table, states: list[Session]) -> 
     entry = game.transcript[i]
     assert isinstance(entry.body, k.Bet)
     forged = dataclasses.replace(entry, body=k.Bet(amount=entry.body.amount + 5))
-    forged = dataclasses.replace(forged, _line=None)
     _refused(states, i, forged, Reason.BAD_SIGNATURE, game)
+
+
+@pytest.mark.parametrize("kind", ["bet", "fold", "check", "offer", "pass", "announce"])
+def test_a_decision_placed_at_another_head_is_refused(
+    kind: str, game: Table, states: list[Session]
+) -> None:
+    """SPEC 7.1: a decision that binds the head counts only right after the head it was made
+    at; the dealer cannot hold it and place it later (nor can its author sign it for later)."""
+    i = _first(game, kind)
+    entry = game.transcript[i]
+    earlier = game.transcript[i - 1].prev  # a head of the same hand before the one it follows
+    bad = resign(game, entry, seen=earlier)
+    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
 def test_dealer_cannot_move_chips_at_hand_end(game: Table, states: list[Session]) -> None:
@@ -206,21 +221,51 @@ def test_dealer_cannot_move_chips_at_hand_end(game: Table, states: list[Session]
     _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
-def test_abort_needs_a_stalled_seat(game: Table, states: list[Session]) -> None:
+def test_no_abort_after_the_deal_even_with_votes(game: Table, states: list[Session]) -> None:
+    """Attack 2 (peek, then void): once the cards are dealt the dealer cannot void the hand,
+    whatever votes it brings (SPEC 3.10, 7.5)."""
     i = _first(game, "check")
     entry = game.transcript[i]
     dealer = states[i].hand.dealer  # type: ignore[union-attr]
-    bad = resign(game, entry, author=dealer, body=k.Abort(blamed=[entry.author], reason="gone"))
-    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    others = [s for s in range(3) if s != dealer]
+    votes = [vote(game, s, [t for t in others if t != s], entry) for s in others]
+    votes.append(vote(game, dealer, others, entry))
+    for carried in ([], sorted(votes, key=lambda v: v.voter)):
+        body = k.Abort(blamed=[entry.author], reason="gone", votes=carried)
+        bad = resign(game, entry, author=dealer, body=body, counter=2**40)
+        _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
 
 
-def test_timeout_only_from_the_dealer(game: Table, states: list[Session]) -> None:
+def test_a_timeout_comes_from_the_sequencer_on_a_quorum(game: Table, states: list[Session]) -> None:
+    """Attack 3 (forced fold): a timeout by anyone but the sequencer, or by the sequencer with
+    only its own vote at a table of three, or with a forged vote, is refused (SPEC 7.5)."""
     i = _first(game, "check")
     entry = game.transcript[i]
     dealer = states[i].hand.dealer  # type: ignore[union-attr]
-    claimant = next(s for s in range(3) if s not in (dealer, entry.author))
-    bad = resign(game, entry, author=claimant, body=k.Timeout(seat=entry.author))
+    victim = entry.author
+    claimant = next(s for s in range(3) if s not in (dealer, victim))
+    own = vote(game, claimant, [victim], entry)
+    bad = resign(
+        game, entry, author=claimant, body=k.Timeout(seats=[victim], votes=[own]), counter=2**40
+    )
     _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    alone = vote(game, dealer, [victim], entry)
+    bad = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=[alone]), counter=2**40
+    )
+    _refused(states, i, bad, Reason.ILLEGAL_ACTION, game)
+    forged = dataclasses.replace(vote(game, dealer, [victim], entry), voter=claimant)
+    both = sorted([alone, forged], key=lambda v: v.voter)
+    bad = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=both), counter=2**40
+    )
+    _refused(states, i, bad, Reason.BAD_VOTE, game)
+    # with an honest second vote the same timeout passes: the quorum is what the rule asks
+    honest = sorted([alone, vote(game, claimant, [victim], entry)], key=lambda v: v.voter)
+    good = resign(
+        game, entry, author=dealer, body=k.Timeout(seats=[victim], votes=honest), counter=2**40
+    )
+    fork(states[i]).replay(good)
 
 
 def test_hand_key_replayed_from_another_hand(game: Table, states: list[Session]) -> None:
@@ -249,7 +294,9 @@ def test_authored_entry_refused_by_the_sequencer() -> None:
         if hand is not None and hand.phase is Phase.BETTING and not seen:
             dealer = table.sessions[hand.dealer]
             cheater = next(s for s in hand.seats if s not in hand.to_act())
-            authored = resign(table, table.transcript[-1], author=cheater, body=k.Fold())
+            authored = resign(
+                table, table.transcript[-1], author=cheater, body=k.Fold(), counter=2**40
+            )
             before = snapshot(dealer)
             out = dealer.receive(authored.authored())
             (refusal,) = out.send
@@ -283,6 +330,7 @@ def test_betting_timeout_checks_or_folds() -> None:
     assert {type(t.outcome).__name__ for t in timed} <= {"Checked", "Folded"}
     assert any(e.kind == "timeout" for e in table.transcript)
     assert sum(p.stack for p in table.sessions[0].game.players) == 2000
+    table.end_game()
     assert observer(table.lines).complete
 
 
@@ -293,34 +341,78 @@ def test_trading_timeout_passes() -> None:
     assert hand is not None
     timed = [e for e in hand.events if isinstance(e, TimedOut) and e.seat == 2]
     assert timed and {type(t.outcome).__name__ for t in timed} <= {"Passed", "TradeDeclined"}
+    table.end_game()
     assert observer(table.lines).complete
 
 
+class _StallingTable(Table):
+    """A table at which `staller` goes silent (sends nothing more, its automatic steps
+    included) once `when` holds of the hand as its session sees it."""
+
+    def __init__(
+        self, players: int, *, staller: int, when: Callable[[Hand], bool], **kwargs: Any
+    ) -> None:
+        self.staller, self.when = staller, when
+        super().__init__(players, **kwargs)
+
+    def _route(self, source: int, out: Output) -> None:
+        hand = self.sessions[source].hand if hasattr(self, "sessions") else None
+        if source == self.staller and hand is not None and self.when(hand):
+            self.muted.add(source)
+        super()._route(source, out)
+
+
+def _stall_when(when: Callable[[Hand], bool], seat: int, players: int = 3, seed: int = 6) -> Table:
+    """A table at which `seat` goes silent once `when` holds of the hand."""
+    hostile = functools.partial(_StallingTable, staller=seat, when=when)
+    return new_table(players, seed=seed, table=hostile)
+
+
 def _stall_at(phase: Phase, seat: int, players: int = 3) -> Table:
-    holder: list[Table] = []
-    inner = away_in(phase, seat)
-
-    def go_silent(session: Session) -> object:
-        hand = session.hand
-        if hand is not None and hand.phase is phase:
-            holder[0].muted.add(seat)
-        return inner(session)
-
-    table = new_table(players, seed=6, deciders={seat: go_silent})  # type: ignore[dict-item]
-    holder.append(table)
-    return table
+    return _stall_when(lambda hand: hand.phase is phase, seat, players)
 
 
-def test_stalled_layout_is_not_voided() -> None:
-    """After the deal the dealer's clock sends no abort (the rules refuse it, SPEC 3.10):
-    the hand is never voided, and this version's session has no other remedy (SPEC 7.5)."""
-    table = _stall_at(Phase.LAYOUT, 1)
-    with pytest.raises(TableError, match="stalled in hand 1"):
-        table.play(1)
+def _folded_for_stalling(table: Table, seat: int) -> Hand:
+    """The hand went on without `seat`: folded for stalling, not voided, chips conserved."""
+    assert table.play(1) == 1
     hand = table.sessions[0].hand
-    assert hand is not None and hand.phase is Phase.LAYOUT and hand.to_act() == (1,)
+    assert hand is not None and hand.is_over and hand.phase is Phase.COMPLETE
+    stalled = [e for e in hand.events if isinstance(e, FoldedForStalling)]
+    assert [e.seat for e in stalled] == [seat]
     assert not any(e.kind == "abort" for e in table.transcript)
-    assert table.sessions[0].summaries == ()
+    result = hand.result
+    assert result is not None
+    assert sum(result.final_stacks) == sum(result.start_stacks)
+    assert seat not in {w for a in result.awards for w in a.winners}
+    watcher = observer(table.lines)
+    assert watcher.ledger.head_hash == table.sessions[0].ledger.head_hash
+    return hand
+
+
+def test_stalled_layout_folds_the_staller() -> None:
+    """After the deal a withheld protocol step folds the staller (SPEC 3.9, 7.5): the hand is
+    never voided and the others play it out."""
+    _folded_for_stalling(_stall_at(Phase.LAYOUT, 1), 1)
+
+
+def test_a_withheld_round_five_reveal_folds_the_staller_and_its_bets_stay_in() -> None:
+    def round_five(hand: Hand) -> bool:
+        return hand.phase is Phase.REVEAL and hand.betting_round == 5
+
+    for seed in range(6, 40):
+        table = _stall_when(round_five, 1, seed=seed)
+        table.play(1)
+        hand = table.sessions[0].hand
+        result = None if hand is None else hand.result
+        if hand is not None and hand.stalled == (1,) and result is not None and result.net(1) < 0:
+            break
+    else:
+        raise AssertionError("no seed had seat 1 betting and then withholding its last reveal")
+    assert hand is not None and result is not None and hand.phase is Phase.COMPLETE
+    # what seat 1 put in stays in the pot: nothing comes back to it, the others share it
+    assert sum(result.net(s) for s in result.seats if s != 1) == -result.net(1) > 0
+    assert sum(result.final_stacks) == sum(result.start_stacks)
+    assert not any(e.kind == "abort" for e in table.transcript)
 
 
 def test_stalled_hand_key_aborts() -> None:

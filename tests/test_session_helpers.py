@@ -13,7 +13,8 @@ import random
 from collections.abc import Callable
 
 from p2pwillow.crypto.group import Rng
-from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, decode_entry
+from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Vote, decode_entry
+from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import Phase
 from p2pwillow.session import DecisionLike, Session
 from p2pwillow.table import Decider, Table, bot_decider
@@ -32,23 +33,30 @@ def make_rng(seed: str) -> Rng:
 
 
 def new_table(
-    players: int, seed: int = 1, deciders: dict[int, Decider] | None = None, **kwargs: object
+    players: int,
+    seed: int = 1,
+    deciders: dict[int, Decider] | None = None,
+    *,
+    table: Callable[..., Table] = Table,
+    **kwargs: object,
 ) -> Table:
+    """A table of bots with a seeded rng; `table` may be a hostile subclass of `Table`."""
     options: dict[str, object] = {"samples": SAMPLES, **kwargs}
-    return Table(
+    return table(
         players,
         seed=seed,
         rng=make_rng(f"table/{players}/{seed}"),
         deciders=deciders,
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 
 @functools.cache
 def honest_game(players: int = 3, hands: int = 2, seed: int = 1) -> Table:
-    """A finished game (cached: several test modules read the same one)."""
+    """A finished game, ended and signed (cached: several test modules read the same one)."""
     table = new_table(players, seed)
     assert table.play(hands) == hands
+    table.end_game()
     return table
 
 
@@ -97,16 +105,38 @@ def resign(
     body: Body | None = None,
     author: int | None = None,
     signer: int | None = None,
+    counter: int | None = None,
+    seen: bytes | None = None,
 ) -> Entry:
     """`entry` with another body or author, signed (by `signer`, default the author) and
     countersigned by the right sequencer, as a cheating peer and its dealer would."""
     who = entry.author if author is None else author
     key: Identity = table.identities[who if signer is None else signer]
     authored = AuthoredEntry.create(
-        key, game=entry.game, hand=entry.hand, author=who, body=entry.body if body is None else body
+        key,
+        game=entry.game,
+        hand=entry.hand,
+        author=who,
+        body=entry.body if body is None else body,
+        # the author's counter for that place; a cheat in another's name picks a fresh one
+        counter=counter if counter is not None else entry.counter if who == entry.author else 2**40,
+        seen=entry.seen if seen is None else seen,
     )
     sequencer = table.sessions[0].ledger.sequencer_of(entry.seq)
     return authored.sequence(entry.seq, entry.prev, table.identities[sequencer])
+
+
+def vote(table: Table, voter: int, seats: list[int], at: Entry) -> k.VoteRecord:
+    """Seat `voter`'s signed vote against `seats` at the head `at` follows (its prev)."""
+    signed = Vote.create(
+        table.identities[voter],
+        game=at.game,
+        hand=at.hand,
+        head=at.prev,
+        voter=voter,
+        seats=tuple(sorted(seats)),
+    )
+    return k.VoteRecord(voter=voter, seats=signed.seats, sig=signed.sig.hex())
 
 
 def index_of(table: Table, predicate: Callable[[Entry], bool]) -> int:

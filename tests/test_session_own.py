@@ -126,12 +126,8 @@ def test_own_entry_changed_by_the_dealer_is_refused(kind: str) -> None:
         changed = dataclasses.replace(body, deck=deck)
     # the dealer countersigns a changed body under the author's old signature
     dealer = table.identities[session.sequencer]
-    unsigned = Entry(
-        entry.game, entry.hand, entry.seq, entry.prev, entry.author, changed, entry.sig, bytes(64)
-    )
-    forged = dataclasses.replace(
-        unsigned, countersig=dealer.sign(unsigned.sequencer_message()), _line=None
-    )
+    unsigned = dataclasses.replace(entry, body=changed, countersig=bytes(64))
+    forged = unsigned.countersigned(dealer.sign(unsigned.sequencer_message()))
     head = session.ledger.head_seq
     with pytest.raises(RemoteProtocolError) as caught:
         session.receive(forged)

@@ -148,6 +148,25 @@ def test_transcript_appends_and_reopens(tmp_path: Path, entries: list[Entry]) ->
     assert s.games() == [GAME]
 
 
+def test_transcript_cut_back_drops_the_tail_durably(tmp_path: Path, entries: list[Entry]) -> None:
+    """A chain cut back by the session (SPEC 6.8) is cut back on disk: the next entry appended
+    takes the place of the dropped ones, and reopening reads exactly that."""
+    from p2pwillow.ledger.errors import LocalProtocolError
+
+    s = Store.open(tmp_path)
+    with s.transcript(GAME) as t:
+        for e in entries[:5]:
+            t.append(e)
+        t.cut_back(3)
+        assert t.entries == entries[:3]
+        assert t.path.read_bytes() == b"".join(e.encode() + b"\n" for e in entries[:3])
+        t.append(entries[3])
+        for bad in (0, 5):
+            with pytest.raises(LocalProtocolError):
+                t.cut_back(bad)
+    assert Transcript.open(t.path).entries == entries[:4]
+
+
 def test_transcript_refuses_an_entry_out_of_order(tmp_path: Path, entries: list[Entry]) -> None:
     from p2pwillow.ledger.errors import LocalProtocolError
 

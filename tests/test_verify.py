@@ -37,6 +37,7 @@ DIR = ROOT / "protocol" / "transcripts"
 MANIFEST = json.loads((DIR / "manifest.json").read_text(encoding="utf-8"))
 HONEST = (DIR / "honest-3p-2h.jsonl").read_bytes()
 LINES = split_lines(HONEST)
+GAME_END = next(i for i, line in enumerate(LINES) if b'"kind":"game_end"' in line)
 MIB = 1 << 20
 
 
@@ -87,7 +88,10 @@ def test_an_interrupted_game_is_not_closed_and_says_what_is_missing() -> None:
         (1, "seating is not finished"),
         (3, "seating is not finished"),
         (30, "hand 1 has not ended: it waits for"),
-        (len(LINES) - 1, "has not signed the end of hand 2"),
+        (GAME_END - 1, "has not signed the end of hand 2"),
+        (GAME_END, "the game has not ended: no player has written its game_end"),
+        (GAME_END + 1, "have not signed the end of the game"),
+        (len(LINES) - 1, "has not signed the end of the game"),
     ],
 )
 def test_a_game_stopped_anywhere_names_what_is_missing(lines: int, says: str) -> None:

@@ -1,7 +1,8 @@
 """Write protocol/transcripts/: an honest game and tampered copies, listed in manifest.json.
 
-`python tools/gen_transcripts.py` plays a new honest game (3 players, 2 hands, with trades;
-OS randomness, so it differs every run) and derives the tampered copies from it.
+`python tools/gen_transcripts.py` plays a new honest game (3 players, 2 hands, with trades and
+a showdown, then its signed game_end; OS randomness, so it differs every run) and derives the
+tampered copies from it.
 `python tools/gen_transcripts.py --check` only checks that the committed tampered copies and the
 manifest are exactly what the committed honest game derives. Does file I/O.
 """
@@ -105,6 +106,12 @@ def _cases() -> dict[str, tuple[Derivation, int, str]]:
             3,
             "has not ended",
         ),
+        # Every hand signed, but no game_end: a game cut off between hands (SPEC 7.6, exit 3).
+        "no-game-end.jsonl": (
+            lambda ls: (ls[: _last(ls, "game_end")], _last(ls, "game_end") - 1),
+            3,
+            "has not ended",
+        ),
         "not-json.jsonl": (
             lambda ls: (_replace(ls, 6, ls[6][: len(ls[6]) // 2]), 6),
             1,
@@ -141,6 +148,7 @@ def _honest_game() -> bytes:
     for seed in range(100):
         table = Table(3, seed=seed, rng=os.urandom, samples=60)
         table.play(2)
+        table.end_game()
         summaries = table.sessions[0].summaries
         trades = sum(len(h.trades) for h in summaries)
         showdown = any(len(set(h.seats) - set(h.folded)) >= 2 for h in summaries)
@@ -149,9 +157,12 @@ def _honest_game() -> bytes:
             and trades >= 2
             and showdown
             and not any(h.aborted for h in summaries)
+            and all(p.stack > 0 for p in table.sessions[0].game.players)
         ):
             return b"".join(table.lines)
-    raise SystemExit("gen_transcripts: no seed gave two hands with trades and a showdown")
+    raise SystemExit(
+        "gen_transcripts: no seed gave two hands with trades and a showdown, nobody broke"
+    )
 
 
 def _manifest_text(manifest: dict[str, dict[str, object]]) -> str:

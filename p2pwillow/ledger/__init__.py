@@ -27,6 +27,7 @@ from p2pwillow.ledger.errors import LocalProtocolError, ProtocolError, Reason, R
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity, safety_code, verify_signature
 from p2pwillow.ledger.kinds import KINDS, Equivocation
+from p2pwillow.ledger.vote import Vote, decode_vote
 
 __all__ = [
     "GENESIS_PREV",
@@ -44,10 +45,12 @@ __all__ = [
     "ProtocolError",
     "Reason",
     "RemoteProtocolError",
+    "Vote",
     "canonical_bytes",
     "decode_authored",
     "decode_entry",
     "decode_transcript",
+    "decode_vote",
     "encode_entry",
     "encode_transcript",
     "entry_hash",

@@ -6,6 +6,7 @@ checks signatures, the chain and the seating; it knows no poker rules and checks
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -15,6 +16,7 @@ from p2pwillow.ledger.identity import safety_code
 from p2pwillow.ledger.kinds import (
     Abort,
     Equivocation,
+    GameEnd,
     Genesis,
     HandEnd,
     HandStart,
@@ -22,9 +24,11 @@ from p2pwillow.ledger.kinds import (
     Join,
     Leave,
     SeatAcceptance,
+    SequencerChange,
 )
 
 SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
+"""Seating: a player may join or leave before the first hand too (SPEC 6.6)."""
 """The only kinds allowed in hand 0, before the first hand starts (SPEC 6.6)."""
 HAND_ENDINGS = (HandEnd, Abort)
 
@@ -65,10 +69,15 @@ class Ledger:
     """
 
     __slots__ = (
+        "_counters",
+        "_ended_at",
         "_ended_by",
         "_entries",
         "_game",
+        "_game_ended",
         "_hand",
+        "_hand_first",
+        "_hand_hashes",
         "_hand_seats",
         "_hashes",
         "_head_signers",
@@ -77,6 +86,7 @@ class Ledger:
         "_seated",
         "_sequencer",
         "_sequencers",
+        "_signers",
     )
 
     def __init__(self, game: bytes | None = None) -> None:
@@ -91,8 +101,18 @@ class Ledger:
         self._hand_seats: tuple[int, ...] = ()
         self._sequencer = -1
         self._ended_by: bytes | None = None
+        self._ended_at = -1
         self._head_signers: set[int] = set()
         self._keeps_entries = True
+        self._counters: dict[bytes, int] = {}
+        """identity key -> the last counter of its entries in the chain (SPEC 6.5)"""
+        self._hand_hashes: dict[bytes, int] = {}
+        """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
+        self._hand_first = 0
+        self._game_ended = False
+        self._signers: tuple[int, ...] = ()
+        """Who signs the head now: the players of the hand that ended, or the seated players
+        once the game has ended."""
 
     def keep_no_entries(self) -> None:
         """From now on hold only the genesis entry and every entry's hash and sequencer, not
@@ -175,10 +195,30 @@ class Ledger:
         its substitute after an equivocation); -1 when empty."""
         return self._sequencer
 
+    def last_counter(self, key: bytes) -> int:
+        """The counter of the last entry made by identity `key`, -1 if it made none."""
+        return self._counters.get(key, -1)
+
+    def seq_of_seen(self, digest: bytes) -> int | None:
+        """The seq of the entry of the current hand with hash `digest`, or None."""
+        return self._hand_hashes.get(digest)
+
     @property
     def hand_ended_by(self) -> bytes | None:
-        """The hash of the hand_end or abort that ended the current hand, if any."""
+        """The hash of the hand_end or abort that ended the current hand, or of the game_end
+        that ended the game, if any: the head the players sign."""
         return self._ended_by
+
+    @property
+    def signers(self) -> tuple[int, ...]:
+        """Who signs `hand_ended_by`: the hand's players, or the seated players after a
+        game_end (SPEC 6.6)."""
+        return self._signers
+
+    @property
+    def game_ended(self) -> bool:
+        """A game_end is in the chain: no hand starts again (SPEC 6.6)."""
+        return self._game_ended
 
     def safety_code(self) -> str:
         """The safety code of the table as now seated (SPEC 6.7)."""
@@ -203,8 +243,26 @@ class Ledger:
         if isinstance(body, HandStart):
             return body.dealer
         if isinstance(body, Equivocation):
-            return next_seat_clockwise(self._hand_seats, self._sequencer)
+            return self.successor(self._sequencer)
+        if isinstance(body, SequencerChange):
+            return entry.author
         return self._sequencer
+
+    @property
+    def hand_start_seq(self) -> int:
+        """The seq of the current hand's first entry (0 in hand 0)."""
+        return self._hand_first
+
+    @property
+    def ring(self) -> tuple[int, ...]:
+        """The seats sequencing may move to, clockwise: the current (or last) hand's players
+        that still hold a seat (the genesis players in hand 0)."""
+        return tuple(s for s in self._hand_seats if s in self._roster)
+
+    def successor(self, after: int) -> int:
+        """The seat that takes over sequencing from `after` (SPEC 6.6): the next clockwise in
+        the ring."""
+        return next_seat_clockwise(self.ring, after)
 
     def check_next(
         self,
@@ -236,9 +294,7 @@ class Ledger:
             roster = self._check_genesis(entry, body)
         else:
             self._check_structure(entry, roster)
-        author_key = (
-            bytes.fromhex(body.identity_key) if isinstance(body, Join) else roster.get(entry.author)
-        )
+        author_key = _author_key(entry, roster)
         if author_key is None:
             raise _fail(Reason.UNKNOWN_AUTHOR, "the author holds no seat", entry)
         if not author_signed_here and not entry.verify_author(author_key):
@@ -253,8 +309,31 @@ class Ledger:
                 f"the countersignature of sequencer {sequencer} does not verify",
                 entry,
             )
+        last = self._counters.get(author_key, -1)
+        if entry.counter <= last:
+            raise _fail(
+                Reason.REPLAYED,
+                f"counter {entry.counter} is not above {last}, this identity's last",
+                entry,
+            )
+        self._check_seen(entry)
         if isinstance(body, Equivocation):
             self._check_equivocation(entry, body, roster)
+
+    def _check_seen(self, entry: Entry) -> None:
+        """SPEC 6.5: an entry follows from a head of the current hand; a genesis or a hand
+        start from the head it is placed after; a head signature from the head it signs or a
+        later one."""
+        body = entry.body
+        if isinstance(body, Genesis | HandStart):
+            if entry.seen != entry.prev:
+                raise _fail(Reason.WRONG_SEEN, f"a {entry.kind} is made at its prev", entry)
+            return
+        at = self._hand_hashes.get(entry.seen)
+        if at is None:
+            raise _fail(Reason.WRONG_SEEN, "seen is no entry of the current hand", entry)
+        if isinstance(body, HeadSignature) and at < self._ended_at:
+            raise _fail(Reason.WRONG_SEEN, "seen is before the head it signs", entry)
 
     def _check_genesis(self, entry: Entry, body: Genesis) -> dict[int, bytes]:
         if entry.seq != 0 or entry.hand != 0:
@@ -268,6 +347,8 @@ class Ledger:
         if entry.seq == 0:
             raise _fail(Reason.BAD_SEATING, "entry 0 must be the genesis", entry)
         if isinstance(body, HandStart):
+            if self._game_ended:
+                raise _fail(Reason.WRONG_HAND, "the game has ended", entry)
             if entry.hand != self._hand + 1:
                 raise _fail(Reason.WRONG_HAND, f"hand_start must open hand {self._hand + 1}", entry)
             if body.dealer != entry.author:
@@ -300,15 +381,36 @@ class Ledger:
                 raise _fail(Reason.BAD_SEATING, "this identity already holds a seat", entry)
             if body.genesis != genesis_hash:
                 raise _fail(Reason.BAD_SEATING, "joins another game", entry)
+        elif isinstance(body, SequencerChange):
+            self._check_change(entry, body)
         elif isinstance(body, HeadSignature):
-            if entry.author not in self._hand_seats:
-                raise _fail(Reason.WRONG_HAND, "the author is not in the hand", entry)
+            if entry.author not in self._signers:
+                raise _fail(Reason.WRONG_HAND, "the author does not sign this head", entry)
             if self._ended_by is None or body.head != self._ended_by.hex():
                 raise _fail(
                     Reason.WRONG_HAND, "signs a head other than the hand's ending entry", entry
                 )
             if entry.author in self._head_signers:
                 raise _fail(Reason.WRONG_HAND, "this seat has already signed the head", entry)
+
+    def _check_change(self, entry: Entry, body: SequencerChange) -> None:
+        """SPEC 6.6: the chain of replaced seats starts at the current sequencer and goes
+        clockwise through the ring; the author is the next seat after it."""
+        ring = self.ring
+        replaced = tuple(body.replaced)
+        if replaced[0] != self._sequencer:
+            raise _fail(Reason.BAD_SEATING, "the first seat replaced is not sequencing", entry)
+        for before, after in itertools.pairwise(replaced):
+            if after not in ring or self.successor(before) != after:
+                raise _fail(
+                    Reason.BAD_SEATING, f"seat {after} does not follow seat {before}", entry
+                )
+        if entry.author in replaced or entry.author != self.successor(replaced[-1]):
+            raise _fail(
+                Reason.BAD_SEATING,
+                f"seat {self.successor(replaced[-1])} takes over after seat {replaced[-1]}",
+                entry,
+            )
 
     def _check_equivocation(
         self, entry: Entry, body: Equivocation, roster: Mapping[int, bytes]
@@ -344,6 +446,14 @@ class Ledger:
         sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
         body = entry.body
         digest = entry.hash
+        roster = body.identity_keys() if isinstance(body, Genesis) else self._roster
+        key = _author_key(entry, roster)
+        assert key is not None
+        self._counters[key] = entry.counter
+        if isinstance(body, Genesis | HandStart):
+            self._hand_hashes = {}
+            self._hand_first = len(self._hashes)
+        self._hand_hashes[digest] = len(self._hashes)
         if isinstance(body, Genesis):
             self._game = entry.game
             self._roster = body.identity_keys()
@@ -363,7 +473,15 @@ class Ledger:
             self._head_signers = set()
         elif isinstance(body, HAND_ENDINGS):
             self._ended_by = digest
+            self._ended_at = len(self._hashes)
             self._head_signers = set()
+            self._signers = self._hand_seats
+        elif isinstance(body, GameEnd):
+            self._ended_by = digest
+            self._ended_at = len(self._hashes)
+            self._head_signers = set()
+            self._signers = tuple(sorted(self._roster))
+            self._game_ended = True
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
         self._sequencer = sequencer
@@ -395,6 +513,12 @@ class Ledger:
             elif isinstance(entry.body, Leave):
                 keys.pop(entry.author, None)
         return keys.get(seat)
+
+
+def _author_key(entry: Entry, roster: Mapping[int, bytes]) -> bytes | None:
+    """The identity key the author signs with: the one its `join` names, else its seat's."""
+    body = entry.body
+    return bytes.fromhex(body.identity_key) if isinstance(body, Join) else roster.get(entry.author)
 
 
 # --- the transcript file (SPEC 6.9) -----------------------------------------------------------

@@ -31,11 +31,13 @@ MAX_SEAT = MAX_SEATS - 1
 AUTHOR_TAG = b"p2pwillow/v1/author\x00"
 SEQUENCER_TAG = b"p2pwillow/v1/sequencer\x00"
 
-AUTHORED_KEYS = frozenset({"v", "game", "hand", "kind", "author", "body", "sig"})
+AUTHORED_KEYS = frozenset({"v", "game", "hand", "kind", "author", "counter", "seen", "body", "sig"})
 ENTRY_KEYS = AUTHORED_KEYS | {"seq", "prev", "countersig"}
 
 
-def _check_envelope(game: bytes, hand: int, author: int, body: Body, version: int) -> None:
+def _check_envelope(
+    game: bytes, hand: int, author: int, counter: int, seen: bytes, body: Body, version: int
+) -> None:
     if version != PROTOCOL_VERSION:
         raise LocalProtocolError(f"protocol version is {PROTOCOL_VERSION}")
     if not isinstance(game, bytes) or len(game) != GAME_ID_BYTES:
@@ -44,17 +46,25 @@ def _check_envelope(game: bytes, hand: int, author: int, body: Body, version: in
         raise LocalProtocolError("a hand number is an integer >= 0")
     if not is_int(author) or not 0 <= author <= MAX_SEAT:
         raise LocalProtocolError(f"an author is a seat 0..{MAX_SEAT}")
+    if not is_int(counter) or not 0 <= counter <= MAX_SAFE_INTEGER:
+        raise LocalProtocolError("a counter is an integer >= 0")
+    if not isinstance(seen, bytes) or len(seen) != HASH_BYTES:
+        raise LocalProtocolError("seen is a 32-byte hash")
     if not isinstance(body, Body) or not body.KIND:
         raise LocalProtocolError("a body is an instance of an entry kind")
 
 
-def _signed_part(game: bytes, hand: int, author: int, body: Body, version: int) -> JsonObject:
+def _signed_part(
+    game: bytes, hand: int, author: int, counter: int, seen: bytes, body: Body, version: int
+) -> JsonObject:
     return {
         "v": version,
         "game": game.hex(),
         "hand": hand,
         "kind": body.KIND,
         "author": author,
+        "counter": counter,
+        "seen": seen.hex(),
         "body": body.to_json(),
     }
 
@@ -68,28 +78,45 @@ class AuthoredEntry:
     author: int
     body: Body
     sig: bytes
+    counter: int = field(kw_only=True)
+    """The author's counter: strictly increasing over the game per identity key (SPEC 6.4)."""
+    seen: bytes = field(kw_only=True)
+    """The hash of the head the author held when it made the entry (SPEC 6.4)."""
     version: int = PROTOCOL_VERSION
 
     def __post_init__(self) -> None:
-        _check_envelope(self.game, self.hand, self.author, self.body, self.version)
+        _check_envelope(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
         if not isinstance(self.sig, bytes) or len(self.sig) != SIGNATURE_BYTES:
             raise LocalProtocolError("a signature is 64 bytes")
 
     @classmethod
     def create(
-        cls, identity: Identity, *, game: bytes, hand: int, author: int, body: Body
+        cls,
+        identity: Identity,
+        *,
+        game: bytes,
+        hand: int,
+        author: int,
+        body: Body,
+        counter: int,
+        seen: bytes,
     ) -> AuthoredEntry:
-        """Sign body as seat `author` of hand `hand` of game `game`."""
-        _check_envelope(game, hand, author, body, PROTOCOL_VERSION)
-        message = author_message(game, hand, author, body, PROTOCOL_VERSION)
-        return cls(game, hand, author, body, identity.sign(message))
+        """Sign body as seat `author` of hand `hand` of game `game`, with the author's
+        `counter` and the hash of the head it has `seen`."""
+        _check_envelope(game, hand, author, counter, seen, body, PROTOCOL_VERSION)
+        message = author_message(game, hand, author, counter, seen, body, PROTOCOL_VERSION)
+        return cls(game, hand, author, body, identity.sign(message), counter=counter, seen=seen)
 
     @property
     def kind(self) -> str:
         return self.body.KIND
 
     def author_message(self) -> bytes:
-        return author_message(self.game, self.hand, self.author, self.body, self.version)
+        return author_message(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
 
     def verify(self, public_key: bytes) -> bool:
         """True if `sig` is the author's signature under this identity key."""
@@ -97,14 +124,29 @@ class AuthoredEntry:
 
     def sequence(self, seq: int, prev: bytes, sequencer: Identity) -> Entry:
         """Give the entry its place (seq, prev) and countersign it as the sequencer."""
-        unsigned = Entry(
-            self.game, self.hand, seq, prev, self.author, self.body, self.sig, bytes(64)
+        unsigned = self.placed(seq, prev)
+        return unsigned.countersigned(sequencer.sign(unsigned.sequencer_message()))
+
+    def placed(self, seq: int, prev: bytes) -> Entry:
+        """The entry at (seq, prev) with no countersignature yet (64 zero bytes): what a peer
+        checks when it asks whether the entry would be accepted there (SPEC 7.1)."""
+        return Entry(
+            self.game,
+            self.hand,
+            seq,
+            prev,
+            self.author,
+            self.body,
+            self.sig,
+            bytes(SIGNATURE_BYTES),
+            counter=self.counter,
+            seen=self.seen,
         )
-        countersig = sequencer.sign(unsigned.sequencer_message())
-        return Entry(self.game, self.hand, seq, prev, self.author, self.body, self.sig, countersig)
 
     def to_json(self) -> JsonObject:
-        obj = _signed_part(self.game, self.hand, self.author, self.body, self.version)
+        obj = _signed_part(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
         obj["sig"] = self.sig.hex()
         return obj
 
@@ -113,11 +155,14 @@ class AuthoredEntry:
         return dump_checked(self.to_json())
 
 
-def author_message(game: bytes, hand: int, author: int, body: Body, version: int) -> bytes:
+def author_message(
+    game: bytes, hand: int, author: int, counter: int, seen: bytes, body: Body, version: int
+) -> bytes:
     """The bytes the author signs: AUTHOR_TAG, then the canonical encoding of
-    {author, body, game, hand, kind, v} (SPEC 6.4)."""
+    {author, body, counter, game, hand, kind, seen, v} (SPEC 6.4)."""
     # every field was validated when the body was built, so no second domain check (SPEC 6.1)
-    return AUTHOR_TAG + dump_checked(_signed_part(game, hand, author, body, version))
+    part = _signed_part(game, hand, author, counter, seen, body, version)
+    return AUTHOR_TAG + dump_checked(part)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,11 +177,15 @@ class Entry:
     body: Body
     sig: bytes
     countersig: bytes
+    counter: int = field(kw_only=True)
+    seen: bytes = field(kw_only=True)
     version: int = PROTOCOL_VERSION
-    _line: bytes | None = field(default=None, repr=False, compare=False, hash=False)
+    _line: bytes | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        _check_envelope(self.game, self.hand, self.author, self.body, self.version)
+        _check_envelope(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
         if not is_int(self.seq):
             raise LocalProtocolError("seq is an integer")
         if not 0 <= self.seq <= MAX_SAFE_INTEGER:
@@ -153,10 +202,37 @@ class Entry:
 
     def authored(self) -> AuthoredEntry:
         """The author's part, as it was before sequencing."""
-        return AuthoredEntry(self.game, self.hand, self.author, self.body, self.sig, self.version)
+        return AuthoredEntry(
+            self.game,
+            self.hand,
+            self.author,
+            self.body,
+            self.sig,
+            counter=self.counter,
+            seen=self.seen,
+            version=self.version,
+        )
+
+    def countersigned(self, countersig: bytes) -> Entry:
+        """This entry with `countersig` as the sequencer's signature."""
+        return Entry(
+            self.game,
+            self.hand,
+            self.seq,
+            self.prev,
+            self.author,
+            self.body,
+            self.sig,
+            countersig,
+            counter=self.counter,
+            seen=self.seen,
+            version=self.version,
+        )
 
     def author_message(self) -> bytes:
-        return author_message(self.game, self.hand, self.author, self.body, self.version)
+        return author_message(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
 
     def sequencer_message(self) -> bytes:
         """The bytes the sequencer signs: SEQUENCER_TAG, then the canonical encoding of the
@@ -172,7 +248,9 @@ class Entry:
         return verify_signature(public_key, self.sequencer_message(), self.countersig)
 
     def to_json(self) -> JsonObject:
-        obj = _signed_part(self.game, self.hand, self.author, self.body, self.version)
+        obj = _signed_part(
+            self.game, self.hand, self.author, self.counter, self.seen, self.body, self.version
+        )
         obj["seq"] = self.seq
         obj["prev"] = self.prev.hex()
         obj["sig"] = self.sig.hex()
@@ -280,6 +358,8 @@ def read_entry(value: JsonValue, kinds: Kinds) -> Entry:
             body=body,
             sig=_bytes(obj, "sig", SIGNATURE),
             countersig=_bytes(obj, "countersig", SIGNATURE),
+            counter=_number(obj, "counter", 0, MAX_SAFE_INTEGER),
+            seen=_bytes(obj, "seen", HASH),
         )
     except RemoteProtocolError as exc:
         raise exc.located(seq=seq, kind=kind, author=author) from None
@@ -296,6 +376,8 @@ def read_authored(value: JsonValue, kinds: Kinds) -> AuthoredEntry:
             author=_number(obj, "author", 0, MAX_SEAT),
             body=body,
             sig=_bytes(obj, "sig", SIGNATURE),
+            counter=_number(obj, "counter", 0, MAX_SAFE_INTEGER),
+            seen=_bytes(obj, "seen", HASH),
         )
     except RemoteProtocolError as exc:
         raise exc.located(seq=None, kind=kind, author=author) from None

@@ -30,6 +30,14 @@ class Reason(enum.StrEnum):
     WRONG_HAND = "wrong-hand"
     BAD_SEATING = "bad-seating"
     """Genesis, seat or join entries that break the seating rules (SPEC 6.6)."""
+    REPLAYED = "replayed"
+    """The author's counter is not above the last one of its identity in the chain: a signed
+    entry placed again (SPEC 6.5)."""
+    WRONG_SEEN = "wrong-seen"
+    """`seen` names no entry the entry may follow from: not one of the current hand, or for a
+    head signature not one at or after the head it signs (SPEC 6.5)."""
+    BAD_VOTE = "bad-vote"
+    """A witness vote (SPEC 7.5) that does not verify, or by a seat that does not vote now."""
     NOT_EQUIVOCATION = "not-equivocation"
     """An equivocation proof that proves nothing (SPEC 6.8)."""
     ILLEGAL_ACTION = "illegal-action"

@@ -123,6 +123,29 @@ class EntryOf(FieldType):
 
 
 SEAT_STACKS = ListOf(RecordOf(SeatStack), 1, MAX_SEATS, increasing_by="seat")
+SEATS = ListOf(SEAT, 1, MAX_SEATS, increasing_by="")
+"""1..10 seats, ascending."""
+SIGNATURE = Hex("a signature", 128)
+
+
+@record
+@dataclass(frozen=True, slots=True)
+class VoteRecord(Value):
+    """A witness vote inside an entry (SPEC 7.5): its game and hand are the entry's and its head
+    is the entry's `prev`, so it counts only in an entry placed right after the head it names."""
+
+    voter: int = spec(SEAT)
+    seats: Sequence[int] = spec(SEATS)
+    sig: str = spec(SIGNATURE)
+
+    def check(self) -> None:
+        if self.voter in self.seats:
+            raise FieldError("seats", "a voter does not accuse itself")
+
+
+def votes_of(count: int) -> ListOf:
+    """Up to 10 vote records, at least `count`, one per voter, ascending by voter."""
+    return ListOf(RecordOf(VoteRecord), count, MAX_SEATS, increasing_by="voter")
 
 
 # --- table and seating (hand 0) --------------------------------------------------------------
@@ -159,17 +182,26 @@ class SeatAcceptance(Body):
 @kind("join")
 @dataclass(frozen=True, slots=True)
 class Join(Body):
-    """Between hands, a new player takes the author seat with this key (self-signed)."""
+    """Between hands, a player takes the author seat with this key (self-signed): a returning
+    key with the stack it left with (`buy_in` 0), anyone else buying in with the starting
+    stack (SPEC 3.11)."""
 
     name: str = spec(PLAYER_NAME)
     identity_key: str = spec(IDENTITY_KEY)
     genesis: str = spec(HASH)
+    buy_in: int = spec(CHIPS)
 
 
 @kind("leave")
 @dataclass(frozen=True, slots=True)
 class Leave(Body):
-    """Between hands, the author leaves the table."""
+    """Between hands, the author leaves the table; the game keeps its stack for its key."""
+
+
+@kind("sit_in")
+@dataclass(frozen=True, slots=True)
+class SitIn(Body):
+    """Between hands, the author, sitting out, plays again from the next hand (SPEC 3.11)."""
 
 
 # --- hand frame --------------------------------------------------------------------------------
@@ -196,10 +228,20 @@ class HandEnd(Body):
     players: Sequence[SeatStack] = spec(SEAT_STACKS)
 
 
+@kind("game_end")
+@dataclass(frozen=True, slots=True)
+class GameEnd(Body):
+    """Between hands, a seated player ends the game: every seated player's stack (SPEC 7.3).
+    No hand starts after it; every seated player signs its hash (`head_signature`)."""
+
+    players: Sequence[SeatStack] = spec(SEAT_STACKS)
+
+
 @kind("head_signature")
 @dataclass(frozen=True, slots=True)
 class HeadSignature(Body):
-    """A player signs the hash of the entry that ended the hand (hand_end or abort)."""
+    """A player signs the hash of the entry that ended the hand (hand_end or abort), or the
+    game (game_end)."""
 
     head: str = spec(HASH)
 
@@ -207,10 +249,27 @@ class HeadSignature(Body):
 @kind("abort")
 @dataclass(frozen=True, slots=True)
 class Abort(Body):
-    """The hand is void: stacks return to its start; `blamed` stalled or cheated."""
+    """Before the deal is complete, the hand is void: stacks return to its start; `blamed`
+    stalled (each with the votes of a quorum, or replaced as the hand's sequencer)."""
 
-    blamed: Sequence[int] = spec(ListOf(SEAT, 0, MAX_SEATS, increasing_by=""))
+    blamed: Sequence[int] = spec(SEATS)
     reason: str = spec(REASON)
+    votes: Sequence[VoteRecord] = spec(votes_of(0))
+
+
+@kind("sequencer_change")
+@dataclass(frozen=True, slots=True)
+class SequencerChange(Body):
+    """The author sequences the rest of the hand in place of `replaced` (the silent sequencer
+    first, then each seat clockwise after it that did not take over), on the votes of a quorum
+    against each (SPEC 6.6, 7.5)."""
+
+    replaced: Sequence[int] = spec(ListOf(SEAT, 1, MAX_SEATS))
+    votes: Sequence[VoteRecord] = spec(votes_of(1))
+
+    def check(self) -> None:
+        if len(set(self.replaced)) != len(self.replaced):
+            raise FieldError("replaced", "a seat is named twice")
 
 
 @kind("equivocation")
@@ -226,9 +285,10 @@ class Equivocation(Body):
 @kind("timeout")
 @dataclass(frozen=True, slots=True)
 class Timeout(Body):
-    """The author claims that `seat` let its clock run out."""
+    """The sequencer times `seats` out, each on the votes of a quorum (SPEC 3.9, 7.5)."""
 
-    seat: int = spec(SEAT)
+    seats: Sequence[int] = spec(SEATS)
+    votes: Sequence[VoteRecord] = spec(votes_of(1))
 
 
 # --- mental poker ------------------------------------------------------------------------------
@@ -414,11 +474,14 @@ KINDS: Mapping[str, type[Body]] = registry(
     SeatAcceptance,
     Join,
     Leave,
+    SitIn,
     HandStart,
     HandEnd,
+    GameEnd,
     HeadSignature,
     Abort,
     Equivocation,
+    SequencerChange,
     Timeout,
     HandKey,
     DeckShuffle,
@@ -464,6 +527,7 @@ __all__ = [
     "EntryOf",
     "Equivocation",
     "Fold",
+    "GameEnd",
     "Genesis",
     "HandEnd",
     "HandKey",
@@ -479,8 +543,12 @@ __all__ = [
     "SeatAcceptance",
     "SeatStack",
     "SeatedPlayer",
+    "SequencerChange",
+    "SitIn",
     "Timeout",
     "TradeGive",
     "TradedCard",
+    "VoteRecord",
     "Withdraw",
+    "votes_of",
 ]

@@ -11,12 +11,14 @@ from p2pwillow.ledger.canonical import JsonObject, JsonValue
 from p2pwillow.ledger.envelope import GAME, HASH, NUMBER, PROTOCOL_VERSION, SEAT, SIGNATURE
 from p2pwillow.ledger.kinds import KINDS
 from p2pwillow.ledger.refusal import REFUSAL_TYPE, refusal_schema
+from p2pwillow.ledger.vote import VOTE_TYPE, vote_schema
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = "urn:p2pwillow:v1:schema:"
 ENVELOPE_SCHEMA = "entry"
 AUTHORED_SCHEMA = "authored-entry"
 REFUSAL_SCHEMA = REFUSAL_TYPE
+VOTE_SCHEMA = VOTE_TYPE
 
 
 def envelope_schema(*, sequenced: bool = True) -> JsonObject:
@@ -28,6 +30,8 @@ def envelope_schema(*, sequenced: bool = True) -> JsonObject:
         "hand": NUMBER.schema(),
         "kind": {"type": "string", "enum": kinds},
         "author": SEAT.schema(),
+        "counter": NUMBER.schema(),
+        "seen": HASH.schema(),
         "body": {"type": "object"},
         "sig": SIGNATURE.schema(),
     }
@@ -81,6 +85,13 @@ def all_schemas() -> dict[str, JsonObject]:
         "part of the transcript (SPEC 7.1).",
     )
     out[REFUSAL_SCHEMA] = refusal | refusal_schema()
+    vote = _document(
+        VOTE_SCHEMA,
+        "vote",
+        "A player's signed witness vote: at a head, these seats owe a step and it holds nothing "
+        "from them; sent to every peer, never part of the transcript itself (SPEC 7.5).",
+    )
+    out[VOTE_SCHEMA] = vote | vote_schema()
     for kind in sorted(KINDS):
         out[kind] = kind_schema(kind)
     return out
@@ -95,6 +106,7 @@ __all__ = [
     "AUTHORED_SCHEMA",
     "ENVELOPE_SCHEMA",
     "REFUSAL_SCHEMA",
+    "VOTE_SCHEMA",
     "all_schemas",
     "envelope_schema",
     "kind_schema",

@@ -41,9 +41,13 @@ class HandKey:
     proof: KeyProof
 
 
-def make_hand_key(hand: HandContext, seat: int, rng: Rng) -> tuple[int, HandKey]:
-    """Draw this hand's secret x and publish Y = x*G with a proof bound to (game, hand, seat)."""
-    secret = random_scalar(rng)
+def make_hand_key(
+    hand: HandContext, seat: int, rng: Rng, secret: int | None = None
+) -> tuple[int, HandKey]:
+    """Draw this hand's secret x (or take the one given: a player that lost track of the key it
+    sent makes it again with the same x) and publish Y = x*G with a proof bound to (game,
+    hand, seat)."""
+    secret = random_scalar(rng) if secret is None else hand_secret(secret)
     context = hand.at(seat, STEP_HAND_KEY).encode()
     return secret, HandKey(G.mul_secret(secret), proofs.prove_key(secret, context, rng))
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p2pwillow.cards import Card
 from p2pwillow.crypto import elgamal, proofs
@@ -40,7 +40,7 @@ class PlayerHand:
     each, position by position. Never published."""
 
     ciphertexts: tuple[Ciphertext, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = field(repr=False)  # never in a log line or a traceback
 
     def __post_init__(self) -> None:
         if len(self.ciphertexts) != len(self.cards):

@@ -32,10 +32,13 @@ Linux-only: asyncio and threads, no signals.
 # under a lock, and every change bumps the version `changed()` waits on. A headless node
 # publishes no views.
 #
-# Seams for the accountability protocol (DESIGN 5.1), in one place each: `_take_authored`
-# (today only the sequencer's session takes authored entries), `_take_broadcast` (witness
-# votes), `_end_game` (the signed game end), and the store's log of signed entries (the
-# per-author counters a restarted node needs).
+# The accountability protocol (DESIGN 5.1, SPEC 7.5) on the wire: every authored entry goes
+# to every peer and every session takes it (the sequencer sequences it, the others keep it in
+# their pool as witnesses); a witness vote is a broadcast item (SPEC 8.2) resent until the
+# head moves; an entry that conflicts with one held goes to the session, which proves an
+# equivocation or ignores it, and a chain cut back by the session is cut back in the
+# replication and the transcript file too; the game ends with a signed `game_end`. The store's
+# log of signed entries keeps the per-author counters a restarted node needs.
 
 from __future__ import annotations
 
@@ -58,7 +61,9 @@ from p2pwillow.bots import BotError, strength
 from p2pwillow.client import Notice
 from p2pwillow.crypto.group import Rng, scalar_to_bytes
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
-from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
+from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.lobby import host_greeting, statement_of
 from p2pwillow.net.replication import (
     AuthoredReceived,
@@ -75,10 +80,11 @@ from p2pwillow.net.replication import (
 )
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import ConnectionState, Received, Transport
-from p2pwillow.net.wire import HeartbeatFrame, encode_frame
+from p2pwillow.net.wire import BroadcastFrame, HeartbeatFrame, encode_frame
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
 from p2pwillow.session import (
+    ChainCut,
     DecisionLike,
     EntryRefused,
     HandClosed,
@@ -620,13 +626,13 @@ class Node:
                     self._rep.withdraw(event.refusal.sig)
                 self._send(out)
         elif isinstance(event, BroadcastReceived):
-            self._take_broadcast(event)
+            await self._take_broadcast(event)
         elif isinstance(event, ConflictReceived):
-            # An equivocation or a forgery (SPEC 6.8): this version's session cannot act on
-            # one, so it is counted against its sender and the chain stays as it is.
-            seq = event.entry.seq
-            error = RemoteProtocolError(Reason.WRONG_PREV, f"another entry {seq} than ours")
-            self._count_rejected(event.peer, error)
+            # Another entry for a place our chain holds: the session proves an equivocation
+            # (SPEC 6.8), lets a sequencer change take the place (7.5), or ignores it.
+            out = await self._session_call(event.peer, self._play.entry, event.entry)
+            if out is not None:
+                self._send(out)
         elif isinstance(event, BadFrame):
             self.traffic.bad_frames += 1
             self._event("bad_frame", peer=self._seats.get(event.peer), error=str(event.error))
@@ -663,9 +669,21 @@ class Node:
         self._event("rejected", peer=self._seats.get(peer), error=str(error))
         log.warning("seat %s sent what the session refuses: %s", self._seats.get(peer), error)
 
-    def _take_broadcast(self, event: BroadcastReceived) -> None:
-        """Broadcast items (witness votes, DESIGN 5.1) go to the session once it takes them;
-        this version's session has none, so they change nothing."""
+    async def _take_broadcast(self, event: BroadcastReceived) -> None:
+        """A witness vote (SPEC 7.5, the only broadcast item) goes to the session."""
+        if event.item.kind != VOTE:
+            self.traffic.bad_frames += 1
+            why = f"a broadcast item of unknown kind {event.item.kind!r}"
+            self._event("bad_frame", peer=self._seats.get(event.peer), error=why)
+            return
+        try:
+            vote = decode_vote(event.item.payload)
+        except RemoteProtocolError as exc:
+            self._count_rejected(event.peer, exc)
+            return
+        out = await self._session_call(event.peer, self._play.vote, vote)
+        if out is not None:
+            self._send(out)
 
     def _step_job(self, now: float) -> Callable[[], _StepResult]:
         """The node's own step, to run in the worker: the clock, the next deal, decisions."""
@@ -695,9 +713,8 @@ class Node:
             self._end_game(result.over)
 
     def _end_game(self, reason: str) -> None:
-        """The game is over. Until the protocol has a signed game end (DESIGN 5.1: a
-        `game_end` entry that every seated player then signs), the node stops here, and the
-        transcript ends with the last hand's head signatures."""
+        """The game is over: its `game_end` is in the chain, signed by every seated player or
+        excused by the clock (SPEC 7.3), so the transcript is a closed game."""
         self._say(reason)
         self._event("over", hands=self.hands_played, reason=reason, **self._counters())
         self._publish(notice=reason)
@@ -707,21 +724,19 @@ class Node:
         """Hand what the session made to the replication (the store holds it already) and
         tell its events."""
         now = time.monotonic()
+        for ev in out.events:
+            if isinstance(ev, ChainCut):
+                self._rep.cut_back(ev.seq, now)  # before what follows the cut is published
         for item in out.send:
-            if isinstance(item, AuthoredEntry):
-                self._rep.publish(item, now, to=self._authored_to())
+            if isinstance(item, Vote):
+                # to every peer, resent until the head moves (SPEC 7.5, 8.4)
+                self._rep.publish(BroadcastFrame(VOTE, item.hand, item.encode()), now)
             else:
+                # an authored entry to every peer too: each keeps it as a witness (SPEC 7.1)
                 self._rep.publish(item, now)
         self._flush_soon()
         for ev in out.events:
             self._tell(ev)
-
-    def _authored_to(self) -> tuple[bytes, ...] | None:
-        """Where this seat's authored entries go (None: every peer). Today, to the hand's
-        sequencer only: it alone takes them (SPEC 7.1, 8.4). When every session keeps a pool
-        of authored entries (DESIGN 5.1), this answers None."""
-        key = self._keys.get(self._play.sequencer)
-        return None if key is None else (key,)
 
     def _tell(self, ev: object) -> None:
         if isinstance(ev, HandStarted):
@@ -880,6 +895,9 @@ class _Play:
             self.node.store.drop_secrets(game, before_hand=hand)
         transcript, signed = self._transcript, self._signed
         assert transcript is not None and signed is not None
+        cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
+        if cuts and min(cuts) < len(transcript.entries):
+            transcript.cut_back(min(cuts))
         ledger = s.ledger
         for seq in range(len(transcript.entries), ledger.head_seq + 1):
             transcript.append(ledger[seq])
@@ -902,15 +920,13 @@ class _Play:
         return self._call(lambda: self.session.receive(entry))
 
     def take_authored(self, entry: AuthoredEntry) -> Output:
-        """An authored entry from a peer: today only the sequencer's session takes one (SPEC
-        7.1), and authors send them to it alone (`Node._authored_to`); a copy that reaches a
-        node which does not sequence now (the hand moved on) is dropped, not held against its
-        author. When every session keeps a pool of authored entries (DESIGN 5.1), every copy
-        goes to the session."""
-        s = self.session
-        if s.seat != s.sequencer:
-            return Output()
-        return self._call(lambda: s.receive(entry))
+        """An authored entry from a peer: the sequencer's session sequences it, every other
+        session keeps it as a witness (SPEC 7.1, 7.5)."""
+        return self._call(lambda: self.session.receive(entry))
+
+    def vote(self, vote: Vote) -> Output:
+        """A peer's witness vote (SPEC 7.5)."""
+        return self._call(lambda: self.session.receive(vote))
 
     def refusal(self, refusal: Refusal) -> Output:
         return self._call(lambda: self.session.receive(refusal))
@@ -928,7 +944,13 @@ class _Play:
         out += self._call(lambda: s.handle_timer(now))
         over = self._over(s)
         if over is not None:
-            return _StepResult(out, over=over)
+            if not s.ended and s.sequencer == s.seat:
+                # the sequencer writes the game's end; every seat signs it (SPEC 7.3)
+                with contextlib.suppress(IllegalAction):
+                    out += self._call(s.end_game)
+            if s.complete:
+                return _StepResult(out, over=over)
+            return _StepResult(out)
         dealt = self._deals(s, deal_wanted)
         if dealt:
             out += self._call(s.start_hand)
@@ -979,13 +1001,17 @@ class _Play:
         return dealer == s.seat and (self.node.bot is not None or wanted or s.hand_number == 0)
 
     def _over(self, s: Session) -> str | None:
-        if not s.between_hands:
+        """Why the game ends now, or None while it goes on. Once a `game_end` is in the chain
+        the game has ended whoever wrote it; the node stops once every seat signed it."""
+        if not s.between_hands and not s.ended:
             return None
         limit = self.node.seating.roster.hands
         if limit and s.hand_number >= limit:
             return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
         if sum(p.plays for p in s.game.players) < 2:
             return "the game is over: fewer than two players have chips"
+        if s.ended:
+            return "the game is over: a player ended it"
         return None
 
 

@@ -1,8 +1,8 @@
 """The action table: every action and input of a hand, declared once (SPEC 3.3, 6.10, 7.2).
 
 Pure; no I/O. One row per `ActionKind` says who brings the action about, which entry kind
-carries it (SPEC 6.10, by its name on the wire), the one argument it takes, and the rules'
-check and step behind it. `Hand`'s `verify_x` / `can_x` / `x` triplets and its generic
+carries it (SPEC 6.10, by its name on the wire), the one argument it takes, the rules' check
+and step behind it, and whether its entry binds the head it was decided at (SPEC 7.1). `Hand`'s `verify_x` / `can_x` / `x` triplets and its generic
 `verify` / `can` / `act`, `Hand.legal_actions`, the session's entry checks and the bodies it
 builds, the bots' legality and the client's keys all read this table.
 """
@@ -96,6 +96,10 @@ class Action:
     """The body fields of a plain entry, one that carries nothing but the action (the session
     checks it and builds it from this row); None where the entry also carries a mental-poker
     step or has checks of its own."""
+    binds: bool
+    """The decision means what it means only at the head it was made at (a call, a pass, an
+    offer): its entry must come right after that head, `seen == prev` (SPEC 6.4, 7.1). False
+    where the entry names what it answers (the offer, the trade) or is bound by its proofs."""
 
     def argument(self, decision: object) -> object:
         """The argument a player's decision gives this action (None if it needs none)."""
@@ -110,27 +114,27 @@ ANNOUNCED = ("deal_size", "trading_mode", "closing", "orbits")
 
 # fmt: off
 ACTIONS: tuple[Action, ...] = (
-    #      kind                  by  entry            needs           check               step                 body
-    Action(A.ANNOUNCE,           P, "announce",      N.ANNOUNCEMENT, tf.verify_announce, tf.do_announce,      ANNOUNCED),
-    Action(A.DEAL,               Q, "deal_shares",   N.NOTHING,      tf.verify_deal,     tf.do_deal,          None),
-    Action(A.OFFER,              P, "offer",         N.K,            tf.verify_offer,    tf.do_offer,         ("k",)),
-    Action(A.ACCEPT,             P, "accept",        N.OPEN_OFFER,   tf.verify_accept,   tf.do_accept,        ("offer",)),
-    Action(A.DECLINE,            P, "decline",       N.OPEN_OFFER,   tf.verify_decline,  tf.do_decline,       ("offer",)),
-    Action(A.WITHDRAW,           P, "withdraw",      N.OPEN_OFFER,   tf.verify_withdraw, tf.do_withdraw,      ("offer",)),
-    Action(A.PASS,               P, "pass",          N.NOTHING,      tf.verify_pass,     tf.do_pass,          ()),
-    Action(A.CHOOSE_TRADE_CARDS, P, "trade_give",    N.POSITIONS,    tf.verify_choose,   tf.do_choose,        None),
-    Action(A.CLOSE_TRADING,      P, "close_trading", N.NOTHING,      tf.verify_close,    tf.do_close_trading, ()),
-    Action(A.LAY_OUT,            P, "hand_shuffle",  N.POSITIONS,    rd.verify_lay_out,  rd.do_lay_out,       None),
-    Action(A.REVEAL,             S, "reveal",        N.CARD,         rd.verify_reveal,   rd.do_reveal,        None),
-    Action(A.CHECK,              P, "check",         N.NOTHING,      br.verify_check,    br.do_check,         ()),
-    Action(A.BET,                P, "bet",           N.AMOUNT,       br.verify_bet,      br.do_wager,         ("amount",)),
-    Action(A.CALL,               P, "call",          N.NOTHING,      br.verify_call,     br.do_call,          ()),
-    Action(A.RAISE,              P, "raise",         N.AMOUNT,       br.verify_raise,    br.do_wager,         ("to",)),
-    Action(A.FOLD,               P, "fold",          N.NOTHING,      br.verify_fold,     br.do_fold,          ()),
-    Action(A.ALL_IN,             P, "all_in",        N.NOTHING,      br.verify_all_in,   br.do_all_in,        ()),
-    Action(A.TIMEOUT,            D, "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,       None),
-    Action(A.STALL,              D, "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,         None),
-    Action(A.ABORT,              D, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,         None),
+    #      kind                  by  entry            needs           check               step                 body        binds
+    Action(A.ANNOUNCE,           P, "announce",      N.ANNOUNCEMENT, tf.verify_announce, tf.do_announce,      ANNOUNCED,  True),
+    Action(A.DEAL,               Q, "deal_shares",   N.NOTHING,      tf.verify_deal,     tf.do_deal,          None,       False),
+    Action(A.OFFER,              P, "offer",         N.K,            tf.verify_offer,    tf.do_offer,         ("k",),     True),
+    Action(A.ACCEPT,             P, "accept",        N.OPEN_OFFER,   tf.verify_accept,   tf.do_accept,        ("offer",), False),
+    Action(A.DECLINE,            P, "decline",       N.OPEN_OFFER,   tf.verify_decline,  tf.do_decline,       ("offer",), False),
+    Action(A.WITHDRAW,           P, "withdraw",      N.OPEN_OFFER,   tf.verify_withdraw, tf.do_withdraw,      ("offer",), False),
+    Action(A.PASS,               P, "pass",          N.NOTHING,      tf.verify_pass,     tf.do_pass,          (),         True),
+    Action(A.CHOOSE_TRADE_CARDS, P, "trade_give",    N.POSITIONS,    tf.verify_choose,   tf.do_choose,        None,       False),
+    Action(A.CLOSE_TRADING,      P, "close_trading", N.NOTHING,      tf.verify_close,    tf.do_close_trading, (),         True),
+    Action(A.LAY_OUT,            P, "hand_shuffle",  N.POSITIONS,    rd.verify_lay_out,  rd.do_lay_out,       None,       False),
+    Action(A.REVEAL,             S, "reveal",        N.CARD,         rd.verify_reveal,   rd.do_reveal,        None,       False),
+    Action(A.CHECK,              P, "check",         N.NOTHING,      br.verify_check,    br.do_check,         (),         True),
+    Action(A.BET,                P, "bet",           N.AMOUNT,       br.verify_bet,      br.do_wager,         ("amount",), True),
+    Action(A.CALL,               P, "call",          N.NOTHING,      br.verify_call,     br.do_call,          (),         True),
+    Action(A.RAISE,              P, "raise",         N.AMOUNT,       br.verify_raise,    br.do_wager,         ("to",),    True),
+    Action(A.FOLD,               P, "fold",          N.NOTHING,      br.verify_fold,     br.do_fold,          (),         True),
+    Action(A.ALL_IN,             P, "all_in",        N.NOTHING,      br.verify_all_in,   br.do_all_in,        (),         True),
+    Action(A.TIMEOUT,            D, "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,       None,       False),
+    Action(A.STALL,              D, "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,         None,       False),
+    Action(A.ABORT,              D, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,         None,       False),
 )
 # fmt: on
 

@@ -6,16 +6,20 @@ ticks and returns entries to send and events; with no seat it is the verifier's 
 
 from p2pwillow.session.engine import Session, Wait, make_genesis
 from p2pwillow.session.events import (
+    EVERY_PEER,
     CardsDealt,
     CardsReceived,
+    ChainCut,
     EntryRefused,
     HandClosed,
     HandStarted,
     HandSummary,
+    Outgoing,
     Output,
     PotSummary,
     SessionEvent,
     TradeSummary,
+    destination,
 )
 from p2pwillow.session.refusal import Refusal, decode_refusal
 from p2pwillow.session.schedule import Due, Step
@@ -23,14 +27,17 @@ from p2pwillow.session.state import SessionState
 from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
+    "EVERY_PEER",
     "CardsDealt",
     "CardsReceived",
+    "ChainCut",
     "DecisionLike",
     "Due",
     "EntryRefused",
     "HandClosed",
     "HandStarted",
     "HandSummary",
+    "Outgoing",
     "Output",
     "PotSummary",
     "Refusal",
@@ -41,5 +48,6 @@ __all__ = [
     "TradeSummary",
     "Wait",
     "decode_refusal",
+    "destination",
     "make_genesis",
 ]

@@ -9,7 +9,7 @@ puts the three together for one entry kind, in the order of SPEC 7.1.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar, cast
 
 from p2pwillow import mental
@@ -19,6 +19,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import Body
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.mental import HandContext, MentalPokerError, PlayerHand
 from p2pwillow.mental import encoding as wire
 from p2pwillow.mental.encoding import BadText
@@ -29,8 +30,10 @@ from p2pwillow.rules import (
     ConfigError,
     Phase,
     RulesError,
+    SitOutReason,
 )
 from p2pwillow.rules.actions import ACTION, BY_ENTRY, Action, Needs
+from p2pwillow.session import witness
 from p2pwillow.session.events import (
     CardsDealt,
     CardsReceived,
@@ -39,7 +42,7 @@ from p2pwillow.session.events import (
     SessionEvent,
 )
 from p2pwillow.session.record import HandRecord, OpenTrade
-from p2pwillow.session.schedule import Step, refusal, stalled
+from p2pwillow.session.schedule import GameEnded, Stall, Step, refusal
 from p2pwillow.session.state import SessionState
 
 T = TypeVar("T")
@@ -170,26 +173,52 @@ def _seat(st: SessionState, e: Entry) -> Commit:
 
 
 def _between(st: SessionState, what: str) -> None:
+    if st.ended is not None:
+        raise Rejected(ILLEGAL, "the game has ended")
     if not st.between_hands:
         raise Rejected(ILLEGAL, f"{what} only between hands")
 
 
 def _join(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11, 7.3: a player sits down with the stack its key left with, or buys in with the
+    starting stack; `buy_in` says which, and must be exactly what is due."""
     body = _body(e, k.Join)
     _between(st, "a player joins")
+    game = st.game
+    _rules(lambda: game.verify_join(e.author, body.name, body.identity_key))
+    due = game.buy_in_due(body.identity_key)
+    if body.buy_in != due:
+        raise Rejected(ILLEGAL, f"this player's buy-in is {due}, not {body.buy_in}")
 
     def commit() -> list[SessionEvent]:
-        st.game.join(e.author, body.name, body.identity_key)
+        game.join(e.author, body.name, body.identity_key)
         return []
 
     return commit
 
 
 def _leave(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11: any player may leave between hands; the game keeps its stack for its key."""
     _between(st, "a player leaves")
+    _bound(e)
+    _rules(lambda: st.game.verify_leave(e.author))
 
     def commit() -> list[SessionEvent]:
         st.game.leave(e.author)
+        return []
+
+    return commit
+
+
+def _sit_in(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11: a seat sitting out plays again from the next hand, once a hand has started
+    since it was made to sit out (or at once if the game cannot go on without it)."""
+    _between(st, "a player sits in")
+    _bound(e)
+    _rules(lambda: st.game.verify_sit_in(e.author))
+
+    def commit() -> list[SessionEvent]:
+        st.game.sit_in(e.author)
         return []
 
     return commit
@@ -417,10 +446,15 @@ def _hand_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         else:
             r.layouts[a] = layout
             events += _rules_events(r, lambda: r.rules.act(ActionKind.LAY_OUT, a))
-        if a == st.seat and body.trade in r.after_shuffle:
-            r.held = r.after_shuffle.pop(body.trade)
+        if a == st.seat and r.secret is not None:
+            # the hand as this shuffle leaves it: as made here, or else opened with x (a
+            # restored session, or another of its shuffles sequenced than the last made)
+            after = r.after_shuffle.pop(body.trade, None)
+            if after is None or after.ciphertexts != cts:
+                after = PlayerHand.open(cts, r.secret)
+            r.held = after
             if layout is not None:
-                r.layout = r.held.cards[: mental.LAYOUT_SIZE]
+                r.layout = after.cards[: mental.LAYOUT_SIZE]
         return events
 
     return commit
@@ -489,6 +523,12 @@ def body_of(action: Action, argument: object, open_offer: int | None) -> Body:
     return make(**fields)
 
 
+def _bound(e: Entry) -> None:
+    """SPEC 7.1: a decision that binds the head was made at the head it comes right after."""
+    if e.seen != e.prev:
+        raise Rejected(ILLEGAL, "decided at another head: decide again at the head")
+
+
 @_in_hand
 def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     action, body, a = BY_ENTRY[e.kind], e.body, e.author
@@ -498,6 +538,8 @@ def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     argument = argument_of(action, body, r)
     hand = r.rules
     _rules(lambda: hand.verify(action.kind, a, argument))
+    if action.binds:
+        _bound(e)  # after the rules, whose reason says more when both refuse it
 
     def commit() -> list[SessionEvent]:
         _done(st, e)
@@ -527,43 +569,172 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
         r.offer_seq = None
 
 
-# --- the dealer's clock and the end of the hand ------------------------------------------------
+# --- the witnessed clock, the sequencer and the end of the hand (SPEC 7.5) --------------------
 
 
-@_in_hand
-def _timeout(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+def _votes(st: SessionState, e: Entry, records: Sequence[k.VoteRecord]) -> list[Vote]:
+    try:
+        return witness.checked_votes(st, e, records)
+    except witness.BadVote as exc:
+        raise Rejected(exc.reason, exc.detail) from None
+
+
+def _witnessed(st: SessionState, votes: list[Vote], seat: int) -> None:
+    if not witness.has_quorum(st, votes, seat):
+        need = witness.quorum(witness.voters(st), seat)
+        raise Rejected(ILLEGAL, f"seat {seat} is not accused by {need} votes of other players")
+
+
+_TIMED_OUT = (Stall.FOLD, Stall.TIMEOUT, Stall.SIT_OUT)
+
+
+def _timeout(st: SessionState, e: Entry) -> Commit:
+    """The hand's sequencer times `seats` out on the votes of a quorum (SPEC 7.5): each by what
+    it owes at the head: a decision with a default takes it (3.9); a protocol step after the
+    deal folds it for stalling (3.9); a head signature counts as given and the next hand's
+    start passes on, the seat sitting out (3.11)."""
     body = _body(e, k.Timeout)
-    if e.author != r.dealer:
-        raise Rejected(ILLEGAL, "only the dealer's clock times a player out")
-    if r.owed_shuffles or r.trade is not None:
-        raise Rejected(ILLEGAL, "a protocol step is due: it is aborted, not timed out")
-    hand = r.rules
-    _rules(lambda: hand.verify(ActionKind.TIMEOUT, body.seat))
+    r = st.hand
+    if r is None or st.ledger.hand == 0:
+        raise Rejected(ILLEGAL, "no hand has started")
+    if e.author != st.ledger.sequencer:
+        raise Rejected(ILLEGAL, "only the hand's sequencer times a player out")
+    votes = _votes(st, e, body.votes)
+    owed = witness.owed(st)
+    plan: list[tuple[int, Stall]] = []
+    for seat in body.seats:
+        _witnessed(st, votes, seat)
+        acts = [a for a in _TIMED_OUT if a in owed.get(seat, set())]
+        if not acts:
+            raise Rejected(ILLEGAL, f"seat {seat} owes no step the clock acts on")
+        if seat == e.author and acts[0] is not Stall.TIMEOUT:
+            # it may take its own default; for anything else it is replaced
+            raise Rejected(ILLEGAL, "the sequencer is not timed out for that: it is replaced")
+        plan.append((seat, acts[0]))
+    if not r.ended:
+        for seat, act in plan:
+            kind = ActionKind.STALL if act is Stall.FOLD else ActionKind.TIMEOUT
+            _rules(lambda: r.rules.verify(kind, seat))  # noqa: B023 - called at once
 
     def commit() -> list[SessionEvent]:
-        if body.seat == st.seat:
-            st.decision_pending = False
-        events = _rules_events(r, lambda: hand.act(ActionKind.TIMEOUT, body.seat))
-        _after_rules(r, e)
+        events: list[SessionEvent] = []
+        for seat, act in plan:
+            if seat == st.seat:
+                st.decision_pending = False
+            if act is Stall.SIT_OUT:
+                _sit_out_between(st, r, seat)
+                continue
+            kind = ActionKind.STALL if act is Stall.FOLD else ActionKind.TIMEOUT
+            if r.ended or not r.rules.can(kind, seat):
+                continue  # an earlier seat of this timeout ended the hand, or moved its turn
+            events += _rules_events(r, lambda: r.rules.act(kind, seat))  # noqa: B023
+            if kind is ActionKind.STALL:
+                _after_stall(r, seat)
+            _after_rules(r, e)
         return events
 
     return commit
 
 
+def _sit_out_between(st: SessionState, r: HandRecord, seat: int) -> None:
+    """A seat timed out outside a running hand (SPEC 7.5): its signature of the game's end is
+    excused; or its head signature counts as given and it sits out; or, between hands, the next
+    hand's start passes to the next playing seat and it sits out (SPEC 3.11)."""
+    if st.ended is not None:
+        st.ended.excused.add(seat)
+    elif not r.closed:
+        r.excused.add(seat)
+        st.game.sit_out(seat, SitOutReason.MISSED_HEAD_SIGNATURE)
+        if r.closed:
+            st.summaries[-1] = r.summary()
+    else:
+        st.game.sit_out(seat, SitOutReason.MISSED_HAND_START)
+
+
+def _after_stall(r: HandRecord, seat: int) -> None:
+    """The protocol's record once `seat` is folded for stalling (SPEC 3.9, 5.7): it owes no hand
+    shuffle any more, and a trade it was a side of is undone (no give is applied)."""
+    r.owed_shuffles.pop(seat, None)
+    t = r.trade
+    if t is not None and seat in (t.offerer, t.acceptor):
+        r.trade = None
+        r.offer_seq = None
+
+
 @_in_hand
 def _abort(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """Before the deal is complete (SPEC 3.10, 7.5): every blamed seat was replaced as the
+    hand's sequencer, or owes a protocol step and is accused by a quorum."""
     body = _body(e, k.Abort)
-    if e.author != r.dealer:
-        raise Rejected(ILLEGAL, "only the dealer aborts the hand")
-    owing = {d.seat for d in stalled(st.ledger, r)}
+    if e.author != r.sequencer:
+        raise Rejected(ILLEGAL, "only the hand's sequencer aborts it")
     blamed = tuple(body.blamed)
-    if not blamed or not set(blamed) <= owing:
-        raise Rejected(
-            ILLEGAL, f"an abort blames seats that owe a protocol step now: {sorted(owing)}"
-        )
+    missing = [s for s in r.replaced if s not in blamed]
+    if missing:
+        raise Rejected(ILLEGAL, f"the abort blames the replaced sequencer(s) {missing}")
+    votes = _votes(st, e, body.votes)
+    owed = witness.owed(st)
+    for seat in blamed:
+        if seat in r.replaced:
+            continue
+        if Stall.ABORT not in owed.get(seat, set()):
+            raise Rejected(ILLEGAL, f"seat {seat} owes no protocol step before the deal")
+        _witnessed(st, votes, seat)
     blame = (blamed, body.reason)
-    _rules(lambda: r.rules.verify(ActionKind.ABORT, r.dealer, blame))
-    return lambda: _close(st, r, e, lambda: r.rules.act(ActionKind.ABORT, r.dealer, blame), blamed)
+    _rules(lambda: r.rules.verify(ActionKind.ABORT, r.sequencer, blame))
+    return lambda: _close(
+        st, r, e, lambda: r.rules.act(ActionKind.ABORT, r.sequencer, blame), blamed
+    )
+
+
+def _sequencer_change(st: SessionState, e: Entry) -> Commit:
+    """SPEC 6.6, 7.5: sequencing moves to the author on the votes of a quorum against each seat
+    it replaces (the ledger has checked who they are). Each replaced seat, after the deal, is
+    folded for stalling; before it, the hand is aborted blaming them (the new sequencer owes
+    the abort); outside a running hand, they sit out."""
+    body = _body(e, k.SequencerChange)
+    r = st.hand
+    if r is None:
+        raise Rejected(ILLEGAL, "no hand has started")
+    votes = _votes(st, e, body.votes)
+    replaced = tuple(body.replaced)
+    for seat in replaced:
+        _witnessed(st, votes, seat)
+    return lambda: _replace(st, r, replaced, e.author)
+
+
+def _equivocation(st: SessionState, e: Entry) -> Commit:
+    """SPEC 6.8: the seat that takes over from an equivocating sequencer proves it (the ledger
+    has checked the proof); the equivocator is replaced as a silent sequencer is (7.5)."""
+    body = _body(e, k.Equivocation)
+    r = st.hand
+    if r is None:
+        raise Rejected(ILLEGAL, "no hand has started")
+    if e.author != st.ledger.successor(body.sequencer):
+        raise Rejected(ILLEGAL, f"seat {st.ledger.successor(body.sequencer)} proves it")
+    return lambda: _replace(st, r, (body.sequencer,), e.author)
+
+
+def _replace(
+    st: SessionState, r: HandRecord, replaced: Sequence[int], by: int
+) -> list[SessionEvent]:
+    """The effect of replacing `replaced` by `by` as the hand's sequencer (SPEC 7.5)."""
+    r.sequencer = by
+    r.replaced += [s for s in replaced if s not in r.replaced]
+    events: list[SessionEvent] = []
+    if r.ended:
+        for seat in replaced:
+            if r.closed and seat in {p.seat for p in st.game.players}:
+                st.game.sit_out(seat, SitOutReason.REPLACED_SEQUENCER)
+        return events
+    hand = r.rules
+    for seat in replaced:
+        if seat == st.seat:
+            st.decision_pending = False
+        if r.dealt and hand.can_stall(seat):
+            events += _rules_events(r, lambda: hand.stall(seat))  # noqa: B023
+            _after_stall(r, seat)
+    return events
 
 
 @_in_hand
@@ -592,12 +763,48 @@ def _close(
     if isinstance(e.body, k.Abort):
         r.abort_reason = e.body.reason
     st.game.end_hand()
+    for seat in r.replaced:
+        st.game.sit_out(seat, SitOutReason.REPLACED_SEQUENCER)
+    st.game.check_chips()  # SPEC 3.11: the chips at the table and with those who left
     summary = r.summary()
     st.summaries.append(summary)
     return [*events, HandClosed(summary)]
 
 
+def _game_end(st: SessionState, e: Entry) -> Commit:
+    """SPEC 7.3: between hands, a seated player ends the game, naming every seated player's
+    stack; the chips must add up against the buy-ins (3.11). Every seated player then signs it."""
+    body = _body(e, k.GameEnd)
+    _between(st, "a game ends")
+    _bound(e)
+    expected = [(p.seat, p.stack) for p in st.game.players]
+    got = [(p.seat, p.stack) for p in body.players]
+    if got != expected:
+        raise Rejected(ILLEGAL, f"the seated players' stacks are {expected}")
+    try:
+        st.game.check_chips()
+    except RulesError as exc:
+        raise Rejected(ILLEGAL, str(exc)) from None
+    signers = tuple(sorted(st.ledger.identities))
+
+    def commit() -> list[SessionEvent]:
+        st.ended = GameEnded(signers)
+        return []
+
+    return commit
+
+
 def _head_signature(st: SessionState, e: Entry) -> Commit:
+    ended = st.ended
+    if ended is not None:
+        if e.author in ended.signed | ended.excused:
+            raise Rejected(ILLEGAL, f"seat {e.author} has signed the game's end or was excused")
+
+        def sign() -> list[SessionEvent]:
+            ended.signed.add(e.author)
+            return []
+
+        return sign
     r = st.hand
     if r is None:
         raise Rejected(ILLEGAL, "no ended hand to sign")
@@ -605,7 +812,7 @@ def _head_signature(st: SessionState, e: Entry) -> Commit:
 
     def commit() -> list[SessionEvent]:
         r.signed.add(e.author)
-        if r.signed >= set(r.order):
+        if r.closed:
             st.summaries[-1] = r.summary()
         return []
 
@@ -616,6 +823,7 @@ CHECKS: Mapping[str, Check] = {
     k.SeatAcceptance.KIND: _seat,
     k.Join.KIND: _join,
     k.Leave.KIND: _leave,
+    k.SitIn.KIND: _sit_in,
     k.HandStart.KIND: _hand_start,
     k.HandKey.KIND: _hand_key,
     k.DeckShuffle.KIND: _deck_shuffle,
@@ -625,10 +833,12 @@ CHECKS: Mapping[str, Check] = {
     k.Reveal.KIND: _reveal,
     k.Timeout.KIND: _timeout,
     k.Abort.KIND: _abort,
+    k.SequencerChange.KIND: _sequencer_change,
+    k.Equivocation.KIND: _equivocation,
     k.HandEnd.KIND: _hand_end,
+    k.GameEnd.KIND: _game_end,
     k.HeadSignature.KIND: _head_signature,
     **{a.entry: _decision for a in ACTION.values() if a.body is not None},
 }
 """The check of every entry kind a session accepts (SPEC 7.2): the plain entries of the action
-table through one check, every other kind through its own. `genesis` starts a session and
-`equivocation` is not handled by this version (SPEC 7.5)."""
+table through one check, every other kind through its own; `genesis` starts a session."""

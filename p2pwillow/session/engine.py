@@ -19,7 +19,7 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 # (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle, reveal, hand end, head
 # signature). The hand's dealer sequences: a player's entry goes to it as an AuthoredEntry;
 # the dealer's session checks it, gives it seq and prev, countersigns, applies it and sends
-# the Entry to everyone; its clock times out or aborts what the schedule says is stalled
+# the Entry to everyone; its clock times out, folds or aborts what the schedule says is stalled
 # (`handle_timer`). An authored
 # entry it refuses (a race lost in free trading, say) goes back to its author as a signed
 # `Refusal`; the author's session then drops its pending decision and may decide again.
@@ -28,24 +28,34 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card
-from p2pwillow.crypto.group import Rng
+from p2pwillow.crypto.group import G, Rng
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import ConfigError, Game, Hand, IllegalAction, Phase, RulesError, TableConfig
-from p2pwillow.session import checks, schedule, steps
+from p2pwillow.rules.actions import BY_ENTRY
+from p2pwillow.session import checks, schedule, steps, witness
 from p2pwillow.session.checks import Rejected
-from p2pwillow.session.events import EntryRefused, HandSummary, Output, SessionEvent
+from p2pwillow.session.events import (
+    ChainCut,
+    EntryRefused,
+    HandSummary,
+    Outgoing,
+    Output,
+    SessionEvent,
+)
+from p2pwillow.session.pool import author_key
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
-from p2pwillow.session.schedule import Due, Step
+from p2pwillow.session.schedule import Due, Stall, Step
 from p2pwillow.session.state import Sent, SessionState
 from p2pwillow.session.steps import DecisionLike
 
@@ -57,6 +67,28 @@ class Wait:
 
     seat: int
     step: str
+
+
+def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
+    """SPEC 7.5: a sequencer change (or an equivocation proof) at a head beats whatever the
+    seat it replaces sequenced after that head; of two changes at one head, the one replacing
+    fewer seats (a seat that did take over is not silent)."""
+    body = entry.body
+    if isinstance(body, k.SequencerChange):
+        first = body.replaced[0]
+    elif isinstance(body, k.Equivocation):
+        first = body.sequencer
+    else:
+        return False
+    if ledger.sequencer_of(seq) == first:
+        return True
+    theirs = held.body
+    return (
+        isinstance(body, k.SequencerChange)
+        and isinstance(theirs, k.SequencerChange)
+        and tuple(theirs.replaced[: len(body.replaced)]) == tuple(body.replaced)
+        and len(theirs.replaced) > len(body.replaced)
+    )
 
 
 def _fail(exc: Rejected, entry: Entry | AuthoredEntry) -> RemoteProtocolError:
@@ -85,8 +117,10 @@ def make_genesis(
             k.SeatedPlayer(seat=s, name=n, identity_key=key.hex()) for s, n, key in sorted(players)
         ],
     )
-    authored = AuthoredEntry.create(identity, game=game, hand=0, author=seat, body=body)
-    return authored.sequence(0, bytes(32), identity)
+    authored = AuthoredEntry.create(
+        identity, game=game, hand=0, author=seat, body=body, counter=0, seen=GENESIS_PREV
+    )
+    return authored.sequence(0, GENESIS_PREV, identity)
 
 
 class Session:
@@ -104,6 +138,18 @@ class Session:
         genesis: Entry,
         rng: Rng | None = None,
     ) -> None:
+        self._start(identity, seat, genesis, rng, seated=True)
+
+    def _start(
+        self,
+        identity: Identity | None,
+        seat: int | None,
+        genesis: Entry,
+        rng: Rng | None,
+        *,
+        seated: bool,
+    ) -> None:
+        """The session after the genesis; `seated`: the identity must hold `seat` in it."""
         if (identity is None) != (seat is None):
             raise LocalProtocolError("a player has both an identity and a seat; an observer none")
         if identity is not None and rng is None:
@@ -127,14 +173,98 @@ class Session:
                 raise RemoteProtocolError(
                     Reason.BAD_SEATING, str(exc), seq=0, kind="genesis", author=genesis.author
                 ) from None
-        if identity is not None and body.identity_keys().get(seat or 0) != identity.public_key:
+        holder = body.identity_keys().get(seat or 0)
+        if identity is not None and seated and holder != identity.public_key:
             raise LocalProtocolError(f"this identity does not hold seat {seat} in the genesis")
         self._identity = identity
         self._rng = rng
         self._state = SessionState(seat, ledger, config, game)
-        # the dealer's clock (SPEC 7.5): since when the chain has stood at this head
-        self._clock_key: tuple[int, int] | None = None
-        self._clock_since = 0.0
+        if identity is not None and genesis.author == seat:
+            self._state.signed[genesis.counter] = genesis.sig
+
+    @classmethod
+    def restore(
+        cls,
+        identity: Identity,
+        seat: int,
+        entries: Sequence[Entry],
+        rng: Rng,
+        *,
+        secrets: Mapping[int, int] | None = None,
+        signed: Mapping[int, bytes] | None = None,
+    ) -> Session:
+        """A player's session rebuilt from its transcript (`entries`, the genesis first), the
+        per-hand secrets it kept (`secrets`: hand number -> x) and the counters it signed
+        (`signed`: counter -> author signature), as a node resuming after a crash does (SPEC
+        7.7). Every entry is checked in full, the player's own included; nothing is sent. The
+        player's cards follow from x: its public hand is under its key alone. Afterwards
+        `poll()` sends what is due.
+
+        The identity must hold `seat` when the transcript ends, or the seat must be free (a
+        player about to `join`). Raises RemoteProtocolError for a bad entry (naming it), and
+        LocalProtocolError if the seat is another's or a secret does not open its hand key.
+        """
+        session = cls._replayed(
+            identity, seat, entries, rng, secrets or {}, signed or {}, checked=False
+        )
+        holder = session._state.ledger.identities.get(seat)
+        if holder is not None and holder != identity.public_key:
+            raise LocalProtocolError(f"seat {seat} is held by another identity")
+        return session
+
+    @classmethod
+    def _replayed(
+        cls,
+        identity: Identity | None,
+        seat: int | None,
+        entries: Sequence[Entry],
+        rng: Rng | None,
+        secrets: Mapping[int, int],
+        signed: Mapping[int, bytes],
+        *,
+        checked: bool,
+    ) -> Session:
+        """A session that has applied `entries`, sending nothing: with every check, the
+        player's own entries included; or, `checked`, entries this peer checked before (a
+        rewind), without their signatures and proofs again."""
+        if not entries:
+            raise LocalProtocolError("a transcript starts with its genesis")
+        session = cls.__new__(cls)
+        session._start(identity, seat, entries[0], rng, seated=False)
+        st = session._state
+        st.signed.update(signed)
+        st.check_own, st.checked = not checked, checked
+        try:
+            for entry in entries[1:]:
+                session._apply(entry, signed_here=checked, countersigned_here=checked)
+                r = st.hand
+                if isinstance(entry.body, k.HandStart) and r is not None and seat in r.order:
+                    r.secret = secrets.get(r.number)
+                elif isinstance(entry.body, k.HandKey) and entry.author == seat and r is not None:
+                    session._check_secret(r)
+        finally:
+            st.check_own = st.checked = False
+        return session
+
+    def _check_secret(self, r: HandRecord) -> None:
+        """The secret kept for hand `r` is the one behind the hand key the chain holds."""
+        me = self._state.seat
+        assert me is not None
+        if r.secret is not None and G.mul_secret(r.secret) != r.keys[me]:
+            raise LocalProtocolError(f"the secret kept for hand {r.number} is not its hand key's")
+
+    @property
+    def secrets(self) -> dict[int, int]:
+        """The local player's secret of the current hand, by hand number: what a node keeps on
+        disk before it sends anything that depends on it (SPEC 7.7)."""
+        r = self._state.hand
+        return {} if r is None or r.secret is None else {r.number: r.secret}
+
+    @property
+    def signed(self) -> dict[int, bytes]:
+        """Every counter this identity signed in this game, with the signature: what a node
+        keeps on disk before it sends the entry (SPEC 7.1, 7.7)."""
+        return dict(self._state.signed)
 
     # --- what the session knows ----------------------------------------------------------------
 
@@ -200,15 +330,25 @@ class Session:
         return not self.missing
 
     @property
+    def ended(self) -> bool:
+        """A `game_end` is in the chain: no hand starts again (SPEC 7.3)."""
+        return self._state.ended is not None
+
+    @property
     def missing(self) -> tuple[Wait, ...]:
         """What the transcript so far lacks to be a finished game (SPEC 7.6), seat by seat:
         the `seat` of a genesis player who has not accepted; while a hand runs, what it waits
-        for (7.4), or the dealer's `hand_end` once the rules have settled it; after it ended,
-        the `head_signature` of each of its players who has not signed. Empty exactly when
-        the game is complete; the one place that says what "complete" means."""
+        for (7.4), or the sequencer's `hand_end` once the rules have settled it; after it
+        ended, the `head_signature` of each of its players who has not signed; between hands,
+        the `game_end` that any seated player may write (one item per seated player); after
+        it, the `game_signature` of each seated player who has not signed it. Empty exactly
+        when the game is complete; the one place that says what "complete" means."""
         st = self._state
+        now = schedule.when(st.ledger, st.hand)
+        if now is schedule.When.BETWEEN:
+            return tuple(Wait(s, k.GameEnd.KIND) for s in sorted(st.ledger.identities))
         owed = tuple(dict.fromkeys(Wait(d.seat, d.step.value) for d in self.due()))
-        if owed or schedule.when(st.ledger, st.hand) is not schedule.When.HAND:
+        if owed or now is not schedule.When.HAND:
             return owed
         # A running hand always waits for someone; the sequencer's next entry if not (7.4).
         return (Wait(self.sequencer, "entry"),)
@@ -246,7 +386,7 @@ class Session:
         """Every step the schedule says is owed now, from whom (SPEC 7.4), the automatic ones
         and those outside the running hand (seating, the hand's end, head signatures) included."""
         st = self._state
-        return schedule.dues(st.ledger, st.hand)
+        return st.dues()
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
@@ -261,7 +401,7 @@ class Session:
             return False
         return any(
             d.seat == me and d.ready and (d.step is not Step.LAYOUT or r.held is not None)
-            for d in schedule.dues(st.ledger, r, schedule.Maker.PLAYER)
+            for d in st.dues(schedule.Maker.PLAYER)
         )
 
     def may_decide(self) -> bool:
@@ -292,28 +432,103 @@ class Session:
         """Emit any automatic step now due from the local seat (after construction, say)."""
         return self._auto()
 
-    def receive(self, item: Entry | AuthoredEntry | Refusal) -> Output:
+    def receive(self, item: Outgoing) -> Output:
         """Take what a peer sent. A sequenced `Entry` is checked and applied (one already
         held is ignored). An `AuthoredEntry` is sequenced if this session is the sequencer;
         if the checks of SPEC 7.1 refuse it, nothing changes and the output holds a signed
-        `Refusal` for its author (and an `EntryRefused` event). A `Refusal` of the local
-        seat's pending decision drops that decision (SPEC 7.1); other refusals are ignored.
+        `Refusal` for its author (and an `EntryRefused` event). Any other session keeps it,
+        not yet sequenced, in its pool (SPEC 7.1). A `Refusal` of the local seat's pending
+        decision drops that decision unless the decision still passes every check at the
+        refusing head (SPEC 7.1); other refusals are ignored.
+
+        A `Vote` about the local head is kept (SPEC 7.5), and the hand's sequencer, or the
+        seat that takes over from it, may act on the votes at once.
 
         A bad entry raises RemoteProtocolError naming it, its author and why, and changes
-        nothing; so does an authored entry sent to a session that does not sequence it, and
-        a refusal not signed by the hand's sequencer.
+        nothing; so does an authored entry of another game or by a seat that holds no seat,
+        a refusal not signed by the hand's sequencer, and a vote that does not verify.
         """
         if isinstance(item, AuthoredEntry):
-            return self._sequence_authored(item)
+            st = self._state
+            if st.seat is not None and st.seat == st.ledger.sequencer:
+                return self._sequence_authored(item)
+            return self._pool_authored(item)
+        if isinstance(item, Vote):
+            return self._take_vote(item)
         if isinstance(item, Refusal):
             return self._take_refusal(item)
         if not isinstance(item, Entry):
             raise RemoteProtocolError(Reason.MALFORMED, f"not an entry: {type(item).__name__}")
         ledger = self._state.ledger
-        if 0 <= item.seq <= ledger.head_seq and ledger.hash_of(item.seq) == item.hash:
-            return Output()  # DESIGN 6: applying an entry twice is harmless
+        if 0 <= item.seq <= ledger.head_seq:
+            if ledger.hash_of(item.seq) == item.hash:
+                return Output()  # DESIGN 6: applying an entry twice is harmless
+            return self._conflict(item)
         events = self._apply(item)
         return Output((), tuple(events)) + self._auto()
+
+    # --- another entry where the chain holds one (SPEC 6.8, 7.5) -------------------------------
+
+    def _conflict(self, entry: Entry) -> Output:
+        """`entry` takes the place of an entry the chain holds. A sequencer change (or the
+        proof of an equivocation) at a head where the seat it replaces went on sequencing
+        takes that place: the chain is cut back and it is applied. Two entries countersigned by
+        one sequencer for one place are an equivocation: the seat that takes over proves it,
+        every other player passes the second entry on. Anything else is late and ignored."""
+        st = self._state
+        ledger = st.ledger
+        seq = entry.seq
+        if seq == 0:
+            return Output()
+        held = ledger[seq]
+        if entry.prev == ledger.hash_of(seq - 1) and _supersedes(entry, held, ledger, seq):
+            return self._cut_and_apply(seq, entry)
+        proof = ledger.conflict(entry)
+        if proof is None or self._identity is None or st.seat is None:
+            return Output()
+        if ledger.successor(proof.sequencer) == st.seat and seq > ledger.hand_start_seq:
+            rewound = self._rewound(seq)
+            made = rewound._made(proof)
+            return self._adopt(rewound, seq) + made
+        if entry.hash in st.forwarded:
+            return Output()
+        st.forwarded.add(entry.hash)
+        return Output((entry,), ())  # the seat that takes over must see both
+
+    def _cut_and_apply(self, seq: int, entry: Entry) -> Output:
+        rewound = self._rewound(seq)
+        events = rewound._apply(entry)
+        return self._adopt(rewound, seq) + Output((), tuple(events)) + self._auto()
+
+    def _rewound(self, seq: int) -> Session:
+        """This session as it was before entry `seq`, rebuilt from its own chain."""
+        st = self._state
+        r = st.hand
+        secrets = {} if r is None or r.secret is None else {r.number: r.secret}
+        return Session._replayed(
+            self._identity,
+            st.seat,
+            st.ledger.entries[:seq],
+            self._rng,
+            secrets,
+            st.signed,
+            checked=True,
+        )
+
+    def _adopt(self, rewound: Session, seq: int) -> Output:
+        """Take the rewound state; what the cut entries carried is held again (SPEC 6.8)."""
+        old = self._state
+        cut = old.ledger.entries[seq:]
+        new = rewound._state
+        new.forwarded = old.forwarded
+        for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
+            new.pool.take(e, new.ledger)
+        self._state = new
+        return Output((), (ChainCut(seq),))
+
+    def _made(self, proof: k.Equivocation) -> Output:
+        """As the seat that takes over, write the proof of the equivocation (SPEC 6.8)."""
+        return self._emit(proof) + self._auto()
 
     def replay(self, entry: Entry) -> tuple[SessionEvent, ...]:
         """Apply the next transcript entry strictly, as `willow verify` does (no duplicates,
@@ -324,12 +539,69 @@ class Session:
         """As the next dealer, open the next hand (SPEC 7.3)."""
         me = self._me()
         st = self._state
+        if st.ended is not None:
+            raise IllegalAction("the game has ended")
         if not st.between_hands:
             raise IllegalAction("a hand is running, or the last one is not signed by everyone")
         if st.game.next_button() != me:
             raise IllegalAction(f"seat {st.game.next_button()} deals the next hand")
         players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players if p.plays]
         return self._emit(k.HandStart(dealer=me, players=players)) + self._auto()
+
+    # --- between hands: leaving, coming back, sitting in (SPEC 3.11) --------------------------
+
+    def leave(self) -> Output:
+        """Between hands, stand up; the game keeps this identity's stack for when it comes
+        back (SPEC 3.11). IllegalAction (nothing sent) if the rules refuse it now."""
+        me = self._me()
+        st = self._state
+        self._between_hands("leave")
+        st.game.verify_leave(me)
+        return self._emit(k.Leave()) + self._auto()
+
+    def sit_in(self) -> Output:
+        """Between hands, play again from the next hand after sitting out (SPEC 3.11)."""
+        me = self._me()
+        st = self._state
+        self._between_hands("sit in")
+        st.game.verify_sit_in(me)
+        return self._emit(k.SitIn()) + self._auto()
+
+    def join(self, name: str) -> Output:
+        """Take this session's seat, which must be free (a session restored from the game's
+        transcript for the seat it takes, `Session.restore`): with the stack this identity
+        left with, or buying in with the starting stack (SPEC 3.11, 7.3)."""
+        me = self._me()
+        st = self._state
+        identity = self._identity
+        assert identity is not None
+        self._between_hands("join")
+        key = identity.public_key.hex()
+        st.game.verify_join(me, name, key)
+        body = k.Join(
+            name=name,
+            identity_key=key,
+            genesis=st.ledger.hash_of(0).hex(),
+            buy_in=st.game.buy_in_due(key),
+        )
+        return self._emit(body) + self._auto()
+
+    def end_game(self) -> Output:
+        """Between hands, end the game (SPEC 7.3): every seated player's stack, signed by this
+        player; then every seated player signs it. IllegalAction if no game can end now."""
+        me = self._me()
+        st = self._state
+        self._between_hands("end the game")
+        if me not in st.ledger.identities:
+            raise IllegalAction(f"seat {me} is not seated")
+        players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players]
+        return self._emit(k.GameEnd(players=players)) + self._auto()
+
+    def _between_hands(self, what: str) -> None:
+        if self._state.ended is not None:
+            raise IllegalAction("the game has ended")
+        if not self._state.between_hands:
+            raise IllegalAction(f"a player may {what} only between hands")
 
     def act(self, decision: DecisionLike) -> Output:
         """The local player's decision, checked against the rules, as a signed entry.
@@ -352,40 +624,111 @@ class Session:
             st.decision_pending = False
             raise
         sent = out.send[0] if out.send else None
-        st.decision_sent = Sent(sent.sig, head) if isinstance(sent, AuthoredEntry) else None
+        st.decision_sent = Sent(sent, head) if isinstance(sent, AuthoredEntry) else None
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
-        """The dealer's clock (SPEC 7.5): time out a player who let the action clock run
-        out (check or fold, pass, decline, close trading), or abort a hand whose protocol
-        stalled, blaming the stallers. Other sessions do nothing here."""
+        """The player's action clock (SPEC 7.5): it restarts whenever the head changes; each
+        time another `action_clock` passes at the same head, the player votes once, accusing
+        the seats that owe a step and that it holds nothing from, or the sequencer when it
+        holds an entry that passes (which it sends to every peer again). Then the hand's
+        sequencer acts on the votes it holds (a `timeout` or an `abort`), or the seat that
+        takes over from a silent sequencer replaces it (`sequencer_change`). Time enters only
+        here, as `now` (seconds, any origin); an observer does nothing."""
         st = self._state
-        r = st.hand
-        if r is None or r.ended or st.seat is None or r.dealer != st.seat:
-            self._clock_key = None
+        if self._identity is None or st.seat is None:
             return Output()
-        key = (r.number, st.ledger.head_seq)
-        if key != self._clock_key:
-            self._clock_key, self._clock_since = key, now
+        clock = st.clock
+        if not clock.at(st.ledger.head_hash, now):
             return Output()
-        if now - self._clock_since < st.config.action_clock:
-            return Output()
+        periods = int((now - clock.since) // st.config.action_clock)
         out = Output()
-        hand = r.rules
-        for due in schedule.dues(st.ledger, r):
-            stall = schedule.RULE[due.step].stall
-            if stall is schedule.Stall.TIMEOUT and st.hand is r and hand.can_timeout(due.seat):
-                out += self._emit(k.Timeout(seat=due.seat))
-        if out.send:
-            return out + self._auto()
-        owing = schedule.stalled(st.ledger, r)
-        seats = sorted({d.seat for d in owing})
-        named = sorted({d.step.value for d in owing})
-        reason = f"seat(s) {', '.join(map(str, seats))} stalled: {', '.join(named)}"[:200]
-        # SPEC 3.10, 7.5: the rules accept an abort only before the deal is complete.
-        if seats and hand.can_abort(seats, reason):
-            out += self._emit(k.Abort(blamed=seats, reason=reason))
-        return out + self._auto()
+        if periods > clock.periods:
+            clock.periods = periods
+            out += self._vote(periods)
+        return out + self._act_on_votes() + self._auto()
+
+    def _vote(self, periods: int) -> Output:
+        """This player's vote after `periods` whole action clocks at the head (SPEC 7.5)."""
+        st = self._state
+        identity, me = self._identity, st.seat
+        assert identity is not None and me is not None
+        if st.ledger.hand == 0:
+            return Output()  # seating has no remedy: a table that does not fill is left
+        passing = [e for e in st.pool.entries() if self._counts(e) and self._passes_here(e)]
+        holding = {e.author: True for e in passing}
+        seats = witness.accused(st, holding, periods)
+        resend = tuple(dict.fromkeys(passing))
+        if not seats:
+            return Output(resend, ())
+        vote = Vote.create(
+            identity,
+            game=st.game_id,
+            hand=st.ledger.hand,
+            head=st.ledger.head_hash,
+            voter=me,
+            seats=tuple(sorted(seats)),
+        )
+        st.clock.hold(vote)
+        return Output((vote, *resend), ())
+
+    def _counts(self, authored: AuthoredEntry) -> bool:
+        """A pooled entry counts once its signature verifies (checked once, SPEC 7.1)."""
+        key = author_key(authored, self._state.ledger)
+        return key is not None and self._state.pool.verified(authored, key)
+
+    def _take_vote(self, vote: Vote) -> Output:
+        """SPEC 7.5: a vote about the local head, from a player who votes now, is kept; one
+        about another head (or hand) changes nothing; a bad one is rejected."""
+        st = self._state
+        if vote.game != st.ledger.game:
+            raise RemoteProtocolError(Reason.WRONG_GAME, "a vote from another game", kind="vote")
+        if vote.hand != st.ledger.hand or vote.head != st.ledger.head_hash:
+            return Output()
+        try:
+            witness.check_vote(st, vote)
+        except witness.BadVote as exc:
+            raise RemoteProtocolError(
+                exc.reason, exc.detail, kind="vote", author=vote.voter
+            ) from None
+        if self._identity is None or not st.clock.hold(vote):
+            return Output()
+        return self._act_on_votes() + self._auto()
+
+    def _act_on_votes(self) -> Output:
+        """The hand's sequencer times out or aborts on the seats a quorum accuses at the head;
+        the seat that takes over from a silent sequencer (and from each silent seat after it)
+        replaces it (SPEC 7.5)."""
+        st = self._state
+        me, r = st.seat, st.hand
+        votes = list(st.clock.votes.values())
+        if me is None or r is None or not votes or st.clock.head != st.ledger.head_hash:
+            return Output()
+        records = [witness.record_of(v) for v in sorted(votes, key=lambda v: v.voter)]
+        if me != st.ledger.sequencer:
+            replaced = witness.replacing(st)
+            if not replaced:
+                return Output()
+            return self._emit(k.SequencerChange(replaced=replaced, votes=records))
+        owed = witness.owed(st)
+        accused = [s for s in sorted(owed) if witness.has_quorum(st, votes, s)]
+        if me in accused and owed[me] & {Stall.TIMEOUT} != owed[me]:
+            accused.remove(me)  # only its own default it takes itself; else it is replaced
+        pre_deal = [s for s in accused if Stall.ABORT in owed[s]]
+        if pre_deal:
+            named = sorted({d.step.value for d in st.dues() if d.seat in pre_deal})
+            reason = f"seat(s) {', '.join(map(str, pre_deal))} stalled: {', '.join(named)}"
+            return self._emit(
+                k.Abort(
+                    blamed=sorted(set(pre_deal) | set(r.replaced)),
+                    reason=reason[:200],
+                    votes=records,
+                )
+            )
+        timed = [s for s in accused if owed[s] & {Stall.TIMEOUT, Stall.FOLD, Stall.SIT_OUT}]
+        if not timed:
+            return Output()
+        return self._emit(k.Timeout(seats=timed, votes=records))
 
     # --- the one path for entries ------------------------------------------------------------
 
@@ -398,12 +741,95 @@ class Session:
         ledger.check_next(
             entry, author_signed_here=signed_here, countersigned_here=countersigned_here
         )
+        if not signed_here:
+            self._check_own(entry)
         try:
             commit = checks.check(self._state, entry)
         except Rejected as exc:
             raise _fail(exc, entry) from None
         ledger.append(entry, checked=True)
-        return commit()
+        self._state.pool.applied(entry, ledger)
+        events = commit()
+        self._settle_decision()
+        return events
+
+    def _settle_decision(self) -> None:
+        """SPEC 7.1: a pending decision that can no longer be sequenced is dropped, and the
+        player decides again: an entry of its identity with a higher counter is in the chain,
+        or the decision binds the head and the head has moved on."""
+        st = self._state
+        sent = st.decision_sent
+        if not st.decision_pending or sent is None or self._identity is None:
+            return
+        entry = sent.entry
+        action = BY_ENTRY.get(entry.kind)
+        stale = entry.counter <= st.ledger.last_counter(self._identity.public_key)
+        moved = action is not None and action.binds and entry.seen != st.ledger.head_hash
+        if stale or moved:
+            st.decision_pending = False
+            st.decision_sent = None
+            st.pool.discard(entry.sig)
+
+    def _pool_authored(self, authored: AuthoredEntry) -> Output:
+        """SPEC 7.1: a peer that does not sequence keeps an authored entry that may still be
+        sequenced in this hand; a resend, or one already made stale, changes nothing."""
+        ledger = self._state.ledger
+        if authored.game != ledger.game:
+            raise RemoteProtocolError(
+                Reason.WRONG_GAME,
+                "an authored entry of another game",
+                kind=authored.kind,
+                author=authored.author,
+            )
+        if author_key(authored, ledger) is None:
+            raise RemoteProtocolError(
+                Reason.UNKNOWN_AUTHOR,
+                "the author holds no seat",
+                kind=authored.kind,
+                author=authored.author,
+            )
+        self._state.pool.take(authored, ledger)
+        return Output()
+
+    def _passes_here(self, authored: AuthoredEntry) -> bool:
+        """Whether `authored` would be accepted as the next entry, right after the head (every
+        check of SPEC 7.1 made, nothing applied): what "holding" an entry means (7.5)."""
+        st = self._state
+        ledger = st.ledger
+        draft = authored.placed(ledger.head_seq + 1, ledger.head_hash)
+        mine = authored.author == st.seat and st.signed.get(authored.counter) == authored.sig
+        try:
+            ledger.check_next(
+                draft,
+                sequencer_seat=ledger.sequencer,
+                author_signed_here=mine,
+                countersigned_here=True,
+            )
+            checks.check(st, draft)
+        except (RemoteProtocolError, Rejected):
+            return False
+        return True
+
+    def _check_own(self, entry: Entry) -> None:
+        """SPEC 7.1: an entry in this identity's name must be one it signed, for that counter;
+        a replayed or forged one is refused, so the player never takes it for its own."""
+        identity, st = self._identity, self._state
+        if identity is None or entry.author != st.seat:
+            return
+        body = entry.body
+        key = (
+            bytes.fromhex(body.identity_key)
+            if isinstance(body, k.Join)
+            else st.ledger.identities.get(entry.author)
+        )
+        if key == identity.public_key and st.signed.get(entry.counter) != entry.sig:
+            raise RemoteProtocolError(
+                Reason.BAD_SIGNATURE,
+                f"an entry in our name we did not sign here (counter {entry.counter})",
+                seq=entry.seq,
+                kind=entry.kind,
+                author=entry.author,
+            )
 
     def _sequence_authored(self, authored: AuthoredEntry) -> Output:
         seat, identity = self._state.seat, self._identity
@@ -415,6 +841,9 @@ class Session:
                 author=authored.author,
             )
         ledger = self._state.ledger
+        key = author_key(authored, ledger)
+        if key is not None and authored.counter <= ledger.last_counter(key):
+            return Output()  # a resend of what is sequenced, or made stale by it: nothing to say
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(draft) != seat:
             raise RemoteProtocolError(
@@ -464,8 +893,13 @@ class Session:
             or refusal.head < sent.head
         ):
             return Output()
+        if refusal.head == ledger.head_seq and self._passes_here(sent.entry):
+            # SPEC 7.1: refused at the head it passes at: the refusal is false. The decision
+            # stays pending and goes to every peer again, which now holds it (7.5).
+            return Output((sent.entry,), ())
         st.decision_pending = False
         st.decision_sent = None
+        st.pool.discard(refusal.sig)
         refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)
         return Output((), (refused,))
 
@@ -474,15 +908,26 @@ class Session:
         else send it to the sequencer (remembering the automatic step `due` as on its way)."""
         identity, me = self._identity, self._state.seat
         assert identity is not None and me is not None
-        ledger = self._state.ledger
+        st = self._state
+        ledger = st.ledger
         hand = ledger.hand + 1 if isinstance(body, k.HandStart) else ledger.hand
+        # SPEC 6.4: above every counter this identity used, in the chain or signed here
+        counter = max(ledger.last_counter(identity.public_key), *st.signed, -1) + 1
         authored = AuthoredEntry.create(
-            identity, game=self._state.game_id, hand=hand, author=me, body=body
+            identity,
+            game=st.game_id,
+            hand=hand,
+            author=me,
+            body=body,
+            counter=counter,
+            seen=ledger.head_hash,
         )
+        st.signed[counter] = authored.sig
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(entry) != me:
             if due is not None:
-                self._state.pending.add(due)
+                st.pending.add(due)
+            st.pool.take(authored, ledger)  # its own entry on its way counts as held (7.5)
             return Output((authored,), ())
         try:
             events = self._apply(entry, signed_here=True, countersigned_here=True)
@@ -491,10 +936,17 @@ class Session:
         return Output((entry,), tuple(events))
 
     def _auto(self) -> Output:
-        """Emit every automatic step due from the local seat, until none is (SPEC 7.3)."""
+        """Emit every automatic step due from the local seat, until none is (SPEC 7.3); a seat
+        that has just taken over sequencing first sequences what it held (SPEC 7.5)."""
         out = Output()
         if self._identity is None:
             return out
+        st = self._state
+        if st.seat == st.ledger.sequencer and len(st.pool):
+            for held in st.pool.entries():
+                st.pool.discard(held.sig)
+                if self._counts(held):
+                    out += self._sequence_authored(held)
         for _ in range(10_000):
             due = steps.due_step(self._state)
             if due is None:

@@ -7,10 +7,12 @@ which a session passes on unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from p2pwillow.cards import Card
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import Reason
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Event as RulesEvent
 from p2pwillow.session.refusal import Refusal
 
@@ -97,34 +99,69 @@ class EntryRefused:
     detail: str
 
 
-SessionEvent = RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused
+@dataclass(frozen=True, slots=True)
+class ChainCut:
+    """The chain was cut back to before entry `seq` (SPEC 6.8, 7.5): an equivocation was proved,
+    or a sequencer change took the place of what the replaced seat sequenced. A live node cuts
+    its replication back too (`Replication.cut_back(seq)`)."""
+
+    seq: int
+
+
+SessionEvent = (
+    RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused | ChainCut
+)
+
+
+Outgoing = Entry | AuthoredEntry | Refusal | Vote
+"""What a session sends."""
+
+EVERY_PEER: Final = None
+"""The destination of an item for every other peer of the table."""
+
+
+def destination(item: Outgoing) -> int | None:
+    """Where `item` goes (SPEC 7.1, 7.5): a `Refusal` to the seat of the author it refuses; an
+    `Entry` (sequenced by this session), an `AuthoredEntry` (this seat's, or one it holds and
+    sends again) and a `Vote` to every other peer, `EVERY_PEER`."""
+    return item.author if isinstance(item, Refusal) else EVERY_PEER
 
 
 @dataclass(frozen=True, slots=True)
 class Output:
     """What one call into a session produced.
 
-    `send` holds what to send, in the order made: an `AuthoredEntry` goes to the hand's
-    sequencer, an `Entry` (sequenced by this session) to every other peer, a `Refusal` (made
-    by this session as sequencer) to the seat `refusal.author`. `events` are for the local user.
+    `send` holds what to send, in the order made; `destination(item)` (and `addressed`) says
+    where each item goes: a `Refusal` (made by this session as sequencer) to the seat
+    `refusal.author`, everything else to every other peer, an `AuthoredEntry` included (every
+    peer keeps what is not sequenced yet, SPEC 7.1). `events` are for the local user.
     """
 
-    send: tuple[Entry | AuthoredEntry | Refusal, ...] = ()
+    send: tuple[Outgoing, ...] = ()
     events: tuple[SessionEvent, ...] = ()
 
     def __add__(self, other: Output) -> Output:
         return Output(self.send + other.send, self.events + other.events)
 
+    @property
+    def addressed(self) -> tuple[tuple[Outgoing, int | None], ...]:
+        """Each item of `send` with its destination: a seat, or None for every other peer."""
+        return tuple((item, destination(item)) for item in self.send)
+
 
 __all__ = [
+    "EVERY_PEER",
     "CardsDealt",
     "CardsReceived",
+    "ChainCut",
     "EntryRefused",
     "HandClosed",
     "HandStarted",
     "HandSummary",
+    "Outgoing",
     "Output",
     "PotSummary",
     "SessionEvent",
     "TradeSummary",
+    "destination",
 ]

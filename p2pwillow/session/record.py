@@ -60,26 +60,44 @@ class HandRecord:
     owed_shuffles: dict[int, int] = field(default_factory=dict)
     """seat -> the trade after which it owes a hand shuffle (SPEC 5.6)."""
     layouts: dict[int, Layout] = field(default_factory=dict)
+    sequencer: int = -1
+    """Who sequences the hand now: its dealer, until a sequencer change or an equivocation
+    moves sequencing on (SPEC 6.6, 7.5)."""
+    replaced: list[int] = field(default_factory=list)
+    """The hand's sequencers replaced so far, in the order it happened."""
+    excused: set[int] = field(default_factory=set)
+    """Players timed out for their head signature: it counts as given (SPEC 7.5)."""
     ended: bool = False
     blamed: tuple[int, ...] = ()
     abort_reason: str = ""
     signed: set[int] = field(default_factory=set)
     proofs: Counter[str] = field(default_factory=Counter)
     # --- the local player's secrets (None for an observer) ----------------------------------
-    secret: int | None = None
-    held: PlayerHand | None = None
-    given: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    received: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    layout: tuple[Card, ...] | None = None
-    after_shuffle: dict[int, PlayerHand] = field(default_factory=dict)
+    # Kept out of repr: a traceback with locals, a log line or a crash report must never show
+    # the hand secret or a card the player has not turned.
+    secret: int | None = field(default=None, repr=False)
+    held: PlayerHand | None = field(default=None, repr=False)
+    given: dict[int, tuple[Card, ...]] = field(default_factory=dict, repr=False)
+    received: dict[int, tuple[Card, ...]] = field(default_factory=dict, repr=False)
+    layout: tuple[Card, ...] | None = field(default=None, repr=False)
+    after_shuffle: dict[int, PlayerHand] = field(default_factory=dict, repr=False)
     """The player's hand as each of its own hand shuffles leaves it, by the shuffle's `trade`
     (0 for the layout), until that shuffle is applied."""
     made: MadeValues = field(default_factory=MadeValues)
     """The crypto values this player put into its own entries of the hand (SPEC 7.1)."""
 
+    def __post_init__(self) -> None:
+        if self.sequencer < 0:
+            self.sequencer = self.dealer
+
     @property
     def dealt(self) -> bool:
         return len(self.shares) == len(self.order)
+
+    @property
+    def closed(self) -> bool:
+        """The hand has ended and every player signed its head or was excused (SPEC 6.6)."""
+        return self.ended and self.signed | self.excused >= set(self.order)
 
     def summary(self) -> HandSummary:
         """What the public record shows of this hand (SPEC 7)."""
@@ -112,5 +130,5 @@ class HandRecord:
             aborted=hand.phase is Phase.ABORTED,
             blamed=self.blamed,
             reason=self.abort_reason,
-            signed=self.signed >= set(self.order),
+            signed=self.signed | self.excused >= set(self.order),
         )

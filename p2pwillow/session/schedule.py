@@ -6,7 +6,7 @@ the seat's session sends it by itself or its player decides it, what the dealer'
 it is owed too long, who owes it in a given state (`owed`) and why a seat may not send it now
 (`refusal`). `dues` lists what is owed; the entry checks ask `refusal` before they accept a step,
 a player's session sends the automatic steps `dues` names for its seat, the dealer's clock times
-out or aborts on what it names, and `Session.waiting_for` shows it.
+out, folds for stalling or aborts on what it names, and `Session.waiting_for` shows it.
 """
 
 # ruff: noqa: E501 - the schedule below is one row per line, wider than the code around it
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.rules import Phase
+from p2pwillow.rules import Game, IllegalAction, Phase
 from p2pwillow.session.record import HandRecord
 
 
@@ -44,8 +44,14 @@ class Step(enum.StrEnum):
     ANNOUNCE = "announce"
     DECISION = "decision"
     """A trading or betting decision the rules wait for (SPEC 3.3); it has a default (3.9)."""
+    ABORT = "abort"
+    """The abort the hand's new sequencer owes after a sequencer change before the deal."""
     HAND_END = "hand_end"
     HEAD_SIGNATURE = "head_signature"
+    HAND_START = "hand_start"
+    """Between hands, the next dealer's `hand_start` (SPEC 7.3)."""
+    GAME_SIGNATURE = "game_signature"
+    """After the `game_end`, each seated player's `head_signature` of it (SPEC 7.3)."""
 
 
 class Maker(enum.Enum):
@@ -65,18 +71,31 @@ class When(enum.Enum):
     HAND = "hand"
     """While a hand runs."""
     ENDED = "ended"
-    """Once the hand has ended (`hand_end` or `abort`)."""
+    """Once the hand has ended (`hand_end` or `abort`), until its players have signed."""
+    BETWEEN = "between"
+    """Between hands: the last hand is signed by every player (or they were excused)."""
+    GAME_END = "game end"
+    """After the `game_end`: its signatures."""
 
 
 class Stall(enum.Enum):
-    """What the dealer's clock does when a step is owed for a whole action clock (SPEC 7.5)."""
+    """What the hand's sequencer does to a seat that owes a step for a whole action clock, on
+    the votes of a quorum (SPEC 7.5). A step the sequencer owes itself has no remedy here: the
+    sequencer is replaced (a `sequencer_change`)."""
 
     TIMEOUT = "timeout"
-    """The rules' default action for the seat (SPEC 3.9)."""
+    """The rules' default action for the seat (SPEC 3.9), by a `timeout` entry."""
+    FOLD = "fold"
+    """A protocol step owed after the deal: the seat is folded for stalling (SPEC 3.9), by a
+    `timeout` entry."""
     ABORT = "abort"
-    """The hand is void, blaming the seats that owe such steps (SPEC 3.10)."""
+    """A protocol step owed before the deal is complete: the hand is void, blaming the seats
+    that owe such steps (SPEC 3.10), by an `abort` entry."""
+    SIT_OUT = "sit out"
+    """Outside the running hand (a head signature, the next hand's start): the step counts as
+    given, or is passed to the next seat, and the seat sits out (SPEC 3.11), by a `timeout`."""
     NONE = "none"
-    """Nothing: the step is outside the running hand (seating, its end and signatures)."""
+    """Nothing: seating, and the sequencer's own steps (hand end, the abort after a change)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +123,9 @@ class Rule:
     stall: Stall
     when: When
     owed: Callable[[Ledger, Any], Iterable[Due]]
-    """Who owes the step now, in table order, from the chain and the current hand's record
-    (None before the first hand, the only time `SEATING` steps are asked)."""
+    """Who owes the step now, in table order, from the chain and what its part of the game
+    needs: nothing before the first hand (`SEATING`), the hand's record while it runs and until
+    it is signed (`HAND`, `ENDED`), the rules' `Game` between hands (`BETWEEN`)."""
     refusal: Callable[[HandRecord, int, int], str | None]
     """Why `seat` may not send the step (with `index`) now, or None. The rules' own reasons,
     for steps that are rules actions, come on top of this one."""
@@ -117,7 +137,12 @@ class Rule:
 def _owe_seat(ledger: Ledger, r: None) -> Iterable[Due]:
     genesis = ledger.genesis
     assert genesis is not None
-    return [Due(p.seat, Step.SEAT) for p in genesis.players if p.seat not in ledger.seated]
+    held = ledger.identities
+    return [
+        Due(p.seat, Step.SEAT)
+        for p in genesis.players
+        if p.seat not in ledger.seated and p.seat in held  # a player that left owes nothing
+    ]
 
 
 def _owe_hand_key(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
@@ -172,12 +197,44 @@ def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(s, Step.DECISION) for s in hand.to_act()]
 
 
+def _owe_abort(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    # SPEC 7.5: after a sequencer change before the deal, the hand is void
+    pre_deal = r.rules.phase in (Phase.ANNOUNCE, Phase.DEAL)
+    return [Due(r.sequencer, Step.ABORT)] if r.replaced and pre_deal else ()
+
+
 def _owe_hand_end(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    return [Due(r.dealer, Step.HAND_END)] if r.rules.phase is Phase.COMPLETE else ()
+    return [Due(r.sequencer, Step.HAND_END)] if r.rules.phase is Phase.COMPLETE else ()
 
 
 def _owe_head_signature(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed]
+    return [Due(s, Step.HEAD_SIGNATURE) for s in r.order if s not in r.signed | r.excused]
+
+
+@dataclass(slots=True)
+class GameEnded:
+    """The game's end (SPEC 7.3): who signs it, who has, who was excused (SPEC 7.5)."""
+
+    signers: tuple[int, ...]
+    signed: set[int] = field(default_factory=set)
+    excused: set[int] = field(default_factory=set)
+
+    @property
+    def closed(self) -> bool:
+        return self.signed | self.excused >= set(self.signers)
+
+
+def _owe_game_signature(ledger: Ledger, ended: GameEnded) -> Iterable[Due]:
+    done = ended.signed | ended.excused
+    return [Due(s, Step.GAME_SIGNATURE) for s in ended.signers if s not in done]
+
+
+def _owe_hand_start(ledger: Ledger, game: Game) -> Iterable[Due]:
+    try:
+        dealer = game.next_button()
+    except IllegalAction:
+        return ()  # fewer than two can play: no hand is owed
+    return [Due(dealer, Step.HAND_START)]
 
 
 # --- why a seat may not send a step now --------------------------------------------------------
@@ -267,23 +324,41 @@ def _decision(r: HandRecord, seat: int, index: int) -> str | None:
     return blocked(r, give=False)
 
 
+def _abort(r: HandRecord, seat: int, index: int) -> str | None:
+    if seat != r.sequencer:
+        return "the hand's sequencer aborts it"
+    return None
+
+
 def _hand_end(r: HandRecord, seat: int, index: int) -> str | None:
     hand = r.rules
-    if seat != r.dealer:
-        return "the dealer ends the hand"
+    if seat != r.sequencer:
+        return "the hand's sequencer (its dealer, unless replaced) ends the hand"
     if hand.phase is not Phase.COMPLETE or hand.result is None:
         return f"the hand is not over ({hand.phase.value})"
     return None
 
 
+def _game_signature(r: HandRecord, seat: int, index: int) -> str | None:
+    return None  # checked against the game's end, which the hand record does not hold
+
+
 def _head_signature(r: HandRecord, seat: int, index: int) -> str | None:
+    if seat in r.excused:
+        return f"seat {seat} was timed out for its head signature"
     return None if r.ended else "no ended hand to sign"
 
 
 # --- the schedule ------------------------------------------------------------------------------
 
 SESSION, PLAYER = Maker.SESSION, Maker.PLAYER
-SEATING, HAND, ENDED = When.SEATING, When.HAND, When.ENDED
+SEATING, HAND, ENDED, BETWEEN, GAME_END = (
+    When.SEATING,
+    When.HAND,
+    When.ENDED,
+    When.BETWEEN,
+    When.GAME_END,
+)
 
 # fmt: off
 STEPS: tuple[Rule, ...] = (
@@ -292,14 +367,17 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.HAND_KEY,       "hand_key",       SESSION, Stall.ABORT,   HAND,    _owe_hand_key,       _hand_key),
     Rule(Step.DECK_SHUFFLE,   "deck_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_deck_shuffle,   _deck_shuffle),
     Rule(Step.DEAL_SHARES,    "deal_shares",    SESSION, Stall.ABORT,   HAND,    _owe_deal_shares,    _deal_shares),
-    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.ABORT,   HAND,    _owe_hand_shuffle,   _hand_shuffle),
-    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.ABORT,   HAND,    _owe_trade_give,     _trade_give),
-    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.ABORT,   HAND,    _owe_layout,         _layout),
-    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.ABORT,   HAND,    _owe_reveal,         _reveal),
+    Rule(Step.HAND_SHUFFLE,   "hand_shuffle",   SESSION, Stall.FOLD,    HAND,    _owe_hand_shuffle,   _hand_shuffle),
+    Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.FOLD,    HAND,    _owe_trade_give,     _trade_give),
+    Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.FOLD,    HAND,    _owe_layout,         _layout),
+    Rule(Step.REVEAL,         "reveal",         SESSION, Stall.FOLD,    HAND,    _owe_reveal,         _reveal),
     Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
+    Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
-    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.NONE,    ENDED,   _owe_head_signature, _head_signature),
+    Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, ENDED,   _owe_head_signature, _head_signature),
+    Rule(Step.HAND_START,     "hand_start",     PLAYER,  Stall.SIT_OUT, BETWEEN, _owe_hand_start,     _never),
+    Rule(Step.GAME_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, GAME_END, _owe_game_signature, _game_signature),
 )
 # fmt: on
 
@@ -317,23 +395,39 @@ _ROWS: Mapping[tuple[When, Maker | None], tuple[Rule, ...]] = MappingProxyType(
 """The rows of each part of the game, all of them or those one maker makes, in table order."""
 
 
-def when(ledger: Ledger, r: HandRecord | None) -> When | None:
-    """The part of the game it is now (None: between hands, nothing is owed)."""
-    if ledger.hand == 0:
-        return When.SEATING
-    if r is None:
-        return None
-    return When.ENDED if r.ended else When.HAND
+def when(ledger: Ledger, r: HandRecord | None) -> When:
+    """The part of the game it is now."""
+    if ledger.game_ended:
+        return When.GAME_END
+    if ledger.hand == 0 or r is None:
+        seated = ledger.genesis is not None and ledger.seated >= set(ledger.identities)
+        return When.BETWEEN if seated else When.SEATING
+    if not r.ended:
+        return When.HAND
+    return When.BETWEEN if r.closed else When.ENDED
 
 
-def dues(ledger: Ledger, r: HandRecord | None, maker: Maker | None = None) -> tuple[Due, ...]:
+def dues(
+    ledger: Ledger,
+    r: HandRecord | None,
+    maker: Maker | None = None,
+    game: Game | None = None,
+    ended: GameEnded | None = None,
+) -> tuple[Due, ...]:
     """Every step owed now (only those `maker` makes, if given), in the order of `STEPS`, each
     in table order (SPEC 7.4): before the first hand the seat acceptances, while a hand runs its
-    steps, once it has ended the head signatures still missing (SPEC 6.6)."""
+    steps, once it has ended the head signatures still missing (SPEC 6.6), between hands the
+    next hand's start (if `game`, the rules' game, is given), after the game's end its missing
+    signatures (if `ended` is given)."""
     now = when(ledger, r)
-    if now is None:
+    context: object = r
+    if now is When.BETWEEN:
+        context = game
+    elif now is When.GAME_END:
+        context = ended
+    if context is None and now in (When.BETWEEN, When.GAME_END):
         return ()
-    return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, r))
+    return tuple(due for rule in _ROWS[now, maker] for due in rule.owed(ledger, context))
 
 
 def refusal(r: HandRecord, step: Step, seat: int, index: int = 0) -> str | None:
@@ -341,14 +435,15 @@ def refusal(r: HandRecord, step: Step, seat: int, index: int = 0) -> str | None:
     return RULE[step].refusal(r, seat, index)
 
 
-def stalled(ledger: Ledger, r: HandRecord) -> list[Due]:
-    """The steps owed now that abort the hand if nobody sends them (SPEC 7.5)."""
-    return [d for d in dues(ledger, r) if RULE[d.step].stall is Stall.ABORT]
+def stalled(ledger: Ledger, r: HandRecord, stall: Stall = Stall.ABORT) -> list[Due]:
+    """The steps owed now on which the clock acts by `stall` (SPEC 7.5): those that abort the
+    hand if nobody sends them, by default."""
+    return [d for d in dues(ledger, r) if RULE[d.step].stall is stall]
 
 
 def waits(ledger: Ledger, r: HandRecord | None) -> list[Due]:
-    """What the running hand waits for (SPEC 7.4): every step owed that keeps it from ending,
-    none once it has ended."""
+    """What the running hand waits for (SPEC 7.4): every step owed that keeps it from ending
+    but the sequencer's own, none once it has ended."""
     if when(ledger, r) is not When.HAND:
         return []
     return [d for d in dues(ledger, r) if RULE[d.step].stall is not Stall.NONE]
@@ -358,6 +453,7 @@ __all__ = [
     "RULE",
     "STEPS",
     "Due",
+    "GameEnded",
     "Maker",
     "Rule",
     "Stall",

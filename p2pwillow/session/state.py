@@ -11,19 +11,56 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pwillow.ledger.chain import Ledger
+from p2pwillow.ledger.entry import AuthoredEntry
+from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.events import HandSummary
+from p2pwillow.session.pool import Pool
 from p2pwillow.session.record import HandRecord
-from p2pwillow.session.schedule import Due
+from p2pwillow.session.schedule import Due, GameEnded, Maker, dues
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """The local seat's decision on its way to the sequencer: its signature, and the local head
-    when it was made (a refusal of it names both, SPEC 7.1)."""
+    """The local seat's decision on its way to the sequencer, and the local head when it was
+    made (a refusal of it names its signature and a head, SPEC 7.1)."""
 
-    sig: bytes
+    entry: AuthoredEntry
     head: int
+
+    @property
+    def sig(self) -> bytes:
+        return self.entry.sig
+
+
+@dataclass(slots=True)
+class Clock:
+    """A player's action clock and the votes it holds at one head (SPEC 7.5)."""
+
+    head: bytes = b""
+    """The head the clock runs at; it restarts whenever the head changes."""
+    since: float = 0.0
+    periods: int = 0
+    """Whole action clocks this player has voted for at this head."""
+    votes: dict[int, Vote] = field(default_factory=dict)
+    """The votes held at this head, by voter (its widest)."""
+
+    def at(self, head: bytes, now: float) -> bool:
+        """Follow the head; True if the clock was already running at it."""
+        if head == self.head:
+            return True
+        self.head, self.since, self.periods, self.votes = head, now, 0, {}
+        return False
+
+    def hold(self, vote: Vote) -> bool:
+        """Keep `vote` (its voter's widest at this head); True if it adds something."""
+        old = self.votes.get(vote.voter)
+        if old is not None and set(vote.seats) <= set(old.seats):
+            return False
+        if old is None or set(old.seats) <= set(vote.seats):
+            self.votes[vote.voter] = vote
+            return True
+        return False
 
 
 @dataclass(slots=True)
@@ -38,12 +75,23 @@ class SessionState:
     """The current (or last) hand; None before the first."""
     summaries: list[HandSummary] = field(default_factory=list)
     """One summary per hand that has ended, in order."""
+    ended: GameEnded | None = None
+    """The game's end, once a `game_end` is in the chain (SPEC 7.3)."""
     pending: set[Due] = field(default_factory=set)
     """The automatic steps this seat has sent to the sequencer, so that none is sent twice while
     it is on its way; cleared when a hand starts."""
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
+    clock: Clock = field(default_factory=Clock)
+    """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
+    pool: Pool = field(default_factory=Pool)
+    """Authored entries of other seats, not sequenced yet (SPEC 7.1)."""
+    forwarded: set[bytes] = field(default_factory=set)
+    """Hashes of conflicting entries this peer passed on (each once, SPEC 6.8)."""
+    signed: dict[int, bytes] = field(default_factory=dict)
+    """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
+    7.1): an entry in its name that is not one of these is refused. The live node keeps it."""
 
     @property
     def game_id(self) -> bytes:
@@ -53,18 +101,35 @@ class SessionState:
 
     @property
     def seated(self) -> bool:
-        """Every genesis player has accepted the table."""
-        genesis = self.ledger.genesis
-        assert genesis is not None
-        return self.ledger.seated >= {p.seat for p in genesis.players}
+        """Seating is over: a hand has started, or every seat at the table has accepted it (a
+        genesis player that left needs not)."""
+        ledger = self.ledger
+        return ledger.hand > 0 or ledger.seated >= set(ledger.identities)
+
+    @property
+    def complete(self) -> bool:
+        """The game has ended and every seated player signed its end or was excused."""
+        return self.ended is not None and self.ended.closed
+
+    def dues(self, maker: Maker | None = None) -> tuple[Due, ...]:
+        """Every step owed now (of `maker`, if given), by the schedule (SPEC 7.4)."""
+        return dues(self.ledger, self.hand, maker, self.game, self.ended)
 
     @property
     def between_hands(self) -> bool:
         """No hand is running: the last one ended and all its players signed its head."""
         r = self.hand
-        return self.seated and (r is None or (r.ended and r.signed >= set(r.order)))
+        return self.seated and (r is None or r.closed)
+
+    checked: bool = False
+    """The entries being applied were checked in full by this peer before (a rewind): their
+    proofs are not checked again."""
+    check_own: bool = False
+    """Check the proofs of the local seat's own entries too (a session restored from disk)."""
 
     def verifies(self, author: int) -> bool:
         """Whether to check the proofs of an entry by `author`: always, except in the local
-        seat's own entries (SPEC 7.1)."""
-        return self.seat is None or author != self.seat
+        seat's own entries (SPEC 7.1) and in entries this peer checked before."""
+        if self.checked:
+            return False
+        return self.seat is None or self.check_own or author != self.seat

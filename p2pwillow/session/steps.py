@@ -16,7 +16,7 @@ from p2pwillow.rules import ActionKind, Announcement, IllegalAction
 from p2pwillow.rules.actions import ACTION, By
 from p2pwillow.session.checks import body_of
 from p2pwillow.session.record import HandRecord
-from p2pwillow.session.schedule import Due, Maker, Step, dues
+from p2pwillow.session.schedule import Due, Maker, Step
 from p2pwillow.session.state import SessionState
 
 
@@ -42,7 +42,7 @@ def due_step(st: SessionState) -> Due | None:
     """The first step the schedule names for the local seat that its session makes by itself
     and has not sent yet (SPEC 7.3), or None."""
     me = st.seat
-    for due in dues(st.ledger, st.hand, Maker.SESSION):
+    for due in st.dues(Maker.SESSION):
         if due.seat == me and due not in st.pending:
             return due
     return None
@@ -64,7 +64,9 @@ def _head_signature(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body
 
 
 def _hand_key(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
-    secret, key = mental.make_hand_key(r.ctx, due.seat, rng)
+    # a restored session that already holds this hand's x makes its key again with it, so
+    # that whichever of the two keys is sequenced, the secret opens the cards (SPEC 7.7)
+    secret, key = mental.make_hand_key(r.ctx, due.seat, rng, r.secret)
     r.secret = secret
     texts = wire.hand_key_texts(key, r.made)
     return k.HandKey(key=texts.key, proof=texts.proof)
@@ -104,6 +106,15 @@ def _reveal(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     return k.Reveal(card=due.index, share=texts.share, proof=texts.proof)
 
 
+def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
+    seats = ", ".join(map(str, r.replaced))
+    return k.Abort(
+        blamed=sorted(r.replaced),
+        reason=f"seat(s) {seats} stopped sequencing before the deal and were replaced",
+        votes=[],
+    )
+
+
 def _hand_end(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     result = r.rules.result
     assert result is not None
@@ -120,8 +131,10 @@ MAKERS: Mapping[Step, Make] = {
     Step.DEAL_SHARES: _deal_shares,
     Step.HAND_SHUFFLE: _hand_shuffle,
     Step.REVEAL: _reveal,
+    Step.ABORT: _abort,
     Step.HAND_END: _hand_end,
     Step.HEAD_SIGNATURE: _head_signature,
+    Step.GAME_SIGNATURE: _head_signature,
 }
 """How the local seat makes each automatic step of a hand (`SEAT` is made before any hand)."""
 

@@ -25,6 +25,7 @@ from p2pwillow.session import HandClosed, HandStarted, Session
 from p2pwillow.verify.history import HandHistory, HandLog, with_summary
 from p2pwillow.verify.lines import Line, open_transcript, read_lines
 from p2pwillow.verify.outcome import (
+    Chips,
     Stack,
     TranscriptUnreadable,
     Verdict,
@@ -36,7 +37,15 @@ from p2pwillow.verify.text import not_closed_reason
 # Reasons found only after the author's signature has been verified (SPEC 6.5, 7.1): the
 # author did sign such an entry. Every other reason is found before, or is about the bytes.
 _SIGNED_REASONS = frozenset(
-    {Reason.BAD_COUNTERSIGNATURE, Reason.NOT_EQUIVOCATION, Reason.ILLEGAL_ACTION, Reason.BAD_PROOF}
+    {
+        Reason.BAD_COUNTERSIGNATURE,
+        Reason.REPLAYED,
+        Reason.WRONG_SEEN,
+        Reason.BAD_VOTE,
+        Reason.NOT_EQUIVOCATION,
+        Reason.ILLEGAL_ACTION,
+        Reason.BAD_PROOF,
+    }
 )
 
 CRLF = (
@@ -61,11 +70,11 @@ class VerifyInterrupted(KeyboardInterrupt):
 
 
 @dataclass(slots=True)
-class _Account:
+class _Player:
+    """Who a player id (its identity key) is at the table: its latest seat and name."""
+
     seat: int
     name: str
-    bought_in: int
-    left_with: int | None = None
 
 
 class _Audit:
@@ -76,7 +85,8 @@ class _Audit:
         self.session: Session | None = None
         self.log: HandLog | None = None
         self.hands: list[HandHistory] = []
-        self.accounts: list[_Account] = []
+        self.players: dict[str, _Player] = {}
+        """Every player id that sat down, in the order it first did."""
         self.entries = 0
         self.last = 0
         self.blanks: list[int] = []
@@ -146,19 +156,15 @@ class _Audit:
         session.ledger.keep_no_entries()  # SPEC 7.6: flat memory; nothing reads old entries
         self.session = session
         self.entries = 1
-        stack = session.config.starting_stack
         body = genesis.body
         assert isinstance(body, k.Genesis)
-        self.accounts = [_Account(p.seat, p.name, stack) for p in body.players]
+        self.players = {p.identity_key: _Player(p.seat, p.name) for p in body.players}
         return True
 
     def _apply(self, entry: Entry, line: Line) -> bool:
         session = self.session
         assert session is not None
         body = entry.body
-        leaving = None
-        if isinstance(body, k.Leave):
-            leaving = next((p.stack for p in session.game.players if p.seat == entry.author), 0)
         try:
             events = session.replay(entry)
         except RemoteProtocolError as exc:
@@ -174,17 +180,24 @@ class _Audit:
             elif self.log is not None:
                 self.log.take(event)
         if isinstance(body, k.Join):
-            stack = session.game.player(entry.author).stack
-            self.accounts.append(_Account(entry.author, body.name, stack))
-        elif leaving is not None:
-            account = self._account(entry.author)
-            if account is not None:
-                account.left_with = leaving
+            self.players.pop(body.identity_key, None)  # a player back: its latest seat last
+            self.players[body.identity_key] = _Player(entry.author, body.name)
         return True
 
-    def _account(self, seat: int) -> _Account | None:
-        open_ = [a for a in self.accounts if a.seat == seat and a.left_with is None]
-        return open_[-1] if open_ else None
+    def _stacks(self, session: Session) -> tuple[Stack, ...]:
+        """SPEC 7.6: every player id that sat down, with its buy-ins, and its stack at the
+        table now or the one it left with."""
+        game = session.game
+        seated = {p.player_id: p.stack for p in game.players}
+        departed = dict(game.departed)
+        out = []
+        for player_id, who in self.players.items():
+            bought = sum(b.chips for b in game.buy_ins if b.player_id == player_id)
+            if player_id in seated:
+                out.append(Stack(who.seat, who.name, bought, seated[player_id]))
+            else:
+                out.append(Stack(who.seat, who.name, bought, departed.get(player_id, 0), True))
+        return tuple(out)
 
     # --- the verdict ---------------------------------------------------------------------------
 
@@ -202,12 +215,8 @@ class _Audit:
         summaries = session.summaries
         hands = tuple(with_summary(h, s) for h, s in zip(self.hands, summaries, strict=True))
         seated = {p.seat: p.stack for p in session.game.players}
-        stacks = tuple(
-            Stack(a.seat, a.name, a.bought_in, a.left_with, True)
-            if a.left_with is not None
-            else Stack(a.seat, a.name, a.bought_in, seated.get(a.seat, 0))
-            for a in self.accounts
-        )
+        stacks = self._stacks(session)
+        count = session.game.chip_count()
         notes: tuple[str, ...] = ()
         if self.blanks:
             n = len(self.blanks)
@@ -218,8 +227,9 @@ class _Audit:
             entries=self.entries,
             hands=hands,
             table=session.ledger.genesis.name if session.ledger.genesis else None,
-            players=tuple(sorted({(a.seat, a.name) for a in self.accounts})),
+            players=tuple(sorted({(a.seat, a.name) for a in self.players.values()})),
             stacks=stacks,
+            chips=Chips(count.bought_in, count.at_table, count.left),
             hand=session.hand_number,
             cut_off=self.cut_off,
             notes=notes,

@@ -77,6 +77,13 @@ def report_object(report: VerifyReport) -> dict[str, object]:
             }
             for st in report.stacks
         ],
+        "chips": None
+        if report.chips is None
+        else {
+            "bought_in": report.chips.bought_in,
+            "at_table": report.chips.at_table,
+            "left": report.chips.left,
+        },
         "entries": report.entries,
         "complete_hands": report.through_hand,
         "missing": [{"seat": w.seat, "step": w.step} for w in report.missing],
@@ -102,6 +109,7 @@ def bug_json(source: str, what: str) -> str:
         "table": None,
         "players": [],
         "stacks": [],
+        "chips": None,
         "entries": 0,
         "complete_hands": 0,
         "missing": [],

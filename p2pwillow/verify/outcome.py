@@ -69,7 +69,8 @@ class VerifyError:
 
 @dataclass(frozen=True, slots=True)
 class Stack:
-    """A player's chips over the game: what it sat down with and what it has (or left with)."""
+    """A player's chips over the game: what it bought in with (its buy-ins) and what it has (or
+    left with)."""
 
     seat: int
     name: str
@@ -81,6 +82,20 @@ class Stack:
     @property
     def net(self) -> int:
         return self.final - self.bought_in
+
+
+@dataclass(frozen=True, slots=True)
+class Chips:
+    """Every chip of the game (SPEC 3.11): those that came in as buy-ins, those at the table
+    (stacks as at the start of a running hand) and those that left with players."""
+
+    bought_in: int
+    at_table: int
+    left: int
+
+    @property
+    def balanced(self) -> bool:
+        return self.at_table + self.left == self.bought_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +115,9 @@ class VerifyReport:
     players: tuple[tuple[int, str], ...] = ()
     """(seat, name) of every player who sat at the table, by seat."""
     stacks: tuple[Stack, ...] = ()
+    """Every player who sat down (by identity): its buy-ins, and its stack now or when it
+    left."""
+    chips: Chips | None = None
     missing: tuple[Wait, ...] = ()
     """For NOT_CLOSED: what the game still lacks to be complete (`Session.missing`)."""
     hand: int = 0
@@ -152,6 +170,7 @@ __all__ = [
     "EXIT_UNREADABLE",
     "EXIT_VALID",
     "SEVERITY",
+    "Chips",
     "Stack",
     "TranscriptUnreadable",
     "Verdict",

@@ -229,13 +229,20 @@ def _stacks(report: VerifyReport) -> list[str]:
     width = max(len(report.name(st.seat)) for st in rows)
     digits = max(len(str(st.final)) for st in rows)
     played = len(report.hands)
-    out = [f"Final stacks after {_plural(played, 'hand')} (sat down with, now, result):"]
+    out = [f"Final stacks after {_plural(played, 'hand')} (bought in, now, result):"]
     for st in rows:
         note = ", left the table" if st.left else ("" if st.final else ", out of chips")
         out.append(
             f"  {report.name(st.seat):<{width}}  {st.bought_in:>{digits}} -> "
             f"{st.final:>{digits}}  {st.net:+d}{note}"
         )
+    chips = report.chips
+    if chips is not None:
+        where = f"{chips.at_table} at the table" + (
+            f" and {chips.left} with players who left" if chips.left else ""
+        )
+        sums = "every chip accounted for" if chips.balanced else "CHIPS DO NOT ADD UP"
+        out.append(f"Chips: {chips.bought_in} bought in; {where}: {sums}.")
     if report.game_over:
         rich = [report.name(st.seat) for st in rows if st.final and not st.left]
         has = "has" if len(rich) == 1 else "have"
@@ -268,6 +275,14 @@ def missing_texts(report: VerifyReport) -> list[str]:
             f"{_and(who)} {'has' if len(who) == 1 else 'have'} not signed the end of "
             f"hand {report.hand}"
         )
+    if "game_end" in by_step:
+        by_step.pop("game_end")
+        out.append("the game has not ended: no player has written its game_end")
+    if "game_signature" in by_step:
+        who = [name(s) for s in by_step.pop("game_signature")]
+        out.append(
+            f"{_and(who)} {'has' if len(who) == 1 else 'have'} not signed the end of the game"
+        )
     if "hand_end" in by_step:
         dealer = by_step.pop("hand_end")[0]
         out.append(
@@ -299,7 +314,7 @@ def verdict_text(report: VerifyReport) -> list[str]:
     if report.verdict is Verdict.VALID:
         return [
             "VALID AND COMPLETE: every signature, hash link, rule and proof checks;",
-            "  every hand ended and was signed by all its players.",
+            "  every hand ended and was signed by all its players, and so was the game's end.",
         ]
     assert e is not None
     if report.verdict is Verdict.NOT_CLOSED:

@@ -1,7 +1,7 @@
 """A bot peer that also sends garbage: `python garbage_peer.py CODE HOME`, in a laptop of the
 LAN tests. It takes its seat and plays like `willow bot`, and every 0.2 s sends every other
-peer a frame that does not decode, a frame of another wire version, and an entry whose
-signature is forged. Prints what `willow bot` prints, and `garbage: N` at the end."""
+peer a frame that does not decode, a frame of another wire version, a forged copy of an entry
+it holds and a forged next entry. Prints what `willow bot` prints, and `garbage: N` at the end."""
 
 from __future__ import annotations
 
@@ -40,7 +40,12 @@ async def main(code_text: str, home: str) -> int:
             if len(lines) > 2:
                 genuine = decode_entry(lines[r.randrange(1, len(lines))])
                 forged = entry_from_json({**genuine.to_json(), "sig": "11" * 64})
+                # and a forged next entry: the peer whose head it follows checks and refuses it
+                last = decode_entry(lines[-1])
+                after = {**last.to_json(), "seq": last.seq + 1, "prev": last.hash.hex()}
+                ahead = entry_from_json({**after, "countersig": "22" * 64})
                 frames.append(encode_frame(EntriesFrame((forged,))))
+                frames.append(encode_frame(EntriesFrame((ahead,))))
             for peer in node.transport.peers:
                 for data in frames:
                     sent += node.transport.send(peer, data)

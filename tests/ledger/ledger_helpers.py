@@ -54,13 +54,33 @@ class Table:
     def __init__(self, game: bytes = GAME) -> None:
         self.game = game
         self.ledger = Ledger()
+        self.counters: dict[bytes, int] = {}
 
     def authored(
-        self, author: int, body: Body, *, hand: int | None = None, key: Identity | None = None
+        self,
+        author: int,
+        body: Body,
+        *,
+        hand: int | None = None,
+        key: Identity | None = None,
+        counter: int | None = None,
+        seen: bytes | None = None,
     ) -> AuthoredEntry:
+        """Signed by `key` (the seat's identity by default) with its next counter, having seen
+        the head."""
         number = self.ledger.hand if hand is None else hand
+        signer = key or IDS[author]
+        if counter is None:
+            counter = self.counters.get(signer.public_key, -1) + 1
+            self.counters[signer.public_key] = counter
         return AuthoredEntry.create(
-            key or IDS[author], game=self.game, hand=number, author=author, body=body
+            signer,
+            game=self.game,
+            hand=number,
+            author=author,
+            body=body,
+            counter=counter,
+            seen=self.ledger.head_hash if seen is None else seen,
         )
 
     def make(
@@ -73,9 +93,13 @@ class Table:
         sequencer: int | None = None,
         seq: int | None = None,
         prev: bytes | None = None,
+        counter: int | None = None,
+        seen: bytes | None = None,
     ) -> Entry:
         """The entry `author` would write next, sequenced by the expected sequencer."""
-        authored = self.authored(author, body, hand=hand, key=key)
+        if seen is None and prev is not None:
+            seen = prev
+        authored = self.authored(author, body, hand=hand, key=key, counter=counter, seen=seen)
         if sequencer is None:
             draft = authored.sequence(0, bytes(32), IDS[author])
             sequencer = self.ledger.expected_sequencer(draft)
@@ -97,6 +121,14 @@ class Table:
             self.add(seat, k.SeatAcceptance(genesis=genesis))
 
 
+VOTES = [
+    k.VoteRecord(voter=v, seats=[s for s in (1, 2) if s != v], sig=hexs(f"vote{v}", 64))
+    for v in range(SEATS)
+]
+"""Vote records (their signatures are filler: the ledger does not check votes, the session
+does, SPEC 7.5)."""
+
+
 def sample_bodies() -> dict[str, Body]:
     """One valid body of every kind."""
     other = Table()
@@ -105,14 +137,22 @@ def sample_bodies() -> dict[str, Body]:
     bodies: list[Body] = [
         genesis_body(),
         k.SeatAcceptance(genesis=hexs("genesis", 32)),
-        k.Join(name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=hexs("g", 32)),
+        k.Join(
+            name="Late Larry",
+            identity_key=IDS[4].public_key.hex(),
+            genesis=hexs("g", 32),
+            buy_in=1000,
+        ),
+        k.SitIn(),
         k.Leave(),
         k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),
         k.HandEnd(players=[k.SeatStack(seat=s, stack=1000 + 10 * s) for s in range(SEATS)]),
+        k.GameEnd(players=[k.SeatStack(seat=s, stack=990 + 5 * s) for s in range(SEATS)]),
         k.HeadSignature(head=hexs("head", 32)),
-        k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle"),
+        k.Abort(blamed=[2], reason="seat 2 stalled the deck shuffle", votes=[VOTES[0], VOTES[3]]),
         k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),
-        k.Timeout(seat=3),
+        k.Timeout(seats=[2], votes=[VOTES[0], VOTES[3]]),
+        k.SequencerChange(replaced=[1, 2], votes=VOTES),
         k.HandKey(key=hexs("Y", 33), proof=hexs("schnorr", 64)),
         k.DeckShuffle(deck=[hexs(f"c{i}", 66) for i in range(52)], proof=hexs("tw", 2000)),
         k.DealShares(
@@ -152,8 +192,11 @@ def sample_entries() -> dict[str, Entry]:
     """A sequenced, signed entry of every kind (not a valid chain: seq and prev are made up)."""
     out = {}
     for i, (kind, body) in enumerate(sorted(sample_bodies().items())):
-        authored = AuthoredEntry.create(IDS[1], game=GAME, hand=3, author=1, body=body)
-        out[kind] = authored.sequence(100 + i, hashlib.sha256(kind.encode()).digest(), IDS[2])
+        prev = hashlib.sha256(kind.encode()).digest()
+        authored = AuthoredEntry.create(
+            IDS[1], game=GAME, hand=3, author=1, body=body, counter=7 + i, seen=prev
+        )
+        out[kind] = authored.sequence(100 + i, prev, IDS[2])
     return out
 
 

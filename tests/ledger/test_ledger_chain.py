@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import re
 
@@ -86,16 +87,7 @@ def test_relinked_entry_rejected() -> None:
     """An entry given another seq and prev (but the old countersignature) is refused."""
     table = valid_game()
     last = table.add(3, k.Check())
-    fake = Entry(
-        last.game,
-        last.hand,
-        last.seq + 1,
-        last.hash,
-        last.author,
-        last.body,
-        last.sig,
-        last.countersig,
-    )
+    fake = dataclasses.replace(last, seq=last.seq + 1, prev=last.hash)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(fake)
     assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
@@ -140,9 +132,7 @@ def test_only_the_dealer_sequences(sequencer: int) -> None:
 def test_zero_countersignature_rejected() -> None:
     table = valid_game()
     good = table.make(3, k.Check())
-    bad = Entry(
-        good.game, good.hand, good.seq, good.prev, good.author, good.body, good.sig, bytes(64)
-    )
+    bad = good.countersigned(bytes(64))
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(bad)
     assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
@@ -263,7 +253,9 @@ def test_head_signatures() -> None:
 def test_join_and_leave() -> None:
     table = valid_game()
     genesis = table.ledger.hash_of(0).hex()
-    joiner = k.Join(name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=genesis)
+    joiner = k.Join(
+        name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=genesis, buy_in=1000
+    )
     taken = table.make(2, joiner, key=IDS[4])
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(taken)
@@ -283,6 +275,76 @@ def test_join_and_leave() -> None:
     table.add(3, k.HandStart(dealer=3, players=stacks), hand=3)
     table.add(5, k.Check(), key=IDS[4])
     assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
+
+
+# --- counters and seen heads (SPEC 6.4, 6.5) ----------------------------------------------------
+
+
+def test_a_signed_entry_placed_again_is_replayed() -> None:
+    """The author's counter rises over the game: its own signed call placed a second time, or
+    an older one placed after a newer, is refused, though both signatures verify."""
+    table = valid_game()
+    table.add(
+        2, k.HandStart(dealer=2, players=[k.SeatStack(seat=s, stack=900) for s in range(4)]), hand=3
+    )
+    call = table.add(3, k.Call())
+    again = call.authored().sequence(table.ledger.head_seq + 1, table.ledger.head_hash, IDS[2])
+    assert again.verify_author(IDS[3].public_key) and again.verify_countersig(IDS[2].public_key)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(again)
+    assert info.value.reason is Reason.REPLAYED and info.value.author == 3
+    older = table.make(0, k.Check(), counter=table.ledger.last_counter(IDS[0].public_key))
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(older)
+    assert info.value.reason is Reason.REPLAYED
+    gap = table.make(0, k.Check(), counter=table.ledger.last_counter(IDS[0].public_key) + 50)
+    table.ledger.append(gap)  # counters need not be consecutive, only rising
+
+
+def test_a_counter_belongs_to_the_identity_not_the_seat() -> None:
+    table = valid_game()
+    table.add(1, k.Leave())
+    last = table.ledger.last_counter(IDS[1].public_key)
+    assert last > 0
+    genesis = table.ledger.hash_of(0).hex()
+    back = k.Join(name="Player 1", identity_key=IDS[1].public_key.hex(), genesis=genesis, buy_in=0)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(5, back, key=IDS[1], counter=last))
+    assert info.value.reason is Reason.REPLAYED
+    table.add(5, back, key=IDS[1], counter=last + 1)
+    assert table.ledger.last_counter(IDS[1].public_key) == last + 1
+
+
+def test_seen_names_an_entry_of_the_current_hand() -> None:
+    table = valid_game()
+    old = table.ledger.hash_of(5)  # an entry of an earlier hand
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(0, k.Leave(), seen=old))
+    assert info.value.reason is Reason.WRONG_SEEN
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(0, k.Leave(), seen=bytes(32)))
+    assert info.value.reason is Reason.WRONG_SEEN
+    start = k.HandStart(dealer=2, players=[k.SeatStack(seat=s, stack=900) for s in range(4)])
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(2, start, hand=3, seen=table.ledger.hash_of(40)))
+    assert info.value.reason is Reason.WRONG_SEEN  # a hand start is made at its prev
+    opened = table.add(2, start, hand=3)
+    bet = table.add(0, k.Bet(amount=25))
+    table.ledger.append(table.make(1, k.Call(), seen=opened.hash))  # the ledger lets it pass
+    assert table.ledger.seq_of_seen(bet.hash) == bet.seq
+
+
+def test_a_head_signature_has_seen_the_head_it_signs() -> None:
+    table = Table()
+    table.seat_everyone()
+    stacks = [k.SeatStack(seat=s, stack=9) for s in (0, 1)]
+    start = table.add(1, k.HandStart(dealer=1, players=stacks), hand=1)
+    end = table.add(1, k.HandEnd(players=stacks))
+    signature = k.HeadSignature(head=end.hash.hex())
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(0, signature, seen=start.hash))
+    assert info.value.reason is Reason.WRONG_SEEN
+    table.add(0, signature)
 
 
 # --- equivocation ------------------------------------------------------------------------------
@@ -316,7 +378,7 @@ def test_equivocation_detected_and_proved() -> None:
     entry = table.make(0, proof)
     assert table.ledger.expected_sequencer(entry) == 3
     table.ledger.append(entry)
-    abort = table.add(3, k.Abort(blamed=[2], reason="the dealer equivocated"))
+    abort = table.add(3, k.Abort(blamed=[2], reason="the dealer equivocated", votes=[]))
     assert table.ledger.sequencer == 3 and table.ledger.hand_ended_by == abort.hash
     assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
 
@@ -326,16 +388,7 @@ def test_conflicts_that_prove_nothing() -> None:
     key = IDS[2].public_key
     assert find_equivocation(first, first, 2, key) is None
     assert find_equivocation(first, second, 2, IDS[0].public_key) is None
-    other_seq = Entry(
-        second.game,
-        second.hand,
-        second.seq + 1,
-        second.prev,
-        second.author,
-        second.body,
-        second.sig,
-        second.countersig,
-    )
+    other_seq = dataclasses.replace(second, seq=second.seq + 1)
     assert find_equivocation(first, other_seq, 2, key) is None
     # an entry countersigned by someone else is a forgery, not the dealer's equivocation
     forged = table.make(1, k.Fold(), seq=first.seq, prev=first.prev, sequencer=0)
@@ -418,15 +471,11 @@ def test_signatures_made_here_skip_only_their_own_check() -> None:
     # signature of the entry is still verified.
     table = valid_game()
     good = table.make(3, k.Check())
-    no_countersig = Entry(
-        good.game, good.hand, good.seq, good.prev, good.author, good.body, good.sig, bytes(64)
-    )
+    no_countersig = good.countersigned(bytes(64))
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(no_countersig, author_signed_here=True)
     assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
-    no_sig = Entry(
-        good.game, good.hand, good.seq, good.prev, good.author, good.body, bytes(64), good.sig
-    )
+    no_sig = dataclasses.replace(good, sig=bytes(64), countersig=good.sig)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(no_sig, countersigned_here=True)
     assert info.value.reason is Reason.BAD_SIGNATURE

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from ledger_helpers import GAME, IDS, Table, sample_bodies, sample_entries
+from ledger_helpers import GAME, IDS, VOTES, Table, sample_bodies, sample_entries
 
 from p2pwillow.ledger import (
     KINDS,
@@ -56,7 +56,8 @@ def test_signatures_verify(kind: str) -> None:
 def test_signed_bytes_are_as_specified() -> None:
     entry = ENTRIES["bet"]
     obj = json.loads(entry.encode())
-    author_part = {key: obj[key] for key in ("author", "body", "game", "hand", "kind", "v")}
+    signed = ("author", "body", "counter", "game", "hand", "kind", "seen", "v")
+    author_part = {key: obj[key] for key in signed}
     assert entry.author_message() == AUTHOR_TAG + canonical_bytes(author_part)
     del obj["countersig"]
     assert entry.sequencer_message() == SEQUENCER_TAG + canonical_bytes(obj)
@@ -65,7 +66,9 @@ def test_signed_bytes_are_as_specified() -> None:
 
 
 def test_author_signature_survives_sequencing() -> None:
-    authored = AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=0, body=k.Check())
+    authored = AuthoredEntry.create(
+        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+    )
     assert authored.verify(IDS[0].public_key)
     entry = authored.sequence(7, bytes(range(32)), IDS[3])
     assert entry.sig == authored.sig and entry.authored() == authored
@@ -206,7 +209,11 @@ def test_body_tampering_rejected(kind: str, path: tuple[str | int, ...], value: 
         lambda: k.Bet(amount=True),
         lambda: k.Bet(amount=2**60),
         lambda: k.HandKey(key="AB" * 33, proof="00"),
-        lambda: k.Abort(blamed=[3, 1], reason="x"),
+        lambda: k.Abort(blamed=[3, 1], reason="x", votes=[]),
+        lambda: k.Timeout(seats=[1], votes=[]),
+        lambda: k.SequencerChange(replaced=[1, 1], votes=[VOTES[0]]),
+        lambda: k.VoteRecord(voter=1, seats=[1, 2], sig="00" * 64),
+        lambda: k.Timeout(seats=[1], votes=[VOTES[2], VOTES[0]]),
         # a float is no JSON value of the ledger: the wrong type is the tampering under test
         lambda: k.Genesis(name="t", config={"x": 1.5}, players=[]),  # type: ignore[dict-item]
         lambda: k.SeatStack(seat=10, stack=0),
@@ -221,12 +228,28 @@ def test_invalid_local_values_cannot_be_built(build: object) -> None:
 
 def test_invalid_envelopes_cannot_be_built() -> None:
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=b"short", hand=1, author=0, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=b"short", hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        )
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=10, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=10, body=k.Check(), counter=3, seen=bytes(32)
+        )
     with pytest.raises(LocalProtocolError):
-        AuthoredEntry.create(IDS[0], game=GAME, hand=-1, author=0, body=k.Check())
-    authored = AuthoredEntry.create(IDS[0], game=GAME, hand=1, author=0, body=k.Check())
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=-1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        )
+    with pytest.raises(LocalProtocolError):
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=-1, seen=bytes(32)
+        )
+    with pytest.raises(LocalProtocolError):
+        AuthoredEntry.create(
+            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=1, seen=b"x"
+        )
+    authored = AuthoredEntry.create(
+        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+    )
     with pytest.raises(LocalProtocolError):
         authored.sequence(1, b"short", IDS[0])
     with pytest.raises(LocalProtocolError):

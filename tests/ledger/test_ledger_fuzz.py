@@ -1,5 +1,5 @@
-"""decode_entry and decode_refusal under fuzzing (SPEC 6.11, 7.1): any input decodes or raises
-RemoteProtocolError, and what decodes is what the schemas accept."""
+"""decode_entry, decode_refusal and decode_vote under fuzzing (SPEC 6.11, 7.1, 7.5): any input
+decodes or raises RemoteProtocolError, and what decodes is what the schemas accept."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ledger_helpers import IDS, sample_entries
+from ledger_helpers import GAME, IDS, sample_entries
 
 from p2pwillow.ledger import (
     Entry,
@@ -23,6 +23,7 @@ from p2pwillow.ledger import (
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.refusal import Refusal, decode_refusal
 from p2pwillow.ledger.schema import all_schemas
+from p2pwillow.ledger.vote import Vote, decode_vote
 
 LINES = [entry.encode() for _, entry in sorted(sample_entries().items())]
 SMALL_LINES = [line for line in LINES if len(line) < 2000]
@@ -204,3 +205,64 @@ def test_a_lone_surrogate_is_malformed_in_a_refusal_as_in_an_entry() -> None:
             assert exc.reason is Reason.MALFORMED
         else:
             raise AssertionError("a lone surrogate decoded")
+
+
+# --- votes: the same decoder family, fuzzed the same way (SPEC 7.5) --------------------------
+
+VOTES = [
+    Vote.create(
+        IDS[v], game=GAME, hand=3 + v, head=bytes([v]) * 32, voter=v, seats=tuple(seats)
+    ).encode()
+    for v, seats in ((0, (1,)), (1, (0, 2, 3)), (2, (9,)), (3, (0,)))
+]
+VOTE = jsonschema.Draft202012Validator(SCHEMAS["vote"])
+
+
+def _vote_or_rejects(data: bytes | str) -> Vote | None:
+    try:
+        vote = decode_vote(data)
+    except RemoteProtocolError:
+        return None
+    raw = data.encode() if isinstance(data, str) else data
+    assert vote.encode() == raw.removesuffix(b"\n")
+    return vote
+
+
+def test_sample_votes_round_trip() -> None:
+    for line, identity in zip(VOTES, IDS, strict=False):
+        vote = _vote_or_rejects(line)
+        assert vote is not None and VOTE.is_valid(json.loads(line))
+        assert vote.verify(identity.public_key)
+        assert not vote.verify(IDS[5].public_key)
+
+
+@given(st.binary(max_size=600))
+def test_random_bytes_as_votes(data: bytes) -> None:
+    _vote_or_rejects(data)
+
+
+@given(st.text(max_size=300))
+def test_random_text_as_votes(text: str) -> None:
+    _vote_or_rejects(text)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_lines(VOTES))
+def test_mutated_vote_lines(line: bytes) -> None:
+    _vote_or_rejects(line)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_objects(VOTES))
+def test_mutated_votes_agree_with_schema(obj: object) -> None:
+    """What decode_vote accepts the vote schema accepts; what the schema rejects, decode_vote
+    rejects (the decoder checks more: a voter does not accuse itself)."""
+    try:
+        data = canonical_bytes(obj)
+    except LocalProtocolError:
+        return
+    vote = _vote_or_rejects(data)
+    if vote is not None:
+        assert VOTE.is_valid(obj), obj
+    if not VOTE.is_valid(obj):
+        assert vote is None, obj

@@ -14,6 +14,7 @@ from p2pwillow.ledger.schema import (
     AUTHORED_SCHEMA,
     ENVELOPE_SCHEMA,
     REFUSAL_SCHEMA,
+    VOTE_SCHEMA,
     all_schemas,
     schema_text,
 )
@@ -34,8 +35,9 @@ def _validator(stem: str) -> jsonschema.Draft202012Validator:
 
 def test_every_kind_has_a_schema_and_every_schema_a_kind() -> None:
     on_disk = {path.stem for path in SCHEMA_DIR.glob("*.json")}
-    assert on_disk - {ENVELOPE_SCHEMA, AUTHORED_SCHEMA, REFUSAL_SCHEMA} == set(KINDS)
-    assert {ENVELOPE_SCHEMA, AUTHORED_SCHEMA, REFUSAL_SCHEMA} <= on_disk
+    messages = {ENVELOPE_SCHEMA, AUTHORED_SCHEMA, REFUSAL_SCHEMA, VOTE_SCHEMA}
+    assert on_disk - messages == set(KINDS)
+    assert messages <= on_disk
 
 
 @pytest.mark.parametrize("stem", sorted(all_schemas()))

@@ -3,27 +3,36 @@ a network that loses, duplicates, delays and reorders frames, on a virtual clock
 
 No sockets and no real time; every random choice comes from one seed. A peer here does what the
 live node does with its Session: feed it what the replication hands over, publish what it
-sends, decide as a bot when a decision is due, open hands as dealer, run the dealer's clock.
+sends (votes as broadcast items), decide as a bot when a decision is due, open hands as
+dealer, run every player's clock.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import heapq
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.replication import (
     AuthoredReceived,
+    BroadcastReceived,
     EntryReceived,
     RefusalReceived,
     Replication,
 )
-from p2pwillow.net.wire import EntriesFrame, HeartbeatFrame, decode_frame, encode_frame
+from p2pwillow.net.wire import (
+    BroadcastFrame,
+    EntriesFrame,
+    HeartbeatFrame,
+    decode_frame,
+    encode_frame,
+)
 from p2pwillow.rules import IllegalAction, TableConfig
 from p2pwillow.session import EntryRefused, Output, Session, make_genesis
 from p2pwillow.table import Decider, bot_decider
@@ -57,7 +66,11 @@ class SimPeer:
 
     def publish(self, out: Output, now: float) -> None:
         for item in out.send:
-            self.rep.publish(item, now)
+            if isinstance(item, Vote):
+                # a vote goes to every peer as a broadcast item, resent until the head moves
+                self.rep.publish(BroadcastFrame("vote", item.hand, item.encode()), now)
+            else:
+                self.rep.publish(item, now)
 
     def pump(self, now: float) -> None:
         """Hand the Session what the replication received, as the live node does."""
@@ -73,10 +86,16 @@ class SimPeer:
                 self.rep.applied(event.entry, now)
                 self.publish(out, now)
             elif isinstance(event, AuthoredReceived):
-                if s.sequencer != s.seat:
-                    continue  # today only the sequencer's session takes authored entries
+                # every session takes it: the sequencer sequences it, the others keep it
                 try:
                     out = s.receive(event.entry)
+                except RemoteProtocolError as exc:
+                    self.rep.rejected(event.peer, exc)
+                    continue
+                self.publish(out, now)
+            elif isinstance(event, BroadcastReceived) and event.item.kind == "vote":
+                try:
+                    out = s.receive(decode_vote(event.item.payload))
                 except RemoteProtocolError as exc:
                     self.rep.rejected(event.peer, exc)
                     continue
@@ -97,6 +116,10 @@ class SimPeer:
         if s.between_hands and s.hand_number < hands and s.game.next_button() == self.seat:
             with contextlib.suppress(IllegalAction):
                 self.publish(s.start_hand(), now)
+        elif s.between_hands and s.hand_number >= hands and s.sequencer == self.seat:
+            # the hands are played: the sequencer ends the game, everyone signs its end
+            with contextlib.suppress(IllegalAction):
+                self.publish(s.end_game(), now)
         if not s.may_decide():
             self.think_until = None
             return
@@ -176,15 +199,8 @@ class SimNet:
         r = self.random
         honest = self.peers[0].rep.chain
         entry = honest[r.randrange(len(honest))]
-        forged = Entry(
-            entry.game,
-            entry.hand,
-            entry.seq + 1,
-            entry.hash,
-            entry.author,
-            entry.body,
-            entry.sig,
-            bytes(64),
+        forged = dataclasses.replace(
+            entry, seq=entry.seq + 1, prev=entry.hash, countersig=bytes(64)
         )
         return [
             r.randbytes(r.randrange(1, 200)),
@@ -221,10 +237,10 @@ class SimNet:
             p.rep.handle_timer(self.now)
 
     def settled(self, hands: int) -> bool:
-        """Every peer finished `hands` hands (signed) and holds the same chain."""
+        """Every peer finished `hands` hands and the game's end (signed), on the same chain."""
         heads = {p.session.ledger.head_hash for p in self.peers}
         return len(heads) == 1 and all(
-            p.session.hand_number >= hands and p.session.between_hands for p in self.peers
+            p.session.hand_number >= hands and p.session.complete for p in self.peers
         )
 
     def run(self, hands: int = 1, deadline: float = 900.0) -> None:

@@ -4,6 +4,7 @@ simulated network that loses, duplicates and reorders frames (Hypothesis)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -219,16 +220,7 @@ def test_the_next_entry_waits_until_the_caller_applied_this_one() -> None:
 
 def test_a_refused_entry_gives_way_to_the_other_candidate() -> None:
     honest = CHAIN[1]
-    forged = Entry(
-        honest.game,
-        honest.hand,
-        honest.seq,
-        honest.prev,
-        honest.author,
-        honest.body,
-        honest.sig,
-        bytes(64),
-    )
+    forged = honest.countersigned(bytes(64))
     b = Replication([CHAIN[0]], [A, MALLORY], now=0.0)
     b.receive(encode_frame(EntriesFrame((forged,))), MALLORY, 0.0)
     b.receive(encode_frame(EntriesFrame((honest,))), A, 0.0)
@@ -246,16 +238,7 @@ def test_a_refused_entry_gives_way_to_the_other_candidate() -> None:
 
 def test_a_conflicting_entry_is_reported() -> None:
     b = Replication(CHAIN[:3], [A], now=0.0)
-    other = Entry(
-        CHAIN[1].game,
-        CHAIN[1].hand,
-        1,
-        CHAIN[1].prev,
-        CHAIN[2].author,
-        CHAIN[2].body,
-        CHAIN[2].sig,
-        CHAIN[2].countersig,
-    )
+    other = dataclasses.replace(CHAIN[2], seq=1, prev=CHAIN[1].prev)
     b.receive(encode_frame(EntriesFrame((other,))), A, 0.0)
     assert _events(b) == [ConflictReceived(A, other, CHAIN[1])]
     assert b.chain == CHAIN[:3]
@@ -298,7 +281,15 @@ def test_authored_entry_withdrawn_when_refused_or_hand_over() -> None:
     first_of_hand1 = next(e for e in CHAIN if e.hand == 1)
     author = Replication(CHAIN[:2], [A], now=0.0)
     one = CHAIN[2].authored()
-    never = AuthoredEntry.create(identity(9), game=CHAIN[0].game, hand=0, author=1, body=k.Leave())
+    never = AuthoredEntry.create(
+        identity(9),
+        game=CHAIN[0].game,
+        hand=0,
+        author=1,
+        body=k.Leave(),
+        counter=1,
+        seen=CHAIN[1].hash,
+    )
     author.publish(one, 0.0)
     author.publish(never, 0.0)
     author.withdraw(one.sig)

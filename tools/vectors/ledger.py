@@ -19,10 +19,12 @@ from p2pwillow.ledger import (
     Ledger,
     Reason,
     RemoteProtocolError,
+    Vote,
     canonical_bytes,
     decode_authored,
     decode_entry,
     decode_transcript,
+    decode_vote,
     parse_canonical,
     replay,
     safety_code,
@@ -32,6 +34,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import MAX_DEPTH, MAX_SAFE_INTEGER, dump_checked
 from p2pwillow.ledger.entry import AUTHOR_TAG, SEQUENCER_TAG
 from p2pwillow.ledger.identity import SAFETY_CODE_TAG
+from p2pwillow.ledger.vote import VOTE_TAG
 from p2pwillow.rules.config import TableConfig
 from tools.vectors.common import (
     LEDGER_ERRORS,
@@ -99,7 +102,12 @@ NOTES = {
     "UnknownAuthor": "The author seat holds no identity key: unknown-author.",
     "ChainLink": "An entry that does not fit after the head (SPEC 6.5 checks 1-4): wrong-game, "
     "wrong-seq, wrong-prev or wrong-hand, found before any signature is checked.",
+    "Replayed": "An entry whose signatures verify but whose counter is not above the last of its "
+    "author's identity in the chain (SPEC 6.5 check 7): replayed.",
+    "WrongSeen": "An entry whose 'seen' names no head it may follow from: no entry of the "
+    "current hand, or for a hand start not its prev (SPEC 6.5 check 8): wrong-seen.",
     "Transcript": "A whole transcript file (SPEC 6.9): every entry decodes and links.",
+    "Vote": "A witness vote (SPEC 7.5): its line, the bytes its voter signs, its signature.",
     "TranscriptFraming": "A transcript whose lines are not each one canonical entry followed by "
     "one LF: malformed or non-canonical.",
     "TranscriptOrder": "A transcript whose lines are out of order, missing or repeated: wrong-seq.",
@@ -130,7 +138,7 @@ def _hex(label: str, n: int) -> str:
 
 # --- building entries by hand: JSON objects, signed and countersigned as SPEC 6.4 says ---------
 
-SIGNED_MEMBERS = ("v", "game", "hand", "kind", "author", "body")
+SIGNED_MEMBERS = ("v", "game", "hand", "kind", "author", "counter", "seen", "body")
 
 
 def _author_message(obj: Mapping[str, Any]) -> bytes:
@@ -477,7 +485,16 @@ def _chain() -> list[tuple[AuthoredEntry, int, Json]]:
     out: list[tuple[AuthoredEntry, int, Json]] = []
 
     def add(hand: int, author: int, body: Body) -> None:
-        authored = AuthoredEntry.create(IDS[author], game=GAME, hand=hand, author=author, body=body)
+        key = IDS[author].public_key
+        authored = AuthoredEntry.create(
+            IDS[author],
+            game=GAME,
+            hand=hand,
+            author=author,
+            body=body,
+            counter=ledger.last_counter(key) + 1,
+            seen=ledger.head_hash,
+        )
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, IDS[author])
         sequencer = ledger.expected_sequencer(draft)
         entry = authored.sequence(ledger.head_seq + 1, ledger.head_hash, IDS[sequencer])
@@ -888,6 +905,134 @@ def _link_cases(v: _Valid) -> list[Json]:
     return cases.tests
 
 
+def _sequencer_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.6: a sequencer change in place of the bet by a seat that does not take over, or
+    replacing a seat that is not sequencing; bodies of the new kinds that do not decode."""
+    bet = v.bet
+    votes = [
+        {"voter": s, "seats": [DEALER], "sig": _hex(f"vote{s}", 64)}
+        for s in range(SEATS)
+        if s != DEALER
+    ]
+
+    def change(author: int, replaced: list[int]) -> dict[str, Any]:
+        obj = _with(
+            bet, kind="sequencer_change", author=author, body={"replaced": replaced, "votes": votes}
+        )
+        return _countersign(_sign(obj, IDS[author]), IDS[author])
+
+    cases = _Rejected(v.seq)
+    add = cases.add
+    add(
+        "sequencer_change by seat 3, not the seat after the dealer",
+        ["WrongSequencer"],
+        change(3, [DEALER]),
+        Reason.BAD_SEATING,
+    )
+    add(
+        "sequencer_change replacing seat 0, which is not sequencing",
+        ["WrongSequencer"],
+        change(1, [0]),
+        Reason.BAD_SEATING,
+    )
+    add(
+        "sequencer_change replacing seats 1 and 3 (3 does not follow 1)",
+        ["WrongSequencer"],
+        change(0, [DEALER, 3]),
+        Reason.BAD_SEATING,
+    )
+    add(
+        "sequencer_change naming a seat twice",
+        ["BadValue"],
+        change(2, [DEALER, DEALER]),
+        Reason.BAD_FIELD,
+    )
+    add(
+        "sequencer_change with no vote",
+        ["BadValue"],
+        _countersign(
+            _sign(
+                _with(bet, kind="sequencer_change", body={"replaced": [DEALER], "votes": []}),
+                PLAYER_ID,
+            ),
+            PLAYER_ID,
+        ),
+        Reason.BAD_FIELD,
+    )
+    self_vote = [{"voter": 2, "seats": [2], "sig": _hex("self", 64)}]
+    add(
+        "timeout whose vote accuses its own voter",
+        ["BadValue"],
+        _resigned(_with(bet, kind="timeout", body={"seats": [2], "votes": self_vote})),
+        Reason.BAD_FIELD,
+    )
+    unordered = [votes[1], votes[0]]
+    add(
+        "timeout with votes not ascending by voter",
+        ["BadValue"],
+        _resigned(_with(bet, kind="timeout", body={"seats": [1], "votes": unordered})),
+        Reason.BAD_FIELD,
+    )
+    add(
+        "abort blaming nobody",
+        ["BadValue"],
+        _resigned(_with(bet, kind="abort", body={"blamed": [], "reason": "x", "votes": []})),
+        Reason.BAD_FIELD,
+    )
+    return cases.tests
+
+
+def _counter_and_seen_cases(v: _Valid) -> list[Json]:
+    """SPEC 6.4, 6.5 checks 7-8: entries whose signatures verify, placed where they cannot be:
+    the author's counter does not rise, or `seen` names no head it may follow from."""
+    bet, reveal, hand_start, resigned = v.bet, v.reveal, v.hand_start, _resigned
+    seat_entry = v.seat_entry
+    cases = _Rejected(v.seq)
+    add = cases.add
+    add(
+        "the author's reveal placed again as the next entry (its signature still verifies)",
+        ["Replayed"],
+        _countersign(_with(reveal, seq=v.seq, prev=bet["prev"]), DEALER_ID),
+        Reason.REPLAYED,
+    )
+    add(
+        "the bet re-signed with the reveal's counter",
+        ["Replayed"],
+        resigned(_with(bet, counter=reveal["counter"])),
+        Reason.REPLAYED,
+    )
+    add(
+        "the bet re-signed with counter 0",
+        ["Replayed"],
+        resigned(_with(bet, counter=0)),
+        Reason.REPLAYED,
+    )
+    add(
+        "seen is the hash of a seating entry (another hand)",
+        ["WrongSeen"],
+        resigned(_with(bet, seen=hand_start["prev"])),
+        Reason.WRONG_SEEN,
+    )
+    add(
+        "seen is no entry of the chain",
+        ["WrongSeen"],
+        resigned(_with(bet, seen=_hex("nowhere", 32))),
+        Reason.WRONG_SEEN,
+    )
+    add(
+        "hand_start made at another head than its prev",
+        ["WrongSeen"],
+        _countersign(_sign(_with(hand_start, seen=seat_entry["prev"]), DEALER_ID), DEALER_ID),
+        Reason.WRONG_SEEN,
+        hand_start["seq"],
+    )
+    add("counter missing", ["MissingField"], _without(bet, "counter"), Reason.BAD_FIELD)
+    add("seen missing", ["MissingField"], _without(bet, "seen"), Reason.BAD_FIELD)
+    add("counter -1", ["BadValue"], resigned(_with(bet, counter=-1)), Reason.BAD_FIELD)
+    add("seen one byte short", ["BadHex"], _with(bet, seen=bet["seen"][:-2]), Reason.BAD_FIELD)
+    return cases.tests
+
+
 def _noncanonical_cases(v: _Valid) -> list[Json]:
     """SPEC 6.1: the valid bet (and the genesis) in encodings other than the canonical one."""
     bet, seq, genesis = v.bet, v.seq, v.genesis
@@ -984,6 +1129,8 @@ def _entry_group() -> tuple[Json, list[str]]:
     tests += _countersignature_cases(valid)
     tests += _setup_signature_cases(valid)
     tests += _link_cases(valid)
+    tests += _counter_and_seen_cases(valid)
+    tests += _sequencer_cases(valid)
     tests += _noncanonical_cases(valid)
     group = {
         "type": "LedgerEntry",
@@ -1063,6 +1210,8 @@ def _check_entry(group: Json, test: Json) -> None:
         hand=entry.hand,
         author=entry.author,
         body=entry.body,
+        counter=entry.counter,
+        seen=entry.seen,
     )
     assert again.sig.hex() == test["sig"]
     placed = again.sequence(
@@ -1139,6 +1288,96 @@ def _check_transcript(test: Json) -> None:
     assert ledger.safety_code() == test["safetyCode"]
 
 
+# --- group 6: witness votes (SPEC 7.5) ---------------------------------------------------------
+
+
+def _vote(voter: int, seats: tuple[int, ...], head: bytes, hand: int = 1) -> Vote:
+    return Vote.create(IDS[voter], game=GAME, hand=hand, head=head, voter=voter, seats=seats)
+
+
+def _vote_group() -> Json:
+    """SPEC 7.5: votes signed by the table's identities, the bytes each voter signs, and votes
+    that must not decode or must not verify."""
+    head = hashlib.sha256(b"ledger/vote/head").digest()
+    valid = [
+        ("seat 0 accuses seat 2", _vote(0, (2,), head)),
+        ("seat 3 accuses seats 0 and 1", _vote(3, (0, 1), head)),
+        ("between hands, seat 1 accuses seat 3", _vote(1, (3,), head, hand=4)),
+    ]
+    tests: list[Json] = [
+        case(
+            comment,
+            "valid",
+            ["Vote"],
+            vote=vote.to_json(),
+            line=vote.encode().hex(),
+            voterMessage=vote.message().hex(),
+            identityKey=IDS[vote.voter].public_key.hex(),
+        )
+        for comment, vote in valid
+    ]
+    obj: dict[str, Any] = dict(valid[0][1].to_json())
+    undecodable: list[tuple[str, list[str], Any, Reason]] = [
+        ("type refusal", ["BadValue"], _with(obj, type="refusal"), Reason.BAD_FIELD),
+        ("v = 2", ["WrongVersion"], _with(obj, v=2), Reason.BAD_VERSION),
+        ("seats missing", ["MissingField"], _without(obj, "seats"), Reason.BAD_FIELD),
+        ("an extra member", ["ExtraField"], _with(obj, note="x"), Reason.BAD_FIELD),
+        ("no seat accused", ["BadValue"], _with(obj, seats=[]), Reason.BAD_FIELD),
+        ("seats not ascending", ["BadValue"], _with(obj, seats=[3, 2]), Reason.BAD_FIELD),
+        ("the voter accuses itself", ["BadValue"], _with(obj, seats=[0, 2]), Reason.BAD_FIELD),
+        ("seat 10", ["BadValue"], _with(obj, seats=[10]), Reason.BAD_FIELD),
+        ("head of 31 bytes", ["BadHex"], _with(obj, head=obj["head"][:-2]), Reason.BAD_FIELD),
+        ("sig in uppercase", ["BadHex"], _with(obj, sig=obj["sig"].upper()), Reason.BAD_FIELD),
+    ]
+    for comment, flags, value, reason in undecodable:
+        tests.append(
+            case(comment, "invalid", flags, line=_line(value), reason=reason.value, error=ERROR)
+        )
+    unsigned: list[tuple[str, list[str], Any]] = [
+        ("sig: low bit flipped", ["ModifiedSignature"], _with(obj, sig=flip_bit(obj["sig"], 0))),
+        ("seats changed after signing", ["ModifiedBody"], _with(obj, seats=[1])),
+        ("head changed after signing", ["ModifiedBody"], _with(obj, head=_hex("other", 32))),
+        ("signed by seat 1 as seat 0", ["WrongAuthorKey"], _vote(1, (2,), head).to_json()),
+    ]
+    for comment, flags, value in unsigned:
+        if flags == ["WrongAuthorKey"]:
+            value = _with(value, voter=0)
+        tests.append(
+            case(
+                comment,
+                "invalid",
+                flags,
+                line=_line(value),
+                identityKey=IDS[0].public_key.hex(),
+                reason=Reason.BAD_VOTE.value,
+                error=ERROR,
+            )
+        )
+    return {"type": "WitnessVote", "tests": tests}
+
+
+def _check_vote(test: Json) -> None:
+    raw = bytes.fromhex(test["line"])
+
+    def read() -> Vote:
+        vote = decode_vote(raw)
+        if not vote.verify(bytes.fromhex(test["identityKey"])):
+            raise RemoteProtocolError(Reason.BAD_VOTE, "the vote does not verify")
+        return vote
+
+    if test["result"] == "invalid":
+        _expect_reason(test, read)
+        return
+    vote = read()
+    assert vote.to_json() == test["vote"] and vote.encode() == raw
+    assert vote.message() == VOTE_TAG + canonical_bytes(
+        {key: v for key, v in test["vote"].items() if key != "sig"}
+    )
+    assert vote.message().hex() == test["voterMessage"]
+    again = _vote(vote.voter, vote.seats, vote.head, vote.hand)
+    assert again.sig == vote.sig  # Ed25519 is deterministic
+
+
 # --- the document ------------------------------------------------------------------------------
 
 
@@ -1165,7 +1404,9 @@ def _document(groups: list[Json]) -> Json:
         "the hash input. LedgerEntry: one chain (game and identities in the group; seeds so "
         "that signatures can be reproduced); an invalid case is offered as entry 'seq' after "
         "the group's valid entries 0..seq-1. The reveal's share and proof are placeholders: the "
-        "ledger checks no proofs (the session does, SPEC 5.9). Transcript: a whole file.",
+        "ledger checks no proofs (the session does, SPEC 5.9). Transcript: a whole file. "
+        "WitnessVote: a vote (SPEC 7.5), its line and the bytes its voter signs; an invalid vote "
+        "does not decode, or (bad-vote) does not verify under 'identityKey'.",
         errors=LEDGER_ERRORS,
     )
 
@@ -1179,6 +1420,7 @@ def generate() -> Json:
             _safety_group(),
             entries,
             _transcript_group(lines),
+            _vote_group(),
         ]
     )
 
@@ -1195,5 +1437,7 @@ def check(group: Json, test: Json) -> None:
         _check_entry(group, test)
     elif kind == "Transcript":
         _check_transcript(test)
+    elif kind == "WitnessVote":
+        _check_vote(test)
     else:
         raise AssertionError(f"unknown group type {kind}")
