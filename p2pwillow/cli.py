@@ -38,11 +38,12 @@ ENV_VAR = "WILLOW_HOME"
 
 VERIFY_EPILOG = """\
 exit status:
-  0  valid and complete: every entry checks and every hand ended and was
-     signed by all its players
+  0  valid and complete: every entry checks, every hand ended and was signed
+     by all its players, and so was the game's end
   1  invalid: an entry does not check (its line, author and reason are shown)
-  3  valid so far but not closed: the game was interrupted or the file was cut
-     off (the report says through which hand, and what is missing)
+  3  valid so far but not closed: the game was interrupted, the file was cut
+     off or its end is not signed (the report says through which hand, and
+     what is missing)
   4  unreadable: no such file, a read error, an empty file, or not a transcript
   2  usage error; 70 a bug in willow (not in the transcript); 130 Ctrl-C
 With several files the status is the worst verdict's: invalid, unreadable,
