@@ -21,6 +21,7 @@ from p2pwillow.bots.level import DEFAULT_LEVEL, Level
 from p2pwillow.bots.strategy import Bot
 from p2pwillow.cards import DECK, Card
 from p2pwillow.hands import rank5
+from p2pwillow.limits import is_int
 from p2pwillow.rules import (
     LAYOUT_SIZE,
     ActionKind,
@@ -247,9 +248,9 @@ class _Table:
 
 def _table_config(players: object, hands: object, config: TableConfig | None) -> TableConfig:
     """The table for `players` seats (2..10) and `hands` hands; BotError names a bad one."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+    if not is_int(players) or not 2 <= players <= 10:
         raise BotError(f"an arena seats 2 to 10 players, not {players!r}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+    if not is_int(hands) or hands < 0:
         raise BotError(f"hands must be a whole number, not {hands!r}")
     cfg = config if config is not None else TableConfig(seats=players)
     if cfg.seats < players:
