@@ -256,3 +256,12 @@ def test_no_reason_shows_internal_names() -> None:
         for internal in ("Traceback", "Error", "<", "0x", "self.", "()", "_check"):
             assert internal not in text, (path.name, internal)
     assert "best_hand" not in str(verify_transcript(b"").error)
+
+
+def test_the_game_end_and_who_wrote_it_are_reported(honest: VerifyReport) -> None:
+    assert honest.ended_by is not None
+    writer = honest.name(honest.ended_by)
+    line = f"The game was ended after hand 2 by {writer}: signed by every player at the table."
+    assert line in report_text(honest)
+    cut = verify_file(DIR / "no-game-end.jsonl")
+    assert cut.ended_by is None and "The game was ended" not in report_text(cut)

@@ -93,6 +93,8 @@ class _Audit:
         self.error: VerifyError | None = None
         self.unreadable = False
         self.cut_off: int | None = None
+        self.ended_by: int | None = None
+        """The seat that wrote the game's end, once it is read."""
 
     def run(self, lines: Iterable[Line]) -> VerifyReport:
         try:
@@ -179,6 +181,8 @@ class _Audit:
                 self.log = None
             elif self.log is not None:
                 self.log.take(event)
+        if isinstance(body, k.GameEnd):
+            self.ended_by = entry.author
         if isinstance(body, k.Join):
             self.players.pop(body.identity_key, None)  # a player back: its latest seat last
             self.players[body.identity_key] = _Player(entry.author, body.name)
@@ -234,6 +238,7 @@ class _Audit:
             cut_off=self.cut_off,
             notes=notes,
             config=session.config,
+            ended_by=self.ended_by,
             game_over=session.hand_number > 0 and sum(1 for s in seated.values() if s) < 2,
         )
         if self.error is not None:

@@ -89,6 +89,7 @@ def report_object(report: VerifyReport) -> dict[str, object]:
         "missing": [{"seat": w.seat, "step": w.step} for w in report.missing],
         "cut_off": report.cut_off,
         "game_over": report.game_over,
+        "ended_by": report.ended_by,
         "notes": list(report.notes),
         "hands": [_hand(h) for h in report.hands],
     }
@@ -115,6 +116,7 @@ def bug_json(source: str, what: str) -> str:
         "missing": [],
         "cut_off": None,
         "game_over": False,
+        "ended_by": None,
         "notes": [],
         "hands": [],
     }

@@ -128,6 +128,8 @@ class VerifyReport:
     config: TableConfig | None = None
     game_over: bool = False
     """Fewer than two players have chips left: no further hand can be played."""
+    ended_by: int | None = None
+    """The seat that wrote the game's end (`game_end`, SPEC 7.3), if the transcript has one."""
 
     @property
     def valid(self) -> bool:

@@ -243,6 +243,12 @@ def _stacks(report: VerifyReport) -> list[str]:
         )
         sums = "every chip accounted for" if chips.balanced else "CHIPS DO NOT ADD UP"
         out.append(f"Chips: {chips.bought_in} bought in; {where}: {sums}.")
+    if report.ended_by is not None:
+        signed = "signed by every player at the table" if report.valid else "not yet signed by all"
+        out.append(
+            f"The game was ended after hand {report.hand} by {report.name(report.ended_by)}: "
+            f"{signed}."
+        )
     if report.game_over:
         rich = [report.name(st.seat) for st in rows if st.final and not st.left]
         has = "has" if len(rich) == 1 else "have"
