@@ -34,8 +34,9 @@ Linux-only: asyncio and threads, no signals.
 #
 # Seams for the accountability protocol (DESIGN 5.1), in one place each: `_take_authored`
 # (today only the sequencer's session takes authored entries), `_take_broadcast` (witness
-# votes), `_end_game` (the signed game end), and the store's log of signed entries (the
-# per-author counters a restarted node needs).
+# votes), `end_game` and `_end_game` (the signed game end: today the node stops after the
+# current hand), and the store's log of signed entries (the per-author counters a restarted
+# node needs).
 
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
 BURST = 64
 """Frames taken from the socket at once before the replication is asked what to send."""
+ENDED_BY_YOU = "the game is over: you ended it"
 
 EventSink = Callable[[dict[str, object]], None]
 Say = Callable[[str], None]
@@ -172,6 +174,10 @@ class Traffic:
     bad_frames: int = 0
     rejected: int = 0
     """Items from peers the session refused."""
+
+
+def _nothing() -> None:
+    """A job for the worker that does nothing: its end rebuilds the view."""
 
 
 def _wake(fut: asyncio.Future[None]) -> None:
@@ -245,6 +251,10 @@ class Node:
         self._stepped: _StepResult | None = None
         self._over = asyncio.Event()
         self._over_reason = ""
+        self._ended: str | None = None
+        self._end_wanted = False
+        self._left: set[int] = set()
+        """Seats whose player is known to have left for good (`peer_left`)."""
         # published state
         self._lock = threading.Lock()
         self._version = 0
@@ -427,6 +437,42 @@ class Node:
         self._deal_wanted = True
         self._poke()
 
+    def end_game(self) -> None:
+        """The person ends the game: at once between hands, else once the current hand has
+        ended and every player signed its head.
+
+        The one place that ends a game on request. Until the protocol has a signed game end
+        (DESIGN 5.1: `Session.end_game()` between hands writes a `game_end` entry, then every
+        seated player signs it), this node stops there, and its transcript ends with the last
+        hand's head signatures; `_Play._over` is where a `Session.end_game()` call goes."""
+        if self._ended is not None or self._closing:
+            return
+        self._end_wanted = True
+        if self._play.between:
+            self._end_game(ENDED_BY_YOU)
+        else:
+            self._publish(notice="the game ends after this hand")
+            self._poke()
+
+    @property
+    def ended(self) -> str | None:
+        """Why the game is over, once it is (its hands played, one player holding all the
+        chips, or the person ended it); None while it goes on or if the node stopped."""
+        return self._ended
+
+    def peer_left(self, seat: int, why: str) -> None:
+        """The player of `seat` has left for good (a bot whose process ended): its seat shows
+        away from now on, and the person reads `why` once."""
+        if seat not in self._keys or self._closing:
+            return
+        self._left.add(seat)
+        self._event("left", peer=seat, reason=why)
+        self._publish(notice=why)
+        self._follow_links()
+        # the seats drawn on the screen come from the view, built in the worker
+        self._play.dirty = True
+        self._worker.submit(_nothing)
+
     @property
     def links(self) -> Mapping[int, Link]:
         with self._lock:
@@ -596,7 +642,7 @@ class Node:
 
     async def _drain(self) -> None:
         """Hand every replication event to the session, one at a time, in order."""
-        while not self._closing and (event := self._rep.next_event()) is not None:
+        while self._playing and (event := self._rep.next_event()) is not None:
             await self._handle(event)
 
     async def _handle(self, event: ReplicationEvent) -> None:
@@ -607,6 +653,10 @@ class Node:
                 self._rep.applied(event.entry, time.monotonic())
                 self._send(out)
                 self._took(self._stepped)
+                if self._end_wanted and self._play.between:
+                    # the hand the person ended the game after is over and signed: nothing
+                    # of a next hand is taken
+                    self._end_game(ENDED_BY_YOU)
         elif isinstance(event, AuthoredReceived):
             last = not self._rep.ready()
             out = await self._session_call(event.peer, self._play.take_authored, event.entry, last)
@@ -698,6 +748,9 @@ class Node:
         """The game is over. Until the protocol has a signed game end (DESIGN 5.1: a
         `game_end` entry that every seated player then signs), the node stops here, and the
         transcript ends with the last hand's head signatures."""
+        if self._ended is not None:
+            return
+        self._ended = reason
         self._say(reason)
         self._event("over", hands=self.hands_played, reason=reason, **self._counters())
         self._publish(notice=reason)
@@ -762,7 +815,7 @@ class Node:
 
     def _link(self, key: bytes) -> Link:
         status = self._rep.status(key)
-        if status.liveness is Liveness.AWAY:
+        if status.liveness is Liveness.AWAY or self._seats[key] in self._left:
             return Link.AWAY
         if status.last_heard is None:
             return Link.CONNECTING
@@ -800,6 +853,8 @@ class _Play:
         self.safety_code = ""
         self.hands = 0
         self.sequencer = -1
+        self.between = False
+        """No hand is running (the session's `between_hands` after the last call)."""
         self.dirty = True
         self._session: Session | None = None
         self._transcript: Transcript | None = None
@@ -894,6 +949,7 @@ class _Play:
             signed.sync()
         self.hands = s.hand_number
         self.sequencer = s.sequencer
+        self.between = s.between_hands
         self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------
@@ -981,11 +1037,13 @@ class _Play:
     def _over(self, s: Session) -> str | None:
         if not s.between_hands:
             return None
+        if self.node._end_wanted:
+            return ENDED_BY_YOU
         limit = self.node.seating.roster.hands
         if limit and s.hand_number >= limit:
             return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
         if sum(p.plays for p in s.game.players) < 2:
-            return "the game is over: fewer than two players have chips"
+            return "the game is over: one player has all the chips"
         return None
 
 

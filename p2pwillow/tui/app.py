@@ -46,6 +46,7 @@ class ClientApp:
     ) -> None:
         self.client = client
         self.state = ScreenState()
+        self.state.transcript = client.transcript
         self.app: Application[str] = Application(
             key_bindings=build_bindings(self.state, client, self.leave),
             style=STYLE,
@@ -73,6 +74,7 @@ class ClientApp:
             links=c.links,
             notice=c.notice,
             seat_confirmed=c.seat_confirmed,
+            ended=c.ended,
         )
 
     async def _follow(self) -> None:

@@ -13,6 +13,7 @@ from p2pwillow.rules import ActionKind
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
+    END_KEY,
     HELP_KEY,
     MAX_KEY,
     MIN_KEY,
@@ -40,6 +41,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
                 leave("you left the table")
             elif name in ("n", "escape"):
                 state.quit_asked = False
+            return
+        if state.end_asked:
+            if name in ("y", "n", "escape") and state.answer_end(name == "y"):
+                client.end_game()
             return
         if state.help_open:
             if name in (HELP_KEY, "escape"):
@@ -110,6 +115,8 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             return
         if name in _BY_KEY:
             send(state.press(_BY_KEY[name]))
+        elif name == END_KEY:
+            state.ask_end()
         elif name == "enter":
             if state.next_hand():
                 client.next_hand()
@@ -121,6 +128,6 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         def _(event: KeyPressEvent) -> None:
             dispatch(name)
 
-    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, *_NAMED}:
+    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, *_NAMED}:
         bind(name, eager=name == "escape")
     return kb
