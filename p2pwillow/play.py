@@ -23,7 +23,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -250,10 +250,14 @@ async def play_table(
     *,
     terminal: Terminal | None = None,
     say: bool = True,
+    started: Callable[[Bots], None] | None = None,
 ) -> int:
     """`willow play`: host `plan` on loopback for the person (`options`), start the bots,
     wait until everyone is seated, play on the table screen; stop the bots when the person
-    leaves. `terminal` draws the screen elsewhere than this process's terminal."""
+    leaves. `terminal` draws the screen elsewhere than this process's terminal; `say`
+    False prints nothing before the screen opens (what is printed after it closes is
+    printed); `started(bots)` is told the bots' processes
+    once they run."""
     quiet_logs()
     store, keys = open_store(options.home)
     crew = Bots(store, bots)
@@ -271,10 +275,12 @@ async def play_table(
     def stopped() -> None:
         left = crew.stop()
         if left:
-            tell(f"stopped {left} bot(s)")
+            _say(f"stopped {left} bot(s)")
 
     try:
         crew.start(code.encode())
+        if started is not None:
+            started(crew)
         seating = await crew.seated(lobby.seat())
         assert lobby.transport is not None
         return await play_seat(

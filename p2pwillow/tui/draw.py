@@ -618,12 +618,15 @@ def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     stacks = " · ".join(f"{s.name} {s.stack}" for s in view.seats)
     first: Row = [("class:strong", why[:1].upper() + why[1:] + ". "), ("", "Final stacks: ")]
     first.append(("class:strong", stacks))
-    second: Row = [("", "Check the game: ")]
+    second: Row = [*key(QUIT_KEY, "leave the table"), ("", " and check the game: ")]
+    second.append(("class:strong", "willow verify TRANSCRIPT"))
+    second.append(("class:dim", " (the line is printed as you leave)"))
+    third: Row = [("", "Transcript: ")]
     if state.transcript is not None:
-        second.append(("class:strong", f"willow verify {state.transcript}"))
+        third.append(("class:strong", str(state.transcript)))
     else:
-        second.append(("class:dim", "this table keeps no transcript"))
-    return [first, second, key(QUIT_KEY, "leave the table")]
+        third.append(("class:dim", "this table keeps none"))
+    return [first, second, third]
 
 
 def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:

@@ -67,6 +67,9 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
                 if not same:
                     leave("you left the table: the safety codes did not match")
             return
+        if name == END_KEY:  # in every panel: no panel uses the key
+            state.ask_end()
+            return
         if mode is Mode.AMOUNT:
             if name in DIGITS:
                 state.amount_type(name)
@@ -115,8 +118,6 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             return
         if name in _BY_KEY:
             send(state.press(_BY_KEY[name]))
-        elif name == END_KEY:
-            state.ask_end()
         elif name == "enter":
             if state.next_hand():
                 client.next_hand()

@@ -15,7 +15,8 @@ from live_helpers import Table, finish, play_game
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import terminal
 
-from p2pwillow.verify import verify_transcript
+from p2pwillow.net.node import Node
+from p2pwillow.verify import Verdict, verify_file, verify_transcript
 
 SEATING = "Read it aloud; does everyone see the same?"
 ANNOUNCE = "You deal: announce."
@@ -76,3 +77,52 @@ def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> N
         assert verify_transcript(copies.pop()).valid
 
     asyncio.run(main())
+
+
+def test_the_person_ends_the_game_during_a_hand_and_the_node_stops_after_it(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        # no hand limit: the game goes on until the person ends it; a bot deals hand 2
+        nodes = await play_game(Table(tmp_path, players=3, hands=0), person=0)
+        host = nodes[0]
+        async with terminal(host, 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            await t.settled(ANNOUNCE)
+            t.press("e")
+            await t.wait_for("End the game?")
+            t.press("y")
+            await t.wait_for("the game ends after this hand")
+            assert host.ended is None
+            while host.ended is None:
+                text = await t.settled(lambda s: host.ended is not None or _prompt(s) is not None)
+                key = None if host.ended is not None else _prompt(text)
+                if key == "layout":
+                    t.press("1", "2", "3", "4", "5")
+                    await t.wait_for("Enter lays them out face down")
+                    t.press("\r")
+                elif key is not None:
+                    t.press(key)
+                    await t.wait_for(_other_than(text))
+            text = await t.wait_for("The game is over: you ended it.")
+            assert "Final stacks: " in text
+            # the bots go on to hand 2; this node takes nothing of it
+            bot = nodes[1]
+            assert await asyncio.wait_for(_hand_two(bot), 60)
+            await asyncio.sleep(0.5)
+            assert host.hands_played == 1
+        for node in nodes:
+            await node.close()
+        assert host.transcript is not None
+        report = verify_file(host.transcript)
+        assert report.verdict in (Verdict.VALID, Verdict.NOT_CLOSED)
+        assert report.hands and len(report.hands) == 1
+
+    asyncio.run(main())
+
+
+async def _hand_two(node: Node) -> bool:
+    while node.hands_played < 2:
+        await asyncio.sleep(0.05)
+    return True
