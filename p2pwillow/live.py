@@ -36,8 +36,7 @@ from p2pwillow.net.transport import Transport
 from p2pwillow.store import APP_NAME, ENV_VAR, NodeKeys, Store, StoreError
 
 if TYPE_CHECKING:
-    from prompt_toolkit.input import Input
-    from prompt_toolkit.output import Output
+    from p2pwillow.tui import Terminal
 
 T = TypeVar("T")
 
@@ -51,14 +50,6 @@ class LiveError(Exception):
     def __init__(self, failure: LobbyFailure | str, message: str) -> None:
         self.failure = failure
         super().__init__(message)
-
-
-@dataclass(frozen=True, slots=True)
-class Terminal:
-    """Where the table screen reads keys and draws (None: this process's terminal)."""
-
-    input: Input | None = None
-    output: Output | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +289,8 @@ async def play_seat(
         if options.screen:
             from p2pwillow.tui import run_client_async
 
-            io = terminal or Terminal()
-            why = await run_client_async(node, input=io.input, output=io.output)
+            io = (None, None) if terminal is None else (terminal.input, terminal.output)
+            why = await run_client_async(node, input=io[0], output=io[1])
             if node.ended is not None:
                 print(node.ended)
             print(why)

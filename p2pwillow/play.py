@@ -26,12 +26,12 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2pwillow.live import (
     EventLog,
     LiveError,
     SeatOptions,
-    Terminal,
     open_store,
     play_seat,
     quiet_logs,
@@ -40,6 +40,9 @@ from p2pwillow.net.lobby import HostLobby, LobbyError, TablePlan
 from p2pwillow.net.node import Node
 from p2pwillow.net.roster import Seating
 from p2pwillow.store import Store
+
+if TYPE_CHECKING:
+    from p2pwillow.tui import Terminal
 
 LOOPBACK = "127.0.0.1"
 MAX_BOTS = 9

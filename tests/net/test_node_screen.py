@@ -13,7 +13,7 @@ from pathlib import Path
 from live_helpers import Table, finish, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_screen import terminal
+from tui_screen import answer_keys, terminal
 
 from p2pwillow.net.node import Node
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
@@ -96,14 +96,12 @@ def test_the_person_ends_the_game_during_a_hand_and_the_node_stops_after_it(
             await t.wait_for("the game ends after this hand")
             assert host.ended is None
             while host.ended is None:
-                text = await t.settled(lambda s: host.ended is not None or _prompt(s) is not None)
-                key = None if host.ended is not None else _prompt(text)
-                if key == "layout":
-                    t.press("1", "2", "3", "4", "5")
-                    await t.wait_for("Enter lays them out face down")
-                    t.press("\r")
-                elif key is not None:
-                    t.press(key)
+                text = await t.settled(
+                    lambda s: host.ended is not None or answer_keys(s) is not None
+                )
+                keys = None if host.ended is not None else answer_keys(text)
+                if keys is not None:
+                    t.press(*keys)
                     await t.wait_for(_other_than(text))
             text = await t.wait_for("The game is over: you ended it.")
             assert "Final stacks: " in text

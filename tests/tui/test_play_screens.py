@@ -19,53 +19,27 @@ import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
-from tui_screen import DEADLINE, PyteFile, Terminal, terminal
+from tui_screen import ANNOUNCE, DEADLINE, SEATING, PyteFile, Terminal, answer_keys, terminal
 
 from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.live import SeatOptions
-from p2pwillow.live import Terminal as Screen
 from p2pwillow.net.lobby import TablePlan
 from p2pwillow.play import BotPlan, Bots, play_table
 from p2pwillow.rules import TableConfig
+from p2pwillow.tui import Terminal as Screen
 from p2pwillow.verify import Verdict, verify_file
 
-SEATING = "Read it aloud; does everyone see the same?"
-ANNOUNCE = "You deal: announce."
-TURN = "Waiting for you: offer a trade or pass"
-ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
-CHECK_OR_BET = "Waiting for you: check or bet"
-CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
-LAYOUT = "Lay out five, in the order they are turned:"
-GIVE = re.compile(r"Give (\d) cards? to ")
-CLOSE = "Waiting for you: close trading"
 OVER = "The game is over: you ended it."
-
-
-def answer(text: str) -> list[str] | None:
-    """The keys that answer what the screen asks the person for, if it asks anything."""
-    if LAYOUT in text:
-        return ["1", "2", "3", "4", "5", "\r"]
-    give = GIVE.search(text)
-    if give:
-        return [str(n) for n in range(1, int(give.group(1)) + 1)] + ["\r"]
-    for prompt, key in ((ANNOUNCE, "\r"), (TURN, "p"), (CHECK_OR_BET, "k"), (CLOSE, "x")):
-        if prompt in text:
-            return [key]
-    if ANSWER.search(text):
-        return ["n"]
-    if CALL.search(text):
-        return ["c"]
-    return None
 
 
 async def play_until(t: Terminal, done: Callable[[str], bool]) -> str:
     """Answer every question the screen asks until it shows `done`."""
     while True:
-        text = await t.settled(lambda s: done(s) or answer(s) is not None)
+        text = await t.settled(lambda s: done(s) or answer_keys(s) is not None)
         if done(text):
             return text
-        keys = answer(text)
+        keys = answer_keys(text)
         assert keys is not None
         t.press(*keys)
         await t.wait_for(lambda s, before=text: s != before)  # type: ignore[misc]

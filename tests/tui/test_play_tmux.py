@@ -16,21 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tui_screen import SEATING, answer_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 120.0
 """Seconds any one wait may take (two cores shared with other work)."""
 POLL = 0.2
 
-SEATING = "Read it aloud; does everyone see the same?"
-ANNOUNCE = "You deal: announce."
-TURN = "Waiting for you: offer a trade or pass"
-ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
-CHECK_OR_BET = "Waiting for you: check or bet"
-CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
-LAYOUT = "Lay out five, in the order they are turned:"
-GIVE = re.compile(r"Give (\d) cards? to ")
-CLOSE = "Waiting for you: close trading"
 NEXT = "[Enter] next hand"
 
 
@@ -106,23 +98,6 @@ class Pane:
         )
 
 
-def _keys(text: str) -> list[str] | None:
-    """The keys that answer what the screen asks the person for, if it asks anything."""
-    if LAYOUT in text:
-        return ["1", "2", "3", "4", "5", "Enter"]
-    give = GIVE.search(text)
-    if give:
-        return [str(n) for n in range(1, int(give.group(1)) + 1)] + ["Enter"]
-    for prompt, key in ((ANNOUNCE, "Enter"), (TURN, "p"), (CHECK_OR_BET, "k"), (CLOSE, "x")):
-        if prompt in text:
-            return [key]
-    if ANSWER.search(text):
-        return ["n"]
-    if CALL.search(text):
-        return ["c"]
-    return None
-
-
 SIGNED = re.compile(r"Hand \d+ signed by everyone")
 
 
@@ -155,10 +130,12 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
         pane.wait_for(lambda s: "hand 1" in s, "the first hand")
         pressed = 0
         while True:
-            text = pane.settled(lambda s: _hand_over(s) or _keys(s) is not None, "a question")
+            text = pane.settled(
+                lambda s: _hand_over(s) or answer_keys(s, "Enter") is not None, "a question"
+            )
             if _hand_over(text):
                 break
-            keys = _keys(text)
+            keys = answer_keys(text, "Enter")
             assert keys is not None
             pane.press(*keys)
             pressed += 1
