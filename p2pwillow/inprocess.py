@@ -395,8 +395,6 @@ class InProcessClient:
             self._want_hand = True
         elif isinstance(command, _EndGame):
             self._end_wanted = True
-            if not self._session.between_hands:
-                self._publish(notice="the game ends after this hand")
         elif isinstance(command, _Decide):
             if not self._confirmed:
                 self._publish(notice="confirm the safety code first")

@@ -451,7 +451,6 @@ class Node:
         if self._play.between:
             self._end_game(ENDED_BY_YOU)
         else:
-            self._publish(notice="the game ends after this hand")
             self._poke()
 
     @property

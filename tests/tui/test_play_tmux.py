@@ -171,3 +171,46 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
     assert len(logs) == 2
     for log in logs:
         assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
+    tmux = _tmux_or_skip()
+    home = tmp_path / "home"
+    pid_file = tmp_path / "pid"
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
+    try:
+        pane.start(command, env)
+        pane.wait_for(lambda s: SEATING in s, "the safety code")
+        pane.press("y")
+        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+    finally:
+        pane.kill()  # the terminal goes away: SIGHUP
+    pid = int(pid_file.read_text())
+    logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
+    end = time.monotonic() + DEADLINE
+    while True:
+        gone = not _alive(pid)
+        stopped = all("stopped by SIGTERM" in log.read_text(encoding="utf-8") for log in logs)
+        if gone and stopped:
+            break
+        assert time.monotonic() < end, [log.read_text(encoding="utf-8") for log in logs]
+        time.sleep(POLL)
+    for log in logs:
+        assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (a zombie no longer does: its parent, the tmux server, is gone, and
+    whatever adopted it may be slow to reap it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
