@@ -441,17 +441,21 @@ class Node:
         """The person ends the game: at once between hands, else once the current hand has
         ended and every player signed its head.
 
-        The one place that ends a game on request. Until the protocol has a signed game end
+        The one place that ends a game on request: it asks, and the node's own step (in the
+        worker, `_Play._over`) ends the game once no hand is running; `_handle` makes sure no
+        entry of a next hand is taken meanwhile. Until the protocol has a signed game end
         (DESIGN 5.1: `Session.end_game()` between hands writes a `game_end` entry, then every
-        seated player signs it), this node stops there, and its transcript ends with the last
-        hand's head signatures; `_Play._over` is where a `Session.end_game()` call goes."""
+        seated player signs it), the node stops there, and its transcript ends with the last
+        hand's head signatures; `_Play._over` is where the `Session.end_game()` call goes."""
         if self._ended is not None or self._closing:
             return
         self._end_wanted = True
-        if self._play.between:
-            self._end_game(ENDED_BY_YOU)
-        else:
-            self._poke()
+        self._poke()
+
+    @property
+    def end_wanted(self) -> bool:
+        """The person asked to end the game (`end_game`)."""
+        return self._end_wanted
 
     @property
     def ended(self) -> str | None:
@@ -1036,7 +1040,7 @@ class _Play:
     def _over(self, s: Session) -> str | None:
         if not s.between_hands:
             return None
-        if self.node._end_wanted:
+        if self.node.end_wanted:
             return ENDED_BY_YOU
         limit = self.node.seating.roster.hands
         if limit and s.hand_number >= limit:
