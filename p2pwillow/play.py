@@ -102,7 +102,7 @@ class _Bot:
             "--home",
             str(self.home),
         ]
-        with open(self.log, "ab") as log:
+        with open(self.log, "wb") as log:  # this game's log only
             self.proc = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,

@@ -270,6 +270,11 @@ class Node:
         """Open the game's files and session, push the genesis (as the host) and start
         playing. NodeError if the store cannot hold this game."""
         await self._worker.run(self._play.open)
+        if self._watch:
+            # a front end reads the view as soon as this returns: build the first one now
+            # (the worker's idle hook may publish it only a moment later)
+            first = await self._worker.run(lambda: self._play.view(self.links))
+            self._publish(view=first)
         now = time.monotonic()
         genesis = self.seating.genesis
         if self.seat == self._host:

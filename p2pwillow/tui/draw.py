@@ -615,17 +615,15 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
 def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     """The game is over: why, the final stacks, and how to check the transcript."""
     why = state.ended or "the game is over: one player has all the chips"
-    stacks = " · ".join(f"{s.name} {s.stack}" for s in view.seats)
-    first: Row = [("class:strong", why[:1].upper() + why[1:] + ". "), ("", "Final stacks: ")]
-    first.append(("class:strong", stacks))
-    second: Row = [*key(QUIT_KEY, "leave the table"), ("", " and check the game: ")]
-    second.append(("class:strong", "willow verify TRANSCRIPT"))
-    second.append(("class:dim", " (the line is printed as you leave)"))
-    third: Row = [("", "Transcript: ")]
+    first: Row = [("class:strong", why[:1].upper() + why[1:] + ".  ")]
+    first += [*key(QUIT_KEY, "leave"), ("class:dim", " (the check below is printed in full)")]
+    second: Row = [("", "Final stacks: ")]
+    second.append(("class:strong", " · ".join(f"{s.name} {s.stack}" for s in view.seats)))
+    third: Row = [("", "Check it: ")]
     if state.transcript is not None:
-        third.append(("class:strong", str(state.transcript)))
+        third.append(("class:strong", f"willow verify {state.transcript}"))
     else:
-        third.append(("class:dim", "this table keeps none"))
+        third.append(("class:dim", "this table keeps no transcript"))
     return [first, second, third]
 
 

@@ -103,7 +103,8 @@ class ScreenState:
         self.seat_confirmed = seat_confirmed
         if notice is not None and notice.serial > self._notice_seen:
             self._notice_seen = notice.serial
-            self._say(notice.text, error=True)
+            if notice.text != ended:  # the end of the game has a panel of its own
+                self._say(notice.text, error=True)
         if not seat_confirmed:
             self.mode = Mode.SEATING
             return

@@ -70,7 +70,8 @@ def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> N
                     pressed += 1
                     await t.wait_for(_other_than(text))
             assert pressed >= 3
-            text = await t.wait_for("the game is over: 1 hand played")
+            text = await t.wait_for("The game is over: 1 hand played.")
+            assert "Final stacks: " in text
         await finish(nodes)
         copies = {n.transcript.read_bytes() for n in nodes if n.transcript is not None}
         assert len(copies) == 1

@@ -76,8 +76,12 @@ def test_ending_the_game_asks_then_shows_the_final_stacks_and_how_to_verify(
             assert stacks is not None, text
             chips = re.findall(r"(\d+)(?= ·|$)", stacks.group(1).strip())
             assert len(chips) == 3 and sum(map(int, chips)) == 3 * 1000, stacks.group(1)
-            assert "[q] leave the table and check the game: willow verify TRANSCRIPT" in text
-            assert f"Transcript: {tmp_path}"[:90] in text  # cut where the screen ends
+            assert (
+                "The game is over: you ended it.  [q] leave (the check below is printed in full)"
+                in text
+            )
+            assert "✗" not in text  # the panel says it: no notice besides
+            assert f"Check it: willow verify {tmp_path}"[:90] in text  # cut where the screen ends
             assert "game over" in t.row(0)
             t.press("\r")  # no next hand
             await t.wait_for("✗ the game is over: you ended it")
