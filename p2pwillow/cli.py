@@ -460,8 +460,8 @@ def _add_play_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     play = commands.add_parser(
         "play",
         help="play against bots on this machine: a real table, one willow bot process each",
-        description="Host a table on this machine (127.0.0.1) with you in one seat, start a "
-        "'willow bot' process for every other seat, and open the table screen. Leaving the "
+        description="Host a table on this machine (127.0.0.1) with you in one seat, start a\n"
+        "'willow bot' process for every other seat, and open the table screen. Leaving the\n"
         "table stops the bots and prints where the transcript is.",
         epilog=LIVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
