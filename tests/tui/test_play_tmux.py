@@ -45,11 +45,14 @@ class Pane:
 
     def _run(self, *args: str) -> str:
         done = subprocess.run(
-            [self.tmux, "-S", str(self.socket), *args],
+            # -u and a UTF-8 locale: the suits and box lines come back as they are drawn
+            [self.tmux, "-u", "-S", str(self.socket), *args],
             capture_output=True,
             text=True,
+            encoding="utf-8",
             timeout=30,
             check=True,
+            env={**os.environ, "LANG": "C.UTF-8"},
         )
         return done.stdout
 
