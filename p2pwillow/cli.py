@@ -20,6 +20,7 @@ from p2pwillow import __version__
 if TYPE_CHECKING:
     from p2pwillow.ledger.entry import Entry
     from p2pwillow.live import SeatOptions
+    from p2pwillow.net.lobby import TablePlan
     from p2pwillow.rules import BettingStructure
     from p2pwillow.verify import Outcome
 
@@ -260,7 +261,8 @@ exit status:
   13 the name is taken at the table   14 the port is in use
   15 the join code is malformed       16 no such table on this network
   17 the table takes no more players  18 the host closed the table
-  19 the store cannot be used         70 a bug in willow    130 Ctrl-C"""
+  19 the store cannot be used         70 a bug in willow    130 Ctrl-C
+  143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
 EXIT_LIVE = {
     "stopped": 1,
@@ -276,6 +278,7 @@ EXIT_LIVE = {
     "refused": 17,
     "host-left": 18,
     "store": 19,
+    "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""
 
@@ -284,13 +287,15 @@ def _live(command: str, run: Callable[[], Coroutine[object, object, int]]) -> in
     """Run a live command; its expected failures are one line and their exit code."""
     import asyncio
 
-    from p2pwillow.live import LiveError
+    from p2pwillow.live import LiveError, until_signalled
 
     try:
-        return asyncio.run(run())
+        return asyncio.run(until_signalled(run()))
     except LiveError as exc:
         failure = exc.failure if isinstance(exc.failure, str) else exc.failure.value
-        print(f"willow {command}: {exc}", file=sys.stderr)
+        # after SIGHUP the terminal may be gone: the exit code says it all
+        with suppress(OSError):
+            print(f"willow {command}: {exc}", file=sys.stderr)
         return EXIT_LIVE.get(failure, 1)
     except KeyboardInterrupt:
         print(f"willow {command}: interrupted; you left the table", file=sys.stderr)
@@ -318,6 +323,8 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     plays_bot = bot or args.auto
     seat_bot = BotSeat(args.level, args.samples) if plays_bot else None
     if not plays_bot and not stdout_is_terminal():
+        if command == "play":
+            return "the table screen needs a terminal: run willow play in one"
         return "the table screen needs a terminal; --auto lets a bot play this seat"
     home = bot_home(args.home) if bot else args.home
     return SeatOptions(
@@ -332,19 +339,16 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     )
 
 
-def _cmd_host(args: argparse.Namespace) -> int:
-    from p2pwillow.live import host_table
+def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | str:
+    """The table `willow host` or `willow play` opens, from the arguments, or why not."""
     from p2pwillow.net.lobby import TablePlan
     from p2pwillow.rules import BettingStructure, ConfigError, TableConfig
 
-    options = _seat_options(args, "host", bot=False)
-    if isinstance(options, str):
-        return _usage("host", options)
     if not 0 <= args.hands <= MAX_HANDS:
-        return _usage("host", f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}")
+        return f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}"
     try:
         config = TableConfig(
-            seats=args.seats,
+            seats=seats,
             starting_stack=args.stack,
             trade_tokens=args.tokens,
             token_value=args.token_value,
@@ -354,11 +358,38 @@ def _cmd_host(args: argparse.Namespace) -> int:
             action_clock=args.clock,
         )
     except ConfigError as exc:
-        return _usage("host", str(exc))
-    table = args.table or f"{args.name or 'host'}'s table"
-    plan = TablePlan(table[:64], config, args.hands)
+        return str(exc)
+    table = args.table or f"{args.name or host}'s table"
+    return TablePlan(table[:64], config, args.hands)
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    from p2pwillow.live import host_table
+
+    options = _seat_options(args, "host", bot=False)
+    if isinstance(options, str):
+        return _usage("host", options)
+    plan = _table_plan(args, args.seats, "host")
+    if isinstance(plan, str):
+        return _usage("host", plan)
     advertise = not args.no_advertise
     return _live("host", lambda: host_table(options, plan, advertise=advertise))
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from p2pwillow.play import MAX_BOTS, BotPlan, play_table
+
+    if not 1 <= args.bots <= MAX_BOTS:
+        return _usage("play", f"--bots must be 1 to {MAX_BOTS}, not {args.bots}")
+    args.auto, args.port, args.address, args.timeout = False, 0, None, 8.0
+    options = _seat_options(args, "play", bot=False)
+    if isinstance(options, str):
+        return _usage("play", options)
+    plan = _table_plan(args, args.bots + 1, "Player")
+    if isinstance(plan, str):
+        return _usage("play", plan)
+    bots = BotPlan(args.bots, args.level, args.samples)
+    return _live("play", lambda: play_table(options, plan, bots))
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -405,6 +436,53 @@ def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
     )
 
 
+def _table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table settings `willow host` and `willow play` take (SPEC 3.1)."""
+    parser.add_argument("--table", help="the table's name (default: NAME's table)")
+    parser.add_argument(
+        "--hands", type=int, default=0, help="end the game after N hands (default 0: no limit)"
+    )
+    parser.add_argument("--stack", type=int, default=1000, help="chips each player sits down with")
+    parser.add_argument(
+        "--structure",
+        choices=[s.value for s in _structures()],
+        default="spread-limit",
+        help="the betting structure",
+    )
+    parser.add_argument("--min-bet", type=int, default=25, help="smallest bet (spread limit)")
+    parser.add_argument("--max-bet", type=int, default=100, help="largest bet (spread limit)")
+    parser.add_argument("--tokens", type=int, default=6, help="trade tokens per player per hand")
+    parser.add_argument("--token-value", type=int, default=5, help="chips per trade token")
+    parser.add_argument("--clock", type=int, default=30, help="seconds a player has to act")
+
+
+def _add_play_command(commands: argparse._SubParsersAction[_Parser]) -> None:
+    from p2pwillow.net.node import LEVELS
+
+    play = commands.add_parser(
+        "play",
+        help="play against bots on this machine: a real table, one willow bot process each",
+        description="Host a table on this machine (127.0.0.1) with you in one seat, start a\n"
+        "'willow bot' process for every other seat, and open the table screen. Leaving the\n"
+        "table stops the bots and prints where the transcript is.",
+        epilog=LIVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--bots", type=int, default=3, help="bots at the table, 1 to 9 (default 3)")
+    play.add_argument("--name", help="your name at the table (1 to 32 characters)")
+    play.add_argument("--level", choices=LEVELS, default="normal", help="how well the bots play")
+    play.add_argument(
+        "--samples", type=int, default=300, help="a bot's Monte Carlo deals per betting decision"
+    )
+    home_help = (
+        f"keep your keys, the bots' and the games here (default: ${ENV_VAR}, or the user's data)"
+    )
+    play.add_argument("--home", help=home_help)
+    play.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
+    _table_arguments(play)
+    play.set_defaults(run=_cmd_play)
+
+
 def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     host = commands.add_parser(
         "host",
@@ -415,24 +493,9 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _seat_arguments(host, auto=True)
-    host.add_argument("--table", help="the table's name (default: NAME's table)")
-    host.add_argument(
-        "--hands", type=int, default=0, help="end the game after N hands (default 0: no limit)"
-    )
     seats_help = "players at the table, 2 to 10: the game starts when all are seated (default 4)"
     host.add_argument("--seats", type=int, default=4, help=seats_help)
-    host.add_argument("--stack", type=int, default=1000, help="chips each player sits down with")
-    host.add_argument(
-        "--structure",
-        choices=[s.value for s in _structures()],
-        default="spread-limit",
-        help="the betting structure",
-    )
-    host.add_argument("--min-bet", type=int, default=25, help="smallest bet (spread limit)")
-    host.add_argument("--max-bet", type=int, default=100, help="largest bet (spread limit)")
-    host.add_argument("--tokens", type=int, default=6, help="trade tokens per player per hand")
-    host.add_argument("--token-value", type=int, default=5, help="chips per trade token")
-    host.add_argument("--clock", type=int, default=30, help="seconds a player has to act")
+    _table_arguments(host)
     host.add_argument(
         "--no-advertise", action="store_true", help="do not announce the table on the LAN"
     )
@@ -519,6 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-j", "--jobs", type=int, default=1, metavar="N", help="verify N files at once"
     )
     verify.set_defaults(run=_cmd_verify)
+    _add_play_command(commands)
     _add_live_commands(commands)
     return parser
 

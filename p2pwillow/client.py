@@ -64,6 +64,15 @@ class Client(Protocol):
         """The person is ready for the next hand (after reading how the last one ended)."""
         ...
 
+    def end_game(self) -> None:
+        """The person ends the game: at once between hands, else after the current hand."""
+        ...
+
+    @property
+    def ended(self) -> str | None:
+        """Why the game is over, once it is (in words, for the person); None until then."""
+        ...
+
     @property
     def links(self) -> Mapping[int, Link]:
         """Each other seat's connection state."""

@@ -122,11 +122,16 @@ class _NextHand:
 
 
 @dataclass(frozen=True, slots=True)
+class _EndGame:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Close:
     pass
 
 
-_Command = _Decide | _Seat | _NextHand | _Close
+_Command = _Decide | _Seat | _NextHand | _EndGame | _Close
 
 
 def _wake(fut: asyncio.Future[None]) -> None:
@@ -188,10 +193,12 @@ class InProcessClient:
         self._busy = True
         self._notice: Notice | None = None
         self._confirmed = False
+        self._ended: str | None = None
         # Worker state (touched by the worker thread only):
         self._table: _HeldSeatTable | None = None
         self._decision: DecisionLike | None = None
         self._want_hand = False
+        self._end_wanted = False
         self._refusals_seen = 0
         self._stale_seen = 0
         self._stopped = False
@@ -235,6 +242,14 @@ class InProcessClient:
 
     def next_hand(self) -> None:
         self._commands.put(_NextHand())
+
+    def end_game(self) -> None:
+        self._commands.put(_EndGame())
+
+    @property
+    def ended(self) -> str | None:
+        with self._lock:
+            return self._ended
 
     @property
     def links(self) -> Mapping[int, Link]:
@@ -367,9 +382,10 @@ class InProcessClient:
                 self._publish(busy=False)
 
     def _end_game(self) -> None:
-        """The person leaves between hands: the person's seat writes the game's end and every
-        seat signs it, so that the transcript is a complete game (SPEC 7.3). Mid-hand the
-        transcript stays as it is: `willow verify` reports it not closed and says why."""
+        """The game is over, or the person leaves, between hands: the person's seat writes the
+        game's end and every seat signs it, so that the transcript is a complete game (SPEC
+        7.3). Mid-hand the transcript stays as it is: `willow verify` reports it not closed and
+        says why."""
         table = self._table
         if table is None or self._stopped or not self._confirmed:
             return
@@ -394,6 +410,8 @@ class InProcessClient:
                 self._stop("you left the table: the safety codes did not match")
         elif isinstance(command, _NextHand):
             self._want_hand = True
+        elif isinstance(command, _EndGame):
+            self._end_wanted = True
         elif isinstance(command, _Decide):
             if not self._confirmed:
                 self._publish(notice="confirm the safety code first")
@@ -413,7 +431,20 @@ class InProcessClient:
             return _Step.WAIT
         if session.between_hands:
             playing = [p for p in session.game.players if p.plays]
-            if not self._want_hand or len(playing) < 2:
+            over = None
+            if self._end_wanted:
+                over = "the game is over: you ended it"
+            elif len(playing) < 2 and session.hand_number:
+                over = "the game is over: one player has all the chips"
+            if over is not None:
+                self._end_game()  # the game_end, signed by every seat (SPEC 7.3)
+                with self._lock:
+                    first = self._ended is None
+                    self._ended = over
+                if first:
+                    self._publish(notice=over)
+                return _Step.WAIT
+            if not self._want_hand:
                 return _Step.WAIT
             self._want_hand = False
             table.start_hand()

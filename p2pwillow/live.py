@@ -7,18 +7,21 @@ one line per event for a headless seat) and, with `events`, a file of JSON lines
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
 import logging
 import os
 import secrets
+import shlex
+import signal
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import platformdirs
 
@@ -31,6 +34,11 @@ from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport
 from p2pwillow.store import APP_NAME, ENV_VAR, NodeKeys, Store, StoreError
+
+if TYPE_CHECKING:
+    from p2pwillow.tui import Terminal
+
+T = TypeVar("T")
 
 BOT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou")
 BROWSE_SECONDS = 3.0
@@ -58,6 +66,46 @@ class SeatOptions:
     """Open the table screen for a person (else one line per event)."""
     timeout: float = 8.0
     """Seconds a guest waits for the host to answer."""
+
+
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals that make a live command leave its table as Ctrl-C does: a process stopping it,
+the terminal closing."""
+
+
+async def until_signalled(run: Coroutine[object, object, T]) -> T:
+    """Run `run`; SIGTERM or SIGHUP cancels it (so that it leaves its table and closes its
+    files on the way out) and is raised as LiveError("terminated"). Where the event loop takes
+    no signal handlers, `run` simply runs."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    caught: list[str] = []
+
+    def stop(name: str) -> None:
+        caught.append(name)
+        task.cancel()
+
+    installed = []
+    for name in STOP_SIGNALS:
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            loop.add_signal_handler(sig, stop, name)
+        except (NotImplementedError, RuntimeError):
+            continue
+        installed.append(sig)
+    try:
+        return await run
+    except asyncio.CancelledError:
+        if not caught:
+            raise
+        task.uncancel()
+        raise LiveError("terminated", f"stopped by {caught[0]}; you left the table") from None
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
 
 
 def _say(text: str) -> None:
@@ -117,7 +165,7 @@ def bot_names(level: str, keys: NodeKeys, name: str | None) -> list[str]:
     return [bot_name(f"Bot {n}", level) for n in order]
 
 
-class _Events:
+class EventLog:
     """JSON lines to a file (for scripts and benchmarks), flushed per line."""
 
     def __init__(self, path: str | None) -> None:
@@ -199,16 +247,23 @@ def pick_on_terminal(tables: Sequence[TableAd]) -> TableAd:
 # --- playing the seat ----------------------------------------------------------------------
 
 
-async def _play(
+async def play_seat(
     seating: Seating,
     transport: Transport,
     store: Store,
     keys: NodeKeys,
     options: SeatOptions,
-    events: _Events,
+    events: EventLog,
     door: Door | None = None,
+    *,
+    started: Callable[[Node], None] | None = None,
+    leaving: Callable[[], None] | None = None,
+    terminal: Terminal | None = None,
 ) -> int:
-    """Play the formed table to its end: headless (a bot or --auto) or on the table screen."""
+    """Play the formed table to its end: headless (a bot or --auto) or on the table screen
+    (in this process's terminal, or in `terminal`'s input and output). `started(node)` is
+    called once the node plays, `leaving()` once it has left, before the transcript's path
+    is printed."""
     quiet = options.screen
     node = Node(
         seating,
@@ -228,11 +283,16 @@ async def _play(
         raise LiveError("store", str(exc)) from None
     if not quiet:
         _say(f"seat {seating.seat} at {seating.roster.table!r}; safety code {node.safety_code}")
+    if started is not None:
+        started(node)
     try:
         if options.screen:
             from p2pwillow.tui import run_client_async
 
-            why = await run_client_async(node)
+            io = (None, None) if terminal is None else (terminal.input, terminal.output)
+            why = await run_client_async(node, input=io[0], output=io[1])
+            if node.ended is not None:
+                print(node.ended)
             print(why)
         else:
             await node.play_out()
@@ -240,7 +300,12 @@ async def _play(
         with contextlib.suppress(Exception):
             await node.close()
         raise
-    print(f"transcript: {Path(str(node.transcript)).resolve()}")
+    if leaving is not None:
+        leaving()
+    path = Path(str(node.transcript)).resolve()
+    print(f"transcript: {path}")
+    if options.screen:
+        print(f"check it:   willow verify {shlex.quote(str(path))}")
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0
@@ -250,7 +315,7 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
     """`willow host`: open the table, print the join code, seat the guests, play."""
     quiet_logs()
     store, keys = open_store(options.home)
-    events = _Events(options.events)
+    events = EventLog(options.events)
     address = options.address or default_address()
     name = options.name or "host"
     if options.bot is not None:
@@ -269,7 +334,7 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         seating = await lobby.seat()
         await lobby.stop_advertising()
         assert lobby.transport is not None
-        return await _play(seating, lobby.transport, store, keys, options, events, lobby)
+        return await play_seat(seating, lobby.transport, store, keys, options, events, lobby)
     except BaseException:
         await lobby.close()
         if lobby.transport is not None:
@@ -299,7 +364,7 @@ async def join_table(
         names = bot_names(options.bot.level, keys, options.name)
     else:
         names = [options.name or "player"]
-    events = _Events(options.events)
+    events = EventLog(options.events)
     lobby = GuestLobby(
         keys,
         names,
@@ -315,7 +380,7 @@ async def join_table(
         except LobbyError as exc:
             raise LiveError(exc.reason, str(exc)) from None
         assert lobby.transport is not None
-        return await _play(seating, lobby.transport, store, keys, options, events)
+        return await play_seat(seating, lobby.transport, store, keys, options, events)
     except BaseException:
         if lobby.transport is not None:
             await lobby.leave()
@@ -330,6 +395,7 @@ def stdout_is_terminal() -> bool:
 
 __all__ = [
     "BOT_NAMES",
+    "EventLog",
     "LiveError",
     "SeatOptions",
     "bot_home",
@@ -341,6 +407,8 @@ __all__ = [
     "looks_like_code",
     "open_store",
     "pick_on_terminal",
+    "play_seat",
     "read_code",
     "stdout_is_terminal",
+    "until_signalled",
 ]

@@ -37,8 +37,10 @@ Linux-only: asyncio and threads, no signals.
 # their pool as witnesses); a witness vote is a broadcast item (SPEC 8.2) resent until the
 # head moves; an entry that conflicts with one held goes to the session, which proves an
 # equivocation or ignores it, and a chain cut back by the session is cut back in the
-# replication and the transcript file too; the game ends with a signed `game_end`. The store's
-# log of signed entries keeps the per-author counters a restarted node needs.
+# replication and the transcript file too. The game ends with a signed `game_end` (SPEC 7.3):
+# `end_game` only asks, and the node's own step writes it once no hand is running (the
+# sequencer writes it when the hands are played). The store's log of signed entries keeps the
+# per-author counters a restarted node needs.
 
 from __future__ import annotations
 
@@ -118,6 +120,7 @@ LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
 BURST = 64
 """Frames taken from the socket at once before the replication is asked what to send."""
+ENDED_BY_YOU = "the game is over: you ended it"
 
 EventSink = Callable[[dict[str, object]], None]
 Say = Callable[[str], None]
@@ -178,6 +181,10 @@ class Traffic:
     bad_frames: int = 0
     rejected: int = 0
     """Items from peers the session refused."""
+
+
+def _nothing() -> None:
+    """A job for the worker that does nothing: its end rebuilds the view."""
 
 
 def _wake(fut: asyncio.Future[None]) -> None:
@@ -251,6 +258,10 @@ class Node:
         self._stepped: _StepResult | None = None
         self._over = asyncio.Event()
         self._over_reason = ""
+        self._ended: str | None = None
+        self._end_wanted = False
+        self._left: set[int] = set()
+        """Seats whose player is known to have left for good (`peer_left`)."""
         # published state
         self._lock = threading.Lock()
         self._version = 0
@@ -266,6 +277,11 @@ class Node:
         """Open the game's files and session, push the genesis (as the host) and start
         playing. NodeError if the store cannot hold this game."""
         await self._worker.run(self._play.open)
+        if self._watch:
+            # a front end reads the view as soon as this returns: build the first one now
+            # (the worker's idle hook may publish it only a moment later)
+            first = await self._worker.run(lambda: self._play.view(self.links))
+            self._publish(view=first)
         now = time.monotonic()
         genesis = self.seating.genesis
         if self.seat == self._host:
@@ -432,6 +448,43 @@ class Node:
     def next_hand(self) -> None:
         self._deal_wanted = True
         self._poke()
+
+    def end_game(self) -> None:
+        """The person ends the game: at once between hands, else once the current hand has
+        ended and every player signed its head.
+
+        The one place that ends a game on request: it asks, and the node's own step (in the
+        worker, `_Play.step`) writes the `game_end` once no hand is running (SPEC 7.3); every
+        seated player signs it and the node stops. If a next hand started first (its dealer
+        was quicker), the game ends after that one."""
+        if self._ended is not None or self._closing:
+            return
+        self._end_wanted = True
+        self._poke()
+
+    @property
+    def end_wanted(self) -> bool:
+        """The person asked to end the game (`end_game`)."""
+        return self._end_wanted
+
+    @property
+    def ended(self) -> str | None:
+        """Why the game is over, once it is (its hands played, one player holding all the
+        chips, or the person ended it); None while it goes on or if the node stopped."""
+        return self._ended
+
+    def peer_left(self, seat: int, why: str) -> None:
+        """The player of `seat` has left for good (a bot whose process ended): its seat shows
+        away from now on, and the person reads `why` once."""
+        if seat not in self._keys or self._closing:
+            return
+        self._left.add(seat)
+        self._event("left", peer=seat, reason=why)
+        self._publish(notice=why)
+        self._follow_links()
+        # the seats drawn on the screen come from the view, built in the worker
+        self._play.dirty = True
+        self._worker.submit(_nothing)
 
     @property
     def links(self) -> Mapping[int, Link]:
@@ -602,7 +655,7 @@ class Node:
 
     async def _drain(self) -> None:
         """Hand every replication event to the session, one at a time, in order."""
-        while not self._closing and (event := self._rep.next_event()) is not None:
+        while self._playing and (event := self._rep.next_event()) is not None:
             await self._handle(event)
 
     async def _handle(self, event: ReplicationEvent) -> None:
@@ -613,6 +666,9 @@ class Node:
                 self._rep.applied(event.entry, time.monotonic())
                 self._send(out)
                 self._took(self._stepped)
+                if self._end_wanted and self._play.between:
+                    # the hand is over and signed: write the game's end before anything else
+                    self._step_due = True
         elif isinstance(event, AuthoredReceived):
             last = not self._rep.ready()
             out = await self._session_call(event.peer, self._play.take_authored, event.entry, last)
@@ -715,6 +771,9 @@ class Node:
     def _end_game(self, reason: str) -> None:
         """The game is over: its `game_end` is in the chain, signed by every seated player or
         excused by the clock (SPEC 7.3), so the transcript is a closed game."""
+        if self._ended is not None:
+            return
+        self._ended = reason
         self._say(reason)
         self._event("over", hands=self.hands_played, reason=reason, **self._counters())
         self._publish(notice=reason)
@@ -777,7 +836,7 @@ class Node:
 
     def _link(self, key: bytes) -> Link:
         status = self._rep.status(key)
-        if status.liveness is Liveness.AWAY:
+        if status.liveness is Liveness.AWAY or self._seats[key] in self._left:
             return Link.AWAY
         if status.last_heard is None:
             return Link.CONNECTING
@@ -815,6 +874,9 @@ class _Play:
         self.safety_code = ""
         self.hands = 0
         self.sequencer = -1
+        self.between = False
+        self._end_asked: int | None = None
+        """No hand is running (the session's `between_hands` after the last call)."""
         self.dirty = True
         self._session: Session | None = None
         self._transcript: Transcript | None = None
@@ -912,6 +974,7 @@ class _Play:
             signed.sync()
         self.hands = s.hand_number
         self.sequencer = s.sequencer
+        self.between = s.between_hands
         self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------
@@ -944,8 +1007,12 @@ class _Play:
         out += self._call(lambda: s.handle_timer(now))
         over = self._over(s)
         if over is not None:
-            if not s.ended and s.sequencer == s.seat:
-                # the sequencer writes the game's end; every seat signs it (SPEC 7.3)
+            wants = over == ENDED_BY_YOU or s.sequencer == s.seat
+            if not s.ended and wants and self._end_asked != s.hand_number:
+                # this seat writes the game's end (the person asked, or the hands are played
+                # and it sequences); every seat signs it (SPEC 7.3). Once per hand: a game_end
+                # refused because a next hand started first is written again after it.
+                self._end_asked = s.hand_number
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
             if s.complete:
@@ -1005,11 +1072,13 @@ class _Play:
         the game has ended whoever wrote it; the node stops once every seat signed it."""
         if not s.between_hands and not s.ended:
             return None
+        if self.node.end_wanted:
+            return ENDED_BY_YOU
         limit = self.node.seating.roster.hands
         if limit and s.hand_number >= limit:
             return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
         if sum(p.plays for p in s.game.players) < 2:
-            return "the game is over: fewer than two players have chips"
+            return "the game is over: one player has all the chips"
         if s.ended:
             return "the game is over: a player ended it"
         return None

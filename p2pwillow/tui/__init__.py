@@ -4,6 +4,6 @@ The only package that imports prompt_toolkit. `state` is the screen's state with
 screen, `draw` turns it into rows of text, `layout` places them, `keys` binds the keys.
 """
 
-from p2pwillow.tui.app import ClientApp, run_client, run_client_async
+from p2pwillow.tui.app import ClientApp, Terminal, run_client, run_client_async
 
-__all__ = ["ClientApp", "run_client", "run_client_async"]
+__all__ = ["ClientApp", "Terminal", "run_client", "run_client_async"]

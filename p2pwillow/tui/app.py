@@ -5,6 +5,7 @@ any `Client` and returns when the person leaves. Does terminal I/O (through prom
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 
 from prompt_toolkit.application import Application
@@ -17,7 +18,15 @@ from p2pwillow.tui.keys import build_bindings
 from p2pwillow.tui.layout import STYLE, build_layout
 from p2pwillow.tui.state import ScreenState
 
-__all__ = ["ClientApp", "run_client", "run_client_async", "shows_unicode"]
+__all__ = ["ClientApp", "Terminal", "run_client", "run_client_async", "shows_unicode"]
+
+
+@dataclass(frozen=True, slots=True)
+class Terminal:
+    """Where the table screen reads keys and draws (None: this process's terminal)."""
+
+    input: Input | None = None
+    output: Output | None = None
 
 
 def shows_unicode(output: Output) -> bool:
@@ -46,6 +55,7 @@ class ClientApp:
     ) -> None:
         self.client = client
         self.state = ScreenState()
+        self.state.transcript = client.transcript
         self.app: Application[str] = Application(
             key_bindings=build_bindings(self.state, client, self.leave),
             style=STYLE,
@@ -73,6 +83,7 @@ class ClientApp:
             links=c.links,
             notice=c.notice,
             seat_confirmed=c.seat_confirmed,
+            ended=c.ended,
         )
 
     async def _follow(self) -> None:

@@ -17,6 +17,7 @@ from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     BETTING,
     CLOSING_KEY,
+    END_KEY,
     HELP_KEY,
     MAX_KEY,
     MIN_KEY,
@@ -447,6 +448,8 @@ def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         if view.hand:
             row.append(("class:title.text", f" · hand {view.hand}"))
         stage = "seating" if state.mode is Mode.SEATING else view.stage
+        if state.ended is not None:
+            stage = "game over"
         row.append(("class:title.text", f" · {stage}"))
     right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
     room = width - len(right)
@@ -609,11 +612,28 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     return [first, second, note]
 
 
+def over_rows(state: ScreenState, view: TableView) -> list[Row]:
+    """The game is over: why, the final stacks, and how to check the transcript."""
+    why = state.ended or "the game is over: one player has all the chips"
+    first: Row = [("class:strong", why[:1].upper() + why[1:] + ".  ")]
+    first += [*key(QUIT_KEY, "leave"), ("class:dim", " (the check below is printed in full)")]
+    second: Row = [("", "Final stacks: ")]
+    second.append(("class:strong", " · ".join(f"{s.name} {s.stack}" for s in view.seats)))
+    third: Row = [("", "Check it: ")]
+    if state.transcript is not None:
+        third.append(("class:strong", f"willow verify {state.transcript}"))
+    else:
+        third.append(("class:dim", "this table keeps no transcript"))
+    return [first, second, third]
+
+
 def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     view = state.view
     rows: list[Row]
     if view is None or state.mode is Mode.SEATING:
         rows = [[], [], []]
+    elif state.over and not view.hand_running:
+        rows = over_rows(state, view)
     elif state.mode is Mode.ANNOUNCE:
         rows = _announce_rows(state, view)
     elif state.mode is Mode.AMOUNT and state.amount_kind is not None:
@@ -628,10 +648,8 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             first = _action_keys(view, BETTING)
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING)
-        elif view.game_over:
-            first = [("class:strong", "The game is over.")]
         elif view.seated and not view.hand_running:
-            first = [*key("Enter", "next hand")]
+            first = join([key("Enter", "next hand"), key(END_KEY, "end the game")])
         rows = [first, _waiting_row(view), []]
     return [fit(r, width, g) for r in rows[:3]]
 
@@ -690,7 +708,7 @@ HELP_TEXT = (
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [5] [6] [7] deal size, [t] trading mode, [c] closing,",
     "            [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [?] this help, [q] quit",
+    "Table       [Enter] next hand, [e] end the game, [?] this help, [q] quit",
     "",
     "A key that is not allowed now says why in the line above the status bar.",
     "The status bar shows the safety code and every peer's connection.",
@@ -701,6 +719,18 @@ def help_rows(width: int, g: Glyphs) -> list[Row]:
     rows: list[Row] = [[("class:strong", "Help")], []]
     rows += [[("", text)] for text in HELP_TEXT]
     rows += [[], [("class:dim", f"[{HELP_KEY}] or [Esc] closes this help")]]
+    return [fit(r, width, g) for r in rows]
+
+
+def end_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
+    running = state.view is not None and state.view.hand_running
+    when = "once this hand is over" if running else "now"
+    rows: list[Row] = [
+        [("class:strong", "End the game?")],
+        [("", f"The game stops {when}; the transcript shows the final stacks.")],
+        [],
+        join([key("y", "end the game"), key("n", "play on")], "    "),
+    ]
     return [fit(r, width, g) for r in rows]
 
 

@@ -44,6 +44,8 @@ AMOUNT_ACTIONS = (ActionKind.BET, ActionKind.RAISE, ActionKind.OFFER)
 
 HELP_KEY = "?"
 QUIT_KEY = "q"
+END_KEY = "e"
+"""End the game (at once between hands, else after the current hand)."""
 MIN_KEY = "<"
 MAX_KEY = ">"
 MODE_KEY = "t"

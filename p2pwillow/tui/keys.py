@@ -13,6 +13,7 @@ from p2pwillow.rules import ActionKind
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
+    END_KEY,
     HELP_KEY,
     MAX_KEY,
     MIN_KEY,
@@ -41,6 +42,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             elif name in ("n", "escape"):
                 state.quit_asked = False
             return
+        if state.end_asked:
+            if name in ("y", "n", "escape") and state.answer_end(name == "y"):
+                client.end_game()
+            return
         if state.help_open:
             if name in (HELP_KEY, "escape"):
                 state.help_open = False
@@ -61,6 +66,9 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
                 client.confirm_seat(same)
                 if not same:
                     leave("you left the table: the safety codes did not match")
+            return
+        if name == END_KEY:  # in every panel: no panel uses the key
+            state.ask_end()
             return
         if mode is Mode.AMOUNT:
             if name in DIGITS:
@@ -121,6 +129,6 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         def _(event: KeyPressEvent) -> None:
             dispatch(name)
 
-    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, *_NAMED}:
+    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, *_NAMED}:
         bind(name, eager=name == "escape")
     return kb

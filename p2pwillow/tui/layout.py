@@ -106,11 +106,15 @@ def build_layout(state: ScreenState, g: Glyphs) -> Layout:
         width=Dimension(preferred=78),
     )
     quit_box = Frame(_window(lambda w, h: draw.quit_rows(w, g), 4), width=Dimension(preferred=70))
+    end_box = Frame(
+        _window(lambda w, h: draw.end_rows(state, w, g), 4), width=Dimension(preferred=70)
+    )
     root = FloatContainer(
         body,
         floats=[
             Float(ConditionalContainer(help_box, Condition(lambda: state.help_open))),
             Float(ConditionalContainer(quit_box, Condition(lambda: state.quit_asked))),
+            Float(ConditionalContainer(end_box, Condition(lambda: state.end_asked))),
         ],
     )
     return Layout(root)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from pathlib import Path
 
 from p2pwillow.client import Decision, Notice
 from p2pwillow.rules import (
@@ -55,6 +56,13 @@ class ScreenState:
         self.mode = Mode.SEATING
         self.help_open = False
         self.quit_asked = False
+        self.end_asked = False
+        """The "end the game?" question is open."""
+        self.end_sent = False
+        self.ended: str | None = None
+        """Why the game is over, once the client says it is."""
+        self.transcript: Path | None = None
+        """Where the transcript is, for the line that says how to check it."""
         self.busy = False
         self.links: Mapping[int, Link] = {}
         self.seat_confirmed = False
@@ -81,17 +89,22 @@ class ScreenState:
         links: Mapping[int, Link],
         notice: Notice | None,
         seat_confirmed: bool,
+        ended: str | None = None,
     ) -> None:
         """Take what the client shows now; open or close the panels the hand calls for."""
         if view is not self.view:
             self._sent_on = None
         self.view = view
+        self.ended = ended
+        if ended is not None:
+            self.end_asked = False
         self.busy = busy
         self.links = links
         self.seat_confirmed = seat_confirmed
         if notice is not None and notice.serial > self._notice_seen:
             self._notice_seen = notice.serial
-            self._say(notice.text, error=True)
+            if notice.text != ended:  # the end of the game has a panel of its own
+                self._say(notice.text, error=True)
         if not seat_confirmed:
             self.mode = Mode.SEATING
             return
@@ -201,11 +214,37 @@ class ScreenState:
         if view is None or view.hand_running or not view.seated:
             self._say("a hand is running", error=True)
             return False
-        if view.game_over:
-            self._say("the game is over: fewer than two players have chips", error=True)
+        if self.over:
+            self._say(self.ended or "the game is over: one player has all the chips", error=True)
             return False
         self._say("dealing the next hand…")
         return True
+
+    @property
+    def over(self) -> bool:
+        """The game is over: the client says so, or one player has all the chips."""
+        return self.ended is not None or (self.view is not None and self.view.game_over)
+
+    def ask_end(self) -> None:
+        """The end-the-game key: ask whether to end it (or say why not)."""
+        view = self.view
+        if view is None or not view.seated:
+            self._say("the game has not started", error=True)
+        elif self.over:
+            self._say(self.ended or "the game is over already", error=True)
+        elif self.end_sent:
+            self._say("the game ends after this hand", error=True)
+        else:
+            self.end_asked = True
+
+    def answer_end(self, end: bool) -> bool:
+        """The answer to "end the game?"; True to end it."""
+        self.end_asked = False
+        if end:
+            self.end_sent = True
+            running = self.view is not None and self.view.hand_running
+            self._say("the game ends after this hand" if running else "ending the game…")
+        return end
 
     # --- the amount field ------------------------------------------------------------------------
 

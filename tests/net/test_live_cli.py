@@ -145,3 +145,20 @@ def test_bad_settings_and_no_terminal_are_usage_errors(tmp_path: Path) -> None:
     )
     line = one_line(willow("bot", "--name", "a\tb"), 2)
     assert "control" in line
+
+
+def test_willow_play_bad_arguments_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    home = ["--home", str(tmp_path)]
+    assert one_line(willow("play", "--bots", "0", *home), 2) == (
+        "willow play: --bots must be 1 to 9, not 0"
+    )
+    assert one_line(willow("play", "--bots", "12", *home), 2) == (
+        "willow play: --bots must be 1 to 9, not 12"
+    )
+    line = one_line(willow("play", "--level", "silly", *home), 2)
+    assert line.startswith("willow play: error: argument --level: invalid choice: 'silly'")
+    line = one_line(willow("play", "--stack", "0", *home), 2)
+    assert line.startswith("willow play: ")
+    line = one_line(willow("play", *home), 2)
+    assert line == "willow play: the table screen needs a terminal: run willow play in one"
+    assert not (tmp_path / "data").exists()  # nothing started, nothing written

@@ -13,9 +13,9 @@ from pathlib import Path
 from live_helpers import Table, finish, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_screen import terminal
+from tui_screen import answer_keys, terminal
 
-from p2pwillow.verify import verify_transcript
+from p2pwillow.verify import Verdict, verify_file, verify_transcript
 
 SEATING = "Read it aloud; does everyone see the same?"
 ANNOUNCE = "You deal: announce."
@@ -69,10 +69,57 @@ def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> N
                     pressed += 1
                     await t.wait_for(_other_than(text))
             assert pressed >= 3
-            text = await t.wait_for("the game is over: 1 hand played")
+            text = await t.wait_for("The game is over: 1 hand played.")
+            assert "Final stacks: " in text
         await finish(nodes)
         copies = {n.transcript.read_bytes() for n in nodes if n.transcript is not None}
         assert len(copies) == 1
         assert verify_transcript(copies.pop()).valid
+
+    asyncio.run(main())
+
+
+def test_the_person_ends_the_game_during_a_hand_and_every_node_stops_after_it(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        # no hand limit: the game goes on until the person ends it; a bot deals hand 2
+        nodes = await play_game(Table(tmp_path, players=3, hands=0), person=0)
+        host = nodes[0]
+        async with terminal(host, 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            await t.settled(ANNOUNCE)
+            t.press("e")
+            await t.wait_for("End the game?")
+            t.press("y")
+            await t.wait_for("the game ends after this hand")
+            assert host.ended is None
+            while host.ended is None:
+                text = await t.settled(
+                    lambda s: host.ended is not None or answer_keys(s) is not None
+                )
+                keys = None if host.ended is not None else answer_keys(text)
+                if keys is not None:
+                    t.press(*keys)
+                    await t.wait_for(_other_than(text))
+            text = await t.wait_for("The game is over: you ended it.")
+            assert "Final stacks: " in text
+            # the bots see the signed game_end and stop too
+            for bot in nodes[1:]:
+                assert await bot.wait_over(60)
+        for node in nodes:
+            await node.close()
+        assert host.transcript is not None
+        report = verify_file(host.transcript)
+        assert report.verdict is Verdict.VALID, report.error
+        assert report.ended_by == host.seat
+        # the game ends after hand 1, or after hand 2 if its dealer dealt it before the
+        # game_end reached the chain (SPEC 7.3: a game ends only between hands)
+        assert 1 <= len(report.hands) <= 2
+        assert all(n.transcript is not None for n in nodes)
+        assert {n.transcript.read_bytes() for n in nodes if n.transcript} == {
+            host.transcript.read_bytes()
+        }
 
     asyncio.run(main())

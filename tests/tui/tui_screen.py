@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +23,35 @@ from p2pwillow.tui import ClientApp
 
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
+
+SEATING = "Read it aloud; does everyone see the same?"
+ANNOUNCE = "You deal: announce."
+_TURN = "Waiting for you: offer a trade or pass"
+_ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
+_CHECK_OR_BET = "Waiting for you: check or bet"
+_CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
+_LAYOUT = "Lay out five, in the order they are turned:"
+_GIVE = re.compile(r"Give (\d) cards? to ")
+_CLOSE = "Waiting for you: close trading"
+
+
+def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
+    """The keys a person who only plays along presses for what the screen asks of them, if
+    it asks anything: the table's defaults announced, trades passed and declined, the first
+    cards given and laid out, check or call. `enter` is how the Enter key is sent."""
+    if _LAYOUT in text:
+        return ["1", "2", "3", "4", "5", enter]
+    give = _GIVE.search(text)
+    if give:
+        return [str(n) for n in range(1, int(give.group(1)) + 1)] + [enter]
+    for prompt, key in ((ANNOUNCE, enter), (_TURN, "p"), (_CHECK_OR_BET, "k"), (_CLOSE, "x")):
+        if prompt in text:
+            return [key]
+    if _ANSWER.search(text):
+        return ["n"]
+    if _CALL.search(text):
+        return ["c"]
+    return None
 
 
 class PyteFile:

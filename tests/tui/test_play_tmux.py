@@ -1,0 +1,219 @@
+"""`willow play --bots 2` end to end, as a person runs it: the real command in a real terminal
+(a detached tmux session of 100x30), keys sent with `tmux send-keys`, the screen read with
+`tmux capture-pane`. The person accepts the safety code, plays a whole hand with the keys the
+screen offers, quits, and reads the transcript's path, which `willow verify` accepts."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from tui_screen import SEATING, answer_keys
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 120.0
+"""Seconds any one wait may take (two cores shared with other work)."""
+POLL = 0.2
+
+NEXT = "[Enter] next hand"
+
+
+def _tmux_or_skip() -> str:
+    found = shutil.which("tmux")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("tmux is not installed (.ci/run installs it)")
+        pytest.skip("tmux is not installed")
+    return found
+
+
+class Pane:
+    """A detached tmux session running one command."""
+
+    def __init__(self, tmux: str, socket: Path, name: str) -> None:
+        self.tmux = tmux
+        self.socket = socket
+        self.name = name
+
+    def _run(self, *args: str) -> str:
+        done = subprocess.run(
+            # -u and a UTF-8 locale: the suits and box lines come back as they are drawn
+            [self.tmux, "-u", "-S", str(self.socket), *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=30,
+            check=True,
+            env={**os.environ, "LANG": "C.UTF-8"},
+        )
+        return done.stdout
+
+    def start(self, command: str, env: dict[str, str]) -> None:
+        sets = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
+        self._run("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", *sets, command)
+
+    def text(self) -> str:
+        # -J: a line wrapped at the pane's width (a long path) comes back whole
+        return self._run("capture-pane", "-p", "-J", "-t", self.name)
+
+    def press(self, *keys: str) -> None:
+        self._run("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, test: Callable[[str], bool], what: str) -> str:
+        end = time.monotonic() + DEADLINE
+        while True:
+            text = self.text()
+            if test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never showed {what}; it shows:\n{text}")
+            time.sleep(POLL)
+
+    def settled(self, test: Callable[[str], bool], what: str) -> str:
+        """Wait until the screen passes `test`, shows no proofs being checked and has not
+        changed for three polls."""
+        last, same = "", 0
+        end = time.monotonic() + DEADLINE
+        while True:
+            text = self.text()
+            same = same + 1 if text == last and "checking proofs" not in text else 0
+            if same >= 3 and test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never settled on {what}; it shows:\n{text}")
+            last = text
+            time.sleep(POLL)
+
+    def kill(self) -> None:
+        subprocess.run(
+            [self.tmux, "-S", str(self.socket), "kill-server"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+
+
+SIGNED = re.compile(r"Hand \d+ signed by everyone")
+
+
+def _hand_over(text: str) -> bool:
+    """A whole hand was played: it ended and everyone signed it (the next may have begun)."""
+    return NEXT in text or SIGNED.search(text) is not None or "· hand 2 ·" in text
+
+
+def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
+    tmux = _tmux_or_skip()
+    home = tmp_path / "home"
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    env = {
+        "WILLOW_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+        "PYTHONIOENCODING": "utf-8",
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+    }
+    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    # The pane stays open after the command, to read what it printed on the normal screen.
+    command = f"{willow} --name Ann --samples 40 --level easy; echo willow-exited $?; sleep 600"
+    try:
+        pane.start(command, env)
+        text = pane.wait_for(lambda s: SEATING in s, "the safety code")
+        code = re.search(r"[A-Z2-7]{5}(?:-[A-Z2-7]{5}){3}", text)
+        assert code is not None, text
+        assert "Seats: Ann (you) · Bot " in text
+        pane.press("y")
+        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+        pressed = 0
+        while True:
+            text = pane.settled(
+                lambda s: _hand_over(s) or answer_keys(s, "Enter") is not None, "a question"
+            )
+            if _hand_over(text):
+                break
+            keys = answer_keys(text, "Enter")
+            assert keys is not None
+            pane.press(*keys)
+            pressed += 1
+            pane.wait_for(lambda s, before=text: s != before, "an answer")  # type: ignore[misc]
+        assert pressed >= 3, text
+        assert f"code {code.group(0)}" in text  # the status bar
+        pane.press("q")
+        pane.wait_for(lambda s: "Leave the table?" in s, "the quit question")
+        pane.press("y")
+        printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
+    finally:
+        pane.kill()
+    assert "willow-exited 0" in printed
+    assert "you left the table" in printed
+    assert "stopped 2 bot(s)" in printed
+    assert "Traceback" not in printed
+    found = re.search(r"^transcript: (.+)$", printed, re.MULTILINE)
+    assert found is not None, printed
+    path = Path(found.group(1))
+    assert f"check it:   willow verify {path}" in printed
+    verdict = subprocess.run(
+        [sys.executable, "-m", "p2pwillow", "verify", "--brief", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert verdict.returncode in (0, 3), verdict
+    assert "invalid" not in verdict.stdout
+    # every bot process was stopped and waited for
+    logs = sorted((home / "data" / "bots").glob("play-*/bot.log"))
+    assert len(logs) == 2
+    for log in logs:
+        assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
+    tmux = _tmux_or_skip()
+    home = tmp_path / "home"
+    pid_file = tmp_path / "pid"
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
+    try:
+        pane.start(command, env)
+        pane.wait_for(lambda s: SEATING in s, "the safety code")
+        pane.press("y")
+        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+    finally:
+        pane.kill()  # the terminal goes away: SIGHUP
+    pid = int(pid_file.read_text())
+    logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
+    end = time.monotonic() + DEADLINE
+    while True:
+        gone = not _alive(pid)
+        stopped = all("stopped by SIGTERM" in log.read_text(encoding="utf-8") for log in logs)
+        if gone and stopped:
+            break
+        assert time.monotonic() < end, [log.read_text(encoding="utf-8") for log in logs]
+        time.sleep(POLL)
+    for log in logs:
+        assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (a zombie no longer does: its parent, the tmux server, is gone, and
+    whatever adopted it may be slow to reap it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
