@@ -91,6 +91,10 @@ DRAW_BUDGET = 6_000
 MIN_SAMPLES = 80
 """The fewest samples the budget may leave."""
 
+RANKED_BUDGET = 1_200
+"""With `ranked=True`: at most about this many opponent layouts drawn per equity call,
+`samples` cut to fit (at least MIN_SAMPLES); heads-up and four-handed it never cuts."""
+
 _TABLE_SAMPLES = 12_000
 _TABLE_SEED = 0x57111  # fixed: the strength scale is a constant, not a random draw
 
@@ -428,45 +432,58 @@ def _ranked_share(
         base = shown + list(forced)
         return sorted(rank5(base + list(extra)) for extra in drawn)
 
-    plain: list[tuple[list[int], float] | None] = []
-    forced_ladders: list[dict[tuple[int, ...], list[int]]] = []
+    samples = min(samples, max(MIN_SAMPLES, RANKED_BUDGET // len(opponents)))
+    # One column of drawn keys per opponent, sample by sample (heads-up, the random draws
+    # come in the same order as drawing sample after sample).
+    columns: list[list[int]] = []
     for opp, (shown, need, live, _), weight in zip(opponents, views, weights, strict=True):
-        forced_ladders.append({})
+        best_of = opp.best_of
         if need and live and weight > 0.0:
-            plain.append(None)  # its ladder depends on which passed cards it still holds
-        else:
-            plain.append((ladder(shown, need, ()), opp.best_of))
-    share = 0.0
-    for _ in range(samples):
-        best = -1
-        count = 0
-        for j, entry in enumerate(plain):
-            if entry is None:
-                shown, need, live, _ = views[j]
-                held = tuple(c for c in live if rng.random() < weights[j])[:need]
-                keys = forced_ladders[j].get(held)
+            # Its ladder depends on which of the passed cards it still holds.
+            ladders: dict[tuple[int, ...], list[int]] = {}
+            column = []
+            for _ in range(samples):
+                held = tuple(c for c in live if rng.random() < weight)[:need]
+                keys = ladders.get(held)
                 if keys is None:
-                    keys = forced_ladders[j][held] = ladder(shown, need, held)
-                best_of = opponents[j].best_of
-            else:
-                keys, best_of = entry
-            size = len(keys)
-            opp = opponents[j]
-            if opp.shown and size > 1 and rng.random() < opp.shown_weight:
-                # Its own record: a layout it showed in this spot, as a share of deals beaten.
-                key = keys[min(size - 1, int(opp.shown[int(rng.random() * len(opp.shown))] * size))]
-            elif size == 1 or best_of <= 1.0:
-                key = keys[int(rng.random() * size)] if size > 1 else keys[0]
-            else:
-                # The highest of best_of uniform picks among `size` ranked deals.
-                level = (1.0 - rng.random()) ** (1.0 / best_of)
-                key = keys[max(0, min(size - 1, math.ceil(size * level) - 1))]
-            if key > best:
-                best, count = key, 1
-            elif key == best:
-                count += 1
+                    keys = ladders[held] = ladder(shown, need, held)
+                column.append(_pick(keys, opp.shown, opp.shown_weight, best_of, rng))
+        else:
+            keys = ladder(shown, need, ())
+            column = [
+                _pick(keys, opp.shown, opp.shown_weight, best_of, rng) for _ in range(samples)
+            ]
+        columns.append(column)
+    share = 0.0
+    if len(columns) == 1:
+        for key in columns[0]:
+            share += 1.0 if my_key > key else 0.5 if my_key == key else 0.0
+        return share / samples
+    for drawn in zip(*columns, strict=True):
+        best = max(drawn)
         if my_key > best:
             share += 1.0
         elif my_key == best:
-            share += 1.0 / (count + 1)
+            share += 1.0 / (drawn.count(best) + 1)
     return share / samples
+
+
+def _pick(
+    keys: list[int],
+    shown: tuple[float, ...],
+    shown_weight: float,
+    best_of: float,
+    rng: random.Random,
+) -> int:
+    """One opponent layout's key from the sorted keys of ranked deals: `shown_weight` of the
+    time at one of the scores `shown` of layouts it showed before (a score is the share of
+    deals below it), else the best of `best_of` uniform picks among the deals."""
+    size = len(keys)
+    if size == 1:
+        return keys[0]
+    if shown and rng.random() < shown_weight:
+        return keys[min(size - 1, int(shown[int(rng.random() * len(shown))] * size))]
+    if best_of <= 1.0:
+        return keys[int(rng.random() * size)]
+    level = math.pow(1.0 - rng.random(), 1.0 / best_of)
+    return keys[max(0, min(size - 1, math.ceil(size * level) - 1))]
