@@ -307,15 +307,15 @@ def _amount(
 # --- heads-up against a relentless opponent ------------------------------------------------
 
 
-def _round_cap(hand: Hand, room: int) -> int:
-    """The most one player can put in during one betting round when every raise is answered
-    by a raise (SPEC 3.7.4): the largest bet and the raise cap in spread and fixed limit, the
-    whole `room` in pot and no limit."""
+def _round_cap(hand: Hand, room: int, betting_round: int) -> int:
+    """The most one player can put in during betting round `betting_round` when every raise
+    is answered by a raise (SPEC 3.7.4): the largest bet and the raise cap in spread and fixed
+    limit, the whole `room` in pot and no limit."""
     cfg = hand.config
     if cfg.structure is BettingStructure.SPREAD_LIMIT:
         return min(room, cfg.max_bet * (1 + cfg.max_raises))
     if cfg.structure is BettingStructure.FIXED_LIMIT:
-        return min(room, cfg.fixed_bet(hand.betting_round) * (1 + cfg.max_raises))
+        return min(room, cfg.fixed_bet(betting_round) * (1 + cfg.max_raises))
     return room
 
 
@@ -354,22 +354,26 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
     )
     mine_in = hand.round_bet(seat)
 
-    def last_rounds(q: float, pot4: float, mine: float, theirs: float, own: float) -> float:
-        """Round 4's best choice with equity q: fold (0), call its bet, or build to the cap;
-        `own` is already in this round. Chips won from round 4 on."""
+    def last_rounds(q: float, pot4: float, mine: float, theirs: float) -> float:
+        """Round 4's best choice with equity q: fold (0), call its bet, or build to the cap.
+        Chips won from round 4 on."""
         options = [0.0]
-        for put in (pace, float(_round_cap(hand, int(mine + own)) - own)):
+        for put in (pace, float(_round_cap(hand, int(mine), LAYOUT_SIZE - 1))):
             put = max(0.0, min(mine, put))
             matched = min(theirs, put)
             room = min(mine - put, theirs - matched)
-            final = float(_round_cap(hand, int(max(0.0, room))))
+            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
             options.append(q * (pot4 + matched + final) - (1.0 - q) * put)
         return max(options)
 
     # This round: calling puts in the call (or the bet it will face); building, the cap.
     facing = not o.can_check
     now_call = float(call) if facing else pace
-    now_build = float(_round_cap(hand, behind + mine_in) - mine_in)
+    now_build = float(_round_cap(hand, behind + mine_in, r) - mine_in)
+    settled = 1.0
+    for k in range(r, LAYOUT_SIZE - 1):
+        settled *= 1.0 - REVEAL_RESOLVES.get(k, 0.0)
+    spread = _spread(p, 1.0 - settled) if r < LAYOUT_SIZE - 1 else []
     plans = {"fold": 0.0}
     for name, put in (("call", now_call), ("build", now_build)):
         put = max(0.0, min(float(behind), put))
@@ -377,7 +381,7 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
         if r >= LAYOUT_SIZE - 1:
             # Round 4: the next card settles it.
             room = min(behind - put, their - theirs_now)
-            final = float(_round_cap(hand, int(max(0.0, room))))
+            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
             plans[name] = p * (pot + theirs_now + final) - (1.0 - p) * put
             continue
         between = (LAYOUT_SIZE - 2 - r) * pace  # rounds r + 1 .. 3, one bet each
@@ -386,13 +390,7 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
         more = min(between, mine, theirs)
         spent = put + more
         pot4 = pot + put + theirs_now + 2 * more
-        settled = 1.0
-        for k in range(r, LAYOUT_SIZE - 1):
-            settled *= 1.0 - REVEAL_RESOLVES.get(k, 0.0)
-        value = sum(
-            w * last_rounds(q, pot4, mine - more, theirs - more, 0.0)
-            for q, w in _spread(p, 1.0 - settled)
-        )
+        value = sum(w * last_rounds(q, pot4, mine - more, theirs - more) for q, w in spread)
         plans[name] = value - spent
     best = max(plans, key=lambda name: plans[name])
     if best == "build":
@@ -408,6 +406,7 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
 
 
 def _largest_bet(hand: Hand, pot: int) -> int:
+    """The largest bet this round's structure allows with `pot` in the middle (SPEC 3.7)."""
     cfg = hand.config
     if cfg.structure is BettingStructure.SPREAD_LIMIT:
         return cfg.max_bet
