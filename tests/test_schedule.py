@@ -168,6 +168,7 @@ def _play(
     config: TableConfig | None = None,
     deciders: dict[int, Decider] | None = None,
     mute: int | None = None,
+    level: str = "normal",
 ) -> Witness:
     witness = Witness()
     table = CheckedTable(
@@ -178,6 +179,7 @@ def _play(
         config=config,
         deciders=deciders,
         on_entry=witness,
+        level=level,
     )
     table.witness = witness
     if mute is not None:
@@ -200,8 +202,9 @@ GAMES: dict[str, Callable[[], Witness]] = {
     ),
     "three players, one silent from the start": lambda: _play(3, 15, 1, mute=2),
     # one token each: the first trade closes trading, so the layout waits for the shuffles
+    # (easy bots: heads-up they trade for a smaller gain than normal and hard do)
     "two players, one trade token": lambda: _play(
-        2, 16, 3, config=TableConfig(seats=2, trade_tokens=1)
+        2, 16, 3, config=TableConfig(seats=2, trade_tokens=1), level="easy"
     ),
 }
 
