@@ -33,6 +33,7 @@ __all__ = [
     "answer_bet",
     "choose_bet",
     "in_position",
+    "most_allowed",
     "raises_this_round",
 ]
 
@@ -393,16 +394,24 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
         value = sum(w * last_rounds(q, pot4, mine - more, theirs - more) for q, w in spread)
         plans[name] = value - spent
     best = max(plans, key=lambda name: plans[name])
-    if best == "build":
-        if o.can_check and o.bet_max is not None:
-            return Decision(ActionKind.BET, amount=o.bet_max)
-        if not o.can_check and o.raise_max is not None:
-            return Decision(ActionKind.RAISE, amount=o.raise_max)
-        if o.all_in_allowed and o.all_in_to > hand.current_bet:
-            return Decision(ActionKind.ALL_IN)
+    most = most_allowed(hand, o)
+    if best == "build" and most is not None:
+        return most
     if best == "fold" and not o.can_check:
         return Decision(ActionKind.FOLD)
     return Decision(ActionKind.CHECK if o.can_check else ActionKind.CALL)
+
+
+def most_allowed(hand: Hand, o: BetOptions) -> Decision | None:
+    """The largest bet or raise open to a seat with options `o` (all in where only that bets
+    or raises), or None where it can only check, call or fold."""
+    if o.can_check and o.bet_max is not None:
+        return Decision(ActionKind.BET, amount=o.bet_max)
+    if not o.can_check and o.raise_max is not None:
+        return Decision(ActionKind.RAISE, amount=o.raise_max)
+    if o.all_in_allowed and o.all_in_to > hand.current_bet:
+        return Decision(ActionKind.ALL_IN)
+    return None
 
 
 def _largest_bet(hand: Hand, pot: int) -> int:

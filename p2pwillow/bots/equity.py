@@ -382,12 +382,19 @@ def equity(
                     at += want
                     if key > keys[j]:
                         keys[j] = key
-        best = max(keys)
-        if my_key > best:
-            share += 1.0
-        elif my_key == best:
-            share += 1.0 / (keys.count(best) + 1)
+        share += _share_of(my_key, keys)
     return share / samples
+
+
+def _share_of(my_key: int, keys: Sequence[int]) -> float:
+    """The bot's share of a pot its layout `my_key` contests against the opponents' `keys`:
+    1 for a win, 1/w for a tie among w players, 0 for a loss."""
+    best = max(keys)
+    if my_key > best:
+        return 1.0
+    if my_key == best:
+        return 1.0 / (keys.count(best) + 1)
+    return 0.0
 
 
 def _ranked_share(
@@ -455,16 +462,8 @@ def _ranked_share(
             ]
         columns.append(column)
     share = 0.0
-    if len(columns) == 1:
-        for key in columns[0]:
-            share += 1.0 if my_key > key else 0.5 if my_key == key else 0.0
-        return share / samples
     for drawn in zip(*columns, strict=True):
-        best = max(drawn)
-        if my_key > best:
-            share += 1.0
-        elif my_key == best:
-            share += 1.0 / (drawn.count(best) + 1)
+        share += _share_of(my_key, drawn)
     return share / samples
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bots_helpers import Script, betting_hand, bettor, cards, folder
+from bots_helpers import betting_hand, bettor, cards, folder
 
 from p2pwillow.bots import Bot, OpponentModel, OpponentView, equity
 from p2pwillow.bots.betting import HARD, NORMAL, Style, choose_bet
@@ -139,32 +139,13 @@ def test_a_stronger_read_and_stronger_shown_layouts_lower_the_equity() -> None:
 # --- what an opponent showed ---------------------------------------------------------------
 
 
-def _folds_at_the_end(seat_bets: int, seat_folds: int) -> Script:
-    """`seat_bets` bets the smallest amount when checked to; `seat_folds` calls every bet
-    until the last round, where it folds to one."""
-
-    def act(hand: Hand, seat: int) -> None:
-        o = hand.bet_options(seat)
-        assert o is not None
-        if seat == seat_bets and o.can_check and o.bet_min is not None:
-            hand.bet(seat, o.bet_min)
-        elif o.can_check:
-            hand.check(seat)
-        elif seat == seat_folds and hand.betting_round == 5:
-            hand.fold(seat)
-        else:
-            hand.call(seat)
-
-    return act
-
-
 def test_the_model_keeps_the_layouts_each_opponent_showed_by_round_and_line() -> None:
     model = OpponentModel(0, random.Random(1))
     for i in range(6):
         model.observe(betting_hand({0: OTHER[i % 4], 1: WEAK[i % 4]}, 6, script=bettor(1)))
     # A layout left face up by a fold after the last card counts as shown as well.
     for i in range(3):
-        script = _folds_at_the_end(0, 1)
+        script = folder(0, 1, from_round=5)
         model.observe(betting_hand({0: OTHER[i], 1: WEAK[i]}, 6, script=script))
     now = betting_hand({0: OTHER[0], 1: WEAK[0]}, 2, script=bettor(1), number=50)
     model.observe(now)
