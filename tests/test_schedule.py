@@ -193,6 +193,7 @@ def _play(
     deciders: dict[int, Decider] | None = None,
     mute: int | None = None,
     silent_dealer: bool = False,
+    level: str = "normal",
 ) -> Witness:
     witness = Witness()
     table = (SilentDealerTable if silent_dealer else CheckedTable)(
@@ -203,6 +204,7 @@ def _play(
         config=config,
         deciders=deciders,
         on_entry=witness,
+        level=level,
     )
     table.witness = witness
     if mute is not None:
@@ -230,8 +232,9 @@ GAMES: dict[str, Callable[[], Witness]] = {
         4, 17, 1, silent_dealer=True
     ),
     # one token each: the first trade closes trading, so the layout waits for the shuffles
+    # (easy bots: heads-up they trade for a smaller gain than normal and hard do)
     "two players, one trade token": lambda: _play(
-        2, 16, 3, config=TableConfig(seats=2, trade_tokens=1)
+        2, 16, 3, config=TableConfig(seats=2, trade_tokens=1), level="easy"
     ),
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import random
 
+from p2pwillow.bots.betting import most_allowed
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
 from p2pwillow.bots.strategy import Bot
 from p2pwillow.hands import Category, category_of, rank5
@@ -101,13 +102,8 @@ class Maniac(Baseline):
     name = "maniac"
 
     def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
-        if o.can_check and o.bet_max is not None:
-            return Decision(ActionKind.BET, amount=o.bet_max)
-        if not o.can_check and o.raise_max is not None:
-            return Decision(ActionKind.RAISE, amount=o.raise_max)
-        if o.all_in_allowed and o.all_in_to > hand.current_bet:
-            return Decision(ActionKind.ALL_IN)
-        return _check_or_call(o)
+        most = most_allowed(hand, o)
+        return _check_or_call(o) if most is None else most
 
 
 class Rock(Baseline):

@@ -33,6 +33,7 @@ __all__ = [
     "answer_bet",
     "choose_bet",
     "in_position",
+    "most_allowed",
     "raises_this_round",
 ]
 
@@ -67,6 +68,12 @@ class Style:
     `open_bluff_rate` of the time out of it (hard); else `bluff_rate` of the time from round 3
     on against at most two opponents, whatever they fold (normal)."""
     open_bluff_rate: float = 0.0
+    value_size: float = 0.0
+    """Added to the share of the way from the smallest to the largest amount that a value
+    bet or raise goes."""
+    paid_off: bool = False
+    """Count the implied odds only as far as the opponents call bets (one minus their mean
+    fold rate): a player who folds when it is behind pays nothing later (hard)."""
 
 
 NORMAL = Style(
@@ -91,10 +98,27 @@ HARD = Style(
     bluff_rate=0.6,
     position_bluffs=True,
     open_bluff_rate=0.3,
+    value_size=0.4,
+    paid_off=True,
 )
 
 JITTER = 0.03
 """A little unpredictability around every threshold."""
+
+RELENTLESS_AGGRESSION = 0.8
+RELENTLESS_FOLDS = 0.2
+"""An opponent that bets or raises in at least this share of its hands and folds in at most
+this share of those in which it faces a bet is relentless: heads-up against it, the bot plans
+the whole hand (`_plan`)."""
+
+REVEAL_RESOLVES = {1: 0.064, 2: 0.10, 3: 0.22}
+"""The share of what is still uncertain about the showdown that the reveal after betting
+round r (1..3) settles, measured heads-up against a player whose bets say nothing (the
+variance of the change in equity over p (1 - p)): little, because layouts show their core
+last; the last card settles the rest."""
+
+PLAN_GRID = 20
+"""Points of the equity's spread at round 4 over which a plan is averaged."""
 
 
 def raises_this_round(hand: Hand, seat: int | None = None) -> int:
@@ -157,6 +181,11 @@ def choose_bet(
     o = hand.bet_options(seat)
     assert o is not None
     opponents = [s for s in hand.seats if s != seat and not hand.is_folded(s)]
+    if len(opponents) == 1 and hand.betting_round < LAYOUT_SIZE:
+        read = reads[opponents[0]]
+        if read.aggression >= RELENTLESS_AGGRESSION and read.fold_rate <= RELENTLESS_FOLDS:
+            e_seen = min(1.0, max(0.0, e + rng.uniform(-JITTER, JITTER)))
+            return _plan(hand, seat, opponents[0], o, e_seen, read)
     players = len(opponents) + 1
     fair = 1.0 / players
     pot = hand.pot
@@ -172,7 +201,7 @@ def choose_bet(
     if o.can_check:
         if e >= bet_at:
             if o.bet_min is not None and o.bet_max is not None:
-                amount = _amount(hand, o.bet_min, o.bet_max, 0, e, bet_at, fold_mean, rng)
+                amount = _amount(hand, o.bet_min, o.bet_max, 0, e, bet_at, fold_mean, style, rng)
                 return Decision(ActionKind.BET, amount=amount)
             # Its stack is below the smallest bet: all in only with a clearly best hand.
             if o.all_in_allowed and e >= raise_at + style.reraise_step:
@@ -186,6 +215,8 @@ def choose_bet(
     # SPEC 3.7.1: pot odds against the chips this call puts in, the pot counting a share of
     # what the opponents are expected to bet later (implied odds).
     future = style.implied * _future(hand, opponents, reads, behind - call)
+    if style.paid_off:
+        future *= 1.0 - fold_mean
     price = call / (pot + call + future) + style.call_margin
     raises = raises_this_round(hand)
     raise_at = max(raise_at + style.reraise_step * raises, price + style.reraise_step)
@@ -197,7 +228,9 @@ def choose_bet(
         e,
         raise_at,
         price,
-        lambda low, high: _amount(hand, low, high, hand.current_bet, e, raise_at, fold_mean, rng),
+        lambda low, high: _amount(
+            hand, low, high, hand.current_bet, e, raise_at, fold_mean, style, rng
+        ),
     )
 
 
@@ -256,6 +289,7 @@ def _amount(
     e: float,
     floor: float,
     fold_mean: float,
+    style: Style,
     rng: random.Random,
 ) -> int:
     """An amount in low..high that grows with the equity above `floor` and with how often
@@ -267,5 +301,126 @@ def _amount(
     if hand.config.structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
         high = max(low, min(high, base + max(hand.pot, low)))
     edge = (e - floor) / max(1e-9, 1.0 - floor)
-    frac = 0.2 + 0.5 * edge + 0.5 * (1.0 - fold_mean) + rng.uniform(-0.1, 0.1)
+    frac = 0.2 + style.value_size + 0.5 * edge + 0.5 * (1.0 - fold_mean) + rng.uniform(-0.1, 0.1)
     return low + round((high - low) * min(1.0, max(0.0, frac)))
+
+
+# --- heads-up against a relentless opponent ------------------------------------------------
+
+
+def _round_cap(hand: Hand, room: int, betting_round: int) -> int:
+    """The most one player can put in during betting round `betting_round` when every raise
+    is answered by a raise (SPEC 3.7.4): the largest bet and the raise cap in spread and fixed
+    limit, the whole `room` in pot and no limit."""
+    cfg = hand.config
+    if cfg.structure is BettingStructure.SPREAD_LIMIT:
+        return min(room, cfg.max_bet * (1 + cfg.max_raises))
+    if cfg.structure is BettingStructure.FIXED_LIMIT:
+        return min(room, cfg.fixed_bet(betting_round) * (1 + cfg.max_raises))
+    return room
+
+
+def _spread(p: float, settled: float) -> list[tuple[float, float]]:
+    """The equity after reveals that settle the share `settled` of the uncertainty: a beta
+    distribution with mean `p` and variance settled * p * (1 - p), on PLAN_GRID points."""
+    p = min(0.99, max(0.01, p))
+    n = 1.0 / max(1e-6, settled) - 1.0
+    a, b = p * n, (1.0 - p) * n
+    points = [(i + 0.5) / PLAN_GRID for i in range(PLAN_GRID)]
+    weights = [x ** (a - 1.0) * (1.0 - x) ** (b - 1.0) for x in points]
+    total = sum(weights)
+    return [(x, w / total) for x, w in zip(points, weights, strict=True)]
+
+
+def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: Read) -> Decision:
+    """Heads-up against a player who bets every round and does not fold: a hand is one
+    commitment, and the choice is between folding now, calling down, and building the pot.
+
+    It will face the opponent's bet (its usual size) every round, and every raise is answered
+    up to the round's cap. The reveals before the last say little (REVEAL_RESOLVES); the last
+    settles the showdown, so in round 5 the winner puts the rest of its stack in and the loser
+    folds. Each plan is valued by the chips it wins or loses from now (what is in the pot is
+    sunk), at round 4 with the equity spread as those reveals spread it, choosing there again
+    between folding, calling and building; the best plan's first action is taken.
+    """
+    pot = hand.pot
+    behind = hand.stack(seat)
+    their = hand.stack(opponent)
+    call = o.call_amount
+    r = hand.betting_round
+    pace = min(
+        float(behind),
+        max(float(_smallest_bet(hand)), read.bet_size),
+        float(_largest_bet(hand, pot)),
+    )
+    mine_in = hand.round_bet(seat)
+
+    def last_rounds(q: float, pot4: float, mine: float, theirs: float) -> float:
+        """Round 4's best choice with equity q: fold (0), call its bet, or build to the cap.
+        Chips won from round 4 on."""
+        options = [0.0]
+        for put in (pace, float(_round_cap(hand, int(mine), LAYOUT_SIZE - 1))):
+            put = max(0.0, min(mine, put))
+            matched = min(theirs, put)
+            room = min(mine - put, theirs - matched)
+            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
+            options.append(q * (pot4 + matched + final) - (1.0 - q) * put)
+        return max(options)
+
+    # This round: calling puts in the call (or the bet it will face); building, the cap.
+    facing = not o.can_check
+    now_call = float(call) if facing else pace
+    now_build = float(_round_cap(hand, behind + mine_in, r) - mine_in)
+    settled = 1.0
+    for k in range(r, LAYOUT_SIZE - 1):
+        settled *= 1.0 - REVEAL_RESOLVES.get(k, 0.0)
+    spread = _spread(p, 1.0 - settled) if r < LAYOUT_SIZE - 1 else []
+    plans = {"fold": 0.0}
+    for name, put in (("call", now_call), ("build", now_build)):
+        put = max(0.0, min(float(behind), put))
+        theirs_now = min(float(their), put - call) if facing else min(float(their), put)
+        if r >= LAYOUT_SIZE - 1:
+            # Round 4: the next card settles it.
+            room = min(behind - put, their - theirs_now)
+            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
+            plans[name] = p * (pot + theirs_now + final) - (1.0 - p) * put
+            continue
+        between = (LAYOUT_SIZE - 2 - r) * pace  # rounds r + 1 .. 3, one bet each
+        mine = max(0.0, behind - put)
+        theirs = max(0.0, their - theirs_now)
+        more = min(between, mine, theirs)
+        spent = put + more
+        pot4 = pot + put + theirs_now + 2 * more
+        value = sum(w * last_rounds(q, pot4, mine - more, theirs - more) for q, w in spread)
+        plans[name] = value - spent
+    best = max(plans, key=lambda name: plans[name])
+    most = most_allowed(hand, o)
+    if best == "build" and most is not None:
+        return most
+    if best == "fold" and not o.can_check:
+        return Decision(ActionKind.FOLD)
+    return Decision(ActionKind.CHECK if o.can_check else ActionKind.CALL)
+
+
+def most_allowed(hand: Hand, o: BetOptions) -> Decision | None:
+    """The largest bet or raise open to a seat with options `o` (all in where only that bets
+    or raises), or None where it can only check, call or fold."""
+    if o.can_check and o.bet_max is not None:
+        return Decision(ActionKind.BET, amount=o.bet_max)
+    if not o.can_check and o.raise_max is not None:
+        return Decision(ActionKind.RAISE, amount=o.raise_max)
+    if o.all_in_allowed and o.all_in_to > hand.current_bet:
+        return Decision(ActionKind.ALL_IN)
+    return None
+
+
+def _largest_bet(hand: Hand, pot: int) -> int:
+    """The largest bet this round's structure allows with `pot` in the middle (SPEC 3.7)."""
+    cfg = hand.config
+    if cfg.structure is BettingStructure.SPREAD_LIMIT:
+        return cfg.max_bet
+    if cfg.structure is BettingStructure.FIXED_LIMIT:
+        return cfg.fixed_bet(hand.betting_round)
+    if cfg.structure is BettingStructure.POT_LIMIT:
+        return max(cfg.min_bet, pot)
+    return 10**12

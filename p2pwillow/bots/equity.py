@@ -7,6 +7,7 @@ handled as canonical indices (SPEC 2.1) and ranked with the fast `hands.rank5/6/
 from __future__ import annotations
 
 import functools
+import math
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -52,7 +53,22 @@ MAX_AGGRESSION = 3
 """The most extra draws an opponent's bets and raises earn it (see OpponentView)."""
 
 MAX_DRAWS = 40
-"""The most draws an opponent model's factor may give one opponent."""
+"""The most draws an opponent model's factor may give one opponent (the fixed-rule sampler
+of `equity` without `ranked`)."""
+
+MAX_BEST_OF = 5_000.0
+"""The most deals an opponent model's view may say a layout is the best of (`ranked`)."""
+
+RANKED_DEALS = 256
+"""With `ranked=True`: random deals of the hidden layout cards ranked per opponent and call
+(at least; see TAIL_DEALS); a layout that is the best of d deals is drawn as the best of d of
+these (see `equity`)."""
+
+TAIL_DEALS = 8
+MAX_RANKED_DEALS = 4_096
+"""A layout read as the best of d deals is drawn from at least TAIL_DEALS * d ranked deals
+(up to MAX_RANKED_DEALS), so the top 1/d of them, where it lies, holds several: a very
+strong layout is not cut down to the best of a few hundred random ones."""
 
 LAYOUT_DRAWS: dict[int, tuple[float, ...]] = {
     5: (7.2, 4.4, 4.0, 3.2),
@@ -75,13 +91,9 @@ DRAW_BUDGET = 6_000
 MIN_SAMPLES = 80
 """The fewest samples the budget may leave."""
 
-COST_BUDGET = 6_000
-SAMPLE_COST = 6
-MIN_COSTED_SAMPLES = 40
-"""With `costed=True`: samples are cut to COST_BUDGET // (SAMPLE_COST + opponent draws), at
-least MIN_COSTED_SAMPLES. A sample's own work (its shuffle) costs about SAMPLE_COST opponent
-draws; the budget keeps every spot measured in bench/bots.py within 1.5 times the time the
-fixed rule takes there, and the slowest (seven players, seven cards, round 1) within it."""
+RANKED_BUDGET = 1_200
+"""With `ranked=True`: at most about this many opponent layouts drawn per equity call,
+`samples` cut to fit (at least MIN_SAMPLES); heads-up and four-handed it never cuts."""
 
 _TABLE_SAMPLES = 12_000
 _TABLE_SEED = 0x57111  # fixed: the strength scale is a constant, not a random draw
@@ -214,6 +226,20 @@ class OpponentView:
     given_weight: float | None = None
     """Chance that each card in `given` is among its face-down layout cards; None: the
     weight the equity call is given."""
+    shown: tuple[float, ...] = ()
+    """Scores of layouts it showed before in the same spot (an opponent model's `Read.shown`):
+    with `ranked`, `shown_weight` of the time its layout is drawn at one of them, as the
+    share of random deals of its hidden cards that it beats."""
+    shown_weight: float = 0.0
+
+    @property
+    def best_of(self) -> float:
+        """How many random deals of its hidden layout cards its layout is the best of, unrounded
+        (an opponent model's view; 1.0 for the fixed rule's view, which uses `draws`)."""
+        if len(self.showing) >= 5 or self.factor is None:
+            return 1.0
+        chosen = layout_draws(len(self.showing), self.hand_size, self.trades)
+        return min(MAX_BEST_OF, max(1.0, self.factor * chosen))
 
     @property
     def draws(self) -> int:
@@ -266,7 +292,7 @@ def equity(
     samples: int = 300,
     given_weight: float = GIVEN_WEIGHT,
     *,
-    costed: bool = False,
+    ranked: bool = False,
 ) -> float:
     """This bot's share of the pot at showdown, estimated against every opponent at once.
 
@@ -277,6 +303,10 @@ def equity(
     with `draws` > 1 is dealt that many times and keeps its best five, as a player picks
     its layout from a bigger deal and a player who bets holds more than a random hand.
     A win counts 1, a tie among w players 1/w.
+
+    With `ranked` (an opponent model's views, normal and hard) an opponent's layout is drawn
+    as the best of `best_of` deals from ranked deals of its hidden cards, or from the layouts
+    it showed before (`_ranked_share`), and `draws` is not used.
     """
     mine = [card.index for card in layout]
     if len(mine) != 5 or len(set(mine)) != 5:
@@ -311,13 +341,11 @@ def equity(
         raise BotError("the opponents hold more hidden cards than there are unseen cards")
     if all(view[1] == 0 for view in views):
         samples = 1  # everything is face up: one exact evaluation
+    elif ranked:
+        return _ranked_share(my_key, opponents, views, weights, pool, rng, samples)
     else:
         # Keep one decision fast at big tables: cap the opponent deals per call.
-        work = sum(view[3] for view in views)
-        if costed:
-            samples = min(samples, max(MIN_COSTED_SAMPLES, COST_BUDGET // (SAMPLE_COST + work)))
-        else:
-            samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // work))
+        samples = min(samples, max(MIN_SAMPLES, DRAW_BUDGET // sum(view[3] for view in views)))
     any_given = any(view[2] for view in views)
     share = 0.0
     for _ in range(samples):
@@ -354,9 +382,107 @@ def equity(
                     at += want
                     if key > keys[j]:
                         keys[j] = key
-        best = max(keys)
-        if my_key > best:
-            share += 1.0
-        elif my_key == best:
-            share += 1.0 / (keys.count(best) + 1)
+        share += _share_of(my_key, keys)
     return share / samples
+
+
+def _share_of(my_key: int, keys: Sequence[int]) -> float:
+    """The bot's share of a pot its layout `my_key` contests against the opponents' `keys`:
+    1 for a win, 1/w for a tie among w players, 0 for a loss."""
+    best = max(keys)
+    if my_key > best:
+        return 1.0
+    if my_key == best:
+        return 1.0 / (keys.count(best) + 1)
+    return 0.0
+
+
+def _ranked_share(
+    my_key: int,
+    opponents: Sequence[OpponentView],
+    views: list[tuple[list[int], int, list[int], int]],
+    weights: list[float],
+    pool: list[int],
+    rng: random.Random,
+    samples: int,
+) -> float:
+    """`equity` for an opponent model's views: each opponent's layout is the best of
+    `best_of` deals of its hidden cards, drawn from RANKED_DEALS ranked deals (the best of d
+    uniform picks among them), so a layout the model reads as very strong costs no more
+    than a weak one. Cards a bot passed to an opponent are dealt to it first, each with its
+    chance, as in `equity`; the deals of the other hidden cards are shared by every opponent
+    that hides as many."""
+    shared: dict[int, list[tuple[int, ...]]] = {}
+    wanted = max(opp.best_of for opp in opponents) * TAIL_DEALS
+    ranked = int(min(MAX_RANKED_DEALS, max(RANKED_DEALS, wanted)))
+
+    def deals(need: int, avoid: frozenset[int]) -> list[tuple[int, ...]]:
+        # Windows over reshuffled copies of the pool: `ranked` deals of `need` cards.
+        cards = [c for c in pool if c not in avoid] if avoid else list(pool)
+        found: list[tuple[int, ...]] = []
+        while len(found) < ranked:
+            rng.shuffle(cards)
+            found.extend(
+                tuple(cards[at : at + need]) for at in range(0, len(cards) - need + 1, need)
+            )
+        return found[:ranked]
+
+    def ladder(shown: list[int], need: int, forced: tuple[int, ...]) -> list[int]:
+        """The sorted keys of the ranked deals of a layout showing `shown`."""
+        if need <= len(forced):
+            return [rank5(shown + list(forced[:need]))]
+        want = need - len(forced)
+        if forced:
+            drawn = deals(want, frozenset(forced))
+        else:
+            drawn = shared.get(want) or shared.setdefault(want, deals(want, frozenset()))
+        base = shown + list(forced)
+        return sorted(rank5(base + list(extra)) for extra in drawn)
+
+    samples = min(samples, max(MIN_SAMPLES, RANKED_BUDGET // len(opponents)))
+    # One column of drawn keys per opponent, sample by sample (heads-up, the random draws
+    # come in the same order as drawing sample after sample).
+    columns: list[list[int]] = []
+    for opp, (shown, need, live, _), weight in zip(opponents, views, weights, strict=True):
+        best_of = opp.best_of
+        if need and live and weight > 0.0:
+            # Its ladder depends on which of the passed cards it still holds.
+            ladders: dict[tuple[int, ...], list[int]] = {}
+            column = []
+            for _ in range(samples):
+                held = tuple(c for c in live if rng.random() < weight)[:need]
+                keys = ladders.get(held)
+                if keys is None:
+                    keys = ladders[held] = ladder(shown, need, held)
+                column.append(_pick(keys, opp.shown, opp.shown_weight, best_of, rng))
+        else:
+            keys = ladder(shown, need, ())
+            column = [
+                _pick(keys, opp.shown, opp.shown_weight, best_of, rng) for _ in range(samples)
+            ]
+        columns.append(column)
+    share = 0.0
+    for drawn in zip(*columns, strict=True):
+        share += _share_of(my_key, drawn)
+    return share / samples
+
+
+def _pick(
+    keys: list[int],
+    shown: tuple[float, ...],
+    shown_weight: float,
+    best_of: float,
+    rng: random.Random,
+) -> int:
+    """One opponent layout's key from the sorted keys of ranked deals: `shown_weight` of the
+    time at one of the scores `shown` of layouts it showed before (a score is the share of
+    deals below it), else the best of `best_of` uniform picks among the deals."""
+    size = len(keys)
+    if size == 1:
+        return keys[0]
+    if shown and rng.random() < shown_weight:
+        return keys[min(size - 1, int(shown[int(rng.random() * len(shown))] * size))]
+    if best_of <= 1.0:
+        return keys[int(rng.random() * size)]
+    level = math.pow(1.0 - rng.random(), 1.0 / best_of)
+    return keys[max(0, min(size - 1, math.ceil(size * level) - 1))]

@@ -58,8 +58,16 @@ TRACKING_GAP = 0.08
 bet than after it did not, for a player who bets its strong hands (measured among the bots):
 a gap this big or more says its bets follow its cards, none says they do not."""
 
-SCORE_DRAWS = 32
+SCORE_DRAWS = 64
 """Random completions used to score how strong a shown-down layout was (see `_score`)."""
+
+PRIOR_SHOWN = 16.0
+"""Pseudo-layouts behind the layout table and the line's factor: with n of its own layouts
+seen for a round and line, the equity draws its layout from them n / (n + PRIOR_SHOWN) of the
+time (`Read.shown`)."""
+
+KEPT_SCORES = 400
+"""Scores kept per round and line (the last ones): enough to draw from, cheap to keep."""
 
 
 class Line(enum.IntEnum):
@@ -94,6 +102,11 @@ class Read:
     bet_size: float
     """Its mean bet or raise increment this game (0 before it has bet)."""
     showdowns: int
+    shown: tuple[float, ...] = ()
+    """The scores (`OpponentModel._score`) of its layouts that ended face up, as they stood
+    at this round after it played the round as it has now (`_Tally.scores_for`)."""
+    shown_weight: float = 0.0
+    """How far to believe them over the layout table and the factor: n / (n + PRIOR_SHOWN)."""
 
 
 @dataclass(slots=True)
@@ -122,6 +135,28 @@ class _Tally:
     """Shown-down layouts scored after a round ended with it in each line."""
     scores: list[float] = field(default_factory=lambda: [0.0] * len(Line))
     """Their scores, summed."""
+    shown: list[list[list[float]]] = field(
+        default_factory=lambda: [[[] for _ in Line] for _ in range(LAYOUT_SIZE)]
+    )
+    """Per round (1..4; index 0 unused) and line at the end of that round, the scores of its
+    layouts that ended face up, the last KEPT_SCORES of each."""
+
+    def add_score(self, betting_round: int, line: Line, score: float) -> None:
+        """File a layout scored at `betting_round`, its line at the end of that round."""
+        kept = self.shown[betting_round][line]
+        kept.append(score)
+        if len(kept) > KEPT_SCORES:
+            del kept[0]
+
+    def scores_for(self, betting_round: int, line: Line) -> tuple[float, ...]:
+        """Its layouts' scores at `betting_round` after it played that round as `line`; for a
+        player that has not acted yet (WAITING) every line's (it has said nothing)."""
+        if not 1 <= betting_round < LAYOUT_SIZE:
+            return ()
+        cells = self.shown[betting_round]
+        if line is Line.WAITING:
+            return tuple(score for cell in cells for score in cell)
+        return tuple(cells[line])
 
     @property
     def aggression(self) -> float:
@@ -242,6 +277,8 @@ class OpponentModel:
         tally = self._tallies.get(seat) or _Tally()
         watch = self._watch
         line = watch.line(seat) if watch is not None else Line.WAITING
+        betting_round = watch.hand.betting_round if watch is not None else 0
+        shown = tally.scores_for(betting_round, line)
         return Read(
             line=line,
             factor=tally.factor(line),
@@ -250,6 +287,8 @@ class OpponentModel:
             tracking=tally.tracking,
             bet_size=tally.wagered / max(1, tally.wagers),
             showdowns=tally.showdowns,
+            shown=shown,
+            shown_weight=len(shown) / (len(shown) + PRIOR_SHOWN),
         )
 
     # --- reading events --------------------------------------------------------------------
@@ -329,12 +368,13 @@ class OpponentModel:
     # --- showdowns -------------------------------------------------------------------------
 
     def _showdown(self, watch: _Watch) -> None:
-        """Score every opponent that showed down its layout, for its line after each round."""
+        """Score every opponent whose whole layout ended face up (shown down, or folded after
+        the last card was turned), for its line after each round."""
         hand = watch.hand
         unseen = set(range(52)) - {card.index for card in watch.own_cards}
         for seat in hand.seats:
             layout = hand.showing(seat)
-            if seat == self.seat or hand.is_folded(seat) or len(layout) < LAYOUT_SIZE:
+            if seat == self.seat or len(layout) < LAYOUT_SIZE:
                 continue
             tally = self._tally(seat)
             tally.showdowns += 1
@@ -345,8 +385,10 @@ class OpponentModel:
                     continue
                 shown = [card.index for card in layout[:betting_round]]
                 line = lines.get(seat, Line.WAITING)
+                score = self._score(shown, key, sorted(unseen - set(shown)))
                 tally.scored[line] += 1
-                tally.scores[line] += self._score(shown, key, sorted(unseen - set(shown)))
+                tally.scores[line] += score
+                tally.add_score(betting_round, line, score)
 
     def _score(self, shown: list[int], key: int, pool: list[int]) -> float:
         """The chance that random face-down cards beside `shown` make less than `key`: how

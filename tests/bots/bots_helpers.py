@@ -69,8 +69,9 @@ def bettor(seat_bets: int) -> Script:
     return act
 
 
-def folder(seat_bets: int, seat_folds: int) -> Script:
-    """`seat_bets` bets the smallest amount when checked to; `seat_folds` folds to any bet."""
+def folder(seat_bets: int, seat_folds: int, from_round: int = 1) -> Script:
+    """`seat_bets` bets the smallest amount when checked to; `seat_folds` folds to any bet
+    from betting round `from_round` on and calls before it."""
 
     def act(hand: Hand, seat: int) -> None:
         o = hand.bet_options(seat)
@@ -79,7 +80,7 @@ def folder(seat_bets: int, seat_folds: int) -> Script:
             hand.bet(seat, o.bet_min)
         elif o.can_check:
             hand.check(seat)
-        elif seat == seat_folds:
+        elif seat == seat_folds and hand.betting_round >= from_round:
             hand.fold(seat)
         else:
             hand.call(seat)

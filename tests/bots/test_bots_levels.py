@@ -215,10 +215,14 @@ def test_normal_and_hard_are_not_bullied_by_the_maniac(
 ) -> None:
     fold = {level: rate for level, (rate, _) in against_the_maniac.items()}
     chips = {level: mean for level, (_, mean) in against_the_maniac.items()}
-    # Over 200 hands a fold rate has a standard error of about 0.035.
+    # Over 200 hands a fold rate has a standard error of about 0.035: the bound is the
+    # target of half the hands (bench/bots.py, 1,000 hands) and two of those errors. A bot
+    # that read every bet as strength would fold most hands, as easy does.
     assert fold["easy"] >= 0.65, fold
-    assert fold["normal"] <= 0.62 and fold["hard"] <= 0.62, fold
-    assert chips["normal"] > chips["easy"] and chips["hard"] > chips["easy"], chips
+    assert fold["normal"] <= 0.57 and fold["hard"] <= 0.57, fold
+    # Calling the maniac down wins more than folding to it: the target is 1.5 times easy's
+    # chips per hand over 1,000 hands; over 200 the interval is about a fifth of the mean.
+    assert chips["normal"] >= 1.3 * chips["easy"] and chips["hard"] >= 1.3 * chips["easy"], chips
 
 
 # --- the table and the command line --------------------------------------------------------
