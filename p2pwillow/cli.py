@@ -318,7 +318,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     seat_bot = BotSeat(args.level, args.samples) if plays_bot else None
     if not plays_bot and not stdout_is_terminal():
         return "the table screen needs a terminal; --auto lets a bot play this seat"
-    home = bot_home(args.home) if bot else args.home
+    home = bot_home(args.home) if bot and not args.resume else args.home
     return SeatOptions(
         home=home,
         name=args.name,
@@ -339,6 +339,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     options = _seat_options(args, "host", bot=False)
     if isinstance(options, str):
         return _usage("host", options)
+    if args.resume:
+        return _resume("host", options)
     if not 0 <= args.hands <= MAX_HANDS:
         return _usage("host", f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}")
     try:
@@ -366,6 +368,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
     options = _seat_options(args, "join", bot=False)
     if isinstance(options, str):
         return _usage("join", options)
+    if args.resume:
+        if args.table is not None:
+            return _usage("join", "--resume takes the table from the store: name no table")
+        return _resume("join", options)
     pick = pick_on_terminal if options.screen else None
     return _live("join", lambda: join_table(options, args.table, pick=pick))
 
@@ -377,7 +383,17 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     options = _seat_options(args, "bot", bot=True)
     if isinstance(options, str):
         return _usage("bot", options)
+    if args.resume:
+        if args.join is not None:
+            return _usage("bot", "--resume takes the table from the store: give no --join")
+        return _resume("bot", options)
     return _live("bot", lambda: join_table(options, args.join, code_only=True))
+
+
+def _resume(command: str, options: SeatOptions) -> int:
+    from p2pwillow.live import resume_table
+
+    return _live(command, lambda: resume_table(options))
 
 
 def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
@@ -401,6 +417,11 @@ def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
     parser.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
     parser.add_argument(
         "--timeout", type=float, default=8.0, help="seconds to wait for the host to answer"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="take this store's seat again in its newest unfinished game (after a crash)",
     )
 
 
