@@ -1,0 +1,142 @@
+"""`willow join|bot|host --resume` refusing a store it cannot resume from, as real processes:
+a finished game, a corrupt or tampered transcript, a missing table.json, a store whose identity
+does not hold the seat, no game at all. Each is one line, exit 19, and nothing on disk changes.
+(Resuming for real, after kill -9 mid-hand, is played on the LAN: tests/lan/test_lan_faults.py.)"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_live_cli import LOOPBACK, one_line, start, willow
+
+STORE_FAILURE = 19
+DEADLINE = 90.0
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The stores of a finished game of two: host/ and bot/."""
+    tmp = tmp_path_factory.mktemp("played")
+    host = start(
+        "host", "--auto", "--hands", "1", "--seats", "2", "--samples", "30",
+        "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host"),
+    )  # fmt: skip
+    procs = [host]
+    try:
+        assert host.stdout is not None
+        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", host.stdout.readline())
+        assert m
+        code = m.group(1)
+        guest = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]
+        procs.append(start(*guest, "--home", str(tmp / "bot")))
+        outputs = [p.communicate(timeout=DEADLINE)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    yield tmp
+
+
+def _game(home: Path) -> Path:
+    (game,) = (home / "data" / "games").iterdir()
+    return game
+
+
+def _unfinished(played: Path, tmp: Path) -> Path:
+    """A copy of the host's store with the game cut back before its end (as after a crash)."""
+    home = tmp / "host"
+    shutil.copytree(played / "host", home)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    end = next(n for n, line in enumerate(lines) if json.loads(line)["kind"] == "game_end")
+    transcript.write_bytes(b"".join(lines[:end]))
+    return home
+
+
+def _refused(home: Path, *args: str) -> str:
+    """The one line `willow ... --resume` says, with exit 19 and the store left as it was."""
+    before = _files(home)
+    line = one_line(willow(*args, "--resume", "--home", str(home), timeout=60), STORE_FAILURE)
+    assert _files(home) == before, "nothing on disk changed"
+    return line
+
+
+def test_a_finished_game_is_not_resumed(played: Path) -> None:
+    line = _refused(played / "host", "host", "--auto")
+    assert line == (
+        "willow host: nothing to resume: the game in this store ended (game_end signed)"
+    )
+    line = _refused(played / "bot", "bot")
+    assert line.startswith("willow bot: nothing to resume: ")
+
+
+def test_a_store_without_a_game(tmp_path: Path) -> None:
+    line = one_line(willow("join", "--auto", "--resume", "--home", str(tmp_path)), 19)
+    assert line.startswith("willow join: no game to resume in ")
+
+
+def test_a_corrupt_transcript(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    lines[3] = b'{"not": "an entry"}\n'
+    transcript.write_bytes(b"".join(lines))
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: transcript {transcript} is corrupt at line 4 ")
+
+
+def test_a_tampered_entry_does_not_verify(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    n = next(n for n, line in enumerate(lines) if json.loads(line)["kind"] == "hand_start")
+    entry = json.loads(lines[n])
+    entry["body"]["dealer"] = 1 - entry["body"]["dealer"]  # no longer what its author signed
+    lines[n] = json.dumps(entry, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+    transcript.write_bytes(b"".join(lines))
+    line = _refused(home, "host", "--auto")
+    assert line.startswith(f"willow host: {transcript} does not verify: ")
+
+
+def test_a_missing_table_file(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    table.unlink()
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is missing")
+
+
+def test_a_corrupt_table_file(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    table.write_bytes(table.read_bytes().replace(b'"seat":0', b'"seat":7', 1))
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is corrupt (")
+
+
+def test_an_identity_that_does_not_hold_the_seat(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    identity = home / "config" / "identity.json"
+    identity.write_bytes((played / "bot" / "config" / "identity.json").read_bytes())
+    line = _refused(home, "host", "--auto")
+    assert "this store's identity does not hold seat 0 of that game" in line
+
+
+def test_resume_with_a_table_named_is_a_usage_error(tmp_path: Path) -> None:
+    line = one_line(willow("join", "Ann", "--auto", "--resume", "--home", str(tmp_path)), 2)
+    assert line == "willow join: --resume takes the table from the store: name no table"
+    line = one_line(willow("bot", "--join", "x", "--resume", "--home", str(tmp_path)), 2)
+    assert line == "willow bot: --resume takes the table from the store: give no --join"
