@@ -863,8 +863,8 @@ class _Play:
             if transcript.entries:
                 transcript.close()
                 raise NodeError(
-                    f"{transcript.path} holds this game already; this version cannot resume a "
-                    "game (move the file aside to start over)"
+                    f"{transcript.path} holds this game already: a new seat never overwrites "
+                    "it (--resume takes the seat again)"
                 )
             self._signed = store.signed(game)
             store.save_table(game, seating.encode())

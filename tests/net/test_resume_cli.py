@@ -140,3 +140,23 @@ def test_resume_with_a_table_named_is_a_usage_error(tmp_path: Path) -> None:
     assert line == "willow join: --resume takes the table from the store: name no table"
     line = one_line(willow("bot", "--join", "x", "--resume", "--home", str(tmp_path)), 2)
     assert line == "willow bot: --resume takes the table from the store: give no --join"
+
+
+def _flip(text: str) -> str:
+    return ("1" if text[0] != "1" else "2") + text[1:]
+
+
+@pytest.mark.parametrize("where", ["genesis signature", "roster key statement"])
+def test_a_tampered_table_file(played: Path, tmp_path: Path, where: str) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    value = json.loads(table.read_bytes())
+    if where == "genesis signature":
+        value["genesis"]["sig"] = _flip(value["genesis"]["sig"])
+    else:
+        player = value["roster"]["players"][1]
+        player["key_sig"] = _flip(player["key_sig"])
+    data = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    table.write_bytes(data.encode())
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is corrupt (")
