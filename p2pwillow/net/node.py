@@ -941,6 +941,11 @@ class _Play:
             raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
         if session.complete:
             raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
+        r = session.state.hand
+        mid_hand = r is not None and not session.between_hands
+        if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
+            # its hand key is in the chain: without x its cards cannot be opened (SPEC 7.7)
+            raise NodeError(f"the secret of hand {r.number} is not in the store")
         return session
 
     def _log_signed(self, authored: AuthoredEntry) -> None:

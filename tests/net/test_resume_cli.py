@@ -5,6 +5,7 @@ does not hold the seat, no game at all. Each is one line, exit 19, and nothing o
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -160,3 +161,37 @@ def test_a_tampered_table_file(played: Path, tmp_path: Path, where: str) -> None
     table.write_bytes(data.encode())
     line = _refused(home, "join", "--auto")
     assert line.startswith(f"willow join: {table} is corrupt (")
+
+
+def _mid_hand(played: Path, tmp: Path) -> tuple[Path, Path]:
+    """The host's store cut back to just after its own hand key in hand 1; its secret file."""
+    home = _unfinished(played, tmp)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    n = next(
+        n
+        for n, line in enumerate(lines)
+        if (e := json.loads(line))["kind"] == "hand_key" and e["author"] == 0 and e["hand"] == 1
+    )
+    transcript.write_bytes(b"".join(lines[: n + 1]))
+    (secret,) = (_game(home) / "secrets").glob("1-*.json")
+    return home, secret
+
+
+def test_a_missing_hand_secret(played: Path, tmp_path: Path) -> None:
+    home, secret = _mid_hand(played, tmp_path)
+    secret.unlink()
+    line = _refused(home, "host", "--auto")
+    assert line == "willow host: the secret of hand 1 is not in the store"
+
+
+def test_a_hand_secret_that_does_not_open_the_hand_key(played: Path, tmp_path: Path) -> None:
+    home, secret = _mid_hand(played, tmp_path)
+    value = json.loads(secret.read_bytes())
+    data = bytes(31) + b"\x07"  # a scalar, not this hand's
+    value["data"], value["sha256"] = data.hex(), hashlib.sha256(data).hexdigest()
+    secret.write_bytes(json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    line = _refused(home, "host", "--auto")
+    assert line == (
+        "willow host: cannot take seat 0 again: the secret kept for hand 1 is not its hand key's"
+    )
