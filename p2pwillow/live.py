@@ -381,9 +381,9 @@ def unfinished_game(stores: Sequence[Store]) -> tuple[Store, bytes]:
         except StoreError as exc:
             raise LiveError("store", str(exc)) from None
         over += 1
-    return_word = "game" if over == 1 else f"{over} games"
+    games_over = "game" if over == 1 else f"{over} games"
     raise LiveError(
-        "store", f"nothing to resume: the {return_word} in this store ended (game_end signed)"
+        "store", f"nothing to resume: the {games_over} in this store ended (game_end signed)"
     )
 
 

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_live_cli import LOOPBACK, one_line, start, willow
+from test_live_cli import LOOPBACK, host_and_guests, one_line, willow
 
 STORE_FAILURE = 19
-DEADLINE = 90.0
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -29,25 +27,15 @@ def _files(root: Path) -> dict[str, bytes]:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The stores of a finished game of two: host/ and bot/."""
     tmp = tmp_path_factory.mktemp("played")
-    host = start(
-        "host", "--auto", "--hands", "1", "--seats", "2", "--samples", "30",
-        "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host"),
-    )  # fmt: skip
-    procs = [host]
-    try:
-        assert host.stdout is not None
-        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", host.stdout.readline())
-        assert m
-        code = m.group(1)
-        guest = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]
-        procs.append(start(*guest, "--home", str(tmp / "bot")))
-        outputs = [p.communicate(timeout=DEADLINE)[0] for p in procs]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    assert [p.returncode for p in procs] == [0, 0], outputs
+    host = ["--auto", "--hands", "1", "--seats", "2", "--samples", "30",
+            "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host")]  # fmt: skip
+
+    def guest(code: str) -> list[list[str]]:
+        join = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]
+        return [[*join, "--home", str(tmp / "bot")]]
+
+    codes, outputs = host_and_guests(host, guest)
+    assert codes == [0, 0], outputs
     yield tmp
 
 
