@@ -8,11 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_live_cli import LOOPBACK, host_and_guests, one_line, willow
+from test_live_cli import LOOPBACK, _env, host_and_guests, one_line, willow
 
 STORE_FAILURE = 19
 
@@ -183,3 +185,22 @@ def test_a_hand_secret_that_does_not_open_the_hand_key(played: Path, tmp_path: P
     assert line == (
         "willow host: cannot take seat 0 again: the secret kept for hand 1 is not its hand key's"
     )
+
+
+def test_a_bot_without_a_home_looks_in_every_bot_store(played: Path, tmp_path: Path) -> None:
+    root = tmp_path / "willow"
+    shutil.copytree(played / "bot", root / "bots" / "0123456789ab")
+    home = _unfinished(played, tmp_path)
+    shutil.copytree(home, root / "bots" / "ba9876543210")  # the host's seat: not the bot's key
+    shutil.rmtree(root / "bots" / "ba9876543210" / "config")
+    shutil.copytree(played / "bot" / "config", root / "bots" / "ba9876543210" / "config")
+    before = _files(root)
+    result = subprocess.run(
+        [sys.executable, "-m", "p2pwillow", "bot", "--resume"],
+        env={**_env(), "WILLOW_HOME": str(root)}, capture_output=True, text=True, timeout=60,
+        check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    # the newest unfinished game of all the bot stores is found, and its seat is not this key's
+    line = one_line(result, STORE_FAILURE)
+    assert "this store's identity does not hold seat 0 of that game" in line
+    assert _files(root) == before
