@@ -326,7 +326,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         if command == "play":
             return "the table screen needs a terminal: run willow play in one"
         return "the table screen needs a terminal; --auto lets a bot play this seat"
-    home = bot_home(args.home) if bot else args.home
+    home = bot_home(args.home) if bot and not args.resume else args.home
     return SeatOptions(
         home=home,
         name=args.name,
@@ -369,6 +369,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     options = _seat_options(args, "host", bot=False)
     if isinstance(options, str):
         return _usage("host", options)
+    if args.resume:
+        return _resume("host", options)
     plan = _table_plan(args, args.seats, "host")
     if isinstance(plan, str):
         return _usage("host", plan)
@@ -398,6 +400,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
     options = _seat_options(args, "join", bot=False)
     if isinstance(options, str):
         return _usage("join", options)
+    if args.resume:
+        if args.table is not None:
+            return _usage("join", "--resume takes the table from the store: name no table")
+        return _resume("join", options)
     pick = pick_on_terminal if options.screen else None
     return _live("join", lambda: join_table(options, args.table, pick=pick))
 
@@ -409,7 +415,17 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     options = _seat_options(args, "bot", bot=True)
     if isinstance(options, str):
         return _usage("bot", options)
+    if args.resume:
+        if args.join is not None:
+            return _usage("bot", "--resume takes the table from the store: give no --join")
+        return _resume("bot", options)
     return _live("bot", lambda: join_table(options, args.join, code_only=True))
+
+
+def _resume(command: str, options: SeatOptions) -> int:
+    from p2pwillow.live import resume_table
+
+    return _live(command, lambda: resume_table(options))
 
 
 def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
@@ -433,6 +449,11 @@ def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
     parser.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
     parser.add_argument(
         "--timeout", type=float, default=8.0, help="seconds to wait for the host to answer"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="take this store's seat again in its newest unfinished game (after a crash)",
     )
 
 

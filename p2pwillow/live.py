@@ -26,14 +26,31 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 import platformdirs
 
 from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.kinds import GameEnd
 from p2pwillow.net.discovery import JoinCode, TableAd, browse, lan_addresses
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair
-from p2pwillow.net.lobby import GuestLobby, HostLobby, LobbyError, LobbyFailure, TablePlan
+from p2pwillow.net.lobby import (
+    GuestLobby,
+    HostLobby,
+    LobbyError,
+    LobbyFailure,
+    TablePlan,
+    keys_pair,
+)
 from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
 from p2pwillow.net.roster import Seating
-from p2pwillow.net.transport import Transport
-from p2pwillow.store import APP_NAME, ENV_VAR, NodeKeys, Store, StoreError
+from p2pwillow.net.transport import Transport, TransportError
+from p2pwillow.store import (
+    APP_NAME,
+    ENV_VAR,
+    TABLE_FILE,
+    TRANSCRIPT_FILE,
+    NodeKeys,
+    Store,
+    StoreError,
+    Transcript,
+)
 
 if TYPE_CHECKING:
     from p2pwillow.tui import Terminal
@@ -259,6 +276,7 @@ async def play_seat(
     started: Callable[[Node], None] | None = None,
     leaving: Callable[[], None] | None = None,
     terminal: Terminal | None = None,
+    resume: bool = False,
 ) -> int:
     """Play the formed table to its end: headless (a bot or --auto) or on the table screen
     (in this process's terminal, or in `terminal`'s input and output). `started(node)` is
@@ -275,6 +293,7 @@ async def play_seat(
         say=(lambda text: None) if quiet else _say,
         watch=options.screen,
         door=door,
+        resume=resume,
     )
     try:
         await node.start()
@@ -389,6 +408,115 @@ async def join_table(
         events.close()
 
 
+# --- taking a seat again after a crash (SPEC 8.10) -------------------------------------------
+
+
+def _age(store: Store, game: bytes) -> float:
+    """When the game's files last changed (its transcript, else its directory)."""
+    directory = store.game_dir(game)
+    for path in (directory / TRANSCRIPT_FILE, directory):
+        with contextlib.suppress(OSError):
+            return path.stat().st_mtime
+    return 0.0
+
+
+def _ended(store: Store, game: bytes) -> bool:
+    """The game's transcript holds its `game_end` (SPEC 7.3): it is over, not to be resumed.
+    StoreError if the transcript is corrupt; a missing one holds nothing."""
+    path = store.game_dir(game) / TRANSCRIPT_FILE
+    if not path.is_file():
+        return False
+    with Transcript.open(path) as transcript:
+        return any(isinstance(e.body, GameEnd) for e in transcript.entries)
+
+
+def unfinished_game(stores: Sequence[Store]) -> tuple[Store, bytes]:
+    """The newest game in `stores` whose end is not in its transcript; LiveError(store) if
+    there is none, or if a newer game's transcript cannot be read."""
+    games = [(_age(store, game), store, game) for store in stores for game in store.games()]
+    if not games:
+        where = ", ".join(str(s.data) for s in stores) or "this store"
+        raise LiveError("store", f"no game to resume in {where}")
+    over = 0
+    for _, store, game in sorted(games, key=lambda g: g[0], reverse=True):
+        try:
+            if not _ended(store, game):
+                return store, game
+        except StoreError as exc:
+            raise LiveError("store", str(exc)) from None
+        over += 1
+    games_over = "game" if over == 1 else f"{over} games"
+    raise LiveError(
+        "store", f"nothing to resume: the {games_over} in this store ended (game_end signed)"
+    )
+
+
+def resumed_seating(store: Store, game: bytes, keys: NodeKeys) -> Seating:
+    """The table as the store kept it, and this store's identity holds its seat there;
+    LiveError(store) naming the file and what is wrong."""
+    path = store.game_dir(game) / TABLE_FILE
+    try:
+        data = store.load_table(game)
+    except StoreError as exc:
+        raise LiveError("store", str(exc)) from None
+    if data is None:
+        raise LiveError("store", f"{path} is missing: this store does not say where the table is")
+    try:
+        seating = Seating.decode(data)
+    except ValueError as exc:
+        raise LiveError("store", f"{path} is corrupt ({exc}); it is kept as it is") from None
+    me = seating.me
+    if seating.roster.game_id != game:
+        raise LiveError("store", f"{path} is of another game than its directory")
+    if me.identity_key != keys.identity.public_key.hex() or me.curve != keys.curve_public:
+        raise LiveError(
+            "store",
+            f"this store's identity does not hold seat {seating.seat} of that game ({path} "
+            "names another key): it cannot take that seat",
+        )
+    return seating
+
+
+def resume_stores(home: str | None, *, bot: bool) -> list[tuple[Store, NodeKeys]]:
+    """Where to look for the game to resume: the store at `home`; for a bot without one,
+    every bot's own store (see `bot_home`)."""
+    if home is not None or not bot:
+        return [open_store(home)]
+    base = os.environ.get(ENV_VAR) or platformdirs.user_data_dir(APP_NAME, appauthor=False)
+    bots = Path(base) / "bots"
+    homes = sorted(p for p in bots.iterdir() if p.is_dir()) if bots.is_dir() else []
+    return [open_store(str(h)) for h in homes]
+
+
+async def resume_table(options: SeatOptions) -> int:
+    """`willow join|bot|host --resume`: take this store's seat again in its newest
+    unfinished game (SPEC 8.10) — the same address and port, the seated keys let in — and
+    play on from what the store holds, catching up from the peers."""
+    quiet_logs()
+    found = resume_stores(options.home, bot=options.bot is not None)
+    store, game = unfinished_game([s for s, _ in found])
+    keys = next(k for s, k in found if s is store)
+    seating = resumed_seating(store, game, keys)
+    me = seating.me
+    transport = Transport(keys_pair(keys), host=options.address or "0.0.0.0", port=me.port)
+    try:
+        await transport.start()
+    except TransportError as exc:
+        raise LiveError(LobbyFailure.PORT_IN_USE, str(exc)) from None
+    transport.set_pins(p.statement for p in seating.others)
+    for p in seating.others:
+        transport.connect(p.curve, p.host, p.port)
+    _say(f"resuming {seating.roster.table!r} at seat {seating.seat} (game {game.hex()[:12]})")
+    events = EventLog(options.events)
+    try:
+        return await play_seat(seating, transport, store, keys, options, events, resume=True)
+    except BaseException:
+        await transport.close()
+        raise
+    finally:
+        events.close()
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
@@ -409,6 +537,7 @@ __all__ = [
     "pick_on_terminal",
     "play_seat",
     "read_code",
+    "resume_table",
     "stdout_is_terminal",
     "until_signalled",
 ]

@@ -32,7 +32,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -189,7 +189,7 @@ class NodeKeys:
 
     identity: Identity
     curve_public: bytes
-    curve_secret: bytes
+    curve_secret: bytes = field(repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,3 +32,22 @@ def test_a_players_hand_record_hides_its_secret_and_its_cards() -> None:
 def test_player_hand_keeps_its_cards_out_of_repr(field: str) -> None:
     assert field in PlayerHand.__dataclass_fields__
     assert not PlayerHand.__dataclass_fields__[field].repr
+
+
+def test_a_nodes_keys_keep_their_secrets_out_of_repr() -> None:
+    import random
+
+    from p2pwillow.ledger.identity import Identity
+    from p2pwillow.net.keys import CurveKeyPair
+    from p2pwillow.store import NodeKeys
+
+    r = random.Random(5)
+    curve = CurveKeyPair.generate(r.randbytes)
+    identity = Identity.generate(r.randbytes)
+    keys = NodeKeys(identity, curve.public, curve.secret)
+    secrets = (curve.secret, identity.private_bytes())
+    for value in (curve, identity, keys):
+        for text in (repr(value), str(value)):
+            for secret in secrets:
+                assert secret.hex() not in text and repr(secret) not in text
+            assert repr(curve.public) in text or value is identity  # the public half shows

@@ -61,7 +61,7 @@ from typing import Any, Protocol
 
 from p2pwillow.bots import BotError, strength
 from p2pwillow.client import Notice
-from p2pwillow.crypto.group import Rng, scalar_to_bytes
+from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
@@ -218,6 +218,7 @@ class Node:
         say: Say = _quiet,
         watch: bool = True,
         door: Door | None = None,
+        resume: bool = False,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -226,6 +227,8 @@ class Node:
         self.store = store
         self.seat = seating.seat
         self.bot = bot
+        self.resume = resume
+        """Take the seat again from the store's files (SPEC 8.10), not a new game."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
         """What stopped the node, if something did (the notice says it in words)."""
@@ -284,7 +287,13 @@ class Node:
             self._publish(view=first)
         now = time.monotonic()
         genesis = self.seating.genesis
-        if self.seat == self._host:
+        if self._play.restored:
+            # what the store held joins the replication; peers catch up from here, and this
+            # node from them (SPEC 8.4, 8.10)
+            for entry in self._play.restored:
+                self._rep.applied(entry, now)
+            self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
+        elif self.seat == self._host:
             self._rep.publish(genesis, now)
         else:
             self._rep.applied(genesis, now)
@@ -885,6 +894,10 @@ class _Play:
         self._decider: Decider | None = None
         self._looked_head: int | None = None
         self._polled = False
+        self._logged: dict[int, bytes] = {}
+        """counter -> author signature of every entry in the log of signed entries."""
+        self.restored: tuple[Entry, ...] = ()
+        """The transcript a resumed node started from (empty for a new game)."""
 
     @property
     def ready(self) -> bool:
@@ -897,6 +910,9 @@ class _Play:
         return self._session
 
     def open(self) -> None:
+        if self.node.resume:
+            self._resume()
+            return
         node = self.node
         seating, store = node.seating, node.store
         game = seating.genesis.game
@@ -909,8 +925,8 @@ class _Play:
             if transcript.entries:
                 transcript.close()
                 raise NodeError(
-                    f"{transcript.path} holds this game already; this version cannot resume a "
-                    "game (move the file aside to start over)"
+                    f"{transcript.path} holds this game already: a new seat never overwrites "
+                    "it (--resume takes the seat again)"
                 )
             self._signed = store.signed(game)
             store.save_table(game, seating.encode())
@@ -922,8 +938,92 @@ class _Play:
         if node.bot is not None:
             self._decider = node.bot.decider(seating.seat)
         if seating.genesis.author == seating.seat:
-            self._signed.append(seating.genesis.authored())  # the host signed the genesis
+            self._log_signed(seating.genesis.authored())  # the host signed the genesis
         self._keep(Output())
+
+    def _resume(self) -> None:
+        """Take the seat again after a crash (SPEC 8.10): the session rebuilt from the
+        transcript, the hand secrets and the counters signed here, every entry checked. Nothing
+        on disk changes if it cannot be (a torn last line aside, cut when the file is opened)."""
+        node = self.node
+        seating, store = node.seating, node.store
+        game = seating.genesis.game
+        path = store.game_dir(game) / TRANSCRIPT_FILE
+        if not path.is_file():
+            raise NodeError(f"{path} is missing: there is no game to resume there")
+        secrets: dict[int, int] = {}
+        try:
+            transcript = store.transcript(game)
+            signed = store.signed(game)
+            for hand, name in store.secrets(game):
+                data = store.load_secret(game, hand, name) if name == HAND_SECRET else None
+                if data is not None:
+                    secrets[hand] = scalar_from_bytes(data)
+        except (StoreError, OSError, DecodeError) as exc:
+            raise NodeError(f"cannot resume from this store: {exc}") from None
+        self._transcript, self._signed = transcript, signed
+        try:
+            self._session = self._restored(transcript, signed, secrets)
+        except NodeError:
+            self.close()
+            self._transcript = self._signed = None
+            raise
+        self.restored = tuple(transcript.entries)
+        self.safety_code = self.session.ledger.safety_code()
+        if node.bot is not None:
+            self._decider = node.bot.decider(seating.seat)
+        self._keep(Output())
+
+    def _restored(
+        self, transcript: Transcript, signed: SignedLog, secrets: dict[int, int]
+    ) -> Session:
+        seating = self.node.seating
+        entries = transcript.entries
+        if not entries or entries[0] != seating.genesis:
+            raise NodeError(f"{transcript.path} does not start with this table's genesis")
+        for authored in signed.entries:
+            held = self._logged.get(authored.counter)
+            if held is not None and held != authored.sig:
+                raise NodeError(
+                    f"{signed.path} holds two different entries for counter {authored.counter}"
+                )
+            self._logged[authored.counter] = authored.sig
+        try:
+            session = Session.restore(
+                self.keys.identity,
+                seating.seat,
+                entries,
+                self.rng,
+                secrets=secrets,
+                signed=self._logged,
+            )
+        except RemoteProtocolError as exc:
+            raise NodeError(f"{transcript.path} does not verify: {exc}") from None
+        except LocalProtocolError as exc:
+            raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
+        if session.complete:
+            raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
+        r = session.state.hand
+        mid_hand = r is not None and not session.between_hands
+        if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
+            # its hand key is in the chain: without x its cards cannot be opened (SPEC 7.7)
+            raise NodeError(f"the secret of hand {r.number} is not in the store")
+        return session
+
+    def _log_signed(self, authored: AuthoredEntry) -> None:
+        """Keep an entry this seat signed in its log, before it is sent (SPEC 7.7). The same
+        entry again (a resend) is kept once; another entry for a counter kept already is a
+        bug that must never reach a peer."""
+        assert self._signed is not None
+        held = self._logged.get(authored.counter)
+        if held == authored.sig:
+            return
+        if held is not None:
+            raise NodeError(
+                f"this seat signed two different entries for counter {authored.counter}"
+            )
+        self._signed.append(authored)
+        self._logged[authored.counter] = authored.sig
 
     def close(self) -> None:
         for f in (self._transcript, self._signed):
@@ -957,18 +1057,23 @@ class _Play:
             self.node.store.drop_secrets(game, before_hand=hand)
         transcript, signed = self._transcript, self._signed
         assert transcript is not None and signed is not None
+        # The log of signed entries first: a transcript holding an entry in this seat's name
+        # whose counter the log lacks would not restore (SPEC 7.7).
+        me = s.seat
+        for item in out.send:
+            if isinstance(item, AuthoredEntry) and item.author == me:
+                self._log_signed(item)
+            elif isinstance(item, Entry) and item.author == me:
+                self._log_signed(item.authored())
+        unlogged = set(s.signed) - set(self._logged)
+        if unlogged:
+            raise NodeError(f"counters {sorted(unlogged)} were signed but not kept; nothing sent")
         cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
         if cuts and min(cuts) < len(transcript.entries):
             transcript.cut_back(min(cuts))
         ledger = s.ledger
         for seq in range(len(transcript.entries), ledger.head_seq + 1):
             transcript.append(ledger[seq])
-        me = s.seat
-        for item in out.send:
-            if isinstance(item, AuthoredEntry) and item.author == me:
-                signed.append(item)
-            elif isinstance(item, Entry) and item.author == me:
-                signed.append(item.authored())
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             signed.sync()

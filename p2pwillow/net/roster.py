@@ -16,7 +16,8 @@ from typing import ClassVar, TypeVar
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import JsonObject, JsonValue, dump_checked, parse_canonical
-from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
+from p2pwillow.ledger.chain import Ledger
+from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry, entry_from_json
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.fields import (
     AnyObject,
@@ -310,6 +311,31 @@ class Seating:
                 "genesis": self.genesis.to_json(),
             }
         )
+
+    @classmethod
+    def decode(cls, data: bytes) -> Seating:
+        """Read a seating kept by `encode` (a node's table.json, SPEC 8.9); ValueError naming
+        what is wrong. The roster's key statements and the genesis's signature are checked."""
+        try:
+            value = parse_canonical(data)
+        except RemoteProtocolError as exc:
+            raise ValueError(f"not canonical JSON ({exc})") from None
+        if not isinstance(value, dict) or set(value) != {"v", "seat", "roster", "genesis"}:
+            raise ValueError("not a seating (v, seat, roster, genesis)")
+        seat = value["seat"]
+        if value["v"] != 1 or type(seat) is not int:
+            raise ValueError("a seating of another version, or without a seat number")
+        try:
+            roster = Roster._decode(value["roster"], "roster")
+            genesis = entry_from_json(value["genesis"])
+            for p in roster.players:
+                p.statement  # noqa: B018 - each statement must verify (WireError if not)
+            Ledger().append(genesis)  # the host's signature on it
+        except FieldError as exc:
+            raise ValueError(str(exc)) from None
+        except (RemoteProtocolError, WireError) as exc:
+            raise ValueError(str(exc)) from None
+        return cls(roster, seat, genesis)
 
     def holds(self, keys: CurveKeyPair) -> bool:
         """This node's CURVE key is the one its roster seat names."""

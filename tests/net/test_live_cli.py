@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from p2pwillow.net.discovery import JoinCode
@@ -54,50 +55,46 @@ def start(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def test_three_processes_play_a_hand(tmp_path: Path) -> None:
-    home = str(tmp_path / "host")
-    host = start(
-        "host",
-        "--auto",
-        "--hands",
-        "1",
-        "--seats",
-        "3",
-        "--name",
-        "Ann",
-        "--samples",
-        "40",
-        "--address",
-        LOOPBACK,
-        "--no-advertise",
-        "--home",
-        home,
-    )
-    procs = [host]
+def host_and_guests(
+    host: Sequence[str], guests: Callable[[str], list[list[str]]]
+) -> tuple[list[int | None], list[str]]:
+    """`willow host HOST...`, then one process for each command `guests(code)` gives (the
+    host's join code in hand); every exit code and output once all have ended."""
+    first = start("host", *host)
+    procs = [first]
     try:
-        assert host.stdout is not None
-        first = host.stdout.readline()
-        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
-        assert m, first
-        join = ["bot", "--join", m.group(1), "--level", "hard", "--samples", "40"]
-        bots = [
-            start(*join, "--address", LOOPBACK, "--home", str(tmp_path / f"bot{n}")) for n in (1, 2)
-        ]
-        procs += bots
+        assert first.stdout is not None
+        line = first.stdout.readline()
+        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", line)
+        assert m, line
+        procs += [start(*args) for args in guests(m.group(1))]
         outputs = [p.communicate(timeout=DEADLINE)[0] for p in procs]
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    assert [p.returncode for p in procs] == [0, 0, 0], outputs
+    return [p.returncode for p in procs], outputs
+
+
+def test_three_processes_play_a_hand(tmp_path: Path) -> None:
+    home = str(tmp_path / "host")
+    host = ["--auto", "--hands", "1", "--seats", "3", "--name", "Ann", "--samples", "40",
+            "--address", LOOPBACK, "--no-advertise", "--home", home]  # fmt: skip
+
+    def bots(code: str) -> list[list[str]]:
+        join = ["bot", "--join", code, "--level", "hard", "--samples", "40"]
+        return [[*join, "--address", LOOPBACK, "--home", str(tmp_path / f"bot{n}")] for n in (1, 2)]
+
+    codes, outputs = host_and_guests(host, bots)
+    assert codes == [0, 0, 0], outputs
     assert "the game is over: 1 hand played" in outputs[0]
     assert re.search(r"Bot \w+ \(hard\) sat down in seat 1", outputs[0]), outputs[0]
     paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
     assert len({p.read_bytes() for p in paths}) == 1
     assert verify_file(paths[0]).valid
-    codes = {re.findall(r"safety code ([A-Z2-7-]+)", out)[0] for out in outputs}
-    assert len(codes) == 1
+    safety = {re.findall(r"safety code ([A-Z2-7-]+)", out)[0] for out in outputs}
+    assert len(safety) == 1
 
 
 def test_a_malformed_join_code_is_one_line_and_exit_15() -> None:

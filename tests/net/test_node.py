@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import random
 import time
 from pathlib import Path
 
@@ -16,8 +17,8 @@ from live_helpers import DEADLINE, Table, close_all, finish, play_game
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
 from p2pwillow.ledger import kinds as k
-from p2pwillow.ledger.entry import Entry, decode_entry, entry_from_json
-from p2pwillow.net.node import HAND_SECRET, Node, NodeError
+from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_from_json
+from p2pwillow.net.node import HAND_SECRET, Node, NodeError, _Play
 from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
 from p2pwillow.rules import ActionKind, Announcement
 from p2pwillow.store import Store
@@ -212,11 +213,53 @@ def test_a_node_refuses_a_store_that_holds_the_game(tmp_path: Path) -> None:
         table = Table(tmp_path, players=2, hands=1)
         nodes = await play_game(table)
         await finish(nodes)
-        # the same seating again, on the same store: this version does not resume a game
+        # the same seating again, on the same store: a new seat does not overwrite the game,
+        # and a resumed one finds it finished
         node = nodes[1]
         store = Store.open(tmp_path / "peer1")
+        transcript = store.game_dir(node.game) / "transcript.jsonl"
+        before = transcript.read_bytes()
         again = Node(node.seating, node.transport, store, table.stores[1][1])
-        with pytest.raises(NodeError, match="this version cannot resume a game"):
+        with pytest.raises(NodeError, match="holds this game already: a new seat never"):
             await again.start()
+        resumed = Node(node.seating, node.transport, store, table.stores[1][1], resume=True)
+        with pytest.raises(NodeError, match="is a finished game: there is nothing to resume"):
+            await resumed.start()
+        assert transcript.read_bytes() == before
+
+    asyncio.run(main())
+
+
+def test_a_seat_never_signs_two_entries_for_one_counter(tmp_path: Path) -> None:
+    """The log of signed entries keeps a resend once, and refuses another entry for a counter
+    it holds, before anything is sent (SPEC 8.10)."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=1)
+        nodes = await play_game(table)
+        await finish(nodes)
+        node = nodes[1]
+        store, keys = table.stores[1]
+        mine = [e for e in entries(node) if e.author == node.seat and e.counter > 0]
+        first, other = mine[0].authored(), mine[1].authored()
+        twin = AuthoredEntry.create(
+            keys.identity,
+            game=other.game,
+            hand=other.hand,
+            author=other.author,
+            body=other.body,
+            counter=first.counter,
+            seen=other.seen,
+        )
+        play = _Play(node, keys, random.Random(1).randbytes)
+        play._signed = store.signed(node.game)
+        log = store.game_dir(node.game) / "signed.jsonl"
+        before = log.read_bytes()
+        play._logged = {a.counter: a.sig for a in play._signed.entries}
+        play._log_signed(first)  # the same entry again: kept once
+        with pytest.raises(NodeError, match=f"two different entries for counter {first.counter}"):
+            play._log_signed(twin)
+        play.close()
+        assert log.read_bytes() == before
 
     asyncio.run(main())

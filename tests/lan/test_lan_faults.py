@@ -1,0 +1,138 @@
+"""Crashes and a frozen dealer on the LAN of namespaces, with real `willow` processes: a bot
+killed with SIGKILL mid-hand and started again with --resume; the same for the dealer (the
+host); the dealer stopped (SIGSTOP) for longer than the action clock, replaced by witness
+votes, and let go again; a player killed for good, timed out by votes. Each time the game
+completes, every transcript is the same and `willow verify` says valid."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lan import Lan, Laptop, Proc
+from willow import (
+    Event,
+    bot,
+    events,
+    finished,
+    host,
+    kinds,
+    resume,
+    same_valid_game,
+    signed_once,
+    wait_event,
+)
+
+PLAYERS = 4
+HANDS = 3
+STACK = 1000
+DEADLINE = 45.0
+"""Seconds for the rest of a game once the fault is over."""
+CLOCK = 10
+"""The action clock when a crashed node is started again: far longer than a restart."""
+SHORT_CLOCK = 2
+"""The action clock when a seat is to be replaced or timed out by the others' votes."""
+REMEDIES = {"timeout", "sequencer_change", "abort"}
+
+
+@dataclass
+class Game:
+    laptops: list[Laptop]
+    host: Proc
+    bots: list[Proc]
+    tmp: Path
+
+    def events(self, who: str) -> Path:
+        return self.tmp / f"{who}-events.jsonl"
+
+
+def _start(lan: Lan, tmp: Path, clock: int) -> Game:
+    laptops = [lan.add_laptop() for _ in range(PLAYERS)]
+    proc, code = host(laptops[0], tmp, hands=HANDS, seats=PLAYERS, clock=clock)
+    bots = [bot(laptops[n], tmp, n, code) for n in range(1, PLAYERS)]
+    return Game(laptops, proc, bots, tmp)
+
+
+def _at(name: str, hand: int) -> Callable[[Event], bool]:
+    def test(e: Event) -> bool:
+        return e["event"] == name and e.get("hand") == hand
+
+    return test
+
+
+def _mid_hand(path: Path, hand: int) -> None:
+    """The node's events stop inside `hand`: it started, it did not end."""
+    seen = [(e["event"], e.get("hand")) for e in events(path)]
+    assert ("hand_start", hand) in seen and ("hand_end", hand) not in seen, seen[-5:]
+
+
+def _seat(path: Path) -> int:
+    seat: int = events(path)[0]["seat"]
+    return seat
+
+
+def test_a_bot_killed_mid_hand_takes_its_seat_again(lan: Lan, tmp_path: Path) -> None:
+    game = _start(lan, tmp_path, CLOCK)
+    where = game.events("bot1")
+    wait_event(where, _at("dealt", 2), DEADLINE)
+    game.bots[0].kill9()
+    _mid_hand(where, 2)
+    again = resume(game.laptops[1], tmp_path, "bot1")
+    again.expect(r"^resuming .* at seat \d+", 20)
+    paths = finished([game.host, again, *game.bots[1:]], DEADLINE)
+    report = same_valid_game(paths, HANDS, PLAYERS, STACK)
+    signed_once(paths[1], _seat(where))
+    # back within its clock: nobody was timed out, no hand lost
+    assert not REMEDIES & {kind for _, kind, _ in kinds(paths[0])}
+    assert not any(h["aborted"] for h in report["hands"])
+
+
+def test_the_dealer_killed_mid_hand_deals_on(lan: Lan, tmp_path: Path) -> None:
+    game = _start(lan, tmp_path, CLOCK)
+    where = game.events("host")
+    wait_event(where, _at("dealt", 1), DEADLINE)
+    game.host.kill9()
+    _mid_hand(where, 1)
+    again = resume(game.laptops[0], tmp_path, "host")
+    again.expect(r"^resuming .* at seat 0", 20)
+    paths = finished([again, *game.bots], DEADLINE)
+    report = same_valid_game(paths, HANDS, PLAYERS, STACK)
+    signed_once(paths[0], 0)
+    assert not REMEDIES & {kind for _, kind, _ in kinds(paths[0])}
+    first = report["hands"][0]
+    assert first["dealer"] == 0 and not first["aborted"]
+
+
+def test_a_frozen_dealer_is_replaced_and_catches_up(lan: Lan, tmp_path: Path) -> None:
+    game = _start(lan, tmp_path, SHORT_CLOCK)
+    wait_event(game.events("host"), _at("dealt", 1), DEADLINE)
+    game.host.stop()
+    time.sleep(3 * SHORT_CLOCK)
+    game.host.cont()
+    paths = finished([game.host, *game.bots], DEADLINE)
+    report = same_valid_game(paths, HANDS, PLAYERS, STACK)
+    entries = kinds(paths[0])
+    changes = [body for hand, kind, body in entries if hand == 1 and kind == "sequencer_change"]
+    assert changes, "the others replaced the silent dealer by their votes"
+    first = report["hands"][0]
+    assert not first["aborted"], "after the deal the hand goes on"
+    assert 0 in first["folded"], "the frozen dealer folded for stalling"
+
+
+def test_a_player_gone_for_good_is_timed_out_and_sits_out(lan: Lan, tmp_path: Path) -> None:
+    game = _start(lan, tmp_path, SHORT_CLOCK)
+    where = game.events("bot1")
+    wait_event(where, _at("dealt", 2), DEADLINE)
+    gone = _seat(where)
+    game.bots[0].kill9()
+    paths = finished([game.host, *game.bots[1:]], DEADLINE)
+    report = same_valid_game(paths, HANDS, PLAYERS, STACK)
+    timed_out = [
+        body["seats"] for hand, kind, body in kinds(paths[0]) if kind == "timeout" and hand == 2
+    ]
+    assert any(gone in seats for seats in timed_out), "the others timed it out by their votes"
+    hands = report["hands"]
+    assert gone in hands[1]["folded"], "it folded for stalling"
+    assert all(gone not in h["seats"] for h in hands[2:]), "then it sits out"

@@ -1,0 +1,206 @@
+"""`willow join|bot|host --resume` refusing a store it cannot resume from, as real processes:
+a finished game, a corrupt or tampered transcript, a missing table.json, a store whose identity
+does not hold the seat, no game at all. Each is one line, exit 19, and nothing on disk changes.
+(Resuming for real, after kill -9 mid-hand, is played on the LAN: tests/lan/test_lan_faults.py.)"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_live_cli import LOOPBACK, _env, host_and_guests, one_line, willow
+
+STORE_FAILURE = 19
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The stores of a finished game of two: host/ and bot/."""
+    tmp = tmp_path_factory.mktemp("played")
+    host = ["--auto", "--hands", "1", "--seats", "2", "--samples", "30",
+            "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host")]  # fmt: skip
+
+    def guest(code: str) -> list[list[str]]:
+        join = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]
+        return [[*join, "--home", str(tmp / "bot")]]
+
+    codes, outputs = host_and_guests(host, guest)
+    assert codes == [0, 0], outputs
+    yield tmp
+
+
+def _game(home: Path) -> Path:
+    (game,) = (home / "data" / "games").iterdir()
+    return game
+
+
+def _unfinished(played: Path, tmp: Path) -> Path:
+    """A copy of the host's store with the game cut back before its end (as after a crash)."""
+    home = tmp / "host"
+    shutil.copytree(played / "host", home)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    end = next(n for n, line in enumerate(lines) if json.loads(line)["kind"] == "game_end")
+    transcript.write_bytes(b"".join(lines[:end]))
+    return home
+
+
+def _refused(home: Path, *args: str) -> str:
+    """The one line `willow ... --resume` says, with exit 19 and the store left as it was."""
+    before = _files(home)
+    line = one_line(willow(*args, "--resume", "--home", str(home), timeout=60), STORE_FAILURE)
+    assert _files(home) == before, "nothing on disk changed"
+    return line
+
+
+def test_a_finished_game_is_not_resumed(played: Path) -> None:
+    line = _refused(played / "host", "host", "--auto")
+    assert line == (
+        "willow host: nothing to resume: the game in this store ended (game_end signed)"
+    )
+    line = _refused(played / "bot", "bot")
+    assert line.startswith("willow bot: nothing to resume: ")
+
+
+def test_a_store_without_a_game(tmp_path: Path) -> None:
+    line = one_line(willow("join", "--auto", "--resume", "--home", str(tmp_path)), 19)
+    assert line.startswith("willow join: no game to resume in ")
+
+
+def test_a_corrupt_transcript(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    lines[3] = b'{"not": "an entry"}\n'
+    transcript.write_bytes(b"".join(lines))
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: transcript {transcript} is corrupt at line 4 ")
+
+
+def test_a_tampered_entry_does_not_verify(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    n = next(n for n, line in enumerate(lines) if json.loads(line)["kind"] == "hand_start")
+    entry = json.loads(lines[n])
+    entry["body"]["dealer"] = 1 - entry["body"]["dealer"]  # no longer what its author signed
+    lines[n] = json.dumps(entry, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+    transcript.write_bytes(b"".join(lines))
+    line = _refused(home, "host", "--auto")
+    assert line.startswith(f"willow host: {transcript} does not verify: ")
+
+
+def test_a_missing_table_file(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    table.unlink()
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is missing")
+
+
+def test_a_corrupt_table_file(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    table.write_bytes(table.read_bytes().replace(b'"seat":0', b'"seat":7', 1))
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is corrupt (")
+
+
+def test_an_identity_that_does_not_hold_the_seat(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    identity = home / "config" / "identity.json"
+    identity.write_bytes((played / "bot" / "config" / "identity.json").read_bytes())
+    line = _refused(home, "host", "--auto")
+    assert "this store's identity does not hold seat 0 of that game" in line
+
+
+def test_resume_with_a_table_named_is_a_usage_error(tmp_path: Path) -> None:
+    line = one_line(willow("join", "Ann", "--auto", "--resume", "--home", str(tmp_path)), 2)
+    assert line == "willow join: --resume takes the table from the store: name no table"
+    line = one_line(willow("bot", "--join", "x", "--resume", "--home", str(tmp_path)), 2)
+    assert line == "willow bot: --resume takes the table from the store: give no --join"
+
+
+def _flip(text: str) -> str:
+    return ("1" if text[0] != "1" else "2") + text[1:]
+
+
+@pytest.mark.parametrize("where", ["genesis signature", "roster key statement"])
+def test_a_tampered_table_file(played: Path, tmp_path: Path, where: str) -> None:
+    home = _unfinished(played, tmp_path)
+    table = _game(home) / "table.json"
+    value = json.loads(table.read_bytes())
+    if where == "genesis signature":
+        value["genesis"]["sig"] = _flip(value["genesis"]["sig"])
+    else:
+        player = value["roster"]["players"][1]
+        player["key_sig"] = _flip(player["key_sig"])
+    data = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    table.write_bytes(data.encode())
+    line = _refused(home, "join", "--auto")
+    assert line.startswith(f"willow join: {table} is corrupt (")
+
+
+def _mid_hand(played: Path, tmp: Path) -> tuple[Path, Path]:
+    """The host's store cut back to just after its own hand key in hand 1; its secret file."""
+    home = _unfinished(played, tmp)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    n = next(
+        n
+        for n, line in enumerate(lines)
+        if (e := json.loads(line))["kind"] == "hand_key" and e["author"] == 0 and e["hand"] == 1
+    )
+    transcript.write_bytes(b"".join(lines[: n + 1]))
+    (secret,) = (_game(home) / "secrets").glob("1-*.json")
+    return home, secret
+
+
+def test_a_missing_hand_secret(played: Path, tmp_path: Path) -> None:
+    home, secret = _mid_hand(played, tmp_path)
+    secret.unlink()
+    line = _refused(home, "host", "--auto")
+    assert line == "willow host: the secret of hand 1 is not in the store"
+
+
+def test_a_hand_secret_that_does_not_open_the_hand_key(played: Path, tmp_path: Path) -> None:
+    home, secret = _mid_hand(played, tmp_path)
+    value = json.loads(secret.read_bytes())
+    data = bytes(31) + b"\x07"  # a scalar, not this hand's
+    value["data"], value["sha256"] = data.hex(), hashlib.sha256(data).hexdigest()
+    secret.write_bytes(json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    line = _refused(home, "host", "--auto")
+    assert line == (
+        "willow host: cannot take seat 0 again: the secret kept for hand 1 is not its hand key's"
+    )
+
+
+def test_a_bot_without_a_home_looks_in_every_bot_store(played: Path, tmp_path: Path) -> None:
+    root = tmp_path / "willow"
+    shutil.copytree(played / "bot", root / "bots" / "0123456789ab")
+    home = _unfinished(played, tmp_path)
+    shutil.copytree(home, root / "bots" / "ba9876543210")  # the host's seat: not the bot's key
+    shutil.rmtree(root / "bots" / "ba9876543210" / "config")
+    shutil.copytree(played / "bot" / "config", root / "bots" / "ba9876543210" / "config")
+    before = _files(root)
+    result = subprocess.run(
+        [sys.executable, "-m", "p2pwillow", "bot", "--resume"],
+        env={**_env(), "WILLOW_HOME": str(root)}, capture_output=True, text=True, timeout=60,
+        check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    # the newest unfinished game of all the bot stores is found, and its seat is not this key's
+    line = one_line(result, STORE_FAILURE)
+    assert "this store's identity does not hold seat 0 of that game" in line
+    assert _files(root) == before
