@@ -47,6 +47,7 @@ from p2pwillow.ledger.entry import (
 )
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.identity import SEED_BYTES, Identity
+from p2pwillow.limits import is_int
 
 APP_NAME = "p2pwillow"
 ENV_VAR = "WILLOW_HOME"
@@ -483,7 +484,7 @@ class Store:
             raise StoreError(f"cannot read {path}: {exc.strerror}") from None
 
     def _secret_path(self, game: bytes, hand: int, name: str) -> Path:
-        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 0:
+        if not is_int(hand) or hand < 0:
             raise LocalProtocolError("a hand number is an integer >= 0")
         if not isinstance(name, str) or SECRET_NAME.fullmatch(name) is None:
             raise LocalProtocolError(f"a secret's name is 1..64 of a-z 0-9 _ -, not {name!r}")
