@@ -283,14 +283,16 @@ EXIT_LIVE = {
 """The exit code of each way a live command can fail (`LiveError.failure`)."""
 
 
-def _live(command: str, run: Callable[[], Coroutine[object, object, int]]) -> int:
+def _live(
+    command: str, run: Callable[[], Coroutine[object, object, int]], *, lifeline: bool = False
+) -> int:
     """Run a live command; its expected failures are one line and their exit code."""
     import asyncio
 
     from p2pwillow.live import LiveError, until_signalled
 
     try:
-        return asyncio.run(until_signalled(run()))
+        return asyncio.run(until_signalled(run(), lifeline=lifeline))
     except LiveError as exc:
         failure = exc.failure if isinstance(exc.failure, str) else exc.failure.value
         # after SIGHUP the terminal may be gone: the exit code says it all
@@ -419,7 +421,11 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         if args.join is not None:
             return _usage("bot", "--resume takes the table from the store: give no --join")
         return _resume("bot", options)
-    return _live("bot", lambda: join_table(options, args.join, code_only=True))
+    return _live(
+        "bot",
+        lambda: join_table(options, args.join, code_only=True),
+        lifeline=args.leave_on_eof,
+    )
 
 
 def _resume(command: str, options: SeatOptions) -> int:
@@ -540,6 +546,11 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     bot.add_argument("--join", metavar="CODE", help="the table's join code (default: find it)")
     _seat_arguments(bot, auto=False)
+    bot.add_argument(
+        "--leave-on-eof",
+        action="store_true",
+        help="leave the table when standard input closes (willow play starts its bots so)",
+    )
     bot.set_defaults(run=_cmd_bot)
 
 

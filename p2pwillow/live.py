@@ -18,6 +18,7 @@ import shlex
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,23 +86,35 @@ class SeatOptions:
     """Seconds a guest waits for the host to answer."""
 
 
+LIFELINE_CLOSED = "its standard input closing (the willow play that started it is gone)"
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")
 """Signals that make a live command leave its table as Ctrl-C does: a process stopping it,
 the terminal closing."""
 
 
-async def until_signalled(run: Coroutine[object, object, T]) -> T:
+async def until_signalled(run: Coroutine[object, object, T], *, lifeline: bool = False) -> T:
     """Run `run`; SIGTERM or SIGHUP cancels it (so that it leaves its table and closes its
     files on the way out) and is raised as LiveError("terminated"). Where the event loop takes
-    no signal handlers, `run` simply runs."""
+    no signal handlers, `run` simply runs. With `lifeline`, standard input closing cancels it
+    too: `willow play` holds its bots' standard input open, so that they leave when it is gone,
+    however it ended (a pipe closes on every system; no signal is needed)."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
     caught: list[str] = []
 
     def stop(name: str) -> None:
-        caught.append(name)
-        task.cancel()
+        if not caught:
+            caught.append(name)
+            task.cancel()
+
+    if lifeline:
+        threading.Thread(
+            target=_watch_lifeline,
+            args=(lambda: loop.call_soon_threadsafe(stop, LIFELINE_CLOSED),),
+            name="willow lifeline",
+            daemon=True,
+        ).start()
 
     installed = []
     for name in STOP_SIGNALS:
@@ -123,6 +136,17 @@ async def until_signalled(run: Coroutine[object, object, T]) -> T:
     finally:
         for sig in installed:
             loop.remove_signal_handler(sig)
+
+
+def _watch_lifeline(closed: Callable[[], object]) -> None:
+    """Read standard input until it closes, then call `closed` (from this thread)."""
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    with contextlib.suppress(RuntimeError):  # the loop closed first: nothing to stop
+        closed()
 
 
 def _say(text: str) -> None:

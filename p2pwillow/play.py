@@ -101,11 +101,15 @@ class _Bot:
             str(plan.samples),
             "--home",
             str(self.home),
+            "--leave-on-eof",
         ]
         with open(self.log, "wb") as log:  # this game's log only
+            # The bot's standard input is a pipe this process holds open and never writes:
+            # however this process ends (SIGKILL included), the pipe closes and the bot
+            # leaves its table (`willow bot --leave-on-eof`).
             self.proc = subprocess.Popen(
                 command,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -243,6 +247,9 @@ class Bots:
         for bot in self.bots:
             if bot.proc is not None:
                 bot.proc.wait()
+                if bot.proc.stdin is not None:
+                    with contextlib.suppress(OSError):
+                        bot.proc.stdin.close()
         return len(running)
 
 

@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -203,6 +204,34 @@ def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
         time.sleep(POLL)
     for log in logs:
         assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_the_bots_leave_when_willow_play_is_killed(tmp_path: Path) -> None:
+    """`willow play` killed with SIGKILL cannot stop its bots: they leave by themselves, as
+    the pipe of their standard input closes (`willow bot --leave-on-eof`)."""
+    tmux = _tmux_or_skip()
+    home = tmp_path / "home"
+    pid_file = tmp_path / "pid"
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
+    try:
+        pane.start(command, env)
+        pane.wait_for(lambda s: SEATING in s, "the safety code")
+        pane.press("y")
+        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
+        end = time.monotonic() + DEADLINE
+        said = "stopped by its standard input closing"
+        while not all(said in log.read_text(encoding="utf-8") for log in logs):
+            assert time.monotonic() < end, [log.read_text(encoding="utf-8") for log in logs]
+            time.sleep(POLL)
+        for log in logs:
+            assert "Traceback" not in log.read_text(encoding="utf-8")
+    finally:
+        pane.kill()
 
 
 def _alive(pid: int) -> bool:
