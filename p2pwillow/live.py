@@ -139,11 +139,14 @@ async def until_signalled(run: Coroutine[object, object, T], *, lifeline: bool =
 
 
 def _watch_lifeline(closed: Callable[[], object]) -> None:
-    """Read standard input until it closes, then call `closed` (from this thread)."""
+    """Read standard input until it closes, then call `closed` (from this thread). It reads
+    the file descriptor itself: a daemon thread blocked in the buffered reader would hold its
+    lock at interpreter shutdown, which aborts the process."""
     try:
-        while sys.stdin.buffer.read(4096):
+        fd = sys.stdin.fileno()
+        while os.read(fd, 4096):
             pass
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
     with contextlib.suppress(RuntimeError):  # the loop closed first: nothing to stop
         closed()
