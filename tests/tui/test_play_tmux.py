@@ -177,10 +177,9 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
         assert "Traceback" not in log.read_text(encoding="utf-8")
 
 
-def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
+def _playing(tmp_path: Path, home: Path, pid_file: Path) -> Pane:
+    """`willow play --bots 2` in tmux, its process id in `pid_file`, seated and in hand 1."""
     tmux = _tmux_or_skip()
-    home = tmp_path / "home"
-    pid_file = tmp_path / "pid"
     pane = Pane(tmux, tmp_path / "tmux.sock", "play")
     env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
     willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
@@ -190,8 +189,15 @@ def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
         pane.wait_for(lambda s: SEATING in s, "the safety code")
         pane.press("y")
         pane.wait_for(lambda s: "hand 1" in s, "the first hand")
-    finally:
-        pane.kill()  # the terminal goes away: SIGHUP
+    except BaseException:
+        pane.kill()
+        raise
+    return pane
+
+
+def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
+    home, pid_file = tmp_path / "home", tmp_path / "pid"
+    _playing(tmp_path, home, pid_file).kill()  # the terminal goes away: SIGHUP
     pid = int(pid_file.read_text())
     logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
     end = time.monotonic() + DEADLINE
@@ -209,18 +215,9 @@ def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
 def test_the_bots_leave_when_willow_play_is_killed(tmp_path: Path) -> None:
     """`willow play` killed with SIGKILL cannot stop its bots: they leave by themselves, as
     the pipe of their standard input closes (`willow bot --leave-on-eof`)."""
-    tmux = _tmux_or_skip()
-    home = tmp_path / "home"
-    pid_file = tmp_path / "pid"
-    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
-    env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
-    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
-    command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
+    home, pid_file = tmp_path / "home", tmp_path / "pid"
+    pane = _playing(tmp_path, home, pid_file)
     try:
-        pane.start(command, env)
-        pane.wait_for(lambda s: SEATING in s, "the safety code")
-        pane.press("y")
-        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
         os.kill(int(pid_file.read_text()), signal.SIGKILL)
         logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
         end = time.monotonic() + DEADLINE
