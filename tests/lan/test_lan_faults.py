@@ -28,7 +28,7 @@ from willow import (
 PLAYERS = 4
 HANDS = 3
 STACK = 1000
-DEADLINE = 45.0
+DEADLINE = 90.0
 """Seconds for the rest of a game once the fault is over."""
 CLOCK = 10
 """The action clock when a crashed node is started again: far longer than a restart."""
