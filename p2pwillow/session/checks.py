@@ -197,31 +197,35 @@ def _join(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
-def _leave(st: SessionState, e: Entry) -> Commit:
-    """SPEC 3.11: any player may leave between hands; the game keeps its stack for its key."""
-    _between(st, "a player leaves")
+def _seat_move(
+    st: SessionState,
+    e: Entry,
+    what: str,
+    verify: Callable[[int], object],
+    move: Callable[[int], object],
+) -> Commit:
+    """A seat's own move between hands (leave, sit in): the rules' `verify` now, `move` when
+    the entry is applied."""
+    _between(st, what)
     _bound(e)
-    _rules(lambda: st.game.verify_leave(e.author))
+    _rules(lambda: verify(e.author))
 
     def commit() -> list[SessionEvent]:
-        st.game.leave(e.author)
+        move(e.author)
         return []
 
     return commit
+
+
+def _leave(st: SessionState, e: Entry) -> Commit:
+    """SPEC 3.11: any player may leave between hands; the game keeps its stack for its key."""
+    return _seat_move(st, e, "a player leaves", st.game.verify_leave, st.game.leave)
 
 
 def _sit_in(st: SessionState, e: Entry) -> Commit:
     """SPEC 3.11: a seat sitting out plays again from the next hand, once a hand has started
     since it was made to sit out (or at once if the game cannot go on without it)."""
-    _between(st, "a player sits in")
-    _bound(e)
-    _rules(lambda: st.game.verify_sit_in(e.author))
-
-    def commit() -> list[SessionEvent]:
-        st.game.sit_in(e.author)
-        return []
-
-    return commit
+    return _seat_move(st, e, "a player sits in", st.game.verify_sit_in, st.game.sit_in)
 
 
 def _hand_start(st: SessionState, e: Entry) -> Commit:
