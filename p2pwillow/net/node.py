@@ -737,10 +737,7 @@ class Node:
     async def _take_broadcast(self, event: BroadcastReceived) -> None:
         """A witness vote (SPEC 7.5, the only broadcast item) goes to the session."""
         if event.item.kind != VOTE:
-            self.traffic.bad_frames += 1
-            why = f"a broadcast item of unknown kind {event.item.kind!r}"
-            self._event("bad_frame", peer=self._seats.get(event.peer), error=why)
-            return
+            return  # a kind of a later version: ignored (SPEC 8.2)
         try:
             vote = decode_vote(event.item.payload)
         except RemoteProtocolError as exc:
