@@ -328,6 +328,9 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         if command == "play":
             return "the table screen needs a terminal: run willow play in one"
         return "the table screen needs a terminal; --auto lets a bot play this seat"
+    leave_after = getattr(args, "leave_after", 0)
+    if not 0 <= leave_after <= MAX_HANDS:
+        return f"--leave-after must be 1 to {MAX_HANDS} hands (or 0: stay), not {leave_after}"
     home = bot_home(args.home) if bot and not args.resume else args.home
     return SeatOptions(
         home=home,
@@ -338,6 +341,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         events=args.events,
         screen=not plays_bot,
         timeout=args.timeout,
+        leave_after=leave_after,
     )
 
 
@@ -550,6 +554,14 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         "--leave-on-eof",
         action="store_true",
         help="leave the table when standard input closes (willow play starts its bots so)",
+    )
+    bot.add_argument(
+        "--leave-after",
+        type=int,
+        default=0,
+        metavar="N",
+        help="leave the table between hands once N hands have been played, when the deal "
+        "comes to this seat (the game goes on without it)",
     )
     bot.set_defaults(run=_cmd_bot)
 

@@ -17,7 +17,10 @@ from p2pwillow.bots import Decision
 from p2pwillow.session import DecisionLike
 from p2pwillow.view import Link, TableView
 
-__all__ = ["Client", "Decision", "Notice"]
+__all__ = ["LEFT_TABLE", "Client", "Decision", "Notice"]
+
+LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
+"""What `ended` says once the person's seat has left (`Client.leave_table`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,11 @@ class Client(Protocol):
 
     def end_game(self) -> None:
         """The person ends the game: at once between hands, else after the current hand."""
+        ...
+
+    def leave_table(self) -> None:
+        """The person leaves the table between hands, taking its stack (SPEC 3.11); the game
+        goes on without it. Once the seat has left, `ended` says so."""
         ...
 
     @property

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from p2pwillow.bots import DEFAULT_LEVEL, Level
-from p2pwillow.client import Notice
+from p2pwillow.client import LEFT_TABLE, Notice
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import IllegalAction, RulesError, TableConfig
@@ -127,11 +127,16 @@ class _EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class _LeaveTable:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Close:
     pass
 
 
-_Command = _Decide | _Seat | _NextHand | _EndGame | _Close
+_Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _Close
 
 
 def _wake(fut: asyncio.Future[None]) -> None:
@@ -199,6 +204,8 @@ class InProcessClient:
         self._decision: DecisionLike | None = None
         self._want_hand = False
         self._end_wanted = False
+        self._leave_wanted = False
+        self._left = False
         self._refusals_seen = 0
         self._stale_seen = 0
         self._stopped = False
@@ -245,6 +252,9 @@ class InProcessClient:
 
     def end_game(self) -> None:
         self._commands.put(_EndGame())
+
+    def leave_table(self) -> None:
+        self._commands.put(_LeaveTable())
 
     @property
     def ended(self) -> str | None:
@@ -387,8 +397,8 @@ class InProcessClient:
         7.3). Mid-hand the transcript stays as it is: `willow verify` reports it not closed and
         says why."""
         table = self._table
-        if table is None or self._stopped or not self._confirmed:
-            return
+        if table is None or self._stopped or not self._confirmed or self._left:
+            return  # a seat that left ends nothing: it holds no seat (SPEC 7.3)
         session = self._session
         if session.ended or not session.between_hands:
             return
@@ -396,6 +406,24 @@ class InProcessClient:
             table.end_game(self._seat)
         except (IllegalAction, TableError) as exc:
             self.failure = exc
+
+    def _leave(self, hand: int) -> _Step:
+        """Between hands, the person's seat leaves (SPEC 3.11): its `leave` entry, and the
+        table is over for it (one process drives every seat, so no race with a next hand)."""
+        table = self._table
+        assert table is not None
+        self._leave_wanted = False
+        try:
+            table.leave(self._seat)
+        except (IllegalAction, TableError) as exc:
+            self._publish(notice=f"you cannot leave now: {exc}")
+            return _Step.WAIT
+        why = LEFT_TABLE.format(hand=hand)
+        self._left = True
+        with self._lock:
+            self._ended = why
+        self._publish(notice=why)
+        return _Step.WAIT
 
     def _take(self, command: _Command) -> None:
         if isinstance(command, _Seat):
@@ -412,6 +440,8 @@ class InProcessClient:
             self._want_hand = True
         elif isinstance(command, _EndGame):
             self._end_wanted = True
+        elif isinstance(command, _LeaveTable):
+            self._leave_wanted = True
         elif isinstance(command, _Decide):
             if not self._confirmed:
                 self._publish(notice="confirm the safety code first")
@@ -436,6 +466,10 @@ class InProcessClient:
                 over = "the game is over: you ended it"
             elif len(playing) < 2 and session.hand_number:
                 over = "the game is over: one player has all the chips"
+            if self._left:
+                return _Step.WAIT
+            if over is None and self._leave_wanted and not session.ended:
+                return self._leave(session.hand_number)
             if over is not None:
                 self._end_game()  # the game_end, signed by every seat (SPEC 7.3)
                 with self._lock:

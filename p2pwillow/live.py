@@ -84,6 +84,8 @@ class SeatOptions:
     """Open the table screen for a person (else one line per event)."""
     timeout: float = 8.0
     """Seconds a guest waits for the host to answer."""
+    leave_after: int = 0
+    """Leave the table between hands once this many hands have been played (0: stay)."""
 
 
 LIFELINE_CLOSED = "its standard input closing (the willow play that started it is gone)"
@@ -331,6 +333,11 @@ async def play_seat(
         _say(f"seat {seating.seat} at {seating.roster.table!r}; safety code {node.safety_code}")
     if started is not None:
         started(node)
+    leaving_after = (
+        asyncio.ensure_future(_leave_after(node, options.leave_after))
+        if options.leave_after
+        else None
+    )
     try:
         if options.screen:
             from p2pwillow.tui import run_client_async
@@ -346,6 +353,9 @@ async def play_seat(
         with contextlib.suppress(Exception):
             await node.close()
         raise
+    finally:
+        if leaving_after is not None:
+            leaving_after.cancel()
     if leaving is not None:
         leaving()
     path = Path(str(node.transcript)).resolve()
@@ -355,6 +365,16 @@ async def play_seat(
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0
+
+
+async def _leave_after(node: Node, hands: int) -> None:
+    """Ask the node to leave once hand `hands` has started: it leaves between hands after it,
+    when the deal comes to its seat (SPEC 8.9)."""
+    while node.hands_played < hands and not node.over:
+        await asyncio.sleep(0.25)
+    if not node.over:
+        _say(f"leaving the table after hand {node.hands_played}, when the deal comes to this seat")
+        node.leave_table()
 
 
 async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) -> int:

@@ -41,6 +41,13 @@ Linux-only: asyncio and threads, no signals.
 # `end_game` only asks, and the node's own step writes it once no hand is running (the
 # sequencer writes it when the hands are played). The store's log of signed entries keeps the
 # per-author counters a restarted node needs.
+#
+# Leaving between hands (SPEC 3.11, 8.9): `leave_table` only asks, like `end_game`; the node's
+# own step writes the `leave` once no hand is running and this seat deals the next hand (so
+# that no `hand_start` can take the leave's place in the chain: a hand_start is countersigned
+# by its dealer, a leave by the sequencer, SPEC 6.6), and the node stops once the leave is in
+# its chain. Every other node, once the leave is in its chain and the leaver holds it (or is
+# gone), lets the leaver go: no more frames to it, its key unpinned, its connection closed.
 
 from __future__ import annotations
 
@@ -60,8 +67,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pwillow.bots import BotError, strength
-from p2pwillow.client import Notice
+from p2pwillow.client import LEFT_TABLE, Notice
 from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
+from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
@@ -121,6 +129,8 @@ LINKS_EVERY = 0.25
 BURST = 64
 """Frames taken from the socket at once before the replication is asked what to send."""
 ENDED_BY_YOU = "the game is over: you ended it"
+LEAVE_TRIES = 3
+"""A `leave` the sequencer refused is written again at most this many times."""
 
 EventSink = Callable[[dict[str, object]], None]
 Say = Callable[[str], None]
@@ -264,7 +274,10 @@ class Node:
         self._ended: str | None = None
         self._end_wanted = False
         self._left: set[int] = set()
-        """Seats whose player is known to have left for good (`peer_left`)."""
+        """Seats whose player is known to have left for good (`peer_left`, a `leave`)."""
+        self._leave_wanted = False
+        self._leaving: dict[int, int] = {}
+        """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         # published state
         self._lock = threading.Lock()
         self._version = 0
@@ -476,6 +489,24 @@ class Node:
         """The person asked to end the game (`end_game`)."""
         return self._end_wanted
 
+    def leave_table(self) -> None:
+        """The player leaves the table between hands, taking its stack with it (SPEC 3.11);
+        the game goes on without it.
+
+        It asks, and the node's own step (`_Play.step`) writes the `leave` once no hand is
+        running and this seat deals the next hand (before that, the seat plays on); once the
+        leave is in the chain the node stops. If the game ends first, the seat signs its end
+        and stops with it."""
+        if self._ended is not None or self._closing or self._leave_wanted:
+            return
+        self._leave_wanted = True
+        self._poke()
+
+    @property
+    def leave_wanted(self) -> bool:
+        """The player asked to leave the table (`leave_table`)."""
+        return self._leave_wanted
+
     @property
     def ended(self) -> str | None:
         """Why the game is over, once it is (its hands played, one player holding all the
@@ -588,7 +619,7 @@ class Node:
             for r in burst:
                 self.traffic.frames_received += 1
                 self.traffic.bytes_received += len(r.data)
-                if r.pinned:
+                if r.pinned and r.peer in self._seats:
                     self._rep.receive(r.data, r.peer, now)
                 elif self._door is not None:
                     # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
@@ -623,6 +654,8 @@ class Node:
                 self._greet(now)
                 if self._door is not None:
                     self._door.tick(self.transport)
+                if self._leaving:
+                    self._let_go(now)
                 if self._playing:
                     await self._drain()
                     now = time.monotonic()
@@ -770,18 +803,23 @@ class Node:
             self._look_at = time.monotonic() + LOOK_AGAIN
         for text in result.notices:
             self._publish(notice=text)
+        if result.stay:
+            self._leave_wanted = False
         self._send(result.out)
-        if result.over is not None:
+        if result.left is not None:
+            self._end_game(result.left, event="left_table")
+        elif result.over is not None:
             self._end_game(result.over)
 
-    def _end_game(self, reason: str) -> None:
+    def _end_game(self, reason: str, event: str = "over") -> None:
         """The game is over: its `game_end` is in the chain, signed by every seated player or
-        excused by the clock (SPEC 7.3), so the transcript is a closed game."""
+        excused by the clock (SPEC 7.3), so the transcript is a closed game. Or, with `event`
+        "left_table", it is over for this seat: its `leave` is in the chain."""
         if self._ended is not None:
             return
         self._ended = reason
         self._say(reason)
-        self._event("over", hands=self.hands_played, reason=reason, **self._counters())
+        self._event(event, hands=self.hands_played, reason=reason, **self._counters())
         self._publish(notice=reason)
         self._finish(reason)
 
@@ -789,6 +827,10 @@ class Node:
         """Hand what the session made to the replication (the store holds it already) and
         tell its events."""
         now = time.monotonic()
+        while self._play.departed:
+            seat, seq = self._play.departed.popleft()
+            if seat != self.seat and self._keys.get(seat) in self._seats:
+                self._leaving[seat] = seq
         for ev in out.events:
             if isinstance(ev, ChainCut):
                 self._rep.cut_back(ev.seq, now)  # before what follows the cut is published
@@ -840,6 +882,27 @@ class Node:
         if changed:
             self._publish()
 
+    def _let_go(self, now: float) -> None:
+        """Each seat whose `leave` is in the chain is let go once it holds that entry (so it
+        knows it may stop) or is gone: no more frames to it, its key unpinned, its
+        connection closed (SPEC 8.9). Its going is not a fault."""
+        for seat, seq in list(self._leaving.items()):
+            key = self._keys[seat]
+            status = self._rep.status(key)
+            if status.head_seq < seq and not self._gone(status, now):
+                continue
+            del self._leaving[seat]
+            del self._seats[key]
+            self._rep.remove_peer(key)
+            self.transport.unpin(key)
+            self.transport.disconnect(key)
+            self._left.add(seat)
+            name = self._names.get(seat, f"seat {seat}")
+            self._event("left", peer=seat, reason="left the table")
+            self._say(f"{name} left the table")
+            self._publish(notice=f"{name} left the table")
+            self._follow_links()
+
     def _link(self, key: bytes) -> Link:
         status = self._rep.status(key)
         if status.liveness is Liveness.AWAY or self._seats[key] in self._left:
@@ -867,6 +930,10 @@ class _StepResult:
     look_again: bool = False
     dealt: bool = False
     over: str | None = None
+    left: str | None = None
+    """This seat's `leave` is in the chain: why the node stops."""
+    stay: bool = False
+    """The session refused to let this seat leave: the wish is dropped."""
 
 
 class _Play:
@@ -881,8 +948,13 @@ class _Play:
         self.hands = 0
         self.sequencer = -1
         self.between = False
-        self._end_asked: int | None = None
         """No hand is running (the session's `between_hands` after the last call)."""
+        self._end_asked: int | None = None
+        self._leave_asked: int | None = None
+        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`)."""
+        self._leave_tries = 0
+        self.departed: deque[tuple[int, int]] = deque()
+        """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
         self._session: Session | None = None
         self._transcript: Transcript | None = None
@@ -1000,6 +1072,11 @@ class _Play:
             raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
         if session.complete:
             raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
+        if seating.seat not in session.ledger.identities:
+            # its `leave` is in the chain (SPEC 8.9): the game goes on, but not for this seat
+            raise NodeError(
+                f"{transcript.path}: this seat left the game; there is nothing to resume"
+            )
         r = session.state.hand
         mid_hand = r is not None and not session.between_hands
         if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
@@ -1070,7 +1147,10 @@ class _Play:
             transcript.cut_back(min(cuts))
         ledger = s.ledger
         for seq in range(len(transcript.entries), ledger.head_seq + 1):
-            transcript.append(ledger[seq])
+            entry = ledger[seq]
+            transcript.append(entry)
+            if isinstance(entry.body, k.Leave):
+                self.departed.append((entry.author, seq))
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             signed.sync()
@@ -1094,7 +1174,16 @@ class _Play:
         return self._call(lambda: self.session.receive(vote))
 
     def refusal(self, refusal: Refusal) -> Output:
-        return self._call(lambda: self.session.receive(refusal))
+        out = self._call(lambda: self.session.receive(refusal))
+        me = self.session.seat
+        if any(
+            isinstance(e, EntryRefused) and e.author == me and e.kind == k.Leave.KIND
+            for e in out.events
+        ):
+            # the state moved before the sequencer took it: asked again at the next step
+            self._leave_tries += 1
+            self._leave_asked = None
+        return out
 
     def step(
         self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
@@ -1107,6 +1196,8 @@ class _Play:
             self._polled = True
             out += self._call(s.poll)
         out += self._call(lambda: s.handle_timer(now))
+        if self._leave_asked is not None and s.seat not in s.ledger.identities:
+            return _StepResult(out, left=LEFT_TABLE.format(hand=s.hand_number))
         over = self._over(s)
         if over is not None:
             wants = over == ENDED_BY_YOU or s.sequencer == s.seat
@@ -1120,10 +1211,17 @@ class _Play:
             if s.complete:
                 return _StepResult(out, over=over)
             return _StepResult(out)
+        notices: list[str] = []
+        if self._leaves(s):
+            self._leave_asked = s.hand_number
+            try:
+                out += self._call(s.leave)
+            except IllegalAction as exc:
+                return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
+            return _StepResult(out)
         dealt = self._deals(s, deal_wanted)
         if dealt:
             out += self._call(s.start_hand)
-        notices: list[str] = []
         for decision in decisions:
             error = decision_error(s, decision)
             if error is not None:
@@ -1158,11 +1256,28 @@ class _Play:
             log.warning("the bot in seat %s decided what the rules refuse: %s", s.seat, exc)
             return Output(), True
 
+    def _leaves(self, s: Session) -> bool:
+        """This seat writes its `leave` now: the player asked, no hand is running, and this
+        seat deals the next hand, so no other seat can start one in the leave's place (its
+        dealer countersigns a `hand_start`, the sequencer every other entry, SPEC 6.6); and
+        it does not sequence, so that someone is left to sequence what follows. Once per
+        hand: a leave refused because the state moved is written again after the next."""
+        if not self.node.leave_wanted or not s.between_hands or s.ended:
+            return False
+        if self._leave_asked == s.hand_number or s.sequencer == s.seat:
+            return False
+        if self._leave_tries >= LEAVE_TRIES:
+            return False
+        try:
+            return s.game.next_button() == s.seat
+        except RulesError:
+            return False
+
     def _deals(self, s: Session, wanted: bool) -> bool:
         """This seat opens the next hand now: it deals it, and it is a bot's seat, or the
         first hand, or the person asked for the next hand."""
-        if not s.between_hands:
-            return False
+        if not s.between_hands or self._leave_asked == s.hand_number:
+            return False  # not while this seat's leave is on its way
         try:
             dealer = s.game.next_button()
         except RulesError:

@@ -19,6 +19,7 @@ from p2pwillow.tui.keymap import (
     CLOSING_KEY,
     END_KEY,
     HELP_KEY,
+    LEAVE_KEY,
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
@@ -649,7 +650,13 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING)
         elif view.seated and not view.hand_running:
-            first = join([key("Enter", "next hand"), key(END_KEY, "end the game")])
+            first = join(
+                [
+                    key("Enter", "next hand"),
+                    key(END_KEY, "end the game"),
+                    key(LEAVE_KEY, "leave the table"),
+                ]
+            )
         rows = [first, _waiting_row(view), []]
     return [fit(r, width, g) for r in rows[:3]]
 
@@ -708,7 +715,7 @@ HELP_TEXT = (
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [5] [6] [7] deal size, [t] trading mode, [c] closing,",
     "            [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [e] end the game, [?] this help, [q] quit",
+    "Table       [Enter] next hand, [e] end game, [l] leave, [?] help, [q] quit",
     "",
     "A key that is not allowed now says why in the line above the status bar.",
     "The status bar shows the safety code and every peer's connection.",
@@ -730,6 +737,16 @@ def end_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         [("", f"The game stops {when}; the transcript shows the final stacks.")],
         [],
         join([key("y", "end the game"), key("n", "play on")], "    "),
+    ]
+    return [fit(r, width, g) for r in rows]
+
+
+def leave_rows(width: int, g: Glyphs) -> list[Row]:
+    rows: list[Row] = [
+        [("class:strong", "Leave the table?")],
+        [("", "You leave between hands, when the deal comes to you, with your stack;")],
+        [("", "the game goes on without you. Until then you play on.")],
+        join([key("y", "leave the table"), key("n", "stay")], "    "),
     ]
     return [fit(r, width, g) for r in rows]
 

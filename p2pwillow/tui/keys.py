@@ -15,6 +15,7 @@ from p2pwillow.tui.keymap import (
     CLOSING_KEY,
     END_KEY,
     HELP_KEY,
+    LEAVE_KEY,
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
@@ -46,6 +47,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             if name in ("y", "n", "escape") and state.answer_end(name == "y"):
                 client.end_game()
             return
+        if state.leave_asked:
+            if name in ("y", "n", "escape") and state.answer_leave(name == "y"):
+                client.leave_table()
+            return
         if state.help_open:
             if name in (HELP_KEY, "escape"):
                 state.help_open = False
@@ -69,6 +74,9 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             return
         if name == END_KEY:  # in every panel: no panel uses the key
             state.ask_end()
+            return
+        if name == LEAVE_KEY:  # in every panel too
+            state.ask_leave()
             return
         if mode is Mode.AMOUNT:
             if name in DIGITS:
@@ -129,6 +137,6 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         def _(event: KeyPressEvent) -> None:
             dispatch(name)
 
-    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, *_NAMED}:
+    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, LEAVE_KEY, *_NAMED}:
         bind(name, eager=name == "escape")
     return kb

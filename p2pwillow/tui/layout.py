@@ -109,12 +109,14 @@ def build_layout(state: ScreenState, g: Glyphs) -> Layout:
     end_box = Frame(
         _window(lambda w, h: draw.end_rows(state, w, g), 4), width=Dimension(preferred=70)
     )
+    leave_box = Frame(_window(lambda w, h: draw.leave_rows(w, g), 4), width=Dimension(preferred=74))
     root = FloatContainer(
         body,
         floats=[
             Float(ConditionalContainer(help_box, Condition(lambda: state.help_open))),
             Float(ConditionalContainer(quit_box, Condition(lambda: state.quit_asked))),
             Float(ConditionalContainer(end_box, Condition(lambda: state.end_asked))),
+            Float(ConditionalContainer(leave_box, Condition(lambda: state.leave_asked))),
         ],
     )
     return Layout(root)

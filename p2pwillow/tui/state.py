@@ -46,6 +46,7 @@ _CLOSING_CYCLE = (
     TradingClose.DEALER_CALLS,
 )
 DEFAULT_ORBITS = 2
+LEAVING = "you leave the table between hands, when the deal comes to you"
 
 
 class ScreenState:
@@ -59,6 +60,9 @@ class ScreenState:
         self.end_asked = False
         """The "end the game?" question is open."""
         self.end_sent = False
+        self.leave_asked = False
+        """The "leave the table?" question is open."""
+        self.leave_sent = False
         self.ended: str | None = None
         """Why the game is over, once the client says it is."""
         self.transcript: Path | None = None
@@ -97,7 +101,7 @@ class ScreenState:
         self.view = view
         self.ended = ended
         if ended is not None:
-            self.end_asked = False
+            self.end_asked = self.leave_asked = False
         self.busy = busy
         self.links = links
         self.seat_confirmed = seat_confirmed
@@ -245,6 +249,26 @@ class ScreenState:
             running = self.view is not None and self.view.hand_running
             self._say("the game ends after this hand" if running else "ending the game…")
         return end
+
+    def ask_leave(self) -> None:
+        """The leave key: ask whether to leave the table between hands (or say why not)."""
+        view = self.view
+        if view is None or not view.seated:
+            self._say("the game has not started", error=True)
+        elif self.over:
+            self._say(self.ended or "the game is over already", error=True)
+        elif self.leave_sent:
+            self._say(LEAVING, error=True)
+        else:
+            self.leave_asked = True
+
+    def answer_leave(self, leave: bool) -> bool:
+        """The answer to "leave the table?"; True to leave."""
+        self.leave_asked = False
+        if leave:
+            self.leave_sent = True
+            self._say(LEAVING)
+        return leave
 
     # --- the amount field ------------------------------------------------------------------------
 

@@ -97,6 +97,37 @@ def test_three_processes_play_a_hand(tmp_path: Path) -> None:
     assert len(safety) == 1
 
 
+def test_a_bot_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None:
+    """`willow bot --leave-after 1`: the bot leaves between hands once the deal comes to it
+    (exit 0); the host and the other bots play the game's four hands without it."""
+    home = str(tmp_path / "host")
+    host = ["--auto", "--hands", "4", "--seats", "4", "--name", "Ann", "--samples", "40",
+            "--address", LOOPBACK, "--no-advertise", "--home", home]  # fmt: skip
+
+    def bots(code: str) -> list[list[str]]:
+        join = ["bot", "--join", code, "--samples", "40", "--address", LOOPBACK]
+        leaves = ["--leave-after", "1"]
+        return [[*join, "--home", str(tmp_path / f"bot{n}"), *leaves * (n == 1)] for n in (1, 2, 3)]
+
+    codes, outputs = host_and_guests(host, bots)
+    assert codes == [0, 0, 0, 0], outputs
+    leaver = outputs[1]
+    assert re.search(r"you left the table after hand [1-3]; the game goes on", leaver), leaver
+    for out in (outputs[0], outputs[2], outputs[3]):
+        assert "the game is over: 4 hands played" in out, out
+        assert re.search(r"Bot \w+ \(normal\) left the table", out), out
+    paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
+    stayed = {paths[n].read_bytes() for n in (0, 2, 3)}
+    assert len(stayed) == 1
+    game = stayed.pop()
+    assert game.startswith(paths[1].read_bytes())
+    report = verify_file(paths[0])
+    assert report.valid, report.error
+    assert [st.left for st in report.stacks].count(True) == 1
+    line = one_line(willow("bot", "--join", "x", "--leave-after", "-1"), 2)
+    assert line == "willow bot: --leave-after must be 1 to 10000 hands (or 0: stay), not -1"
+
+
 def test_a_malformed_join_code_is_one_line_and_exit_15() -> None:
     code = JoinCode(LOOPBACK, 4000, bytes(32)).encode()
     typo = code[:10] + ("a" if code[10] != "a" else "b") + code[11:]

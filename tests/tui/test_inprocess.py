@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from p2pwillow.bots import Level
-from p2pwillow.client import Client, Decision
+from p2pwillow.client import LEFT_TABLE, Client, Decision
 from p2pwillow.inprocess import InProcessClient
+from p2pwillow.ledger.entry import decode_entry
+from p2pwillow.ledger.kinds import Leave
 from p2pwillow.rules import ActionKind, Announcement
 from p2pwillow.view import Link, TableView
 
@@ -116,30 +118,36 @@ def test_the_loop_runs_while_the_worker_checks_proofs(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+async def play_a_hand(c: Client) -> tuple[TableView, int]:
+    """Play the person's seat through the first hand; the view once it is over, and how many
+    decisions the person made."""
+    plays = 0
+    while True:
+        view = await until(c, lambda v: bool(v.legal) or (v.hand >= 1 and not v.hand_running))
+        if not view.hand_running:
+            return view, plays
+        legal = view.legal
+        if K.ANNOUNCE in legal:
+            d = Decision(K.ANNOUNCE, announcement=Announcement())
+        elif K.CHOOSE_TRADE_CARDS in legal:
+            k = view.action(K.CHOOSE_TRADE_CARDS).low
+            assert k is not None
+            d = Decision(K.CHOOSE_TRADE_CARDS, positions=tuple(range(k)))
+        elif K.LAY_OUT in legal:
+            d = Decision(K.LAY_OUT, positions=(4, 3, 2, 1, 0))
+        else:
+            kind = next(k for k in (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.FOLD) if k in legal)
+            d = Decision(kind)
+        c.decide(d)
+        plays += 1
+        await until(c, changed_from(view))
+
+
 def test_a_whole_hand_then_the_next(tmp_path: Path) -> None:
     async def main() -> None:
         c = make(tmp_path)
         c.confirm_seat(True)
-        plays = 0
-        while True:
-            view = await until(c, lambda v: bool(v.legal) or (v.hand >= 1 and not v.hand_running))
-            if not view.hand_running:
-                break
-            legal = view.legal
-            if K.ANNOUNCE in legal:
-                d = Decision(K.ANNOUNCE, announcement=Announcement())
-            elif K.CHOOSE_TRADE_CARDS in legal:
-                k = view.action(K.CHOOSE_TRADE_CARDS).low
-                assert k is not None
-                d = Decision(K.CHOOSE_TRADE_CARDS, positions=tuple(range(k)))
-            elif K.LAY_OUT in legal:
-                d = Decision(K.LAY_OUT, positions=(4, 3, 2, 1, 0))
-            else:
-                kind = next(k for k in (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.FOLD) if k in legal)
-                d = Decision(kind)
-            c.decide(d)
-            plays += 1
-            await until(c, changed_from(view))
+        view, plays = await play_a_hand(c)
         assert view.result and view.stage == "hand over"
         assert plays >= 5
         c.next_hand()
@@ -149,6 +157,26 @@ def test_a_whole_hand_then_the_next(tmp_path: Path) -> None:
         assert c.failure is None
 
     asyncio.run(main())
+
+
+def test_the_person_leaves_between_hands(tmp_path: Path) -> None:
+    """`leave_table` after a hand: the person's seat writes its `leave` between hands, and
+    the table is over for it (SPEC 3.11)."""
+
+    async def main() -> None:
+        c = make(tmp_path)
+        c.confirm_seat(True)
+        await play_a_hand(c)
+        c.leave_table()
+        await until(c, lambda v: c.ended is not None)
+        assert c.ended == LEFT_TABLE.format(hand=1)
+        assert c.notice is not None and c.notice.text == c.ended
+        await c.close()
+        assert c.failure is None
+
+    asyncio.run(main())
+    chain = [decode_entry(line) for line in (tmp_path / "game.jsonl").read_bytes().splitlines()]
+    assert [(e.author, e.hand) for e in chain if isinstance(e.body, Leave)] == [(0, 1)]
 
 
 def test_a_transcript_is_never_overwritten(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tui_screen import DEADLINE, Terminal, terminal
+from tui_screen import DEADLINE, Terminal, answer_keys, terminal
 
 from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
@@ -205,3 +205,32 @@ def test_leaving_asks_first(tmp_path: Path) -> None:
     c = run(tmp_path, script)
     assert c.transcript == tmp_path / "game.jsonl"
     assert c.transcript.read_bytes().count(b"\n") > 1
+
+
+def test_leaving_the_table_between_hands_asks_first(tmp_path: Path) -> None:
+    """`l`, confirmed, during the first hand: the person plays it out, then its seat leaves
+    between hands and the screen says so; the transcript holds its `leave`."""
+
+    async def script(t: Terminal, c: InProcessClient) -> None:
+        await seated(t)
+        t.press("l")
+        text = await t.wait_for("Leave the table?")
+        assert "when the deal comes to you" in text and "[n] stay" in text
+        t.press("n")
+        await t.wait_for(lambda s: "Leave the table?" not in s)
+        t.press("l")
+        await t.wait_for("Leave the table?")
+        t.press("y")
+        await t.wait_for("you leave the table between hands, when the deal comes to you")
+        while c.ended is None:
+            text = await t.settled(lambda s: c.ended is not None or answer_keys(s) is not None)
+            keys = None if c.ended is not None else answer_keys(text)
+            if keys is not None:
+                t.press(*keys)
+                await t.wait_for(lambda s, before=text: s != before)  # type: ignore[misc]
+        await t.wait_for("You left the table after hand 1")
+
+    c = run(tmp_path, script, rows=30, columns=100)
+    assert c.ended == "you left the table after hand 1; the game goes on without you"
+    chain = (tmp_path / "game.jsonl").read_bytes().splitlines()
+    assert sum(b'"kind":"leave"' in line for line in chain) == 1
