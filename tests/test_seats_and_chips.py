@@ -146,3 +146,24 @@ def test_a_genesis_player_may_leave_and_the_game_goes_on() -> None:
     report = verify_transcript(b"".join(e.encode() + b"\n" for e in watcher.ledger.entries))
     assert report.verdict is not Verdict.INVALID, report.error
     assert report.through_hand == 3
+
+
+def test_a_next_dealer_sees_a_seat_change_on_its_way() -> None:
+    """A leave (or game end) written between hands is held by every peer until it is
+    sequenced; while it is, `holds_seat_change` tells a next dealer to wait (SPEC 6.6, 7.1)."""
+    table = new_table(4, seed=12, config=FOUR_SEATS)
+    assert table.play(1) == 1
+    sequencer = table.sessions[0].sequencer
+    leaver = next(s for s in (1, 2, 3) if s != sequencer)
+    watcher = next(s for s in (1, 2, 3) if s not in (sequencer, leaver))
+    out = table.sessions[leaver].leave()
+    [authored] = [item for item in out.send if isinstance(item, AuthoredEntry)]
+    session = table.sessions[watcher]
+    assert not session.holds_seat_change
+    session.receive(authored)
+    assert session.holds_seat_change
+    assert not table.sessions[leaver].holds_seat_change  # its own entry is not another's
+    table._route(leaver, out)
+    table.run()
+    assert leaver not in session.ledger.identities
+    assert not session.holds_seat_change

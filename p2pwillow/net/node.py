@@ -116,6 +116,10 @@ HAND_SECRET = "hand-key"
 """The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
 TICK = 0.5
 """How often the session's clock is read (its action clock counts whole seconds)."""
+DEAL_GRACE = 0.3
+"""A next dealer waits this long once no hand is running before it deals: a game end or a leave
+another seat wrote at the same moment reaches it first and is sequenced first (a hand_start is
+countersigned by its own dealer, SPEC 6.6, so the two would contend for one place)."""
 LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
@@ -950,6 +954,8 @@ class _Play:
         self.between = False
         """No hand is running (the session's `between_hands` after the last call)."""
         self._end_asked: int | None = None
+        self._between_key: tuple[int, bool] | None = None
+        self._between_at = 0.0
         self._leave_asked: int | None = None
         """The hand after which this seat wrote its `leave` (once per hand, as `game_end`)."""
         self._leave_tries = 0
@@ -1219,7 +1225,7 @@ class _Play:
             except IllegalAction as exc:
                 return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
             return _StepResult(out)
-        dealt = self._deals(s, deal_wanted)
+        dealt = self._deals(s, deal_wanted, now)
         if dealt:
             out += self._call(s.start_hand)
         for decision in decisions:
@@ -1273,11 +1279,21 @@ class _Play:
         except RulesError:
             return False
 
-    def _deals(self, s: Session, wanted: bool) -> bool:
+    def _between_since(self, s: Session, now: float) -> float:
+        """Since when no hand is running (as this seat saw it)."""
+        key = (s.hand_number, s.between_hands)
+        if self._between_key != key:
+            self._between_key, self._between_at = key, now
+        return self._between_at
+
+    def _deals(self, s: Session, wanted: bool, now: float) -> bool:
         """This seat opens the next hand now: it deals it, and it is a bot's seat, or the
         first hand, or the person asked for the next hand."""
         if not s.between_hands or self._leave_asked == s.hand_number:
             return False  # not while this seat's leave is on its way
+        if s.holds_seat_change or now - self._between_since(s, now) < DEAL_GRACE:
+            # another seat's game end or leave may be on its way: let it be sequenced first
+            return False
         try:
             dealer = s.game.next_button()
         except RulesError:

@@ -404,6 +404,18 @@ class Session:
             for d in st.dues(schedule.Maker.PLAYER)
         )
 
+    @property
+    def holds_seat_change(self) -> bool:
+        """Another seat's `game_end`, `leave`, `sit_in` or `join` for now is held, not yet
+        sequenced (SPEC 7.1): a next dealer waits for it to be sequenced before it deals, so
+        that the two do not contend for one place in the chain."""
+        st = self._state
+        kinds = (k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND)
+        return any(
+            e.author != st.seat and e.kind in kinds and e.hand == st.ledger.hand
+            for e in st.pool.entries()
+        )
+
     def may_decide(self) -> bool:
         """The local player may decide now: a decision is due (`decision_due`), or trading is
         open with no trade being completed and the rules allow this seat an action the hand
