@@ -365,6 +365,8 @@ def _not_running(session: Session) -> str | None:
         return "the table is still being seated"
     if hand is None or hand.is_over or session.between_hands:
         return "no hand is running"
+    if session.seat not in hand.seats:
+        return "you sit out this hand"
     return None
 
 

@@ -167,3 +167,18 @@ def test_a_next_dealer_sees_a_seat_change_on_its_way() -> None:
     table.run()
     assert leaver not in session.ledger.identities
     assert not session.holds_seat_change
+
+
+def test_the_view_of_a_seat_sitting_out_a_running_hand_offers_nothing_and_says_why() -> None:
+    """The screen of a player made to sit out keeps drawing while the others play."""
+    from p2pwillow.view import table_view
+
+    table = new_table(3, seed=8, table=StallsOnce)
+    assert table.play(1) == 1
+    table.start_hand()
+    out = table.sessions[2]
+    hand = out.hand
+    assert hand is not None and 2 not in hand.seats and not hand.is_over
+    view = table_view(out)
+    assert view.actions and not any(a.legal for a in view.actions)
+    assert {a.reason for a in view.actions} == {"you sit out this hand"}
