@@ -8,6 +8,9 @@ the person's decisions with `decide()`; it never touches the session itself.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +20,7 @@ from p2pwillow.bots import Decision
 from p2pwillow.session import DecisionLike
 from p2pwillow.view import Link, TableView
 
-__all__ = ["LEFT_TABLE", "Client", "Decision", "Notice"]
+__all__ = ["LEFT_TABLE", "Client", "Decision", "Notice", "Shown"]
 
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `ended` says once the person's seat has left (`Client.leave_table`)."""
@@ -30,6 +33,73 @@ class Notice:
 
     serial: int
     text: str
+
+
+class Shown:
+    """What a client shows its front end — the view, whether work is under way, the last
+    notice — published from any thread under one lock; every change bumps the version that
+    `changed()` waits on (from the front end's event loop)."""
+
+    def __init__(self, *, busy: bool) -> None:
+        self._lock = threading.Lock()
+        self._version = 0
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._view: TableView | None = None
+        self._busy = busy
+        self._notice: Notice | None = None
+
+    @property
+    def view(self) -> TableView | None:
+        with self._lock:
+            return self._view
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._busy
+
+    @property
+    def notice(self) -> Notice | None:
+        with self._lock:
+            return self._notice
+
+    def publish(
+        self,
+        *,
+        view: TableView | None = None,
+        busy: bool | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """Take what is given (None: unchanged), bump the version, wake every waiter."""
+        with self._lock:
+            if view is not None:
+                self._view = view
+            if busy is not None:
+                self._busy = busy
+            if notice is not None:
+                serial = 1 if self._notice is None else self._notice.serial + 1
+                self._notice = Notice(serial, notice)
+            self._version += 1
+            waiters, self._waiters = self._waiters, []
+        for loop, fut in waiters:
+            with contextlib.suppress(RuntimeError):  # a loop that closed has nobody waiting
+                loop.call_soon_threadsafe(_wake, fut)
+
+    async def changed(self, seen: int) -> int:
+        """The version once it is not `seen` any more."""
+        loop = asyncio.get_running_loop()
+        while True:
+            with self._lock:
+                if self._version != seen:
+                    return self._version
+                fut: asyncio.Future[None] = loop.create_future()
+                self._waiters.append((loop, fut))
+            await fut
+
+
+def _wake(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 class Client(Protocol):

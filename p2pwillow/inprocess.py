@@ -26,7 +26,6 @@ action clock. Does I/O: it writes the transcript, and runs the table in a worker
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import os
 import queue
@@ -37,7 +36,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from p2pwillow.bots import DEFAULT_LEVEL, Level
-from p2pwillow.client import LEFT_TABLE, Notice
+from p2pwillow.client import LEFT_TABLE, Notice, Shown
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import IllegalAction, RulesError, TableConfig
@@ -139,11 +138,6 @@ class _Close:
 _Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _Close
 
 
-def _wake(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)
-
-
 class InProcessClient:
     """The person at `seat` of an in-process table of `bots + 1` seats; the other seats are
     bots. The transcript is written to `transcript` (which must not exist yet).
@@ -192,11 +186,7 @@ class InProcessClient:
         self._links = {s: Link.LOCAL for s in range(players) if s != seat}
         self._commands: queue.Queue[_Command] = queue.Queue()
         self._lock = threading.Lock()
-        self._version = 0
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self._view: TableView | None = None
-        self._busy = True
-        self._notice: Notice | None = None
+        self._shown = Shown(busy=True)
         self._confirmed = False
         self._ended: str | None = None
         # Worker state (touched by the worker thread only):
@@ -222,19 +212,12 @@ class InProcessClient:
     # --- the Client protocol (called from the loop thread) -----------------------------------
 
     def view(self) -> TableView:
-        with self._lock:
-            assert self._view is not None
-            return self._view
+        view = self._shown.view
+        assert view is not None
+        return view
 
     async def changed(self, seen: int) -> int:
-        loop = asyncio.get_running_loop()
-        while True:
-            with self._lock:
-                if self._version != seen:
-                    return self._version
-                fut: asyncio.Future[None] = loop.create_future()
-                self._waiters.append((loop, fut))
-            await fut
+        return await self._shown.changed(seen)
 
     def decide(self, decision: DecisionLike) -> None:
         self._commands.put(_Decide(decision))
@@ -267,13 +250,11 @@ class InProcessClient:
 
     @property
     def busy(self) -> bool:
-        with self._lock:
-            return self._busy
+        return self._shown.busy
 
     @property
     def notice(self) -> Notice | None:
-        with self._lock:
-            return self._notice
+        return self._shown.notice
 
     @property
     def transcript(self) -> Path | None:
@@ -292,20 +273,7 @@ class InProcessClient:
         made = None
         if view and table is not None:
             made = table_view(table.sessions[self._seat], self._links)
-        with self._lock:
-            if made is not None:
-                self._view = made
-            if busy is not None:
-                self._busy = busy
-            if notice is not None:
-                serial = 1 if self._notice is None else self._notice.serial + 1
-                self._notice = Notice(serial, notice)
-            self._version += 1
-            waiters, self._waiters = self._waiters, []
-        for loop, fut in waiters:
-            # A loop that has closed has nobody waiting on it any more.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(_wake, fut)
+        self._shown.publish(view=made, busy=busy, notice=notice)
 
     def _on_entry(self, entry: Entry) -> None:
         self._file.write(entry.encode() + b"\n")

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pwillow.bots import BotError, strength
-from p2pwillow.client import LEFT_TABLE, Notice
+from p2pwillow.client import LEFT_TABLE, Notice, Shown
 from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
@@ -201,11 +201,6 @@ def _nothing() -> None:
     """A job for the worker that does nothing: its end rebuilds the view."""
 
 
-def _wake(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)
-
-
 class Node:
     """One player's seat at a formed table (`seating`), on the network through `transport`
     (started, pinned by the lobby), with its files in `store` and its keys `keys`.
@@ -284,11 +279,7 @@ class Node:
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         # published state
         self._lock = threading.Lock()
-        self._version = 0
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self._view: TableView | None = None
-        self._busy = False
-        self._notice: Notice | None = None
+        self._shown = Shown(busy=False)
         self._links: dict[int, Link] = {s: Link.CONNECTING for s in self._seats.values()}
 
     # --- life cycle ------------------------------------------------------------------------------
@@ -429,20 +420,13 @@ class Node:
     # --- the Client protocol (loop thread) -------------------------------------------------------
 
     def view(self) -> TableView:
-        with self._lock:
-            if self._view is None:
-                raise NodeError("the node has no view: it was made with watch=False")
-            return self._view
+        view = self._shown.view
+        if view is None:
+            raise NodeError("the node has no view: it was made with watch=False")
+        return view
 
     async def changed(self, seen: int) -> int:
-        loop = asyncio.get_running_loop()
-        while True:
-            with self._lock:
-                if self._version != seen:
-                    return self._version
-                fut: asyncio.Future[None] = loop.create_future()
-                self._waiters.append((loop, fut))
-            await fut
+        return await self._shown.changed(seen)
 
     def decide(self, decision: DecisionLike) -> None:
         if not self._confirmed:
@@ -537,13 +521,11 @@ class Node:
 
     @property
     def busy(self) -> bool:
-        with self._lock:
-            return self._busy
+        return self._shown.busy
 
     @property
     def notice(self) -> Notice | None:
-        with self._lock:
-            return self._notice
+        return self._shown.notice
 
     @property
     def transcript(self) -> Path | None:
@@ -558,19 +540,7 @@ class Node:
         busy: bool | None = None,
         notice: str | None = None,
     ) -> None:
-        with self._lock:
-            if view is not None:
-                self._view = view
-            if busy is not None:
-                self._busy = busy
-            if notice is not None:
-                serial = 1 if self._notice is None else self._notice.serial + 1
-                self._notice = Notice(serial, notice)
-            self._version += 1
-            waiters, self._waiters = self._waiters, []
-        for loop, fut in waiters:
-            with contextlib.suppress(RuntimeError):  # a loop that closed has nobody waiting
-                loop.call_soon_threadsafe(_wake, fut)
+        self._shown.publish(view=view, busy=busy, notice=notice)
 
     def _on_busy(self, busy: bool) -> None:
         """The worker started a batch of work (loop thread) or finished one (worker thread:
