@@ -311,7 +311,9 @@ class Node:
             loop.create_task(self._receive(), name="willow-receive"),
             loop.create_task(self._drive(), name="willow-drive"),
         ]
-        if self.bot is not None:
+        if self.bot is not None or self._play.accepted:
+            # a bot confirms by itself; a seat whose acceptance is in the restored chain has
+            # confirmed the code already (its `seat` entry is signed, SPEC 8.10)
             self.confirm_seat(True)
         self._flush()
 
@@ -912,7 +914,7 @@ class _StepResult:
 
 class _Play:
     """The node's session and files: everything here runs in the node's worker thread (the
-    values `safety_code`, `hands` and `dirty` are read from the loop)."""
+    values `safety_code`, `accepted`, `hands` and `dirty` are read from the loop)."""
 
     def __init__(self, node: Node, keys: NodeKeys, rng: Rng) -> None:
         self.node = node
@@ -943,6 +945,8 @@ class _Play:
         """counter -> author signature of every entry in the log of signed entries."""
         self.restored: tuple[Entry, ...] = ()
         """The transcript a resumed node started from (empty for a new game)."""
+        self.accepted = False
+        """The restored chain holds this seat's acceptance: its player confirmed the code."""
 
     @property
     def ready(self) -> bool:
@@ -1014,6 +1018,7 @@ class _Play:
             self._transcript = self._signed = None
             raise
         self.restored = tuple(transcript.entries)
+        self.accepted = self.session.seat in self.session.ledger.seated
         self.safety_code = self.session.ledger.safety_code()
         if node.bot is not None:
             self._decider = node.bot.decider(seating.seat)

@@ -263,3 +263,39 @@ def test_a_seat_never_signs_two_entries_for_one_counter(tmp_path: Path) -> None:
         assert log.read_bytes() == before
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("accepted", [True, False])
+def test_a_resumed_person_is_asked_the_code_only_if_it_never_confirmed(
+    tmp_path: Path, accepted: bool
+) -> None:
+    """A person's seat resumed from its store (SPEC 8.10) whose `seat` entry is in the chain
+    has confirmed the safety code already and is not asked again; one that crashed before it
+    accepted still is."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=1)
+        nodes = await play_game(table)
+        await finish(nodes)
+        node = nodes[1]
+        store = Store.open(tmp_path / "peer1")
+        path = store.game_dir(node.game) / "transcript.jsonl"
+        lines = path.read_bytes().splitlines(keepends=True)
+        kinds = [decode_entry(line).kind for line in lines]
+        accepting = next(
+            n
+            for n, line in enumerate(lines)
+            if kinds[n] == "seat" and decode_entry(line).author == 1
+        )
+        cut = kinds.index("game_end") if accepted else accepting
+        path.write_bytes(b"".join(lines[:cut]))
+        resumed = Node(
+            node.seating, node.transport, store, table.stores[1][1], resume=True, watch=True
+        )
+        await resumed.start()
+        try:
+            assert resumed.seat_confirmed is accepted
+        finally:
+            await resumed.close()
+
+    asyncio.run(main())
