@@ -146,6 +146,11 @@ class Client(Protocol):
         goes on without it. Once the seat has left, `ended` says so."""
         ...
 
+    def sit_in(self) -> None:
+        """The person's seat, sitting out (timed out, say), plays again from the next hand
+        (SPEC 3.11); if the rules do not allow it yet, `notice` says why."""
+        ...
+
     @property
     def ended(self) -> str | None:
         """Why the game is over, once it is (in words, for the person); None until then."""

@@ -131,11 +131,16 @@ class _LeaveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class _SitIn:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Close:
     pass
 
 
-_Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _Close
+_Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _SitIn | _Close
 
 
 class InProcessClient:
@@ -195,6 +200,7 @@ class InProcessClient:
         self._want_hand = False
         self._end_wanted = False
         self._leave_wanted = False
+        self._sit_in_wanted = False
         self._left = False
         self._refusals_seen = 0
         self._stale_seen = 0
@@ -238,6 +244,9 @@ class InProcessClient:
 
     def leave_table(self) -> None:
         self._commands.put(_LeaveTable())
+
+    def sit_in(self) -> None:
+        self._commands.put(_SitIn())
 
     @property
     def ended(self) -> str | None:
@@ -410,6 +419,9 @@ class InProcessClient:
             self._end_wanted = True
         elif isinstance(command, _LeaveTable):
             self._leave_wanted = True
+        elif isinstance(command, _SitIn):
+            self._sit_in_wanted = True
+            self._publish(notice="you play again from the next hand the rules allow")
         elif isinstance(command, _Decide):
             if not self._confirmed:
                 self._publish(notice="confirm the safety code first")
@@ -419,6 +431,22 @@ class InProcessClient:
                 self._publish(notice=error)
             else:
                 self._decision = command.decision
+
+    def _sit_in(self) -> None:
+        """Between hands, the person's seat, which asked, plays again after sitting out once
+        the rules allow (SPEC 3.11: after a hand without it); one process drives every seat,
+        so it is in the chain before the next hand starts."""
+        table, me = self._table, self._seat
+        assert table is not None
+        player = self._session.game.player(me)
+        if not player.sitting_out:
+            self._sit_in_wanted = False
+        elif self._session.game.can_sit_in(me):
+            self._sit_in_wanted = False
+            try:
+                table.sit_in(me)
+            except (IllegalAction, TableError) as exc:
+                self._publish(notice=f"you cannot sit in now: {exc}")
 
     def _step(self, *, tick: bool) -> _Step:
         """One step of the table, and what to wait for before the next one."""
@@ -436,6 +464,8 @@ class InProcessClient:
                 over = "the game is over: one player has all the chips"
             if self._left:
                 return _Step.WAIT
+            if self._sit_in_wanted and not session.ended:
+                self._sit_in()
             if over is None and self._leave_wanted and not session.ended:
                 return self._leave(session.hand_number)
             if over is not None:

@@ -231,6 +231,9 @@ class TableView:
     game_over: bool
     result: tuple[Line, ...] = field(default=())
     """How the current or last hand ended (winners and pots), once it has."""
+    may_sit_in: bool = False
+    """The player's seat sits out (timed out, say) with chips: it may ask to play again, and
+    its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -962,7 +965,16 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         hand_running=running,
         game_over=game_over,
         result=tuple(_result_lines(hand, names)),
+        may_sit_in=_may_sit_in(session),
     )
+
+
+def _may_sit_in(session: Session) -> bool:
+    me = session.seat
+    if me is None or session.ended or me not in session.ledger.identities:
+        return False
+    p = session.game.player(me)
+    return p.sitting_out and p.stack > 0
 
 
 __all__ = [

@@ -182,3 +182,20 @@ def test_the_view_of_a_seat_sitting_out_a_running_hand_offers_nothing_and_says_w
     view = table_view(out)
     assert view.actions and not any(a.legal for a in view.actions)
     assert {a.reason for a in view.actions} == {"you sit out this hand"}
+
+
+def test_the_view_offers_the_sit_in_only_to_a_seat_sitting_out() -> None:
+    """The sit-in key is offered to the seat folded for stalling, from the hand it is folded
+    in until its `sit_in` is in the chain, and never to a seat that plays."""
+    from p2pwillow.view import table_view
+
+    table = new_table(3, seed=8, table=StallsOnce)
+    assert table.play(1) == 1
+    assert table_view(table.sessions[2]).may_sit_in
+    assert not table_view(table.sessions[0]).may_sit_in
+    table.start_hand()  # the hand it sits out: it may ask now, it sits in after it
+    assert table_view(table.sessions[2]).may_sit_in
+    table.finish_hand()
+    table.sit_in(2)
+    assert not table_view(table.sessions[2]).may_sit_in
+    assert not any(table_view(s).may_sit_in for s in table.sessions)

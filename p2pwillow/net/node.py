@@ -275,6 +275,7 @@ class Node:
         self._left: set[int] = set()
         """Seats whose player is known to have left for good (`peer_left`, a `leave`)."""
         self._leave_wanted = False
+        self._sit_in_wanted = False
         self._leaving: dict[int, int] = {}
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         # published state
@@ -496,6 +497,21 @@ class Node:
     def leave_wanted(self) -> bool:
         """The player asked to leave the table (`leave_table`)."""
         return self._leave_wanted
+
+    def sit_in(self) -> None:
+        """The player's seat, sitting out, plays again: the node's own step writes its
+        `sit_in` once no hand is running and the rules allow it (SPEC 3.11: after sitting
+        out a hand). A bot's seat sits in by itself; the wish lasts until the seat plays."""
+        if self._ended is not None or self._closing:
+            return
+        self._sit_in_wanted = True
+        self._publish(notice="you play again from the next hand the rules allow")
+        self._poke()
+
+    @property
+    def sit_in_wanted(self) -> bool:
+        """The local seat sits in when it may: a bot's always, a person's once asked."""
+        return self.bot is not None or self._sit_in_wanted
 
     @property
     def ended(self) -> str | None:
@@ -781,6 +797,8 @@ class Node:
             self._publish(notice=text)
         if result.stay:
             self._leave_wanted = False
+        if result.sat_in:
+            self._sit_in_wanted = False
         self._send(result.out)
         if result.left is not None:
             self._end_game(result.left, event="left_table")
@@ -910,6 +928,8 @@ class _StepResult:
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
+    sat_in: bool = False
+    """This seat wrote its `sit_in`: the person's wish is done."""
 
 
 class _Play:
@@ -931,6 +951,8 @@ class _Play:
         self._leave_asked: int | None = None
         """The hand after which this seat wrote its `leave` (once per hand, as `game_end`)."""
         self._leave_tries = 0
+        self._sit_in_asked: int | None = None
+        """The hand after which this seat wrote its `sit_in` (once per hand)."""
         self.departed: deque[tuple[int, int]] = deque()
         """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
@@ -1193,6 +1215,7 @@ class _Play:
                 return _StepResult(out, over=over)
             return _StepResult(out)
         notices: list[str] = []
+        sat_in = False
         if self._leaves(s):
             self._leave_asked = s.hand_number
             try:
@@ -1200,6 +1223,14 @@ class _Play:
             except IllegalAction as exc:
                 return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
             return _StepResult(out)
+        if self._sits_in(s):
+            # a seat sat out (timed out, a replaced sequencer) that is here again plays from
+            # the next hand; once per hand: a sit_in refused because the state moved is
+            # written again after the next
+            self._sit_in_asked = s.hand_number
+            with contextlib.suppress(IllegalAction):
+                out += self._call(s.sit_in)
+                sat_in = True
         dealt = self._deals(s, deal_wanted, now)
         if dealt:
             out += self._call(s.start_hand)
@@ -1216,7 +1247,7 @@ class _Play:
         if self._decider is not None and s.may_decide():
             made, look_again = self._bot(s)
             out += made
-        return _StepResult(out, tuple(notices), look_again, dealt)
+        return _StepResult(out, tuple(notices), look_again, dealt, sat_in=sat_in)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""
@@ -1253,6 +1284,16 @@ class _Play:
             return s.game.next_button() == s.seat
         except RulesError:
             return False
+
+    def _sits_in(self, s: Session) -> bool:
+        """This seat writes its `sit_in` now: it sits out, the rules let it play the next
+        hand, and its player wants to (a bot always)."""
+        me = s.seat
+        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
+            return False
+        if not self.node.sit_in_wanted or self._sit_in_asked == s.hand_number:
+            return False
+        return s.game.can_sit_in(me)
 
     def _between_since(self, s: Session, now: float) -> float:
         """Since when no hand is running (as this seat saw it)."""

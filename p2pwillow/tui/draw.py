@@ -24,6 +24,7 @@ from p2pwillow.tui.keymap import (
     MIN_KEY,
     MODE_KEY,
     QUIT_KEY,
+    SIT_IN_KEY,
     TRADING,
 )
 from p2pwillow.tui.state import Mode, ScreenState
@@ -645,18 +646,21 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
     else:
         first: Row = []
-        if view.phase is Phase.BETTING and view.hand_running:
+        mine = view.seat(view.you) if view.you is not None else None
+        sit_in = key(SIT_IN_KEY, "sit in again") if view.may_sit_in else []
+        if sit_in and view.hand_running and (mine is None or not mine.in_hand):
+            first = sit_in  # the hand runs without this seat: nothing else to press
+        elif view.phase is Phase.BETTING and view.hand_running:
             first = _action_keys(view, BETTING)
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING)
         elif view.seated and not view.hand_running:
-            first = join(
-                [
-                    key("Enter", "next hand"),
-                    key(END_KEY, "end the game"),
-                    key(LEAVE_KEY, "leave the table"),
-                ]
-            )
+            table_keys = [
+                key("Enter", "next hand"),
+                key(END_KEY, "end the game"),
+                key(LEAVE_KEY, "leave the table"),
+            ]
+            first = join([sit_in, *table_keys] if sit_in else table_keys)
         rows = [first, _waiting_row(view), []]
     return [fit(r, width, g) for r in rows[:3]]
 
@@ -715,8 +719,8 @@ HELP_TEXT = (
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [5] [6] [7] deal size, [t] trading mode, [c] closing,",
     "            [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [e] end game, [l] leave, [?] help, [q] quit",
-    "",
+    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit,",
+    "            [i] sit in again after sitting out",
     "A key that is not allowed now says why in the line above the status bar.",
     "The status bar shows the safety code and every peer's connection.",
 )

@@ -20,6 +20,7 @@ from p2pwillow.tui.keymap import (
     MIN_KEY,
     MODE_KEY,
     QUIT_KEY,
+    SIT_IN_KEY,
 )
 from p2pwillow.tui.state import Mode, ScreenState
 
@@ -77,6 +78,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             return
         if name == LEAVE_KEY:  # in every panel too
             state.ask_leave()
+            return
+        if name == SIT_IN_KEY:  # in every panel too
+            if state.ask_sit_in():
+                client.sit_in()
             return
         if mode is Mode.AMOUNT:
             if name in DIGITS:
@@ -137,6 +142,6 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         def _(event: KeyPressEvent) -> None:
             dispatch(name)
 
-    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, LEAVE_KEY, *_NAMED}:
+    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, LEAVE_KEY, SIT_IN_KEY, *_NAMED}:
         bind(name, eager=name == "escape")
     return kb

@@ -262,6 +262,19 @@ class ScreenState:
         else:
             self.leave_asked = True
 
+    def ask_sit_in(self) -> bool:
+        """The sit-in key: True to send it; else say why not."""
+        view = self.view
+        if view is None or not view.seated:
+            self._say("the game has not started", error=True)
+        elif self.over:
+            self._say(self.ended or "the game is over already", error=True)
+        elif view.may_sit_in:
+            return True
+        else:
+            self._say(_no_sit_in(view), error=True)
+        return False
+
     def answer_leave(self, leave: bool) -> bool:
         """The answer to "leave the table?"; True to leave."""
         self.leave_asked = False
@@ -437,3 +450,11 @@ class ScreenState:
         return self._send(
             Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the deal"
         )
+
+
+def _no_sit_in(view: TableView) -> str:
+    """Why the person's seat may not sit in between hands (SPEC 3.11)."""
+    mine = view.seat(view.you) if view.you is not None else None
+    if mine is None or not mine.sitting_out:
+        return "you do not sit out"
+    return "you have no chips: leave the table and buy in again"

@@ -12,16 +12,19 @@ import time
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, Table, close_all, finish, play_game
+from live_helpers import DEADLINE, SAMPLES, Table, close_all, finish, play_game
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_from_json
-from p2pwillow.net.node import HAND_SECRET, Node, NodeError, _Play
+from p2pwillow.net.lobby import GuestLobby, HostLobby
+from p2pwillow.net.node import HAND_SECRET, BotSeat, Node, NodeError, _Play
 from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
-from p2pwillow.rules import ActionKind, Announcement
+from p2pwillow.rules import ActionKind, Announcement, TableConfig
+from p2pwillow.session import DecisionLike, Session
 from p2pwillow.store import Store
+from p2pwillow.table import Decider
 from p2pwillow.verify import verify_transcript
 from p2pwillow.view import Link, TableView
 
@@ -299,3 +302,53 @@ def test_a_resumed_person_is_asked_the_code_only_if_it_never_confirmed(
             await resumed.close()
 
     asyncio.run(main())
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _AwayForHandOne(BotSeat):
+    """A bot that does not answer in hand 1 (a player gone for coffee), then plays."""
+
+    def decider(self, seat: int) -> Decider:
+        plays = BotSeat.decider(self, seat)
+
+        def decide(session: Session) -> DecisionLike | None:
+            return None if session.hand_number == 1 else plays(session)
+
+        return decide
+
+
+def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
+    """A bot seat folded for stalling sits out a hand, then its node writes its `sit_in`
+    and it plays again (SPEC 3.11): a seat is never left out for good while its node runs."""
+
+    async def main() -> list[Node]:
+        config = TableConfig(seats=3, action_clock=1)
+        table = Table(tmp_path, players=3, hands=3, config=config)
+        await table.open()
+        assert table.host is not None
+        lobbies: list[HostLobby | GuestLobby] = [table.host, table.guest(1), table.guest(2)]
+
+        async def sit(n: int) -> Node:
+            lobby = lobbies[n]
+            seating = await lobby.seat()
+            seat = _AwayForHandOne(samples=SAMPLES, seed=1) if n == 1 else None
+            node = table.node(n, seating, lobby, seat=seat)
+            await node.start()
+            return node
+
+        nodes = list(await asyncio.wait_for(asyncio.gather(*map(sit, range(3))), DEADLINE))
+        await finish(nodes)
+        return nodes
+
+    nodes = asyncio.run(main())
+    away = nodes[1].seat
+    assert_same_valid_game(nodes, hands=3, chips=3000)
+    chain = entries(nodes[0])
+    summaries = {e.hand: e for e in chain if e.kind == "hand_end"}
+    assert len(summaries) == 3
+    timed_out = {s for e in chain if isinstance(e.body, k.Timeout) for s in e.body.seats}
+    assert away in timed_out, "the others timed it out"
+    assert [(e.author, e.hand) for e in chain if e.kind == "sit_in"] == [(away, 2)]
+    starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
+    assert away not in {p.seat for p in starts[2].players}, "it sat out hand 2"
+    assert away in {p.seat for p in starts[3].players}, "and plays hand 3"

@@ -15,6 +15,8 @@ from live_helpers import Table, finish, play_game
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import answer_keys, terminal
 
+from p2pwillow.ledger.entry import decode_entry
+from p2pwillow.rules import TableConfig
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
 
 SEATING = "Read it aloud; does everyone see the same?"
@@ -121,5 +123,47 @@ def test_the_person_ends_the_game_during_a_hand_and_every_node_stops_after_it(
         assert {n.transcript.read_bytes() for n in nodes if n.transcript} == {
             host.transcript.read_bytes()
         }
+
+    asyncio.run(main())
+
+
+def test_a_person_timed_out_sits_in_again_with_the_key(tmp_path: Path) -> None:
+    """The person does not answer in hand 1: the other nodes' votes time it out, it folds
+    and sits out hand 2; its screen offers the sit-in key, the person presses it, and its
+    node writes the seat's `sit_in` between hands: it plays hand 3 (SPEC 3.11, 7.5)."""
+
+    async def main() -> None:
+        config = TableConfig(seats=3, action_clock=1)
+        table = Table(tmp_path, players=3, hands=3, config=config)
+        nodes = await play_game(table, person=1)
+        person = nodes[1]
+        async with terminal(person, 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            # it waits for the person, who does not answer: the clock runs out
+            await t.wait_for(lambda s: "Waiting for you" in s and "hand 1" in s)
+            text = await t.wait_for("[i] sit in again", deadline=60)
+            t.press("i")
+            await t.wait_for("you play again from the next hand the rules allow")
+            while not person.over:
+                text = await t.settled(
+                    lambda s: person.over or answer_keys(s) is not None, deadline=60
+                )
+                keys = None if person.over else answer_keys(text)
+                if keys is not None:
+                    t.press(*keys)
+                    await t.wait_for(_other_than(text))
+        await finish(nodes)
+        assert person.transcript is not None
+        report = verify_file(person.transcript)
+        assert report.verdict is Verdict.VALID, report.error
+        hands = report.hands
+        assert len(hands) == 3
+        assert person.seat in hands[0].summary.folded, "timed out and folded in hand 1"
+        assert person.seat not in hands[1].summary.seats, "it sat out hand 2"
+        assert person.seat in hands[2].summary.seats, "it sat in again for hand 3"
+        lines = person.transcript.read_bytes().splitlines()
+        sat_in = [e for e in map(decode_entry, lines) if e.kind == "sit_in"]
+        assert [(e.author, e.hand) for e in sat_in] == [(person.seat, 2)]
 
     asyncio.run(main())
