@@ -229,13 +229,20 @@ class ScreenState:
         """The game is over: the client says so, or one player has all the chips."""
         return self.ended is not None or (self.view is not None and self.view.game_over)
 
-    def ask_end(self) -> None:
-        """The end-the-game key: ask whether to end it (or say why not)."""
-        view = self.view
-        if view is None or not view.seated:
+    def _no_game(self) -> bool:
+        """A table key pressed with no game going on: say why and return True."""
+        if self.view is None or not self.view.seated:
             self._say("the game has not started", error=True)
         elif self.over:
             self._say(self.ended or "the game is over already", error=True)
+        else:
+            return False
+        return True
+
+    def ask_end(self) -> None:
+        """The end-the-game key: ask whether to end it (or say why not)."""
+        if self._no_game():
+            pass
         elif self.end_sent:
             self._say("the game ends after this hand", error=True)
         else:
@@ -252,11 +259,8 @@ class ScreenState:
 
     def ask_leave(self) -> None:
         """The leave key: ask whether to leave the table between hands (or say why not)."""
-        view = self.view
-        if view is None or not view.seated:
-            self._say("the game has not started", error=True)
-        elif self.over:
-            self._say(self.ended or "the game is over already", error=True)
+        if self._no_game():
+            pass
         elif self.leave_sent:
             self._say(LEAVING, error=True)
         else:
@@ -265,15 +269,11 @@ class ScreenState:
     def ask_sit_in(self) -> bool:
         """The sit-in key: True to send it; else say why not."""
         view = self.view
-        if view is None or not view.seated:
-            self._say("the game has not started", error=True)
-        elif self.over:
-            self._say(self.ended or "the game is over already", error=True)
-        elif view.may_sit_in:
-            return True
-        else:
+        if self._no_game() or view is None:
+            return False
+        if not view.may_sit_in:
             self._say(_no_sit_in(view), error=True)
-        return False
+        return view.may_sit_in
 
     def answer_leave(self, leave: bool) -> bool:
         """The answer to "leave the table?"; True to leave."""
