@@ -250,6 +250,7 @@ def _hand_start(st: SessionState, e: Entry) -> Commit:
         st.hand = HandRecord(e.hand, dealer, hand, ctx, hand.seats)
         st.pending.clear()
         st.decision_pending = False
+        st.start_sent = None
         return [HandStarted(e.hand, dealer, hand.seats)]
 
     return commit
