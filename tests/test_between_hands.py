@@ -304,3 +304,42 @@ def test_a_pending_hand_start_is_sent_once_and_dropped_once_stale() -> None:
     assert not any(isinstance(e, EntryRefused) for e in result.events)
     with pytest.raises(IllegalAction, match="ended"):
         session.start_hand()
+
+
+def test_the_seat_that_takes_over_as_the_hand_ends_signs_its_head_itself() -> None:
+    """The sequencer goes silent right after its hand end and its own head signature: the
+    others' signatures were sent to it and never placed. The seat that takes over places the
+    signatures it holds and makes its own again (the one it sent is stale after its change):
+    it is not replaced or timed out in turn, and the next hand starts."""
+    muted: list[int] = []
+
+    def silence(entry: Entry) -> None:
+        if isinstance(entry.body, k.HandEnd) and not muted:
+            muted.append(entry.author)
+            table.muted.add(entry.author)
+
+    table = new_table(3, seed=1, on_entry=silence)
+    table.start_hand()
+    for _ in range(400):
+        if muted:
+            break
+        if not table.decide_round():
+            table.tick(table.config.action_clock + 1)
+    (sequencer,) = muted
+    witness = table.sessions[next(s for s in range(3) if s != sequencer)]
+    change = _tick_until(table, witness.seat or 0, "sequencer_change")
+    assert isinstance(change.body, k.SequencerChange)
+    assert tuple(change.body.replaced) == (sequencer,)
+    for _ in range(4):
+        if witness.between_hands:
+            break
+        table.tick(table.config.action_clock + 1)
+    assert witness.between_hands
+    after = witness.ledger.entries[change.seq + 1 :]
+    assert change.author in {e.author for e in after if e.kind == "head_signature"}
+    assert not [e for e in witness.ledger.entries if e.kind == "sequencer_change" and e != change]
+    assert not [e for e in after if e.kind == "timeout" and change.author in e.body.seats]  # type: ignore[attr-defined]
+    others = [s for s in table.sessions if s.seat != sequencer]
+    assert len({s.ledger.head_hash for s in others}) == 1
+    _valid(list(witness.ledger.entries))
+    assert table.rejections == []
