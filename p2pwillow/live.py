@@ -368,12 +368,12 @@ async def play_seat(
 
 
 async def _leave_after(node: Node, hands: int) -> None:
-    """Ask the node to leave once hand `hands` has started: it leaves between hands after it,
-    when the deal comes to its seat (SPEC 8.9)."""
+    """Ask the node to leave once hand `hands` has started: it leaves between hands after it
+    (SPEC 8.9)."""
     while node.hands_played < hands and not node.over:
         await asyncio.sleep(0.25)
     if not node.over:
-        _say(f"leaving the table after hand {node.hands_played}, when the deal comes to this seat")
+        _say(f"leaving the table after hand {node.hands_played}, once no hand is running")
         node.leave_table()
 
 

@@ -348,8 +348,9 @@ class Table:
         return True
 
     def start_hand(self) -> None:
-        """The next dealer opens the next hand; the automatic steps run until a decision is
-        due (IllegalAction if no hand can start now)."""
+        """The next dealer opens the next hand: its `hand_start` goes to the sequencer, which
+        places it (SPEC 6.6); the automatic steps run until a decision is due (IllegalAction if
+        no hand can start now)."""
         dealer = self.sessions[0].game.next_button()
         self._route(dealer, self.sessions[dealer].start_hand())
         self.run()

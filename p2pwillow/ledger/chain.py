@@ -192,7 +192,8 @@ class Ledger:
     @property
     def sequencer(self) -> int:
         """The seat sequencing now: the genesis author in hand 0, else the hand's dealer (or
-        its substitute after an equivocation); -1 when empty."""
+        the seat that took over after a sequencer change, an equivocation or the sequencer's
+        leave); -1 when empty. It countersigns the next entry, a `hand_start` included."""
         return self._sequencer
 
     def last_counter(self, key: bytes) -> int:
@@ -240,8 +241,6 @@ class Ledger:
         body = entry.body
         if isinstance(body, Genesis):
             return entry.author
-        if isinstance(body, HandStart):
-            return body.dealer
         if isinstance(body, Equivocation):
             return self.successor(self._sequencer)
         if isinstance(body, SequencerChange):
@@ -321,11 +320,11 @@ class Ledger:
             self._check_equivocation(entry, body, roster)
 
     def _check_seen(self, entry: Entry) -> None:
-        """SPEC 6.5: an entry follows from a head of the current hand; a genesis or a hand
-        start from the head it is placed after; a head signature from the head it signs or a
-        later one."""
+        """SPEC 6.5: an entry follows from a head of the current hand (a `hand_start` from a
+        head of the hand it follows); a genesis from the empty chain; a head signature from the
+        head it signs or a later one."""
         body = entry.body
-        if isinstance(body, Genesis | HandStart):
+        if isinstance(body, Genesis):
             if entry.seen != entry.prev:
                 raise _fail(Reason.WRONG_SEEN, f"a {entry.kind} is made at its prev", entry)
             return
@@ -444,6 +443,7 @@ class Ledger:
         if not checked:
             self.check_next(entry, identities, sequencer_seat)
         sequencer = self.expected_sequencer(entry) if sequencer_seat is None else sequencer_seat
+        countersigner = sequencer
         body = entry.body
         digest = entry.hash
         roster = body.identity_keys() if isinstance(body, Genesis) else self._roster
@@ -466,6 +466,10 @@ class Ledger:
         elif isinstance(body, Leave):
             self._roster.pop(entry.author, None)
             self._seated.discard(entry.author)
+            if entry.author == sequencer:
+                # SPEC 6.6: a sequencer that leaves hands sequencing to the seat that takes
+                # over from it (the seated players' next clockwise if none of the ring is left)
+                sequencer = next_seat_clockwise(self.ring or self._roster, entry.author)
         elif isinstance(body, HandStart):
             self._hand = entry.hand
             self._hand_seats = tuple(p.seat for p in body.players)
@@ -484,11 +488,12 @@ class Ledger:
             self._game_ended = True
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
-        self._sequencer = sequencer
         if self._keeps_entries or not self._entries:
             self._entries.append(entry)
         self._hashes.append(digest)
-        self._sequencers.append(sequencer)
+        self._sequencers.append(countersigner)
+        # SPEC 6.6: the new hand's dealer sequences the hand it opens
+        self._sequencer = body.dealer if isinstance(body, HandStart) else sequencer
 
     def conflict(self, entry: Entry) -> Equivocation | None:
         """If `entry` (already held or older seq) and the held entry with its seq were both

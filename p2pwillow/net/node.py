@@ -38,16 +38,26 @@ Linux-only: asyncio and threads, no signals.
 # head moves; an entry that conflicts with one held goes to the session, which proves an
 # equivocation or ignores it, and a chain cut back by the session is cut back in the
 # replication and the transcript file too. The game ends with a signed `game_end` (SPEC 7.3):
-# `end_game` only asks, and the node's own step writes it once no hand is running (the
-# sequencer writes it when the hands are played). The store's log of signed entries keeps the
-# per-author counters a restarted node needs.
+# `end_game` only asks, and the node's own step writes it once no hand is running. When the
+# hands are played the sequencer writes it at once and every other seat END_GRACE later, so
+# that a sequencer gone silent after the last hand does not keep the game open: the witnesses
+# hold a game end that passes and replace the sequencer (SPEC 7.5, 8.9). A game end binds the
+# head, so each seat writes it again whenever its head moves. The store's log of signed
+# entries keeps the per-author counters a restarted node needs.
+#
+# Between hands one seat, the sequencer, countersigns every entry, the next dealer's
+# `hand_start` included (SPEC 6.6): a game end, a leave or a sit in and the next hand's start
+# reach it and it places them one after the other, refusing what no longer fits. The next
+# dealer still waits a moment (DEAL_GRACE, `Session.holds_seat_change`), as a courtesy: what
+# another seat wrote at the same moment is then placed before the hand starts instead of being
+# refused because a hand is running.
 #
 # Leaving between hands (SPEC 3.11, 8.9): `leave_table` only asks, like `end_game`; the node's
-# own step writes the `leave` once no hand is running and this seat deals the next hand (so
-# that no `hand_start` can take the leave's place in the chain: a hand_start is countersigned
-# by its dealer, a leave by the sequencer, SPEC 6.6), and the node stops once the leave is in
-# its chain. Every other node, once the leave is in its chain and the leaver holds it (or is
-# gone), lets the leaver go: no more frames to it, its key unpinned, its connection closed.
+# own step writes the `leave` once no hand is running, whatever this seat's place (a sequencer
+# that leaves hands sequencing to the seat that takes over from it, SPEC 6.6), and the node
+# stops once the leave is in its chain. Every other node, once the leave is in its chain and
+# the leaver holds it (or is gone), lets the leaver go: no more frames to it, its key
+# unpinned, its connection closed.
 
 from __future__ import annotations
 
@@ -118,8 +128,12 @@ TICK = 0.5
 """How often the session's clock is read (its action clock counts whole seconds)."""
 DEAL_GRACE = 0.3
 """A next dealer waits this long once no hand is running before it deals: a game end or a leave
-another seat wrote at the same moment reaches it first and is sequenced first (a hand_start is
-countersigned by its own dealer, SPEC 6.6, so the two would contend for one place)."""
+another seat wrote at the same moment then reaches the sequencer first and is placed first,
+rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
+END_GRACE = 1.0
+"""Once the hands are played, a seat that does not sequence waits this long before it writes
+the game end too: the sequencer's own normally comes first and the rest are refused; if the
+sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
 LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
@@ -945,7 +959,8 @@ class _Play:
         self.sequencer = -1
         self.between = False
         """No hand is running (the session's `between_hands` after the last call)."""
-        self._end_asked: int | None = None
+        self._end_asked: bytes | None = None
+        """The head at which this seat last wrote the game end (a game end binds the head)."""
         self._between_key: tuple[int, bool] | None = None
         self._between_at = 0.0
         self._leave_asked: int | None = None
@@ -1203,12 +1218,15 @@ class _Play:
             return _StepResult(out, left=LEFT_TABLE.format(hand=s.hand_number))
         over = self._over(s)
         if over is not None:
-            wants = over == ENDED_BY_YOU or s.sequencer == s.seat
-            if not s.ended and wants and self._end_asked != s.hand_number:
-                # this seat writes the game's end (the person asked, or the hands are played
-                # and it sequences); every seat signs it (SPEC 7.3). Once per hand: a game_end
-                # refused because a next hand started first is written again after it.
-                self._end_asked = s.hand_number
+            waited = now - self._between_since(s, now) >= END_GRACE
+            wants = over == ENDED_BY_YOU or s.sequencer == s.seat or waited
+            head = s.ledger.head_hash
+            if not s.ended and wants and self._end_asked != head:
+                # this seat writes the game's end (the person asked, or the hands are played:
+                # the sequencer at once, the others a moment later); every seat signs it (SPEC
+                # 7.3). Once per head: a game end binds the head, so one refused because the
+                # state moved (a next hand started, the sequencer was replaced) is made again.
+                self._end_asked = head
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
             if s.complete:
@@ -1269,21 +1287,16 @@ class _Play:
             return Output(), True
 
     def _leaves(self, s: Session) -> bool:
-        """This seat writes its `leave` now: the player asked, no hand is running, and this
-        seat deals the next hand, so no other seat can start one in the leave's place (its
-        dealer countersigns a `hand_start`, the sequencer every other entry, SPEC 6.6); and
-        it does not sequence, so that someone is left to sequence what follows. Once per
-        hand: a leave refused because the state moved is written again after the next."""
+        """This seat writes its `leave` now: the player asked and no hand is running (SPEC
+        8.9). The sequencer places it, or refuses it if the next hand started first (it
+        countersigns that hand's start too, SPEC 6.6); a sequencer's own leave hands sequencing
+        to the seat that takes over from it. Once per hand: a leave refused because the state
+        moved is written again after the next."""
         if not self.node.leave_wanted or not s.between_hands or s.ended:
             return False
-        if self._leave_asked == s.hand_number or s.sequencer == s.seat:
+        if self._leave_asked == s.hand_number:
             return False
-        if self._leave_tries >= LEAVE_TRIES:
-            return False
-        try:
-            return s.game.next_button() == s.seat
-        except RulesError:
-            return False
+        return self._leave_tries < LEAVE_TRIES
 
     def _sits_in(self, s: Session) -> bool:
         """This seat writes its `sit_in` now: it sits out, the rules let it play the next
@@ -1307,8 +1320,11 @@ class _Play:
         first hand, or the person asked for the next hand."""
         if not s.between_hands or self._leave_asked == s.hand_number:
             return False  # not while this seat's leave is on its way
+        if s.hand_start_pending:
+            return False  # its hand start is on its way to the sequencer
         if s.holds_seat_change or now - self._between_since(s, now) < DEAL_GRACE:
-            # another seat's game end or leave may be on its way: let it be sequenced first
+            # a courtesy: another seat's game end or leave may be on its way; the sequencer
+            # places it first, rather than refusing it once the hand has started
             return False
         try:
             dealer = s.game.next_button()

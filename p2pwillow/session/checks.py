@@ -250,6 +250,7 @@ def _hand_start(st: SessionState, e: Entry) -> Commit:
         st.hand = HandRecord(e.hand, dealer, hand, ctx, hand.seats)
         st.pending.clear()
         st.decision_pending = False
+        st.start_sent = None
         return [HandStarted(e.hand, dealer, hand.seats)]
 
     return commit
@@ -723,6 +724,11 @@ def _replace(
     st: SessionState, r: HandRecord, replaced: Sequence[int], by: int
 ) -> list[SessionEvent]:
     """The effect of replacing `replaced` by `by` as the hand's sequencer (SPEC 7.5)."""
+    if by == st.seat and (r.ended or r.dealt):
+        # what this seat sent the replaced seat is stale now (the change has a higher counter):
+        # its automatic steps are made again, with new counters, and it places them itself
+        # (before the deal there is none to make: it owes the abort that voids the hand)
+        st.pending.clear()
     r.sequencer = by
     r.replaced += [s for s in replaced if s not in r.replaced]
     events: list[SessionEvent] = []

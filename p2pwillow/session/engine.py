@@ -17,7 +17,10 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 # so a bad entry raises one RemoteProtocolError and leaves the session as it was. After each
 # applied entry the session emits the automatic steps the schedule now names for its own seat
 # (made in `steps`: hand key, deck shuffle, deal shares, hand shuffle, reveal, hand end, head
-# signature). The hand's dealer sequences: a player's entry goes to it as an AuthoredEntry;
+# signature). The hand's dealer sequences (between hands, until the next hand's start is
+# placed, the last hand's sequencer: it countersigns the next dealer's hand_start as it does a
+# game_end or a leave, SPEC 6.6, so one seat orders every place): a player's entry goes to it
+# as an AuthoredEntry;
 # the dealer's session checks it, gives it seq and prev, countersigns, applies it and sends
 # the Entry to everyone; its clock times out, folds or aborts what the schedule says is stalled
 # (`handle_timer`). An authored
@@ -52,7 +55,7 @@ from p2pwillow.session.events import (
     Output,
     SessionEvent,
 )
-from p2pwillow.session.pool import author_key
+from p2pwillow.session.pool import author_key, hand_of
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
@@ -407,8 +410,9 @@ class Session:
     @property
     def holds_seat_change(self) -> bool:
         """Another seat's `game_end`, `leave`, `sit_in` or `join` for now is held, not yet
-        sequenced (SPEC 7.1): a next dealer waits for it to be sequenced before it deals, so
-        that the two do not contend for one place in the chain."""
+        sequenced (SPEC 7.1): a next dealer waits for it to be sequenced before it deals, as a
+        courtesy (SPEC 8.9), so that the sequencer places it before the hand starts rather than
+        refusing it once a hand is running."""
         st = self._state
         kinds = (k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND)
         return any(
@@ -535,7 +539,9 @@ class Session:
         new.forwarded = old.forwarded
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
             new.pool.take(e, new.ledger)
+        new.start_sent = old.start_sent  # still on its way, unless the new head makes it stale
         self._state = new
+        self._settle_decision()
         return Output((), (ChainCut(seq),))
 
     def _made(self, proof: k.Equivocation) -> Output:
@@ -547,8 +553,16 @@ class Session:
         nothing sent)."""
         return tuple(self._apply(entry))
 
+    @property
+    def hand_start_pending(self) -> bool:
+        """The local seat's `hand_start` went to the sequencer and is neither applied nor
+        refused yet (nor made stale by what the sequencer placed first)."""
+        return self._state.start_sent is not None
+
     def start_hand(self) -> Output:
-        """As the next dealer, open the next hand (SPEC 7.3)."""
+        """As the next dealer, open the next hand (SPEC 7.3): the `hand_start` is authored by
+        this seat and countersigned by the sequencer (this seat only if it sequences now, SPEC
+        6.6); until it is applied or refused none is made again (IllegalAction)."""
         me = self._me()
         st = self._state
         if st.ended is not None:
@@ -557,6 +571,8 @@ class Session:
             raise IllegalAction("a hand is running, or the last one is not signed by everyone")
         if st.game.next_button() != me:
             raise IllegalAction(f"seat {st.game.next_button()} deals the next hand")
+        if st.start_sent is not None:
+            raise IllegalAction("this seat's start of the next hand is on its way")
         players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players if p.plays]
         return self._emit(k.HandStart(dealer=me, players=players)) + self._auto()
 
@@ -768,8 +784,16 @@ class Session:
     def _settle_decision(self) -> None:
         """SPEC 7.1: a pending decision that can no longer be sequenced is dropped, and the
         player decides again: an entry of its identity with a higher counter is in the chain,
-        or the decision binds the head and the head has moved on."""
+        or the decision binds the head and the head has moved on. A pending `hand_start` is
+        dropped once it no longer passes at the head (what came first changed the hand's
+        players or stacks, or ended the game), so that the dealer makes it again (7.3)."""
         st = self._state
+        start = st.start_sent
+        if start is not None and self._identity is not None:
+            stale = start.entry.counter <= st.ledger.last_counter(self._identity.public_key)
+            if stale or not self._passes_here(start.entry):
+                st.start_sent = None
+                st.pool.discard(start.sig)
         sent = st.decision_sent
         if not st.decision_pending or sent is None or self._identity is None:
             return
@@ -844,6 +868,10 @@ class Session:
             )
 
     def _sequence_authored(self, authored: AuthoredEntry) -> Output:
+        """As the sequencer, place `authored` next (SPEC 7.1): applied and sent to everyone,
+        or refused with a signed `Refusal` to its author. The local seat's own entry (one it
+        sent to the seat it has since taken over from) is refused locally: it is dropped and
+        made again."""
         seat, identity = self._state.seat, self._identity
         if seat is None or identity is None:
             raise RemoteProtocolError(
@@ -873,6 +901,9 @@ class Session:
                 identity, seat, ledger.head_seq, authored, exc.reason, exc.detail
             )
             refused = EntryRefused(authored.author, authored.kind, exc.reason, refusal.detail)
+            if authored.author == seat:
+                self._drop_pending(authored.sig)
+                return Output((), (refused,))
             return Output((refusal,), (refused,))
         return Output((draft,), tuple(events)) + self._auto()
 
@@ -886,7 +917,7 @@ class Session:
                 Reason.WRONG_GAME, "a refusal from another game", kind=refusal.kind
             )
         sequencer = ledger.sequencer
-        if refusal.hand != ledger.hand or refusal.sequencer != sequencer:
+        if refusal.hand != hand_of(refusal.kind, ledger) or refusal.sequencer != sequencer:
             return Output()  # about an earlier hand or sequencer: nothing pending can match
         key = ledger.identities.get(sequencer)
         if key is None or not refusal.verify(key):
@@ -896,24 +927,35 @@ class Session:
                 kind=refusal.kind,
                 author=refusal.author,
             )
-        sent = st.decision_sent
-        if (
-            refusal.author != st.seat
-            or not st.decision_pending
-            or sent is None
-            or sent.sig != refusal.sig
-            or refusal.head < sent.head
-        ):
+        sent = self._pending_sent(refusal.sig)
+        if refusal.author != st.seat or sent is None or refusal.head < sent.head:
             return Output()
         if refusal.head == ledger.head_seq and self._passes_here(sent.entry):
             # SPEC 7.1: refused at the head it passes at: the refusal is false. The decision
             # stays pending and goes to every peer again, which now holds it (7.5).
             return Output((sent.entry,), ())
-        st.decision_pending = False
-        st.decision_sent = None
-        st.pool.discard(refusal.sig)
+        self._drop_pending(refusal.sig)
         refused = EntryRefused(refusal.author, refusal.kind, refusal.reason, refusal.detail)
         return Output((), (refused,))
+
+    def _pending_sent(self, sig: bytes) -> Sent | None:
+        """The local seat's pending decision or `hand_start` with this signature, if any."""
+        st = self._state
+        for sent in (st.decision_sent if st.decision_pending else None, st.start_sent):
+            if sent is not None and sent.sig == sig:
+                return sent
+        return None
+
+    def _drop_pending(self, sig: bytes) -> None:
+        """Drop the pending decision or `hand_start` with this signature: it is made again
+        from the state now held (SPEC 7.1)."""
+        st = self._state
+        if st.decision_sent is not None and st.decision_sent.sig == sig:
+            st.decision_pending = False
+            st.decision_sent = None
+        if st.start_sent is not None and st.start_sent.sig == sig:
+            st.start_sent = None
+        st.pool.discard(sig)
 
     def _emit(self, body: Body, due: Due | None = None) -> Output:
         """Sign `body` as the local seat; sequence and apply it if this session sequences it,
@@ -922,7 +964,7 @@ class Session:
         assert identity is not None and me is not None
         st = self._state
         ledger = st.ledger
-        hand = ledger.hand + 1 if isinstance(body, k.HandStart) else ledger.hand
+        hand = hand_of(body.KIND, ledger)
         # SPEC 6.4: above every counter this identity used, in the chain or signed here
         counter = max(ledger.last_counter(identity.public_key), *st.signed, -1) + 1
         authored = AuthoredEntry.create(
@@ -939,6 +981,8 @@ class Session:
         if ledger.expected_sequencer(entry) != me:
             if due is not None:
                 st.pending.add(due)
+            if isinstance(body, k.HandStart):
+                st.start_sent = Sent(authored, ledger.head_seq)
             st.pool.take(authored, ledger)  # its own entry on its way counts as held (7.5)
             return Output((authored,), ())
         try:

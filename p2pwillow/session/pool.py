@@ -26,9 +26,15 @@ def author_key(authored: AuthoredEntry | Entry, ledger: Ledger) -> bytes | None:
     return ledger.identities.get(authored.author)
 
 
+def hand_of(kind: str, ledger: Ledger) -> int:
+    """The hand number an authored entry of `kind` made now carries: the next hand for a
+    `hand_start`, the current one for every other kind (SPEC 6.6)."""
+    return ledger.hand + 1 if kind == k.HandStart.KIND else ledger.hand
+
+
 class Pool:
-    """Authored entries of the current hand, not yet in the chain, at most PER_AUTHOR per
-    author."""
+    """Authored entries of the current hand (and the next hand's `hand_start`), not yet in
+    the chain, at most PER_AUTHOR per author."""
 
     __slots__ = ("_by_sig", "_hand", "_verified")
 
@@ -45,7 +51,7 @@ class Pool:
         self._follow(ledger)
         key = author_key(authored, ledger)
         if (
-            authored.hand != ledger.hand
+            authored.hand != hand_of(authored.kind, ledger)
             or key is None
             or authored.counter <= ledger.last_counter(key)
             or authored.sig in self._by_sig
@@ -104,4 +110,4 @@ class Pool:
             self._hand = ledger.hand
 
 
-__all__ = ["PER_AUTHOR", "Pool", "author_key"]
+__all__ = ["PER_AUTHOR", "Pool", "author_key", "hand_of"]

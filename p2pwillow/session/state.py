@@ -83,6 +83,9 @@ class SessionState:
     decision_pending: bool = False
     """The local seat's last decision went to the sequencer and is neither applied nor refused."""
     decision_sent: Sent | None = None
+    start_sent: Sent | None = None
+    """The local seat's `hand_start` on its way to the sequencer (SPEC 7.3): none is made again
+    until it is applied, refused, or no longer passes at the head."""
     clock: Clock = field(default_factory=Clock)
     """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
     pool: Pool = field(default_factory=Pool)

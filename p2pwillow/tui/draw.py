@@ -748,7 +748,7 @@ def end_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
 def leave_rows(width: int, g: Glyphs) -> list[Row]:
     rows: list[Row] = [
         [("class:strong", "Leave the table?")],
-        [("", "You leave between hands, when the deal comes to you, with your stack;")],
+        [("", "You leave between hands, once no hand is running, with your stack;")],
         [("", "the game goes on without you. Until then you play on.")],
         join([key("y", "leave the table"), key("n", "stay")], "    "),
     ]

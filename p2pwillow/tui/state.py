@@ -46,7 +46,7 @@ _CLOSING_CYCLE = (
     TradingClose.DEALER_CALLS,
 )
 DEFAULT_ORBITS = 2
-LEAVING = "you leave the table between hands, when the deal comes to you"
+LEAVING = "you leave the table between hands, once no hand is running"
 
 
 class ScreenState:

@@ -8,7 +8,17 @@ import hashlib
 import re
 
 import pytest
-from ledger_helpers import GAME, IDS, OTHER_GAME, SEATS, Table, genesis_body, play_hand, valid_game
+from ledger_helpers import (
+    GAME,
+    IDS,
+    OTHER_GAME,
+    SEATS,
+    VOTES,
+    Table,
+    genesis_body,
+    play_hand,
+    valid_game,
+)
 
 from p2pwillow.ledger import (
     GENESIS_PREV,
@@ -326,8 +336,10 @@ def test_seen_names_an_entry_of_the_current_hand() -> None:
     assert info.value.reason is Reason.WRONG_SEEN
     start = k.HandStart(dealer=2, players=[k.SeatStack(seat=s, stack=900) for s in range(4)])
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(2, start, hand=3, seen=table.ledger.hash_of(40)))
-    assert info.value.reason is Reason.WRONG_SEEN  # a hand start is made at its prev
+        table.ledger.check_next(table.make(2, start, hand=3, seen=old))
+    assert info.value.reason is Reason.WRONG_SEEN  # a hand start follows from the last hand
+    # made at an earlier head of the hand it follows, sequenced later: the ledger lets it pass
+    table.ledger.check_next(table.make(2, start, hand=3, seen=table.ledger.hash_of(40)))
     opened = table.add(2, start, hand=3)
     bet = table.add(0, k.Bet(amount=25))
     table.ledger.append(table.make(1, k.Call(), seen=opened.hash))  # the ledger lets it pass
@@ -481,3 +493,88 @@ def test_signatures_made_here_skip_only_their_own_check() -> None:
     assert info.value.reason is Reason.BAD_SIGNATURE
     table.ledger.check_next(good, author_signed_here=True, countersigned_here=True)
     table.ledger.check_next(good)
+
+
+# --- who countersigns a hand start (SPEC 6.6) -------------------------------------------------
+
+
+def _next_hand() -> tuple[Table, k.HandStart]:
+    table = valid_game()  # hand 2 was dealt by seat 2, which sequences between hands
+    return table, k.HandStart(dealer=3, players=[k.SeatStack(seat=s, stack=1000) for s in range(4)])
+
+
+def test_the_sequencer_countersigns_the_next_dealers_hand_start() -> None:
+    table, start = _next_hand()
+    assert table.ledger.sequencer == 2
+    entry = table.make(3, start, hand=3)
+    assert table.ledger.expected_sequencer(entry) == 2
+    assert entry.verify_countersig(IDS[2].public_key)
+    table.ledger.append(entry)
+    assert table.ledger.sequencer_of(entry.seq) == 2  # it countersigned the hand start
+    assert table.ledger.sequencer == 3  # and the new hand's dealer sequences the hand
+    check = table.add(0, k.Check())
+    assert check.verify_countersig(IDS[3].public_key)
+    assert replay(table.ledger.entries).sequencer == 3
+
+
+def test_a_hand_start_countersigned_by_its_own_dealer_is_rejected() -> None:
+    """A next dealer that is not the sequencer cannot place its own hand start: its
+    countersignature does not verify as the sequencer's, in a live check and in a replay."""
+    table, start = _next_hand()
+    tampered = table.make(3, start, hand=3, sequencer=3)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(tampered)
+    assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
+    assert "sequencer 2" in info.value.detail
+    _replay_fails([*table.ledger.entries, tampered], Reason.BAD_COUNTERSIGNATURE)
+    # the same hand start, countersigned by the sequencer, is the one that comes next
+    table.ledger.append(table.make(3, start, hand=3))
+
+
+def test_a_hand_start_in_a_game_end_s_place_is_no_equivocation() -> None:
+    """The sequencer put a game end at a place; the next dealer's self-countersigned hand start
+    for the same place proves nothing against anyone and cannot follow the chain."""
+    table, start = _next_hand()
+    rival = table.make(3, start, hand=3, sequencer=3)
+    stacks = [k.SeatStack(seat=s, stack=1000) for s in range(4)]
+    end = table.add(0, k.GameEnd(players=stacks))
+    assert rival.seq == end.seq
+    assert table.ledger.conflict(rival) is None
+    assert find_equivocation(end, rival, 2, IDS[2].public_key) is None
+
+
+def test_the_dealer_countersigns_its_hand_start_when_it_sequences() -> None:
+    """After a sequencer change made the next dealer the sequencer, it countersigns its own."""
+    table, start = _next_hand()
+    table.add(3, k.SequencerChange(replaced=[2], votes=VOTES))
+    assert table.ledger.sequencer == 3
+    entry = table.make(3, start, hand=3)
+    assert table.ledger.expected_sequencer(entry) == 3
+    table.ledger.append(entry)
+    assert table.ledger.sequencer == 3
+
+
+def test_a_sequencer_that_leaves_hands_sequencing_on() -> None:
+    """SPEC 6.6: the leave of the sequencer is its own to countersign; the seat that takes over
+    from it (the next clockwise in the ring) sequences what follows."""
+    table, _ = _next_hand()
+    leave = table.add(2, k.Leave())
+    assert table.ledger.sequencer_of(leave.seq) == 2
+    assert table.ledger.sequencer == 3
+    start = k.HandStart(dealer=3, players=[k.SeatStack(seat=s, stack=1000) for s in (0, 1, 3)])
+    forged = table.make(3, start, hand=3, sequencer=0)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(forged)
+    assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
+    table.add(3, start, hand=3)
+    assert replay(table.ledger.entries).sequencer == 3
+    # the last seat of the ring leaves: the seated players' next clockwise takes over
+    other, _ = _next_hand()
+    genesis = other.ledger.hash_of(0).hex()
+    joiner = k.Join(
+        name="Late Larry", identity_key=IDS[4].public_key.hex(), genesis=genesis, buy_in=1000
+    )
+    other.add(5, joiner, key=IDS[4])
+    for seat in (0, 1, 3, 2):
+        other.add(seat, k.Leave())
+    assert other.ledger.ring == () and other.ledger.sequencer == 5

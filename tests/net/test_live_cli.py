@@ -98,7 +98,7 @@ def test_three_processes_play_a_hand(tmp_path: Path) -> None:
 
 
 def test_a_bot_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None:
-    """`willow bot --leave-after 1`: the bot leaves between hands once the deal comes to it
+    """`willow bot --leave-after 1`: the bot leaves between hands once no hand is running
     (exit 0); the host and the other bots play the game's four hands without it."""
     home = str(tmp_path / "host")
     host = ["--auto", "--hands", "4", "--seats", "4", "--name", "Ann", "--samples", "40",

@@ -1,5 +1,5 @@
 """Joins and leaves between hands on the live table: real nodes over real zmq on loopback, real
-sessions, proofs and files. A seat leaves once no hand is running and the deal comes to it; the
+sessions, proofs and files. A seat leaves once no hand is running; the
 others go on without it, and every transcript is the same game."""
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ def entries(data: bytes) -> list[Entry]:
 
 
 def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None:
-    """Three bots and a bot that leaves after its second hand: it writes its `leave` when the
-    deal comes to it, stops once the leave is in its chain, and the others play the game to its
+    """Three bots and a bot that leaves after its second hand: it writes its `leave` once no
+    hand is running, stops once the leave is in its chain, and the others play the game to its
     end without it; every transcript is the same game and `willow verify` counts the leaver's
     stack as taken away."""
     events: list[dict[str, object]] = []

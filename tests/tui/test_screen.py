@@ -215,13 +215,13 @@ def test_leaving_the_table_between_hands_asks_first(tmp_path: Path) -> None:
         await seated(t)
         t.press("l")
         text = await t.wait_for("Leave the table?")
-        assert "when the deal comes to you" in text and "[n] stay" in text
+        assert "once no hand is running" in text and "[n] stay" in text
         t.press("n")
         await t.wait_for(lambda s: "Leave the table?" not in s)
         t.press("l")
         await t.wait_for("Leave the table?")
         t.press("y")
-        await t.wait_for("you leave the table between hands, when the deal comes to you")
+        await t.wait_for("you leave the table between hands, once no hand is running")
         while c.ended is None:
             text = await t.settled(lambda s: c.ended is not None or answer_keys(s) is not None)
             keys = None if c.ended is not None else answer_keys(text)

@@ -846,9 +846,9 @@ def _setup_signature_cases(v: _Valid) -> list[Json]:
     cases = _Rejected(v.seq)
     add = cases.add
     add(
-        "hand_start countersigned by the host, not the new dealer",
+        "hand_start countersigned by the new dealer, not the sequencer (the host)",
         ["WrongSequencer"],
-        _countersign(hand_start, IDS[0]),
+        _countersign(hand_start, DEALER_ID),
         Reason.BAD_COUNTERSIGNATURE,
         hand_start["seq"],
     )
@@ -986,7 +986,6 @@ def _counter_and_seen_cases(v: _Valid) -> list[Json]:
     """SPEC 6.4, 6.5 checks 7-8: entries whose signatures verify, placed where they cannot be:
     the author's counter does not rise, or `seen` names no head it may follow from."""
     bet, reveal, hand_start, resigned = v.bet, v.reveal, v.hand_start, _resigned
-    seat_entry = v.seat_entry
     cases = _Rejected(v.seq)
     add = cases.add
     add(
@@ -1020,9 +1019,9 @@ def _counter_and_seen_cases(v: _Valid) -> list[Json]:
         Reason.WRONG_SEEN,
     )
     add(
-        "hand_start made at another head than its prev",
+        "hand_start made at no head of the hand it follows",
         ["WrongSeen"],
-        _countersign(_sign(_with(hand_start, seen=seat_entry["prev"]), DEALER_ID), DEALER_ID),
+        _countersign(_sign(_with(hand_start, seen=_hex("nowhere", 32)), DEALER_ID), IDS[0]),
         Reason.WRONG_SEEN,
         hand_start["seq"],
     )
