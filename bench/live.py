@@ -22,15 +22,21 @@ from pathlib import Path
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry, decode_entry
+from p2pwillow.rules import TableConfig
 from p2pwillow.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 HANDS = 10
-BASELINE_HANDS = 30
-"""More hands in process (they are cheap): its mean over the kinds of hands is steadier."""
+BASELINE_GAMES = 3
+"""In-process games of HANDS hands each (they are cheap): the mean over more hands is steadier.
+Each is a new game of PLAYERS seats with STACK chips each, as the live one is."""
 SAMPLES = 100
 """Monte Carlo deals per bot decision, the same live and in process."""
+STACK = 100_000
+"""Chips each player sits down with, the same live and in process: deep enough that no one
+is out of chips within HANDS hands, so every hand deals in every seat (a hand's CPU grows with
+its players)."""
 DEADLINE = 300.0
 LOOPBACK = "127.0.0.1"
 
@@ -45,6 +51,8 @@ class HandFigures:
     """CPU seconds of every peer from its hand_start to its hand_end, added up."""
     entries: int
     """Entries of the hand in the transcript (its head signatures included)."""
+    players: int
+    """Players dealt in (a hand's proofs grow with them)."""
     frames: int = 0
     """Frames every peer sent from this hand_start to the next (or to the game's end)."""
     bytes: int = 0
@@ -70,7 +78,8 @@ def _live_events(tmp: Path) -> list[list[dict[str, object]]]:
     events, the host's first."""
     files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
     common = ["--samples", str(SAMPLES), "--address", LOOPBACK]
-    table = ["--hands", str(HANDS), "--seats", str(PLAYERS), "--no-advertise"]
+    table = ["--hands", str(HANDS), "--seats", str(PLAYERS), "--stack", str(STACK)]
+    table.append("--no-advertise")
     host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common, events=files[0])
     procs = [host]
     try:
@@ -108,19 +117,23 @@ def _num(e: dict[str, object], key: str) -> float:
     return float(value)
 
 
-def _entries_per_hand(lines: list[bytes]) -> dict[int, int]:
+def _per_hand(lines: list[bytes]) -> tuple[dict[int, int], dict[int, int]]:
+    """Entries of each hand, and its players (from its hand_start)."""
     counts: dict[int, int] = {}
+    players: dict[int, int] = {}
     for line in lines:
-        hand = decode_entry(line).hand
-        counts[hand] = counts.get(hand, 0) + 1
-    return counts
+        entry = decode_entry(line)
+        counts[entry.hand] = counts.get(entry.hand, 0) + 1
+        if isinstance(entry.body, k.HandStart):
+            players[entry.hand] = len(entry.body.players)
+    return counts, players
 
 
 def _live() -> list[HandFigures]:
     with tempfile.TemporaryDirectory(prefix="willow-bench-") as tmp:
         peers = _live_events(Path(tmp))
         [path] = Path(tmp, "host").glob("data/games/*/transcript.jsonl")
-        entries = _entries_per_hand(path.read_bytes().splitlines())
+        entries, players = _per_hand(path.read_bytes().splitlines())
     played = max(entries)  # a game may end early: a player out of chips
     figures = []
     for hand in range(1, played + 1):
@@ -140,6 +153,7 @@ def _live() -> list[HandFigures]:
                 setup=_num(dealt, "t") - _num(begun, "t"),
                 cpu=cpu,
                 entries=entries[hand],
+                players=players[hand],
                 frames=int(sum(sent)),
                 bytes=int(sum(size)),
             )
@@ -155,28 +169,39 @@ def _sent(events: list[dict[str, object]], hand: int, counter: str, played: int)
 
 
 def _in_process() -> list[HandFigures]:
-    """The same hands in one process (`willow simulate`'s table): wall and CPU from each
-    hand_start to its last deal_shares and its hand_end, as the entries are made."""
+    """The same kind of game in one process (`willow simulate`'s table), BASELINE_GAMES times
+    over with other seeds: wall and CPU from each hand_start to its last deal_shares and its
+    hand_end, as the entries are made."""
+    figures: list[HandFigures] = []
+    for seed in range(1, BASELINE_GAMES + 1):
+        figures.extend(_in_process_game(seed))
+    return figures
+
+
+def _in_process_game(seed: int) -> list[HandFigures]:
     marks: dict[int, dict[str, tuple[float, float]]] = {}
-    players: dict[int, int] = {}
     shares: dict[int, int] = {}
+    dealt_in: dict[int, int] = {}
 
     def on_entry(entry: Entry) -> None:
         now = (time.perf_counter(), time.process_time())
         hand = marks.setdefault(entry.hand, {})
         if isinstance(entry.body, k.HandStart):
             hand["start"] = now
-            players[entry.hand] = len(entry.body.players)
+            dealt_in[entry.hand] = len(entry.body.players)
         elif entry.kind == "deal_shares":
             shares[entry.hand] = shares.get(entry.hand, 0) + 1
-            if shares[entry.hand] == players[entry.hand]:
+            if shares[entry.hand] == dealt_in[entry.hand]:
                 hand["dealt"] = now
         elif entry.kind == "hand_end":
             hand["end"] = now
 
-    table = Table(PLAYERS, seed=1, rng=os.urandom, samples=SAMPLES, on_entry=on_entry)
-    played = table.play(BASELINE_HANDS)
-    entries = _entries_per_hand([line.rstrip(b"\n") for line in table.lines])
+    config = TableConfig(seats=PLAYERS, starting_stack=STACK)
+    table = Table(
+        PLAYERS, config=config, seed=seed, rng=os.urandom, samples=SAMPLES, on_entry=on_entry
+    )
+    played = table.play(HANDS)
+    entries, players = _per_hand([line.rstrip(b"\n") for line in table.lines])
     figures = []
     for hand in range(1, played + 1):
         m = marks[hand]
@@ -186,6 +211,7 @@ def _in_process() -> list[HandFigures]:
                 setup=m["dealt"][0] - m["start"][0],
                 cpu=m["end"][1] - m["start"][1],
                 entries=entries[hand],
+                players=players[hand],
             )
         )
     return figures
@@ -206,17 +232,26 @@ def _per_entry(figures: list[HandFigures]) -> float:
     return sum(f.cpu for f in figures) / sum(f.entries for f in figures)
 
 
+def _full(figures: list[HandFigures]) -> list[HandFigures]:
+    """The hands every seat was dealt in (the first hand always is): a hand's CPU grows with
+    its players, so CPU is compared between hands of as many players."""
+    return [f for f in figures if f.players == PLAYERS]
+
+
 def hand4_wall() -> dict[str, object]:
     """Seconds from hand_start to hand_end on the dealer's clock (median over the hands), for
     four bot peers in four processes on loopback; baseline: the same kind of hands in one
-    process. cpu_s adds up every peer's CPU over a hand (mean); the goal is at most 1.3x the
-    in-process CPU. The cards and choices differ between the two games, so cpu_entry_ratio
-    compares CPU per entry as well (a hand with more trades has more entries and proofs)."""
+    process, in games as long as the live one. cpu_s adds up every peer's CPU over a hand
+    (mean over the hands all four players were dealt in, on both sides); the goal is at most
+    1.3x the in-process CPU. The cards and choices differ between the two games, so
+    cpu_entry_ratio compares CPU per entry as well (a hand with more trades has more entries
+    and proofs)."""
     live, local = _figures()
     value = _median(live, lambda f: f.wall)
     base = _median(local, lambda f: f.wall)
-    cpu = statistics.mean(f.cpu for f in live)
-    base_cpu = statistics.mean(f.cpu for f in local)
+    full, base_full = _full(live), _full(local)
+    cpu = statistics.mean(f.cpu for f in full)
+    base_cpu = statistics.mean(f.cpu for f in base_full)
     return {
         "value": round(value, 3),
         "unit": "s",
@@ -225,9 +260,12 @@ def hand4_wall() -> dict[str, object]:
         "cpu_s": round(cpu, 3),
         "baseline_cpu_s": round(base_cpu, 3),
         "cpu_ratio": round(cpu / base_cpu, 2),
-        "cpu_entry_ratio": round(_per_entry(live) / _per_entry(local), 2),
+        "cpu_entry_ratio": round(_per_entry(full) / _per_entry(base_full), 2),
+        "cpu_hands": [len(full), len(base_full)],
         "entries": [f.entries for f in live],
         "baseline_entries": [f.entries for f in local],
+        "players": [f.players for f in live],
+        "baseline_players": [f.players for f in local],
         "goal": "cpu_ratio <= 1.3",
         "hands": len(live),
         "samples": SAMPLES,

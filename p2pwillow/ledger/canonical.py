@@ -32,6 +32,16 @@ class _Rejected(Exception):
     """Internal: a value outside the canonical domain; carries the reason text."""
 
 
+class _Refused:
+    """Internal: what the parser's hooks put in place of an integer or an object outside the
+    canonical domain; encoding it again raises _Rejected with the reason."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
 def _check(value: object, depth: int) -> None:
     """Raise _Rejected unless value is in the canonical domain (SPEC 6.1)."""
     if depth > MAX_DEPTH:
@@ -58,6 +68,8 @@ def _check(value: object, depth: int) -> None:
         return
     if isinstance(value, float):
         raise _Rejected("numbers are integers only")
+    if isinstance(value, _Refused):
+        raise _Rejected(value.reason)
     raise _Rejected(f"{type(value).__name__} is not a JSON value")
 
 
@@ -69,11 +81,15 @@ def _check_text(text: str) -> None:
             raise _Rejected("string holds a lone surrogate") from None
 
 
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+)
+"""What `json.dumps` builds for these options on every call, built once."""
+
+
 def dump_checked(value: object) -> bytes:
     """canonical_bytes without the domain check, for values built from validated fields."""
-    return json.dumps(
-        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
-    ).encode("utf-8")
+    return _ENCODER.encode(value).encode("utf-8")
 
 
 def canonical_bytes(value: object) -> bytes:
@@ -89,13 +105,40 @@ def canonical_bytes(value: object) -> bytes:
     return dump_checked(value)
 
 
-def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
-    obj: JsonObject = {}
-    for key, item in pairs:
-        if key in obj:
-            raise _Rejected(f"duplicate object key {key!r}")
-        obj[key] = item
+# --- parsing -------------------------------------------------------------------------------------
+# parse_canonical accepts `data` only if it is the canonical encoding of what it parses to. The
+# parser (json's C scanner) checks the syntax; the domain is checked as it parses, cheaply: an
+# integer out of range and an object with a bad key become a _Refused mark (so a syntax error
+# later in the input is still reported as malformed, as it would be by a parse then a check),
+# and encoding the value again, which must give back the input byte for byte, raises on a mark.
+# That comparison also refuses duplicate keys (the parsed object holds one of them, so its
+# encoding is shorter), lone surrogates (a valid UTF-8 input holds none, so the encoding of a
+# parsed one differs from it), other escapes, whitespace and key order. Depth alone is not seen
+# by the round trip: a value inside fewer than MAX_DEPTH brackets and braces is at most
+# MAX_DEPTH deep (the outermost value is at depth 1), and any other input is walked in full by
+# _check.
+
+_GOOD_KEYS: set[str] = set()
+"""Object keys found valid so far (keys repeat from entry to entry), kept up to a bound."""
+_GOOD_KEYS_BOUND = 4096
+
+
+def _object(obj: dict[str, JsonValue]) -> dict[str, JsonValue] | _Refused:
+    good = _GOOD_KEYS
+    for key in obj:
+        if key not in good:
+            if _KEY.fullmatch(key) is None:
+                return _Refused(f"object key {key!r} is not 1-64 of A-Z a-z 0-9 _ . -")
+            if len(good) < _GOOD_KEYS_BOUND:
+                good.add(key)
     return obj
+
+
+def _integer(text: str) -> int | _Refused:
+    value = int(text)  # ValueError for thousands of digits: malformed, as json's own int()
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return _Refused("integer outside +-(2^53 - 1)")
+    return value
 
 
 def _no_float(text: str) -> NoReturn:
@@ -105,6 +148,20 @@ def _no_float(text: str) -> NoReturn:
 def _no_constant(text: str) -> NoReturn:
     # NaN and Infinity are not JSON at all (SPEC 6.11 "malformed"), not merely non-canonical.
     raise ValueError(f"{text} is not JSON")
+
+
+def _refuse(value: object) -> NoReturn:
+    if isinstance(value, _Refused):
+        raise _Rejected(value.reason)
+    raise _Rejected(f"{type(value).__name__} is not a JSON value")  # pragma: no cover
+
+
+_DECODER = json.JSONDecoder(
+    object_hook=_object, parse_int=_integer, parse_float=_no_float, parse_constant=_no_constant
+)
+_CHECKER = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False, default=_refuse
+)
 
 
 def parse_canonical(data: bytes | str) -> JsonValue:
@@ -128,13 +185,10 @@ def parse_canonical(data: bytes | str) -> JsonValue:
     except UnicodeDecodeError:
         raise RemoteProtocolError(Reason.MALFORMED, "not UTF-8") from None
     try:
-        value: JsonValue = json.loads(
-            text,
-            object_pairs_hook=_object_pairs,
-            parse_float=_no_float,
-            parse_constant=_no_constant,
-        )
-        _check(value, 1)
+        value: JsonValue = _DECODER.decode(text)
+        if raw.count(b"[") + raw.count(b"{") >= MAX_DEPTH:
+            _check(value, 1)
+        again = _CHECKER.encode(value)
     except _Rejected as exc:
         raise RemoteProtocolError(Reason.NON_CANONICAL, str(exc)) from None
     except RecursionError:
@@ -142,11 +196,8 @@ def parse_canonical(data: bytes | str) -> JsonValue:
     except ValueError as exc:
         # json.JSONDecodeError, and int() refusing thousands of digits
         raise RemoteProtocolError(Reason.MALFORMED, f"not JSON: {exc}") from None
-    try:
-        again = dump_checked(value)
-    except (UnicodeEncodeError, ValueError):  # pragma: no cover - _check excludes these
-        raise RemoteProtocolError(Reason.NON_CANONICAL, "not encodable") from None
-    if again != raw:
+    # `text` is valid UTF-8, so equal text means equal bytes (and no lone surrogate)
+    if again != text:
         raise RemoteProtocolError(
             Reason.NON_CANONICAL,
             "not in canonical form (key order, whitespace, escapes or number form)",

@@ -66,6 +66,7 @@ import contextlib
 import functools
 import inspect
 import logging
+import math
 import os
 import random
 import threading
@@ -281,6 +282,8 @@ class Node:
         self._greet_at = 0.0
         self._links_at = 0.0
         self._flush_asked = False
+        self._next_due = 0.0
+        """When the replication has something to send next, as of the last flush."""
         self._stepped: _StepResult | None = None
         self._over = asyncio.Event()
         self._over_reason = ""
@@ -630,23 +633,40 @@ class Node:
                 elif self._door is not None:
                     # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
                     self._door.at_door(transport, r)
+            # What the frames make due (a catch-up reply, an acknowledgement) goes out when the
+            # driver, woken now, ends its pass: one flush for the frames and what the session
+            # makes of them.
+            self._next_due = 0.0
             self._wake.set()
-            self._flush_soon()
 
     def _flush_soon(self) -> None:
         """Flush once the loop is done with what it is doing now: what comes due meanwhile
         (acknowledgements of a burst of entries) goes in one pass."""
         if not self._flush_asked:
             self._flush_asked = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            asyncio.get_running_loop().call_soon(self._flush_asked_for)
+
+    def _flush_asked_for(self) -> None:
+        if self._flush_asked:  # not flushed meanwhile
+            self._flush()
 
     def _flush(self) -> None:
-        """Send every frame the replication says is due now."""
+        """Send every frame the replication says is due now, and note when the next is."""
         self._flush_asked = False
         for peer, data in self._rep.frames_to_send(time.monotonic()):
             if self.transport.send(peer, data):
                 self.traffic.frames_sent += 1
                 self.traffic.bytes_sent += len(data)
+        timer = self._rep.get_timer()
+        self._next_due = timer if timer is not None else math.inf
+
+    def _flush_due(self, now: float) -> None:
+        """Flush if anything may be due: a flush was asked for (the session made something),
+        or a time the replication named has come (frames that came in make it now).
+        Everything else that changes what is due goes through one of those, so the idle loop
+        does not ask the replication each time it wakes."""
+        if self._flush_asked or now >= self._next_due:
+            self._flush()
 
     # --- the driver ------------------------------------------------------------------------------
 
@@ -667,7 +687,7 @@ class Node:
                     now = time.monotonic()
                     if self._step_due or now >= self._tick_at or self._looked(now):
                         await self._step(now)
-                self._flush()
+                self._flush_due(time.monotonic())
                 await self._sleep()
         except asyncio.CancelledError:
             raise
@@ -686,10 +706,7 @@ class Node:
         if self._step_due and self._playing:
             return
         now = time.monotonic()
-        times = [now + 0.5]
-        timer = self._rep.get_timer()
-        if timer is not None:
-            times.append(timer)
+        times = [now + 0.5, self._next_due]
         if self._playing:
             times.append(self._tick_at)
             if self._look_at is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -138,3 +139,134 @@ def test_is_hex() -> None:
     assert is_hex("00ff", 4) and is_hex("") and is_hex("ab")
     assert not is_hex("00FF") and not is_hex("abc") and not is_hex("0x00")
     assert not is_hex("00ff", 6) and not is_hex(b"00") and not is_hex("éé")
+
+
+# --- the parser against a plain reference: parse in full, check the domain, encode again ----------
+
+_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    if len({k for k, _ in pairs}) != len(pairs):
+        raise _Duplicate
+    return dict(pairs)
+
+
+def _in_domain(value: object, depth: int = 1) -> bool:
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, int):
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, list):
+        return all(_in_domain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(
+            _KEY.fullmatch(k) is not None and _in_domain(v, depth + 1) for k, v in value.items()
+        )
+    return False
+
+
+def _reference(data: bytes) -> tuple[bool, object]:
+    """(accepted, value) by the rule of SPEC 6.1 read literally."""
+    if len(data) > MAX_LINE_BYTES:
+        return False, None
+    try:
+        value = json.loads(data.decode("utf-8"), object_pairs_hook=_pairs)
+    except (ValueError, RecursionError, _Duplicate):
+        return False, None
+    if any(isinstance(v, float) for v in _leaves(value)) or not _in_domain(value):
+        return False, None
+    encoded = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if encoded.encode("utf-8") != data:
+        return False, None
+    return True, value
+
+
+def _leaves(value: object) -> list[object]:
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    return [value]
+
+
+def _parsed(data: bytes) -> tuple[bool, object]:
+    try:
+        return True, parse_canonical(data)
+    except RemoteProtocolError:
+        return False, None
+
+
+_TWEAKS = [
+    (b'"', b'"a":1,"'),  # a key again, or a new one
+    (b":", b": "),
+    (b",", b", "),
+    (b"1", b"9007199254740992"),
+    (b"1", b"-0"),
+    (b"1", b"1.0"),
+    (b'"a', b'"a b'),
+    (b'"', b'"\\u00e9'),
+    (b'"', b'"\\ud800'),
+    (b"[", b"[" * 40),
+    (b"]", b"]" * 40),
+    (b"{", b'{"":1,'),
+    (b"}", b',"a":2}'),
+]
+
+
+@given(json_values, st.lists(st.tuples(st.sampled_from(_TWEAKS), st.integers(0, 50)), max_size=3))
+def test_the_parser_accepts_exactly_what_the_reference_accepts(
+    value: object, tweaks: list[tuple[tuple[bytes, bytes], int]]
+) -> None:
+    data = canonical_bytes(value)
+    for (old, new), nth in tweaks:
+        at = -1
+        for _ in range(nth % max(1, data.count(old)) + 1):
+            at = data.find(old, at + 1)
+        if at >= 0:
+            data = data[:at] + new + data[at + len(old) :]
+    assert _parsed(data) == _reference(data)
+
+
+@given(st.binary(max_size=200))
+def test_the_parser_and_the_reference_agree_on_random_bytes(data: bytes) -> None:
+    assert _parsed(data) == _reference(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[" * (MAX_DEPTH - 1) + b"1" + b"]" * (MAX_DEPTH - 1),
+        b"[" * MAX_DEPTH + b"1" + b"]" * MAX_DEPTH,  # the 1 is one deeper than its array
+        b"[" * (MAX_DEPTH + 1) + b"1" + b"]" * (MAX_DEPTH + 1),
+        b'["' + b"[" * 40 + b'"]',  # brackets inside a string do not nest
+        b'{"a":' * MAX_DEPTH + b"1" + b"}" * MAX_DEPTH,
+        b'{"a":' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1),
+        b'[{"a":1,"a":1}]',
+        b'[{"a b":1}]',
+        b"[9007199254740991,-9007199254740991]",
+        b"[9007199254740992]",
+        b'[{"a":[9007199254740992]},1,]',  # out of range, then malformed
+    ],
+)
+def test_the_parser_and_the_reference_agree_on_edges(data: bytes) -> None:
+    assert _parsed(data) == _reference(data)
+
+
+def test_a_syntax_error_after_a_value_out_of_the_domain_is_malformed() -> None:
+    for data in (b"[9007199254740992,]", b'[{"a b":1},]'):
+        with pytest.raises(RemoteProtocolError) as info:
+            parse_canonical(data)
+        assert info.value.reason is Reason.MALFORMED
