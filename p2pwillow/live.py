@@ -446,6 +446,11 @@ async def join_table(
         except LobbyError as exc:
             raise LiveError(exc.reason, str(exc)) from None
         assert lobby.transport is not None
+        if seating.late:
+            _say(
+                f"{seating.me.name} takes seat {seating.seat} of a game under way: watching it "
+                "until the hand ends, then playing from the next one"
+            )
         return await play_seat(seating, lobby.transport, store, keys, options, events)
     except BaseException:
         if lobby.transport is not None:
