@@ -148,6 +148,9 @@ LEAVE_TRIES = 3
 """A `leave` the sequencer refused is written again at most this many times."""
 JOIN_WITHIN = 120.0
 """A newcomer whose `join` is not in the chain this long after it was seated is dropped."""
+GIVE_UP_AFTER = 10.0
+"""A newcomer not seated JOIN_WITHIN and this long after it started gives up: its peers have
+dropped it."""
 ANNOUNCE_AFTER = 3.0
 """The host tells the seated players of a newcomer this long more once its join is in its
 chain, for a peer whose chain lags."""
@@ -323,8 +326,9 @@ class Node:
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         self._arrivals: dict[bytes, _Arrival] = {}
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
-        self._table_told: dict[int, tuple[str, str]] | None = None
+        self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
+        self._started_at = 0.0
         # published state
         self._lock = threading.Lock()
         self._shown = Shown(busy=False)
@@ -341,7 +345,7 @@ class Node:
             # (the worker's idle hook may publish it only a moment later)
             first = await self._worker.run(lambda: self._play.view(self.links))
             self._publish(view=first)
-        now = time.monotonic()
+        now = self._started_at = time.monotonic()
         genesis = self.seating.genesis
         if self._play.restored:
             # what the store held joins the replication; peers catch up from here, and this
@@ -679,6 +683,11 @@ class Node:
                     for player in self._door.tick(self.transport):
                         self._admit(player, now)
                 self._follow_table(now)
+                if self._play.watching and now - self._started_at > JOIN_WITHIN + GIVE_UP_AFTER:
+                    raise NodeError(
+                        f"the table did not take this seat within {JOIN_WITHIN:.0f} s "
+                        "(its join never came into the chain): this newcomer was dropped"
+                    )
                 if self._leaving:
                     self._let_go(now)
                 if self._playing:
@@ -987,6 +996,10 @@ class Node:
         key = player.curve
         if key in self._arrivals or key == self.transport.keys.public or player.seat == self.seat:
             return
+        if self._play.ended:
+            if self._door is not None:
+                self._door.release(key)
+            return
         if key in self._seats or not 0 <= player.seat < self.seating.roster.table_config.seats:
             return
         held = self._play.table.get(player.seat)
@@ -1023,10 +1036,10 @@ class Node:
         """Follow the chain's seats: tell the door, say a new safety code, let each newcomer
         whose join is in the chain be a player like any other, drop one whose join never
         came."""
-        table = dict(self._play.table)
-        if table != self._table_told and self._door is not None:
-            self._door.table_now(table, open_=not self._play.ended)
-        self._table_told = table
+        table, ended = dict(self._play.table), self._play.ended
+        if (table, ended) != self._table_told and self._door is not None:
+            self._door.table_now(table, open_=not ended)
+        self._table_told = table, ended
         code = self._play.safety_code
         if code and code != self._code_shown:
             self._code_shown = code

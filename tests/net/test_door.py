@@ -35,8 +35,11 @@ def entries(data: bytes) -> list[Entry]:
     return [decode_entry(line) for line in data.splitlines()]
 
 
-async def short_table(table: Table, guests: int) -> list[Node]:
-    """The host and `guests` guests at a table of more seats, started with those seated."""
+async def short_table(
+    table: Table, guests: int, events: list[dict[str, object]] | None = None
+) -> list[Node]:
+    """The host and `guests` guests at a table of more seats, started with those seated (the
+    host's node reporting to `events`)."""
     await table.open()
     host = table.host
     assert host is not None
@@ -47,7 +50,7 @@ async def short_table(table: Table, guests: int) -> list[Node]:
         await asyncio.sleep(0.05)
     host.start_now()
     seating = await asyncio.wait_for(forming, DEADLINE)
-    nodes = [table.node(0, seating, host)]
+    nodes = [table.node(0, seating, host, events=events)]
     await nodes[0].start()
     for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
         nodes.append(table.node(n, s, lobby))
@@ -77,12 +80,13 @@ def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(tmp_path: Pat
     free seat, watches, writes its join between hands and plays the hands after it with the
     starting stack; every transcript is the same game, the newcomer's too."""
     events: list[dict[str, object]] = []
+    at_host: list[dict[str, object]] = []
 
     async def main() -> list[Node]:
         table = Table(tmp_path, players=3, hands=4, config=TableConfig(seats=4))
-        nodes = await short_table(table, 2)
-        while nodes[0].hands_played < 1:
-            await asyncio.sleep(0.05)
+        nodes = await short_table(table, 2, at_host)
+        while not any(e["event"] == "dealt" for e in at_host):
+            await asyncio.sleep(0.02)
         nodes.append(await newcomer(table, 3, events))
         try:
             await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
@@ -101,6 +105,11 @@ def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(tmp_path: Pat
     assert join.body.buy_in == 1000, "a new identity buys in with the starting stack"
     assert join.body.identity_key == nodes[3].seating.me.identity_key
     assert between_hands_before(chain, join.seq)
+    # it came while hand 1 ran (dealt, not ended) and its join waited for the hand's end
+    [admitted] = [e["t"] for e in at_host if e["event"] == "newcomer"]
+    assert isinstance(admitted, float)
+    ends = [e["t"] for e in at_host if e["event"] == "hand_end" and e["hand"] == 1]
+    assert ends and isinstance(ends[0], float) and ends[0] > admitted
     later = [e.body for e in chain[join.seq :] if isinstance(e.body, k.HandStart)]
     assert later and all(3 in {p.seat for p in body.players} for body in later)
     report = verify_transcript(data)
@@ -177,5 +186,63 @@ def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) 
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))
         assert [e.author for e in chain if isinstance(e.body, k.Join)] == [2]
+
+    asyncio.run(main())
+
+
+def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer seated by the door whose node never starts (so no `join` ever comes) is
+    dropped by every node after JOIN_WITHIN: unpinned, hung up; the seat promised to it is
+    given to the next newcomer, who joins and plays."""
+    monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 1.0)
+    at_host: list[dict[str, object]] = []
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=8, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1, at_host)
+        silent = table.guest(2)
+        seating = await asyncio.wait_for(silent.seat(), DEADLINE)
+        assert seating.late and seating.seat == 2
+        assert silent.transport is not None
+        await silent.transport.close()  # it never plays
+        key = seating.me.curve
+        for _ in range(200):
+            if all(key not in n.transport.pinned for n in nodes):
+                break
+            await asyncio.sleep(0.05)
+        assert all(key not in n.transport.pinned for n in nodes), "dropped everywhere"
+        assert any(e["event"] == "dropped" and e["peer"] == 2 for e in at_host)
+        monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 120.0)
+        nodes.append(await newcomer(table, 3, []))
+        assert nodes[-1].seat == 2, "the seat promised to the dropped newcomer is free again"
+        try:
+            await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
+        finally:
+            await close_all(nodes)
+        assert len({transcript(n) for n in nodes}) == 1
+        chain = entries(transcript(nodes[0]))
+        joins = [e.body for e in chain if isinstance(e.body, k.Join)]
+        assert [j.identity_key for j in joins] == [nodes[-1].seating.me.identity_key]
+
+    asyncio.run(main())
+
+
+def test_a_newcomer_at_a_game_that_is_over_is_told_so(tmp_path: Path) -> None:
+    """Once the game's end is in the host's chain its door turns newcomers away: game-over."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=1, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        assert all(await asyncio.gather(*(n.wait_over(DEADLINE) for n in nodes)))
+        late = table.guest(3)
+        with pytest.raises(LobbyError) as caught:
+            await asyncio.wait_for(late.seat(), DEADLINE)
+        assert caught.value.reason is LobbyFailure.GAME_OVER
+        assert str(caught.value) == "the host did not seat bot 3: the game is over"
+        assert late.transport is not None
+        await late.transport.close()
+        await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE)
 
     asyncio.run(main())
