@@ -47,6 +47,7 @@ from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
 from p2pwillow.net.roster import (
     Closed,
+    Joining,
     LobbyMessage,
     Newcomer,
     Refused,
@@ -341,8 +342,12 @@ class HostLobby:
         if roster is None or self._genesis is None:
             return []
         newcomer = self._late[key]
-        frames = _greeting(roster, newcomer.seat, HelloFrame(self.name, self._statement))
-        return [*frames, encode_frame(EntriesFrame((self._genesis,)))]
+        return [
+            encode_frame(HelloFrame(self.name, self._statement)),
+            encode_frame(Joining(seat=newcomer.seat).frame()),
+            encode_frame(roster.frame()),
+            encode_frame(EntriesFrame((self._genesis,))),
+        ]
 
     def announcement(self, key: bytes) -> bytes | None:
         """The `newcomer` message that tells every seated player of the newcomer `key`."""
@@ -582,6 +587,8 @@ class _Joining:
 
     host: KeyStatement | None = None
     seat: int | None = None
+    late: bool = False
+    """The host seated this guest in a game under way (`joining`, SPEC 8.9)."""
     roster: Roster | None = None
     genesis: Entry | None = None
     heard: float = field(default_factory=time.monotonic)
@@ -705,9 +712,10 @@ class GuestLobby:
             return self._refused(message)  # (a refusal of a name given up already is old news)
         if isinstance(message, Closed):
             raise LobbyError(LobbyFailure.HOST_LEFT, f"the table was closed: {message.detail}")
-        if isinstance(message, Welcome) and state.seat is None:
-            state.seat = message.seat
-            self._say(f"seated in seat {message.seat}; waiting for the table to fill")
+        if isinstance(message, Welcome | Joining) and state.seat is None:
+            state.seat, state.late = message.seat, isinstance(message, Joining)
+            if not state.late:
+                self._say(f"seated in seat {message.seat}; waiting for the table to fill")
         if isinstance(message, Roster) and state.host is not None:
             if state.roster is None or message.serial > state.roster.serial:
                 self._roster(transport, state, message)
@@ -758,15 +766,9 @@ class GuestLobby:
         roster, genesis = state.roster, state.genesis
         if roster is None or genesis is None or state.seat is None:
             return None
-        late = False
-        if roster.matches(genesis) is not None:
-            # the table as it is now, of a game under way: this guest joins it (SPEC 8.9);
-            # else a newer roster is on its way (the host repeats it)
-            late = roster.game_id == genesis.game and (
-                roster.matches(genesis, players=False) is None
-            )
-            if not late:
-                return None
+        late = state.late  # the table as it is now, of a game under way (SPEC 8.9)
+        if roster.matches(genesis, players=not late) is not None:
+            return None  # a newer roster is on its way (the host repeats it)
         try:
             Ledger().append(genesis)  # the host's signatures on it
         except RemoteProtocolError:

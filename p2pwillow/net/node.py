@@ -329,6 +329,7 @@ class Node:
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
         self._started_at = 0.0
+        self._join_told: int | None = None
         # published state
         self._lock = threading.Lock()
         self._shown = Shown(busy=False)
@@ -1041,12 +1042,17 @@ class Node:
             self._door.table_now(table, open_=not ended)
         self._table_told = table, ended
         code = self._play.safety_code
-        if code and code != self._code_shown:
+        if self._play.watching:
+            self._code_shown = code  # (a newcomer shows the table's code once it is seated)
+        elif code and code != self._code_shown:
             self._code_shown = code
             text = f"the table changed: the safety code is now {code}"
             self._say(text)
             self._publish(notice=text)
             self._event("safety_code", safety_code=code)
+        if self._play.join_sent is not None and self._play.join_sent != self._join_told:
+            self._join_told = self._play.join_sent
+            self._event("join_sent", hand=self._join_told, head=self._rep.head_seq)
         for key, arrival in list(self._arrivals.items()):
             p = arrival.player
             if table.get(p.seat, ("", ""))[1] == p.identity_key:
@@ -1056,7 +1062,7 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
-            elif now - arrival.since > JOIN_WITHIN or self._play.ended:
+            elif now - arrival.since > JOIN_WITHIN:
                 del self._arrivals[key]
                 self._drop_peer(key)
                 if self._keys.get(p.seat) == key:
@@ -1122,6 +1128,10 @@ class _Play:
         self.peer_head = -1
         """The highest head a peer reported (set from the loop before each step)."""
         self._join_asked: int | None = None
+        self.join_sent: int | None = None
+        """The hand after which this newcomer last wrote its `join`."""
+        self._checked_upto = 0
+        """Entries of a returning player's transcript checked against the chain so far."""
 
     @property
     def ready(self) -> bool:
@@ -1141,24 +1151,32 @@ class _Play:
         seating, store = node.seating, node.store
         game = seating.genesis.game
         try:
-            if seating.late:
-                session = self._watch(seating.genesis)
-            else:
-                session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
-        except (RemoteProtocolError, LocalProtocolError) as exc:
-            raise NodeError(f"cannot take this seat: {exc}") from None
-        try:
             transcript = store.transcript(game)
-            if transcript.entries:
+            if transcript.entries and not (
+                seating.late and transcript.entries[0] == seating.genesis
+            ):
                 transcript.close()
                 raise NodeError(
                     f"{transcript.path} holds this game already: a new seat never overwrites "
                     "it (--resume takes the seat again)"
                 )
+            # A player coming back (SPEC 8.9): its file holds the game up to its leave, which
+            # the chain must hold as it is; its log holds the counters it signed, never reused.
+            self._checked_upto = 1 if transcript.entries else 0
             self._signed = store.signed(game)
+            for authored in self._signed.entries:
+                self._logged[authored.counter] = authored.sig
             store.save_table(game, seating.encode())
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
+        try:
+            if seating.late:
+                session = self._watch(seating.genesis)
+            else:
+                session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except (RemoteProtocolError, LocalProtocolError) as exc:
+            transcript.close()
+            raise NodeError(f"cannot take this seat: {exc}") from None
         self._transcript = transcript
         self._session = session
         self.safety_code = session.ledger.safety_code()
@@ -1175,7 +1193,7 @@ class _Play:
         body = genesis.body
         if isinstance(body, k.Genesis) and seat in body.identity_keys():
             return Session(None, None, genesis)
-        return Session.restore(self.keys.identity, seat, [genesis], self.rng)
+        return Session.restore(self.keys.identity, seat, [genesis], self.rng, signed=self._logged)
 
     def _take_seat(self) -> None:
         """A newcomer's observer session hands over to its seat's once that seat is free in
@@ -1212,7 +1230,9 @@ class _Play:
         try:
             out = self._call(lambda: s.join(self.node.seating.me.name))
         except IllegalAction as exc:
+            log.warning("seat %s cannot join yet: %s", s.seat, exc)
             return _StepResult(Output(), (f"cannot join the table yet: {exc}",))
+        self.join_sent = s.hand_number
         return _StepResult(out)
 
     def _resume(self) -> None:
@@ -1351,7 +1371,17 @@ class _Play:
         if cuts and min(cuts) < len(transcript.entries):
             transcript.cut_back(min(cuts))
         ledger = s.ledger
-        for seq in range(len(transcript.entries), ledger.head_seq + 1):
+        held = len(transcript.entries)
+        if self._checked_upto < held:
+            # a player coming back: what its file holds must be the chain's, entry for entry
+            upto = min(held, ledger.head_seq + 1)
+            for seq in range(self._checked_upto, upto):
+                if ledger[seq] != transcript.entries[seq]:
+                    raise NodeError(
+                        f"{transcript.path} holds another entry {seq} than this table's chain"
+                    )
+            self._checked_upto = upto
+        for seq in range(held, ledger.head_seq + 1):
             entry = ledger[seq]
             transcript.append(entry)
             if isinstance(entry.body, k.Leave):
@@ -1363,6 +1393,12 @@ class _Play:
         self.sequencer = s.sequencer
         self.between = s.between_hands
         self.table = {p.seat: (p.name, p.player_id) for p in s.game.players}
+        if (
+            self.watching
+            and me is not None
+            and ledger.identities.get(me) == self.keys.identity.public_key
+        ):
+            self.watching = False  # its join is in the chain: a seat like any other
         self.ended = s.ended
         self.safety_code = ledger.safety_code()
         self.dirty = True

@@ -89,6 +89,16 @@ class Welcome(LobbyMessage):
     seat: int = spec(k.SEAT)
 
 
+@lobby_kind
+@dataclass(frozen=True, slots=True)
+class Joining(LobbyMessage):
+    """Host to a newcomer, after the genesis: it holds seat `seat` of the game under way once
+    its `join` is in the chain (the roster that follows is the table as it is now)."""
+
+    KIND: ClassVar[str] = "joining"
+    seat: int = spec(k.SEAT)
+
+
 REFUSALS = ("table-full", "game-started", "name-taken", "bad-hello", "game-over")
 
 
@@ -380,6 +390,7 @@ __all__ = [
     "MAX_HANDS",
     "REFUSALS",
     "Closed",
+    "Joining",
     "LobbyMessage",
     "Newcomer",
     "Refused",

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, Table, close_all, open_store
+from live_helpers import DEADLINE, Table, close_all, open_store, play_game
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import dump_checked
@@ -166,13 +166,24 @@ def test_announcements_that_are_not_the_hosts_or_do_not_verify_pin_nothing(
 
 def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) -> None:
     """Two of three seats play; the first newcomer gets the free seat, the second is told the
-    table is full (the seat is promised until the first one's join comes or it is dropped)."""
+    table is full (the seat is promised until the first one's join comes or it is dropped);
+    one with a seated player's name is told that first."""
 
     async def main() -> None:
         table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
         nodes = await short_table(table, 1)
         events: list[dict[str, object]] = []
         nodes.append(await newcomer(table, 2, events))
+        clash = table.guest(4, ["  ANN "])
+        with pytest.raises(LobbyError) as caught:
+            await asyncio.wait_for(clash.seat(), DEADLINE)
+        assert caught.value.reason is LobbyFailure.NAME_TAKEN
+        assert (
+            str(caught.value)
+            == "the host did not seat   ANN : someone at the table is called   ANN "
+        )
+        assert clash.transport is not None
+        await clash.transport.close()
         late: GuestLobby = table.guest(3)
         with pytest.raises(LobbyError) as caught:
             await asyncio.wait_for(late.seat(), DEADLINE)
@@ -246,3 +257,55 @@ def test_a_newcomer_at_a_game_that_is_over_is_told_so(tmp_path: Path) -> None:
         await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE)
 
     asyncio.run(main())
+
+
+def test_a_player_who_left_comes_back_with_the_stack_it_left_with(tmp_path: Path) -> None:
+    """A seat leaves between hands; the same store (its identity, its transcript up to its
+    leave, its log of signed counters) joins again as a newcomer: its join brings nothing (its
+    stack comes back), its counters go on from the ones it signed, and its transcript goes on
+    from what it held: one game, byte for byte, with every other seat's."""
+    events: list[dict[str, object]] = []
+
+    async def main() -> tuple[list[Node], Node]:
+        table = Table(tmp_path, players=3, hands=0)  # the host ends it, below
+        nodes = await play_game(table, events)
+        leaver = next(n for n in nodes if n.seat == 2)
+        leaver.leave_table()
+        await asyncio.wait_for(leaver.play_out(), DEADLINE)
+        assert leaver.ended is not None and leaver.ended.startswith("you left the table")
+        left_with = transcript(leaver)
+        again = await newcomer(table, nodes.index(leaver), events)
+        assert again.seat == 2
+        stayers = [n for n in nodes if n is not leaver]
+
+        def played_after_join() -> bool:
+            at_host = [e for e in events if e["seat"] == 0]
+            joined = [i for i, e in enumerate(at_host) if e["event"] == "joined"]
+            return bool(joined) and any(e["event"] == "hand_end" for e in at_host[joined[0] :])
+
+        while not played_after_join():
+            await asyncio.sleep(0.05)
+        nodes[0].end_game()
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(n.play_out() for n in [*stayers, again])), DEADLINE * 2
+            )
+        finally:
+            await close_all([*stayers, again])
+        assert transcript(again).startswith(left_with)
+        return stayers, again
+
+    stayers, again = asyncio.run(main())
+    copies = {transcript(n) for n in [*stayers, again]}
+    assert len(copies) == 1
+    data = copies.pop()
+    chain = entries(data)
+    [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 2 and join.body.buy_in == 0
+    assert join.seq > leave.seq and join.counter > leave.counter
+    report = verify_transcript(data)
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 3000 and chips.at_table == 3000
+    assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]

@@ -83,11 +83,18 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
         first.wait_for(r"Leaver \(normal\) sat down in seat 1")
         procs.append(bot(tmp_path, code, 2, "--name", "Stayer"))
         first.wait_for(r"Leaver \(normal\) left the table")
-        newcomer = bot(tmp_path, code, 3, "--name", "Late")
+        newcomer = bot(
+            tmp_path, code, 3, "--name", "Late", "--events", str(tmp_path / "late.jsonl")
+        )
         procs.append(newcomer)
         results = [p.finish() for p in procs]
     finally:
         kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+        late = tmp_path / "late.jsonl"
+        if late.exists():
+            print(late.read_text()[-6000:])
     codes = [c for c, _ in results]
     outputs = [o for _, o in results]
     assert codes == [0, 0, 0, 0], outputs
@@ -105,12 +112,17 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     chain = [decode_entry(line) for line in game.splitlines()]
     [join] = [e for e in chain if isinstance(e.body, k.Join)]
     assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == 1000
+    starts = [e for e in chain if isinstance(e.body, k.HandStart)]
     played = [
-        e.body.dealer
-        for e in chain[join.seq :]
-        if isinstance(e.body, k.HandStart) and 1 in {p.seat for p in e.body.players}
+        n
+        for n, e in enumerate(starts, start=1)
+        if e.seq > join.seq and isinstance(e.body, k.HandStart)
+        if 1 in {p.seat for p in e.body.players}
     ]
-    assert played, "the newcomer played at least the last hand"
+    [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
+    after = [sum(e.seq < x.seq for e in starts) for x in (leave, join)]
+    print(f"the newcomer played hands {played}; leave, join after hands {after}")
+    assert played and played[-1] == 4, "the newcomer played the hands after its join"
     for path in (paths[0], paths[3]):
         report = verify_file(path)
         assert report.valid and not report.missing, report.error

@@ -20,6 +20,7 @@ from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan
 from p2pwillow.net.roster import (
     Closed,
+    Joining,
     Newcomer,
     Refused,
     Roster,
@@ -255,6 +256,7 @@ def test_lobby_messages_and_their_schemas_agree(tmp_path: Path) -> None:
     roster = decode_lobby(samples["roster"])
     assert isinstance(roster, Roster)
     samples["newcomer"] = Newcomer(game=roster.game, player=roster.players[1]).frame()
+    samples["joining"] = Joining(seat=2).frame()
     assert set(samples) == set(lobby_schemas())
     for kind, frame in samples.items():
         value = json.loads(frame.payload)
