@@ -86,6 +86,7 @@ from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
 from p2pwillow.net.replication import (
+    CATCH_UP_AFTER,
     AuthoredReceived,
     BadFrame,
     BroadcastReceived,
@@ -101,7 +102,14 @@ from p2pwillow.net.replication import (
 )
 from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
 from p2pwillow.net.transport import ConnectionState, Received, Transport, tcp_endpoint
-from p2pwillow.net.wire import BroadcastFrame, HeartbeatFrame, LobbyFrame, encode_frame
+from p2pwillow.net.wire import (
+    MAX_BATCH,
+    BroadcastFrame,
+    CatchUpFrame,
+    HeartbeatFrame,
+    LobbyFrame,
+    encode_frame,
+)
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
 from p2pwillow.session import (
@@ -330,6 +338,9 @@ class Node:
         self._code_shown = ""
         self._started_at = 0.0
         self._join_told: int | None = None
+        self._asked_after: int | None = None
+        """The head after which a watching newcomer last asked for entries."""
+        self._asks = 0
         # published state
         self._lock = threading.Lock()
         self._shown = Shown(busy=False)
@@ -356,6 +367,12 @@ class Node:
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
+        elif self.seating.late:
+            # A newcomer knows it is behind (SPEC 8.9): it asks every peer for the entries after
+            # the genesis at once, and asks on as soon as a peer's head shows it is behind,
+            # rather than after a second with no progress (8.4).
+            self._rep.applied(genesis, now - CATCH_UP_AFTER)
+            self._ask_more()
         else:
             self._rep.applied(genesis, now)
         self._code_shown = self.safety_code
@@ -684,6 +701,8 @@ class Node:
                     for player in self._door.tick(self.transport):
                         self._admit(player, now)
                 self._follow_table(now)
+                if self._play.watching:
+                    self._ask_more()
                 if self._play.watching and now - self._started_at > JOIN_WITHIN + GIVE_UP_AFTER:
                     raise NodeError(
                         f"the table did not take this seat within {JOIN_WITHIN:.0f} s "
@@ -1027,6 +1046,20 @@ class Node:
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
 
+    def _ask_more(self) -> None:
+        """A newcomer that is watching asks a peer (each in turn) for the entries after its
+        head each time a full batch came in: it is behind by a game's worth of entries, and a
+        peer's heartbeat would tell it so only a second later (SPEC 8.4, 8.9)."""
+        head = self._rep.head_seq
+        if self._asked_after is not None and head < self._asked_after + MAX_BATCH:
+            return
+        peers = self._rep.peers
+        if not peers:
+            return
+        self._asked_after = head
+        self._asks += 1
+        self.transport.send(peers[self._asks % len(peers)], encode_frame(CatchUpFrame(head)))
+
     def _drop_peer(self, key: bytes) -> None:
         self._seats.pop(key, None)
         self._rep.remove_peer(key)
@@ -1221,7 +1254,9 @@ class _Play:
         if s.ended:
             over = "the game is over: it ended before this seat joined"
             return _StepResult(Output(), over=over) if s.complete else _StepResult(Output())
-        caught_up = s.ledger.head_seq >= self.peer_head >= 0
+        # (no head reported yet: what the newcomer's own asks brought is all it knows of;
+        # a join written behind the chain is refused by the sequencer and written again)
+        caught_up = s.ledger.head_seq >= self.peer_head
         if s.seat is None or not s.between_hands or not caught_up:
             return _StepResult(Output())
         if self._join_asked == s.hand_number:
