@@ -326,14 +326,7 @@ class HostLobby:
             for seat, p in sorted(self._players.items())
             if self._table.get(seat, ("", ""))[1] == p.identity_key and seat != newcomer.seat
         ]
-        return Roster(
-            serial=self._serial,
-            game=self._game.hex(),
-            table=self.plan.name,
-            config=self.plan.config.to_dict(),
-            hands=self.plan.hands,
-            players=sorted([*players, newcomer], key=lambda p: p.seat),
-        )
+        return self._roster_of(sorted([*players, newcomer], key=lambda p: p.seat))
 
     def greeting(self, key: bytes) -> list[bytes]:
         """What the host repeats to a newcomer until it holds the genesis: the host's hello,
@@ -494,13 +487,16 @@ class HostLobby:
             for g in self.seated
             if g.seat is not None
         ]
+        return self._roster_of([me, *guests])
+
+    def _roster_of(self, players: list[RosterPlayer]) -> Roster:
         return Roster(
             serial=self._serial,
             game=self._game.hex(),
             table=self.plan.name,
             config=self.plan.config.to_dict(),
             hands=self.plan.hands,
-            players=[me, *guests],
+            players=players,
         )
 
     def _resend(self, transport: Transport, *, force: bool = False) -> None:

@@ -10,11 +10,19 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, Table, close_all, open_store, play_game
+from live_helpers import (
+    DEADLINE,
+    Table,
+    entries,
+    open_store,
+    play_all,
+    play_game,
+    transcript,
+)
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import dump_checked
-from p2pwillow.ledger.entry import Entry, decode_entry
+from p2pwillow.ledger.entry import Entry
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
 from p2pwillow.net.node import Node
@@ -25,14 +33,13 @@ from p2pwillow.session import Session
 from p2pwillow.verify import verify_transcript
 
 
-def transcript(node: Node) -> bytes:
-    path = node.transcript
-    assert path is not None
-    return path.read_bytes()
-
-
-def entries(data: bytes) -> list[Entry]:
-    return [decode_entry(line) for line in data.splitlines()]
+async def turned_away(lobby: GuestLobby) -> LobbyError:
+    """The LobbyError a guest gets from the host's door (its transport closed after)."""
+    with pytest.raises(LobbyError) as caught:
+        await asyncio.wait_for(lobby.seat(), DEADLINE)
+    assert lobby.transport is not None
+    await lobby.transport.close()
+    return caught.value
 
 
 async def short_table(
@@ -88,10 +95,7 @@ def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(tmp_path: Pat
         while not any(e["event"] == "dealt" for e in at_host):
             await asyncio.sleep(0.02)
         nodes.append(await newcomer(table, 3, events))
-        try:
-            await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
-        finally:
-            await close_all(nodes)
+        await play_all(nodes)
         return nodes
 
     nodes = asyncio.run(main())
@@ -159,7 +163,7 @@ def test_announcements_that_are_not_the_hosts_or_do_not_verify_pin_nothing(
                 break
             await asyncio.sleep(0.05)
         assert keys.curve_public in guest.transport.pinned  # the host's own, verified: pinned
-        await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE)
+        await play_all(nodes)
 
     asyncio.run(main())
 
@@ -190,10 +194,7 @@ def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) 
         assert caught.value.reason is LobbyFailure.TABLE_FULL
         assert late.transport is not None
         await late.transport.close()
-        try:
-            await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
-        finally:
-            await close_all(nodes)
+        await play_all(nodes)
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))
         assert [e.author for e in chain if isinstance(e.body, k.Join)] == [2]
@@ -228,10 +229,7 @@ def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
         monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 120.0)
         nodes.append(await newcomer(table, 3, []))
         assert nodes[-1].seat == 2, "the seat promised to the dropped newcomer is free again"
-        try:
-            await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
-        finally:
-            await close_all(nodes)
+        await play_all(nodes)
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))
         joins = [e.body for e in chain if isinstance(e.body, k.Join)]
@@ -247,14 +245,10 @@ def test_a_newcomer_at_a_game_that_is_over_is_told_so(tmp_path: Path) -> None:
         table = Table(tmp_path, players=2, hands=1, config=TableConfig(seats=3))
         nodes = await short_table(table, 1)
         assert all(await asyncio.gather(*(n.wait_over(DEADLINE) for n in nodes)))
-        late = table.guest(3)
-        with pytest.raises(LobbyError) as caught:
-            await asyncio.wait_for(late.seat(), DEADLINE)
-        assert caught.value.reason is LobbyFailure.GAME_OVER
-        assert str(caught.value) == "the host did not seat bot 3: the game is over"
-        assert late.transport is not None
-        await late.transport.close()
-        await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE)
+        over = await turned_away(table.guest(3))
+        assert over.reason is LobbyFailure.GAME_OVER
+        assert str(over) == "the host did not seat bot 3: the game is over"
+        await play_all(nodes)
 
     asyncio.run(main())
 
@@ -286,12 +280,7 @@ def test_a_player_who_left_comes_back_with_the_stack_it_left_with(tmp_path: Path
         while not played_after_join():
             await asyncio.sleep(0.05)
         nodes[0].end_game()
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(*(n.play_out() for n in [*stayers, again])), DEADLINE * 2
-            )
-        finally:
-            await close_all([*stayers, again])
+        await play_all([*stayers, again])
         assert transcript(again).startswith(left_with)
         return stayers, again
 
