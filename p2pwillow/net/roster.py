@@ -227,15 +227,6 @@ class Roster(LobbyMessage):
                 return p.seat
         return None
 
-    def holds(self, seat: int, statement: KeyStatement) -> bool:
-        """`seat` is in this roster with exactly these keys."""
-        p = self.player(seat)
-        return (
-            p is not None
-            and p.curve == statement.curve_key
-            and p.identity_key == statement.identity_key.hex()
-        )
-
     def genesis_players(self) -> list[tuple[int, str, bytes]]:
         """(seat, name, identity key) of every player, as `make_genesis` takes them."""
         return [(p.seat, p.name, bytes.fromhex(p.identity_key)) for p in self.players]
