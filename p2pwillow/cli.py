@@ -260,7 +260,8 @@ exit status:
   11 the host holds another key       12 the table is full
   13 the name is taken at the table   14 the port is in use
   15 the join code is malformed       16 no such table on this network
-  17 the table takes no more players  18 the host closed the table
+  17 the table takes no more players (its game is over)
+  18 the host closed the table
   19 the store cannot be used         70 a bug in willow    130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -276,6 +277,7 @@ EXIT_LIVE = {
     "no-table": 16,
     "game-started": 17,
     "refused": 17,
+    "game-over": 17,
     "host-left": 18,
     "store": 19,
     "terminated": 143,

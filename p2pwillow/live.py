@@ -329,7 +329,10 @@ async def play_seat(
     except NodeError as exc:
         await transport.close()
         raise LiveError("store", str(exc)) from None
-    if not quiet:
+    if not quiet and seating.late:
+        # its code is over the players seated once its join is in (said then, SPEC 6.7, 8.9)
+        _say(f"seat {seating.seat} at {seating.roster.table!r} from the next hand")
+    elif not quiet:
         _say(f"seat {seating.seat} at {seating.roster.table!r}; safety code {node.safety_code}")
     if started is not None:
         started(node)
@@ -446,6 +449,11 @@ async def join_table(
         except LobbyError as exc:
             raise LiveError(exc.reason, str(exc)) from None
         assert lobby.transport is not None
+        if seating.late:
+            _say(
+                f"{seating.me.name} takes seat {seating.seat} of a game under way: watching it "
+                "until the hand ends, then playing from the next one"
+            )
         return await play_seat(seating, lobby.transport, store, keys, options, events)
     except BaseException:
         if lobby.transport is not None:

@@ -20,7 +20,12 @@ Does network I/O on asyncio through `transport`. The messages and the roster are
 # the lobby too but read only the host's frames there; each pins every key of the roster and
 # dials every other guest. The genesis travels as an ordinary `entries` frame; a guest checks
 # it against the roster it holds (the players, their keys, the settings) and the table is
-# formed. From then on only seated keys are let in anywhere.
+# formed. From then on only seated keys are let in anywhere, and the host's door stays open:
+# a newcomer says hello and sits as in the lobby, the host gives it a seat free in its chain
+# and hands it to its node (`tick`), which tells every seated node of it (a `newcomer`
+# message) and greets it with the table as it is now (`greeting`): a roster of the players
+# seated now and the newcomer, and the genesis. The newcomer watches until its `join` is in
+# the chain (SPEC 8.9, "Joining after the genesis").
 
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ import enum
 import ipaddress
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from p2pwillow.crypto.group import Rng
@@ -42,7 +47,9 @@ from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
 from p2pwillow.net.roster import (
     Closed,
+    Joining,
     LobbyMessage,
+    Newcomer,
     Refused,
     Roster,
     RosterPlayer,
@@ -87,6 +94,7 @@ class LobbyFailure(enum.Enum):
     NO_TABLE = "no-table"
     HOST_LEFT = "host-left"
     REFUSED = "refused"
+    GAME_OVER = "game-over"
 
 
 class LobbyError(Exception):
@@ -200,6 +208,16 @@ class HostLobby:
         self._game = bytes(GAME_ID_BYTES)
         self._formed = False
         self._seated_at_genesis: list[_Guest] = []
+        self._genesis: Entry | None = None
+        self._players: dict[int, RosterPlayer] = {}
+        """After the genesis: every seat's player as this door last seated it (its address)."""
+        self._table: dict[int, tuple[str, str]] = {}
+        """After the genesis: the seats held in the host's chain: seat -> (name, identity)."""
+        self._game_open = True
+        self._late: dict[bytes, RosterPlayer] = {}
+        """Newcomers seated after the genesis whose `join` is not in the chain yet."""
+        self._handed: list[RosterPlayer] = []
+        """Newcomers seated since the node last took them (`tick`)."""
         self._start = asyncio.Event()
         self._advertiser: Advertiser | None = None
         self.transport: Transport | None = None
@@ -230,7 +248,7 @@ class HostLobby:
         return self.join_code
 
     def _free(self) -> int:
-        return self.plan.config.seats - self.players
+        return len(self._free_seats())
 
     def start_now(self) -> None:
         """Form the table with the players seated now (at least two)."""
@@ -271,13 +289,65 @@ class HostLobby:
     # --- taking guests -----------------------------------------------------------------------
 
     def at_door(self, transport: Transport, r: Received) -> None:
-        """After the genesis: a frame from a key that is not seated (the door stays open for
-        hellos, each answered with why no seat is given, SPEC 8.9)."""
+        """After the genesis: a frame from a key that is not seated. A newcomer says hello
+        and sits as in the lobby, and is seated in a seat free in the chain, or told why not
+        (SPEC 8.9)."""
         self._take(transport, r)
 
-    def tick(self, transport: Transport) -> None:
-        """After the genesis: repeat the refusals on their way."""
+    def tick(self, transport: Transport) -> list[RosterPlayer]:
+        """After the genesis: repeat the refusals on their way; the newcomers seated since
+        the last tick, for the node to tell every seated player of them and to greet."""
         self._resend(transport)
+        handed, self._handed = self._handed, []
+        return handed
+
+    def table_now(self, seated: Mapping[int, tuple[str, str]], *, open_: bool) -> None:
+        """After the genesis: the seats the host's chain holds now (seat -> name, identity
+        key hex), and whether the game goes on (`open_`). A newcomer whose `join` is in it is
+        a player like any other from here on."""
+        self._table = dict(seated)
+        self._game_open = open_
+        for key, player in list(self._late.items()):
+            if self._table.get(player.seat, ("", ""))[1] == player.identity_key:
+                del self._late[key]
+
+    def release(self, key: bytes) -> None:
+        """A newcomer whose `join` never came is dropped: its seat is free again."""
+        self._late.pop(key, None)
+
+    def late_roster(self, key: bytes) -> Roster | None:
+        """What a newcomer is told: the players seated in the chain now and itself, in its
+        seat (SPEC 8.9); None for a key that is not a newcomer."""
+        newcomer = self._late.get(key)
+        if newcomer is None:
+            return None
+        players = [
+            p
+            for seat, p in sorted(self._players.items())
+            if self._table.get(seat, ("", ""))[1] == p.identity_key and seat != newcomer.seat
+        ]
+        return self._roster_of(sorted([*players, newcomer], key=lambda p: p.seat))
+
+    def greeting(self, key: bytes) -> list[bytes]:
+        """What the host repeats to a newcomer until it holds the genesis: the host's hello,
+        its welcome, the table as it is now and the genesis (SPEC 8.9)."""
+        roster = self.late_roster(key)
+        if roster is None or self._genesis is None:
+            return []
+        newcomer = self._late[key]
+        return [
+            encode_frame(HelloFrame(self.name, self._statement)),
+            encode_frame(Joining(seat=newcomer.seat).frame()),
+            encode_frame(roster.frame()),
+            encode_frame(EntriesFrame((self._genesis,))),
+        ]
+
+    def announcement(self, key: bytes) -> bytes | None:
+        """The `newcomer` message that tells every seated player of the newcomer `key`."""
+        newcomer = self._late.get(key)
+        if newcomer is None:
+            return None
+        return encode_frame(Newcomer(game=self._game.hex(), player=newcomer).frame())
 
     def _take(self, transport: Transport, r: Received) -> None:
         frame = _decode(r)
@@ -296,6 +366,8 @@ class HostLobby:
     def _hello(self, transport: Transport, r: Received, hello: HelloFrame) -> None:
         if hello.statement.curve_key != r.peer:
             return  # someone else's statement: a hello speaks only for its own connection
+        if r.peer in self._late:
+            return  # a newcomer's repeat: its node greets it
         guest = self._guests.get(r.peer)
         if guest is not None and (guest.seat is not None or guest.name == hello.name):
             return  # a repeat: the answer is on its way again
@@ -304,8 +376,9 @@ class HostLobby:
         else:
             guest.name, guest.refused, guest.refusals_sent = hello.name, None, 0
         name = hello.name
-        if self._formed:
-            guest.refused = self._closed_refusal(name)
+        if self._formed and not self._game_open:
+            over = "the game is over"
+            guest.refused = Refused(reason="game-over", name=name, detail=over)
         elif any(same_name(name, n) for n in self._names()):
             taken = f"someone at the table is called {name}"
             guest.refused = Refused(reason="name-taken", name=name, detail=taken)
@@ -319,17 +392,29 @@ class HostLobby:
         self._consider(r.peer, guest)
 
     def _closed_refusal(self, name: str) -> Refused:
-        if self._free() <= 0:
-            full = f"all {self.plan.config.seats} seats are taken"
-            return Refused(reason="table-full", name=name, detail=full)
-        started = "the game has started; this version seats players only before the first hand"
-        return Refused(reason="game-started", name=name, detail=started)
+        full = f"all {self.plan.config.seats} seats are taken"
+        return Refused(reason="table-full", name=name, detail=full)
 
     def _names(self) -> list[str]:
+        if self._formed:
+            return [*(n for n, _ in self._table.values()), *(p.name for p in self._late.values())]
         return [self.name, *(g.name for g in self.seated)]
 
     def _identities(self) -> set[bytes]:
+        if self._formed:
+            held = [i for _, i in self._table.values()]
+            held += [p.identity_key for p in self._late.values()]
+            return {bytes.fromhex(i) for i in held}
         return {self.keys.identity.public_key, *(g.statement.identity_key for g in self.seated)}
+
+    def _free_seats(self) -> list[int]:
+        """The seats a guest may take: after the genesis, those free in the chain and not
+        given to a newcomer yet."""
+        if not self._formed:
+            taken = {0, *(g.seat for g in self.seated)}
+        else:
+            taken = {*self._table, *(p.seat for p in self._late.values())}
+        return [s for s in range(self.plan.config.seats) if s not in taken]
 
     def _sit(self, transport: Transport, key: bytes, guest: _Guest, sit: Sit) -> None:
         if guest.port:
@@ -349,13 +434,34 @@ class HostLobby:
             return
         if guest.seat is not None:
             return
-        taken = {g.seat for g in self.seated}
-        guest.seat = min(s for s in range(1, self.plan.config.seats) if s not in taken)
+        free = self._free_seats()
+        if not free:  # another newcomer took the last seat meanwhile
+            guest.refused = self._closed_refusal(guest.name)
+            return
+        guest.seat = free[0]
         transport.pin(guest.statement)
+        if self._formed:
+            self._newcomer(key, guest)
+            return
         self._serial += 1
         self._say(
             f"{guest.name} sat down in seat {guest.seat}: {self.players} of "
             f"{self.plan.config.seats} seats taken"
+        )
+        self._update_ad()
+
+    def _newcomer(self, key: bytes, guest: _Guest) -> None:
+        """After the genesis: the guest is seated in a free seat; its node takes it from here
+        (it tells every seated player and greets the newcomer, SPEC 8.9)."""
+        assert guest.seat is not None
+        del self._guests[key]
+        player = RosterPlayer.of(guest.seat, guest.name, guest.statement, guest.address, guest.port)
+        self._late[key] = self._players[guest.seat] = player
+        self._handed.append(player)
+        self._serial += 1
+        self._say(
+            f"{guest.name} joins in seat {guest.seat} from the next hand "
+            f"(at {guest.address}:{guest.port})"
         )
         self._update_ad()
 
@@ -381,13 +487,16 @@ class HostLobby:
             for g in self.seated
             if g.seat is not None
         ]
+        return self._roster_of([me, *guests])
+
+    def _roster_of(self, players: list[RosterPlayer]) -> Roster:
         return Roster(
             serial=self._serial,
             game=self._game.hex(),
             table=self.plan.name,
             config=self.plan.config.to_dict(),
             hands=self.plan.hands,
-            players=[me, *guests],
+            players=players,
         )
 
     def _resend(self, transport: Transport, *, force: bool = False) -> None:
@@ -433,6 +542,9 @@ class HostLobby:
             if guest.seat is None:
                 transport.disconnect(key)
         self._resend(transport, force=True)
+        self._genesis = genesis
+        self._players = {p.seat: p for p in roster.players}
+        self._table = {p.seat: (p.name, p.identity_key) for p in roster.players}
         # from here on the node greets the seated guests until they hold the genesis, and the
         # door answers only newcomers
         self._seated_at_genesis = [g for g in self._guests.values() if g.seat is not None]
@@ -471,6 +583,8 @@ class _Joining:
 
     host: KeyStatement | None = None
     seat: int | None = None
+    late: bool = False
+    """The host seated this guest in a game under way (`joining`, SPEC 8.9)."""
     roster: Roster | None = None
     genesis: Entry | None = None
     heard: float = field(default_factory=time.monotonic)
@@ -594,9 +708,10 @@ class GuestLobby:
             return self._refused(message)  # (a refusal of a name given up already is old news)
         if isinstance(message, Closed):
             raise LobbyError(LobbyFailure.HOST_LEFT, f"the table was closed: {message.detail}")
-        if isinstance(message, Welcome) and state.seat is None:
-            state.seat = message.seat
-            self._say(f"seated in seat {message.seat}; waiting for the table to fill")
+        if isinstance(message, Welcome | Joining) and state.seat is None:
+            state.seat, state.late = message.seat, isinstance(message, Joining)
+            if not state.late:
+                self._say(f"seated in seat {message.seat}; waiting for the table to fill")
         if isinstance(message, Roster) and state.host is not None:
             if state.roster is None or message.serial > state.roster.serial:
                 self._roster(transport, state, message)
@@ -612,6 +727,7 @@ class GuestLobby:
         failure = {
             "table-full": LobbyFailure.TABLE_FULL,
             "game-started": LobbyFailure.GAME_STARTED,
+            "game-over": LobbyFailure.GAME_OVER,
             "name-taken": LobbyFailure.NAME_TAKEN,
         }.get(refused.reason, LobbyFailure.REFUSED)
         raise LobbyError(failure, f"the host did not seat {self.name}: {refused.detail}")
@@ -646,14 +762,15 @@ class GuestLobby:
         roster, genesis = state.roster, state.genesis
         if roster is None or genesis is None or state.seat is None:
             return None
-        if roster.matches(genesis) is not None:
+        late = state.late  # the table as it is now, of a game under way (SPEC 8.9)
+        if roster.matches(genesis, players=not late) is not None:
             return None  # a newer roster is on its way (the host repeats it)
         try:
             Ledger().append(genesis)  # the host's signatures on it
         except RemoteProtocolError:
             state.genesis = None
             return None
-        return Seating(roster, state.seat, genesis)
+        return Seating(roster, state.seat, genesis, late=late)
 
     async def leave(self) -> None:
         """Stand up before the genesis (the host frees the seat) and close the transport."""

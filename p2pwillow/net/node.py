@@ -58,6 +58,15 @@ Linux-only: asyncio and threads, no signals.
 # stops once the leave is in its chain. Every other node, once the leave is in its chain and
 # the leaver holds it (or is gone), lets the leaver go: no more frames to it, its key
 # unpinned, its connection closed.
+#
+# Joining after the genesis (SPEC 8.9): the host's door seats a newcomer in a seat free in its
+# chain and hands it to the host's node, which tells every seated node of it (a `newcomer`
+# lobby message, its statement verified) and greets it with the table as it is now. Every
+# node pins the newcomer's key, dials it and keeps it in step like a peer, so that it catches
+# up; the newcomer's own node watches (an observer's session, every entry checked) until its
+# seat is free in its chain, takes the seat's session then (`Session.restore`) and writes its
+# `join` between hands once it holds every entry its peers report. A newcomer whose join is
+# not in the chain within JOIN_WITHIN is dropped: unpinned, hung up.
 
 from __future__ import annotations
 
@@ -72,7 +81,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -85,8 +94,10 @@ from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
+from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
 from p2pwillow.net.replication import (
+    CATCH_UP_AFTER,
     AuthoredReceived,
     BadFrame,
     BroadcastReceived,
@@ -94,14 +105,22 @@ from p2pwillow.net.replication import (
     EntryReceived,
     Liveness,
     LivenessChanged,
+    LobbyReceived,
     PeerStatus,
     RefusalReceived,
     Replication,
     ReplicationEvent,
 )
-from p2pwillow.net.roster import Seating
-from p2pwillow.net.transport import ConnectionState, Received, Transport
-from p2pwillow.net.wire import BroadcastFrame, HeartbeatFrame, encode_frame
+from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
+from p2pwillow.net.transport import ConnectionState, Received, Transport, tcp_endpoint
+from p2pwillow.net.wire import (
+    MAX_BATCH,
+    BroadcastFrame,
+    CatchUpFrame,
+    HeartbeatFrame,
+    LobbyFrame,
+    encode_frame,
+)
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
 from p2pwillow.session import (
@@ -150,17 +169,53 @@ BURST = 64
 ENDED_BY_YOU = "the game is over: you ended it"
 LEAVE_TRIES = 3
 """A `leave` the sequencer refused is written again at most this many times."""
+JOIN_WITHIN = 120.0
+"""A newcomer whose `join` is not in the chain this long after it was seated is dropped."""
+GIVE_UP_AFTER = 10.0
+"""A newcomer not seated JOIN_WITHIN and this long after it started gives up: its peers have
+dropped it."""
+ANNOUNCE_AFTER = 3.0
+"""The host tells the seated players of a newcomer this long more once its join is in its
+chain, for a peer whose chain lags."""
 
 EventSink = Callable[[dict[str, object]], None]
 Say = Callable[[str], None]
 
 
 class Door(Protocol):
-    """What a host does with frames from keys that hold no seat (the lobby, SPEC 8.9)."""
+    """What a host does with frames from keys that hold no seat: late hellos, newcomers
+    seated after the genesis (SPEC 8.9; `lobby.HostLobby`)."""
 
     def at_door(self, transport: Transport, r: Received) -> None: ...
 
-    def tick(self, transport: Transport) -> None: ...
+    def tick(self, transport: Transport) -> Sequence[RosterPlayer]:
+        """Repeat what is on its way; the newcomers seated since the last tick."""
+        ...
+
+    def table_now(self, seated: Mapping[int, tuple[str, str]], *, open_: bool) -> None:
+        """The seats the chain holds now (seat -> name, identity key hex)."""
+        ...
+
+    def greeting(self, key: bytes) -> list[bytes]:
+        """What a newcomer is sent until it holds the genesis."""
+        ...
+
+    def announcement(self, key: bytes) -> bytes | None:
+        """The `newcomer` frame that tells the seated players of the newcomer `key`."""
+        ...
+
+    def release(self, key: bytes) -> None:
+        """The newcomer `key` was dropped: its seat is free again."""
+        ...
+
+
+@dataclass(slots=True)
+class _Arrival:
+    """A newcomer this node keeps in step with until its `join` is in the chain."""
+
+    player: RosterPlayer
+    since: float
+    joined_at: float | None = None
 
 
 def _quiet(text: str) -> None:
@@ -295,6 +350,15 @@ class Node:
         self._sit_in_wanted = False
         self._leaving: dict[int, int] = {}
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
+        self._arrivals: dict[bytes, _Arrival] = {}
+        """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
+        self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
+        self._code_shown = ""
+        self._started_at = 0.0
+        self._join_told: int | None = None
+        self._asked_after: int | None = None
+        """The head after which a watching newcomer last asked for entries."""
+        self._asks = 0
         # published state
         self._lock = threading.Lock()
         self._shown = Shown(busy=False)
@@ -311,7 +375,7 @@ class Node:
             # (the worker's idle hook may publish it only a moment later)
             first = await self._worker.run(lambda: self._play.view(self.links))
             self._publish(view=first)
-        now = time.monotonic()
+        now = self._started_at = time.monotonic()
         genesis = self.seating.genesis
         if self._play.restored:
             # what the store held joins the replication; peers catch up from here, and this
@@ -321,8 +385,15 @@ class Node:
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
+        elif self.seating.late:
+            # A newcomer knows it is behind (SPEC 8.9): it asks every peer for the entries after
+            # the genesis at once, and asks on as soon as a peer's head shows it is behind,
+            # rather than after a second with no progress (8.4).
+            self._rep.applied(genesis, now - CATCH_UP_AFTER)
+            self._ask_more()
         else:
             self._rep.applied(genesis, now)
+        self._code_shown = self.safety_code
         self._event("seated", safety_code=self.safety_code, players=len(self._names))
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -679,7 +750,16 @@ class Node:
                     self._follow_links()
                 self._greet(now)
                 if self._door is not None:
-                    self._door.tick(self.transport)
+                    for player in self._door.tick(self.transport):
+                        self._admit(player, now)
+                self._follow_table(now)
+                if self._play.watching:
+                    self._ask_more()
+                if self._play.watching and now - self._started_at > JOIN_WITHIN + GIVE_UP_AFTER:
+                    raise NodeError(
+                        f"the table did not take this seat within {JOIN_WITHIN:.0f} s "
+                        "(its join never came into the chain): this newcomer was dropped"
+                    )
                 if self._leaving:
                     self._let_go(now)
                 if self._playing:
@@ -759,7 +839,8 @@ class Node:
             self._event("bad_frame", peer=self._seats.get(event.peer), error=str(event.error))
         elif isinstance(event, LivenessChanged):
             self._follow_links()
-        # LobbyReceived: the lobby is over; a late hello or roster changes nothing.
+        elif isinstance(event, LobbyReceived):
+            self._lobby_message(event)
 
     async def _session_call(
         self, peer: bytes, job: Callable[[Any], Output], item: object, last: bool = False
@@ -810,6 +891,8 @@ class Node:
             self._tick_at = now + TICK
         decisions = tuple(self._decisions)
         self._decisions.clear()
+        heads = [self._rep.status(p).head_seq for p in self._rep.peers]
+        self._play.peer_head = max(heads, default=-1)
         return functools.partial(self._play.step, now, decisions, self._deal_wanted)
 
     async def _step(self, now: float) -> None:
@@ -942,10 +1025,136 @@ class Node:
         if self.seat != self._host or now < self._greet_at:
             return
         self._greet_at = now + GREET_EVERY
+        door = self._door
         for key, seat in self._seats.items():
-            if self._rep.status(key).head_seq < 0:
-                for data in host_greeting(self.seating, self._statement, seat):
-                    self.transport.send(key, data)
+            if self._rep.status(key).head_seq >= 0:
+                continue
+            if key in self._arrivals:
+                frames = [] if door is None else door.greeting(key)
+            else:
+                frames = host_greeting(self.seating, self._statement, seat)
+            for data in frames:
+                self.transport.send(key, data)
+        for key, arrival in self._arrivals.items():
+            told = None if door is None else door.announcement(key)
+            if told is None:
+                arrival_frame = Newcomer(game=self.game.hex(), player=arrival.player).frame()
+                told = encode_frame(arrival_frame)
+            for peer in self._seats:
+                if peer != key:
+                    self.transport.send(peer, told)
+
+    # --- newcomers (SPEC 8.9) --------------------------------------------------------------------
+
+    def _lobby_message(self, event: LobbyReceived) -> None:
+        """A lobby message from a seated peer: only the host's `newcomer` means anything after
+        the genesis, and only if its statement verifies and it is of this game."""
+        if not isinstance(event.frame, LobbyFrame) or self._seats.get(event.peer) != self._host:
+            return
+        try:
+            message = decode_lobby(event.frame)
+        except WireError as exc:
+            self.traffic.bad_frames += 1
+            self._event("bad_frame", peer=self._host, error=str(exc))
+            return
+        if isinstance(message, Newcomer) and message.game_id == self.game:
+            self._admit(message.player, time.monotonic())
+
+    def _admit(self, player: RosterPlayer, now: float) -> None:
+        """Keep the newcomer `player` in step (its key pinned, dialled, a replication peer)
+        until its join is in the chain. Not a seat this node holds or a key it knows; a seat
+        its chain still gives another player waits for a later announcement."""
+        key = player.curve
+        if key in self._arrivals or key == self.transport.keys.public or player.seat == self.seat:
+            return
+        if self._play.ended:
+            if self._door is not None:
+                self._door.release(key)
+            return
+        if key in self._seats or not 0 <= player.seat < self.seating.roster.table_config.seats:
+            return
+        held = self._play.table.get(player.seat)
+        if held is not None and held[1] != player.identity_key:
+            return  # this chain has the seat's player still (it lags): the host says it again
+        old = self._keys.get(player.seat)
+        if old is not None and old in self._seats:
+            self._leaving.pop(player.seat, None)
+            self._drop_peer(old)
+        try:
+            self.transport.pin(player.statement)
+        except WireError:
+            return  # (decode_lobby checked it; a statement never pins unverified)
+        if self.transport.endpoint(key) != tcp_endpoint(player.host, player.port):
+            # (the host's door dialled it already: a second connection with the same routing
+            # id would not be taken by the newcomer's ROUTER while the first one lives)
+            self.transport.connect(key, player.host, player.port)
+        self._rep.add_peer(key, now)
+        self._seats[key] = player.seat
+        self._keys[player.seat] = key
+        self._names[player.seat] = player.name
+        self._left.discard(player.seat)
+        self._arrivals[key] = _Arrival(player, now)
+        self._event("newcomer", peer=player.seat, player=player.name)
+        self._follow_links()
+
+    def _ask_more(self) -> None:
+        """A newcomer that is watching asks a peer (each in turn) for the entries after its
+        head each time a full batch came in: it is behind by a game's worth of entries, and a
+        peer's heartbeat would tell it so only a second later (SPEC 8.4, 8.9)."""
+        head = self._rep.head_seq
+        if self._asked_after is not None and head < self._asked_after + MAX_BATCH:
+            return
+        peers = self._rep.peers
+        if not peers:
+            return
+        self._asked_after = head
+        self._asks += 1
+        self.transport.send(peers[self._asks % len(peers)], encode_frame(CatchUpFrame(head)))
+
+    def _drop_peer(self, key: bytes) -> None:
+        self._seats.pop(key, None)
+        self._rep.remove_peer(key)
+        self.transport.unpin(key)
+        self.transport.disconnect(key)
+
+    def _follow_table(self, now: float) -> None:
+        """Follow the chain's seats: tell the door, say a new safety code, let each newcomer
+        whose join is in the chain be a player like any other, drop one whose join never
+        came."""
+        table, ended = dict(self._play.table), self._play.ended
+        if (table, ended) != self._table_told and self._door is not None:
+            self._door.table_now(table, open_=not ended)
+        self._table_told = table, ended
+        code = self._play.safety_code
+        if self._play.watching:
+            self._code_shown = code  # (a newcomer shows the table's code once it is seated)
+        elif code and code != self._code_shown:
+            self._code_shown = code
+            text = f"the table changed: the safety code is now {code}"
+            self._say(text)
+            self._publish(notice=text)
+            self._event("safety_code", safety_code=code)
+        if self._play.join_sent is not None and self._play.join_sent != self._join_told:
+            self._join_told = self._play.join_sent
+            self._event("join_sent", hand=self._join_told, head=self._rep.head_seq)
+        for key, arrival in list(self._arrivals.items()):
+            p = arrival.player
+            if table.get(p.seat, ("", ""))[1] == p.identity_key:
+                if arrival.joined_at is None:
+                    arrival.joined_at = now
+                    self._say(f"{p.name} joined the table in seat {p.seat}")
+                    self._event("joined", peer=p.seat, player=p.name)
+                if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
+                    del self._arrivals[key]
+            elif now - arrival.since > JOIN_WITHIN:
+                del self._arrivals[key]
+                self._drop_peer(key)
+                if self._keys.get(p.seat) == key:
+                    del self._keys[p.seat]
+                if self._door is not None:
+                    self._door.release(key)
+                self._event("dropped", peer=p.seat, player=p.name)
+                self._follow_links()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1001,6 +1210,19 @@ class _Play:
         """The transcript a resumed node started from (empty for a new game)."""
         self.accepted = False
         """The restored chain holds this seat's acceptance: its player confirmed the code."""
+        self.table: dict[int, tuple[str, str]] = {}
+        """The seats the chain holds now: seat -> (name, identity key hex)."""
+        self.ended = False
+        """A `game_end` is in the chain."""
+        self.watching = node.seating.late
+        """A newcomer whose `join` is not in its chain yet (SPEC 8.9)."""
+        self.peer_head = -1
+        """The highest head a peer reported (set from the loop before each step)."""
+        self._join_asked: int | None = None
+        self.join_sent: int | None = None
+        """The hand after which this newcomer last wrote its `join`."""
+        self._checked_upto = 0
+        """Entries of a returning player's transcript checked against the chain so far."""
 
     @property
     def ready(self) -> bool:
@@ -1020,21 +1242,32 @@ class _Play:
         seating, store = node.seating, node.store
         game = seating.genesis.game
         try:
-            session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
-        except (RemoteProtocolError, LocalProtocolError) as exc:
-            raise NodeError(f"cannot take this seat: {exc}") from None
-        try:
             transcript = store.transcript(game)
-            if transcript.entries:
+            if transcript.entries and not (
+                seating.late and transcript.entries[0] == seating.genesis
+            ):
                 transcript.close()
                 raise NodeError(
                     f"{transcript.path} holds this game already: a new seat never overwrites "
                     "it (--resume takes the seat again)"
                 )
+            # A player coming back (SPEC 8.9): its file holds the game up to its leave, which
+            # the chain must hold as it is; its log holds the counters it signed, never reused.
+            self._checked_upto = 1 if transcript.entries else 0
             self._signed = store.signed(game)
+            for authored in self._signed.entries:
+                self._logged[authored.counter] = authored.sig
             store.save_table(game, seating.encode())
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
+        try:
+            if seating.late:
+                session = self._watch(seating.genesis)
+            else:
+                session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except (RemoteProtocolError, LocalProtocolError) as exc:
+            transcript.close()
+            raise NodeError(f"cannot take this seat: {exc}") from None
         self._transcript = transcript
         self._session = session
         self.safety_code = session.ledger.safety_code()
@@ -1043,6 +1276,57 @@ class _Play:
         if seating.genesis.author == seating.seat:
             self._log_signed(seating.genesis.authored())  # the host signed the genesis
         self._keep(Output())
+
+    def _watch(self, genesis: Entry) -> Session:
+        """A newcomer's session (SPEC 8.9): its seat's, if the genesis leaves that seat free;
+        else an observer's, every entry checked, until the seat is free in the chain."""
+        seat = self.node.seat
+        body = genesis.body
+        if isinstance(body, k.Genesis) and seat in body.identity_keys():
+            return Session(None, None, genesis)
+        return Session.restore(self.keys.identity, seat, [genesis], self.rng, signed=self._logged)
+
+    def _take_seat(self) -> None:
+        """A newcomer's observer session hands over to its seat's once that seat is free in
+        the chain: the same entries replayed and checked (`Session.restore`), sending nothing."""
+        s = self.session
+        seat = self.node.seat
+        if s.seat is not None or seat in s.ledger.identities:
+            return
+        try:
+            self._session = Session.restore(
+                self.keys.identity, seat, s.ledger.entries, self.rng, signed=self._logged
+            )
+        except (RemoteProtocolError, LocalProtocolError) as exc:
+            raise NodeError(f"cannot take seat {seat}: {exc}") from None
+        self.dirty = True
+
+    def _join_step(self, s: Session) -> _StepResult | None:
+        """A newcomer's own step until its `join` is in the chain: between hands, once it
+        holds every entry its peers report, it writes the join (SPEC 8.9); None once it is
+        seated (the ordinary step follows)."""
+        me = self.keys.identity.public_key
+        if s.seat is not None and s.ledger.identities.get(s.seat) == me:
+            self.watching = False
+            return None
+        if s.ended:
+            over = "the game is over: it ended before this seat joined"
+            return _StepResult(Output(), over=over) if s.complete else _StepResult(Output())
+        # (no head reported yet: what the newcomer's own asks brought is all it knows of;
+        # a join written behind the chain is refused by the sequencer and written again)
+        caught_up = s.ledger.head_seq >= self.peer_head
+        if s.seat is None or not s.between_hands or not caught_up:
+            return _StepResult(Output())
+        if self._join_asked == s.hand_number:
+            return _StepResult(Output())
+        self._join_asked = s.hand_number
+        try:
+            out = self._call(lambda: s.join(self.node.seating.me.name))
+        except IllegalAction as exc:
+            log.warning("seat %s cannot join yet: %s", s.seat, exc)
+            return _StepResult(Output(), (f"cannot join the table yet: {exc}",))
+        self.join_sent = s.hand_number
+        return _StepResult(out)
 
     def _resume(self) -> None:
         """Take the seat again after a crash (SPEC 8.10): the session rebuilt from the
@@ -1181,7 +1465,17 @@ class _Play:
         if cuts and min(cuts) < len(transcript.entries):
             transcript.cut_back(min(cuts))
         ledger = s.ledger
-        for seq in range(len(transcript.entries), ledger.head_seq + 1):
+        held = len(transcript.entries)
+        if self._checked_upto < held:
+            # a player coming back: what its file holds must be the chain's, entry for entry
+            upto = min(held, ledger.head_seq + 1)
+            for seq in range(self._checked_upto, upto):
+                if ledger[seq] != transcript.entries[seq]:
+                    raise NodeError(
+                        f"{transcript.path} holds another entry {seq} than this table's chain"
+                    )
+            self._checked_upto = upto
+        for seq in range(held, ledger.head_seq + 1):
             entry = ledger[seq]
             transcript.append(entry)
             if isinstance(entry.body, k.Leave):
@@ -1192,25 +1486,48 @@ class _Play:
         self.hands = s.hand_number
         self.sequencer = s.sequencer
         self.between = s.between_hands
+        self.table = {p.seat: (p.name, p.player_id) for p in s.game.players}
+        if (
+            self.watching
+            and me is not None
+            and ledger.identities.get(me) == self.keys.identity.public_key
+        ):
+            self.watching = False  # its join is in the chain: a seat like any other
+        self.ended = s.ended
+        self.safety_code = ledger.safety_code()
         self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------
 
     def entry(self, entry: Entry) -> Output:
-        return self._call(lambda: self.session.receive(entry))
+        out = self._call(lambda: self.session.receive(entry))
+        if self.watching:
+            self._take_seat()
+        return out
 
     def take_authored(self, entry: AuthoredEntry) -> Output:
         """An authored entry from a peer: the sequencer's session sequences it, every other
-        session keeps it as a witness (SPEC 7.1, 7.5)."""
+        session keeps it as a witness (SPEC 7.1, 7.5); an observer keeps nothing."""
+        if self.session.seat is None:
+            return Output()
         return self._call(lambda: self.session.receive(entry))
 
     def vote(self, vote: Vote) -> Output:
         """A peer's witness vote (SPEC 7.5)."""
+        if self.session.seat is None:
+            return Output()
         return self._call(lambda: self.session.receive(vote))
 
     def refusal(self, refusal: Refusal) -> Output:
+        if self.session.seat is None:
+            return Output()
         out = self._call(lambda: self.session.receive(refusal))
         me = self.session.seat
+        if any(
+            isinstance(e, EntryRefused) and e.author == me and e.kind == k.Join.KIND
+            for e in out.events
+        ):
+            self._join_asked = None  # the state moved: written again at the next step
         if any(
             isinstance(e, EntryRefused) and e.author == me and e.kind == k.Leave.KIND
             for e in out.events
@@ -1226,6 +1543,10 @@ class _Play:
         """The node's own step: the seat acceptance (once confirmed), the clock, the next
         hand if this seat deals it, the person's decisions or the bot's."""
         s = self.session
+        if self.watching:
+            waiting = self._join_step(s)
+            if waiting is not None:
+                return waiting
         out = Output()
         if not self._polled:
             self._polled = True

@@ -89,7 +89,17 @@ class Welcome(LobbyMessage):
     seat: int = spec(k.SEAT)
 
 
-REFUSALS = ("table-full", "game-started", "name-taken", "bad-hello")
+@lobby_kind
+@dataclass(frozen=True, slots=True)
+class Joining(LobbyMessage):
+    """Host to a newcomer, after the genesis: it holds seat `seat` of the game under way once
+    its `join` is in the chain (the roster that follows is the table as it is now)."""
+
+    KIND: ClassVar[str] = "joining"
+    seat: int = spec(k.SEAT)
+
+
+REFUSALS = ("table-full", "game-started", "name-taken", "bad-hello", "game-over")
 
 
 @lobby_kind
@@ -221,9 +231,10 @@ class Roster(LobbyMessage):
         """(seat, name, identity key) of every player, as `make_genesis` takes them."""
         return [(p.seat, p.name, bytes.fromhex(p.identity_key)) for p in self.players]
 
-    def matches(self, genesis: Entry) -> str | None:
+    def matches(self, genesis: Entry, *, players: bool = True) -> str | None:
         """Why `genesis` is not the genesis of this table, or None if it is: this game, the
-        host's own entry, and exactly these players and settings."""
+        host's own entry, and exactly these players (unless `players` is False: the roster of
+        a table joined after its genesis, SPEC 8.9) and settings."""
         body = genesis.body
         if not isinstance(body, k.Genesis) or genesis.seq != 0:
             return "entry 0 is not a genesis"
@@ -232,11 +243,26 @@ class Roster(LobbyMessage):
         if genesis.author != self.players[0].seat:
             return f"the genesis is not the host's (seat {self.players[0].seat})"
         named = [(p.seat, p.name, p.identity_key) for p in body.players]
-        if named != [(p.seat, p.name, p.identity_key) for p in self.players]:
+        if players and named != [(p.seat, p.name, p.identity_key) for p in self.players]:
             return "the genesis names other players than the roster"
         if dict(body.config) != dict(self.config) or body.name != self.table:
             return "the genesis has other table settings than the roster"
         return None
+
+
+@lobby_kind
+@dataclass(frozen=True, slots=True)
+class Newcomer(LobbyMessage):
+    """Host to every seated player, after the genesis: a newcomer holds `player`'s seat from
+    the next hand once its `join` is in the chain; pin its key and dial its ROUTER."""
+
+    KIND: ClassVar[str] = "newcomer"
+    game: str = spec(GAME_ID)
+    player: RosterPlayer = spec(RecordOf(RosterPlayer))  # noqa: RUF009 - a field, not a default
+
+    @property
+    def game_id(self) -> bytes:
+        return bytes.fromhex(self.game)
 
 
 def lobby_schemas() -> dict[str, JsonObject]:
@@ -272,6 +298,8 @@ def decode_lobby(frame: LobbyFrame) -> LobbyMessage:
     if isinstance(message, Roster):
         for p in message.players:
             p.statement  # noqa: B018 - each statement must verify (WireError if not)
+    elif isinstance(message, Newcomer):
+        message.player.statement  # noqa: B018 - the statement must verify (WireError if not)
     return message
 
 
@@ -283,11 +311,15 @@ class Seating:
     roster: Roster
     seat: int
     genesis: Entry
+    late: bool = False
+    """The node joined after the genesis (SPEC 8.9): the roster is the table as it was then,
+    and the genesis need not name its players; the seat is the node's once its `join` is in
+    the chain."""
 
     def __post_init__(self) -> None:
         if self.roster.player(self.seat) is None:
             raise ValueError(f"seat {self.seat} is not in the roster")
-        why = self.roster.matches(self.genesis)
+        why = self.roster.matches(self.genesis, players=not self.late)
         if why is not None:
             raise ValueError(why)
 
@@ -303,14 +335,15 @@ class Seating:
 
     def encode(self) -> bytes:
         """The seating as one canonical JSON object (kept in the store, SPEC 8.9)."""
-        return dump_checked(
-            {
-                "v": 1,
-                "seat": self.seat,
-                "roster": self.roster.to_json(),
-                "genesis": self.genesis.to_json(),
-            }
-        )
+        kept: JsonObject = {
+            "v": 1,
+            "seat": self.seat,
+            "roster": self.roster.to_json(),
+            "genesis": self.genesis.to_json(),
+        }
+        if self.late:
+            kept["late"] = True
+        return dump_checked(kept)
 
     @classmethod
     def decode(cls, data: bytes) -> Seating:
@@ -320,10 +353,11 @@ class Seating:
             value = parse_canonical(data)
         except RemoteProtocolError as exc:
             raise ValueError(f"not canonical JSON ({exc})") from None
-        if not isinstance(value, dict) or set(value) != {"v", "seat", "roster", "genesis"}:
-            raise ValueError("not a seating (v, seat, roster, genesis)")
-        seat = value["seat"]
-        if value["v"] != 1 or type(seat) is not int:
+        members = {"v", "seat", "roster", "genesis"}
+        if not isinstance(value, dict) or not members <= set(value) <= {*members, "late"}:
+            raise ValueError("not a seating (v, seat, roster, genesis, and late if it is)")
+        seat, late = value["seat"], value.get("late", False)
+        if value["v"] != 1 or type(seat) is not int or (late is not True and "late" in value):
             raise ValueError("a seating of another version, or without a seat number")
         try:
             roster = Roster._decode(value["roster"], "roster")
@@ -335,7 +369,7 @@ class Seating:
             raise ValueError(str(exc)) from None
         except (RemoteProtocolError, WireError) as exc:
             raise ValueError(str(exc)) from None
-        return cls(roster, seat, genesis)
+        return cls(roster, seat, genesis, late=late is True)
 
     def holds(self, keys: CurveKeyPair) -> bool:
         """This node's CURVE key is the one its roster seat names."""
@@ -347,7 +381,9 @@ __all__ = [
     "MAX_HANDS",
     "REFUSALS",
     "Closed",
+    "Joining",
     "LobbyMessage",
+    "Newcomer",
     "Refused",
     "Roster",
     "RosterPlayer",

@@ -140,7 +140,8 @@ class _Dealer:
         self.socket = self.monitor = self.sender = None
 
 
-def _tcp(host: str, port: int) -> str:
+def tcp_endpoint(host: str, port: int) -> str:
+    """The ZeroMQ endpoint of a ROUTER at host:port (an IPv6 address in brackets)."""
     return f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
 
 
@@ -203,10 +204,12 @@ class Transport:
             router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
         try:
             if self._requested_port:
-                router.bind(_tcp(self.host, self._requested_port))
+                router.bind(tcp_endpoint(self.host, self._requested_port))
                 self._port = self._requested_port
             else:
-                self._port = router.bind_to_random_port(_tcp(self.host, 0).rsplit(":", 1)[0])
+                self._port = router.bind_to_random_port(
+                    tcp_endpoint(self.host, 0).rsplit(":", 1)[0]
+                )
         except zmq.ZMQError as exc:
             router.close(0)
             await self.close()
@@ -317,7 +320,7 @@ class Transport:
         if not 0 < port < 65536:
             raise TransportError(f"port {port} is not 1..65535")
         self.disconnect(peer_key)
-        d = _Dealer(_tcp(host, port))
+        d = _Dealer(tcp_endpoint(host, port))
         try:
             self._open(d, peer_key)
         except zmq.ZMQError as exc:
@@ -489,4 +492,5 @@ __all__ = [
     "Received",
     "Transport",
     "TransportError",
+    "tcp_endpoint",
 ]

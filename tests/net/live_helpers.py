@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.net.discovery import JoinCode
 from p2pwillow.net.keys import CurveKeyPair
@@ -122,3 +123,22 @@ async def finish(nodes: Sequence[Node]) -> None:
 async def close_all(nodes: Sequence[Node]) -> None:
     for node in nodes:
         await node.close()
+
+
+def transcript(node: Node) -> bytes:
+    """The bytes of a node's transcript file."""
+    path = node.transcript
+    assert path is not None
+    return path.read_bytes()
+
+
+def entries(data: bytes) -> list[Entry]:
+    return [decode_entry(line) for line in data.splitlines()]
+
+
+async def play_all(nodes: Sequence[Node], timeout: float = DEADLINE * 2) -> None:
+    """Play every node's game out, then close them all (also when it fails)."""
+    try:
+        await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), timeout)
+    finally:
+        await close_all(nodes)

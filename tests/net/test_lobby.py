@@ -20,6 +20,8 @@ from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan
 from p2pwillow.net.roster import (
     Closed,
+    Joining,
+    Newcomer,
     Refused,
     Roster,
     Sit,
@@ -251,6 +253,10 @@ def test_lobby_messages_and_their_schemas_agree(tmp_path: Path) -> None:
         "closed": Closed(detail="the host closed the table").frame(),
         "roster": LobbyFrame("roster", dump_checked(_roster_payload(tmp_path))),
     }
+    roster = decode_lobby(samples["roster"])
+    assert isinstance(roster, Roster)
+    samples["newcomer"] = Newcomer(game=roster.game, player=roster.players[1]).frame()
+    samples["joining"] = Joining(seat=2).frame()
     assert set(samples) == set(lobby_schemas())
     for kind, frame in samples.items():
         value = json.loads(frame.payload)

@@ -8,25 +8,14 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, Table, close_all, play_game
+from live_helpers import DEADLINE, Table, close_all, entries, play_game, transcript
 
 from p2pwillow.ledger import kinds as k
-from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.net.node import Node, NodeError
 from p2pwillow.store import Store
 from p2pwillow.verify import verify_transcript
 
 LEAVER = 2
-
-
-def transcript(node: Node) -> bytes:
-    path = node.transcript
-    assert path is not None
-    return path.read_bytes()
-
-
-def entries(data: bytes) -> list[Entry]:
-    return [decode_entry(line) for line in data.splitlines()]
 
 
 def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None:

@@ -1,0 +1,300 @@
+"""A newcomer joins the live table after its genesis (SPEC 8.9): real nodes over real zmq on
+loopback, real sessions, proofs and files. The host's door seats it in a free seat and tells
+every seated node of it; it watches the game, catches up, and plays from the hand after its
+`join`. A forged or foreign announcement pins nothing; a second newcomer for the one free seat
+is turned away."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from live_helpers import (
+    DEADLINE,
+    Table,
+    entries,
+    open_store,
+    play_all,
+    play_game,
+    transcript,
+)
+
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.canonical import dump_checked
+from p2pwillow.ledger.entry import Entry
+from p2pwillow.net.errors import WireError, WireReason
+from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
+from p2pwillow.net.node import Node
+from p2pwillow.net.roster import Newcomer, RosterPlayer, decode_lobby
+from p2pwillow.net.wire import LobbyFrame, encode_frame
+from p2pwillow.rules import TableConfig
+from p2pwillow.session import Session
+from p2pwillow.verify import verify_transcript
+
+
+async def turned_away(lobby: GuestLobby) -> LobbyError:
+    """The LobbyError a guest gets from the host's door (its transport closed after)."""
+    with pytest.raises(LobbyError) as caught:
+        await asyncio.wait_for(lobby.seat(), DEADLINE)
+    assert lobby.transport is not None
+    await lobby.transport.close()
+    return caught.value
+
+
+async def short_table(
+    table: Table, guests: int, events: list[dict[str, object]] | None = None
+) -> list[Node]:
+    """The host and `guests` guests at a table of more seats, started with those seated (the
+    host's node reporting to `events`)."""
+    await table.open()
+    host = table.host
+    assert host is not None
+    forming = asyncio.ensure_future(host.seat())
+    lobbies = [table.guest(n) for n in range(1, guests + 1)]
+    seated = asyncio.gather(*(g.seat() for g in lobbies))
+    while host.players < guests + 1:
+        await asyncio.sleep(0.05)
+    host.start_now()
+    seating = await asyncio.wait_for(forming, DEADLINE)
+    nodes = [table.node(0, seating, host, events=events)]
+    await nodes[0].start()
+    for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
+        nodes.append(table.node(n, s, lobby))
+        await nodes[-1].start()
+    return nodes
+
+
+async def newcomer(table: Table, n: int, events: list[dict[str, object]]) -> Node:
+    lobby = table.guest(n)
+    seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
+    assert seating.late
+    node = table.node(n, seating, lobby, events=events)
+    await node.start()
+    return node
+
+
+def between_hands_before(chain: list[Entry], seq: int) -> bool:
+    """No hand is running when entry `seq` comes (an observer replays the chain to it)."""
+    watcher = Session(None, None, chain[0])
+    for entry in chain[1:seq]:
+        watcher.receive(entry)
+    return watcher.between_hands
+
+
+def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(tmp_path: Path) -> None:
+    """Three of four seats play; a newcomer comes once the first hand runs, is seated in the
+    free seat, watches, writes its join between hands and plays the hands after it with the
+    starting stack; every transcript is the same game, the newcomer's too."""
+    events: list[dict[str, object]] = []
+    at_host: list[dict[str, object]] = []
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=3, hands=4, config=TableConfig(seats=4))
+        nodes = await short_table(table, 2, at_host)
+        while not any(e["event"] == "dealt" for e in at_host):
+            await asyncio.sleep(0.02)
+        nodes.append(await newcomer(table, 3, events))
+        await play_all(nodes)
+        return nodes
+
+    nodes = asyncio.run(main())
+    assert all(n.failure is None for n in nodes)
+    copies = {transcript(n) for n in nodes}
+    assert len(copies) == 1, "every seat holds the same transcript, the newcomer's too"
+    data = copies.pop()
+    chain = entries(data)
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 3
+    assert join.body.buy_in == 1000, "a new identity buys in with the starting stack"
+    assert join.body.identity_key == nodes[3].seating.me.identity_key
+    assert between_hands_before(chain, join.seq)
+    # it came while hand 1 ran (dealt, not ended) and its join waited for the hand's end
+    [admitted] = [e["t"] for e in at_host if e["event"] == "newcomer"]
+    assert isinstance(admitted, float)
+    ends = [e["t"] for e in at_host if e["event"] == "hand_end" and e["hand"] == 1]
+    assert ends and isinstance(ends[0], float) and ends[0] > admitted
+    later = [e.body for e in chain[join.seq :] if isinstance(e.body, k.HandStart)]
+    assert later and all(3 in {p.seat for p in body.players} for body in later)
+    report = verify_transcript(data)
+    assert report.valid and not report.missing, report.error
+    assert report.ended_by is not None and isinstance(chain[-1].body, k.HeadSignature)
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 4000
+    assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]
+    codes = {n.safety_code for n in nodes}
+    assert len(codes) == 1, "the safety code over the roster with the newcomer, everywhere"
+    for node in nodes[:3]:
+        assert nodes[3].transport.keys.public in node.transport.pinned
+
+
+def test_announcements_that_are_not_the_hosts_or_do_not_verify_pin_nothing(
+    tmp_path: Path,
+) -> None:
+    """A `newcomer` message is taken only from the host, of this game, with a statement that
+    verifies; a tampered statement is refused as the decoder reads it."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=2, config=TableConfig(seats=4))
+        nodes = await short_table(table, 2)
+        host, guest, other = nodes
+        _, keys = open_store(tmp_path, 9)
+        player = RosterPlayer.of(3, "Mallory", statement_of(keys), "127.0.0.1", 4999)
+        good = Newcomer(game=host.game.hex(), player=player)
+        forged = dict(good.to_json())
+        forged["player"] = {**player.to_json(), "key_sig": "00" * 64}
+        with pytest.raises(WireError) as caught:
+            decode_lobby(LobbyFrame("newcomer", dump_checked(forged)))
+        assert caught.value.reason is WireReason.BAD_KEY_STATEMENT
+        foreign = Newcomer(game="11" * 16, player=player)
+        sends = [
+            (host, LobbyFrame("newcomer", dump_checked(forged))),  # tampered
+            (host, foreign.frame()),  # another game's
+            (other, good.frame()),  # a seated peer that is not the host
+        ]
+        for sender, frame in sends:
+            sender.transport.send(guest.transport.keys.public, encode_frame(frame))
+        await asyncio.sleep(1.0)
+        assert keys.curve_public not in guest.transport.pinned
+        assert guest.traffic.bad_frames >= 1
+        host.transport.send(guest.transport.keys.public, encode_frame(good.frame()))
+        for _ in range(100):
+            if keys.curve_public in guest.transport.pinned:
+                break
+            await asyncio.sleep(0.05)
+        assert keys.curve_public in guest.transport.pinned  # the host's own, verified: pinned
+        await play_all(nodes)
+
+    asyncio.run(main())
+
+
+def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) -> None:
+    """Two of three seats play; the first newcomer gets the free seat, the second is told the
+    table is full (the seat is promised until the first one's join comes or it is dropped);
+    one with a seated player's name is told that first."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        events: list[dict[str, object]] = []
+        nodes.append(await newcomer(table, 2, events))
+        clash = table.guest(4, ["  ANN "])
+        with pytest.raises(LobbyError) as caught:
+            await asyncio.wait_for(clash.seat(), DEADLINE)
+        assert caught.value.reason is LobbyFailure.NAME_TAKEN
+        assert (
+            str(caught.value)
+            == "the host did not seat   ANN : someone at the table is called   ANN "
+        )
+        assert clash.transport is not None
+        await clash.transport.close()
+        late: GuestLobby = table.guest(3)
+        with pytest.raises(LobbyError) as caught:
+            await asyncio.wait_for(late.seat(), DEADLINE)
+        assert caught.value.reason is LobbyFailure.TABLE_FULL
+        assert late.transport is not None
+        await late.transport.close()
+        await play_all(nodes)
+        assert len({transcript(n) for n in nodes}) == 1
+        chain = entries(transcript(nodes[0]))
+        assert [e.author for e in chain if isinstance(e.body, k.Join)] == [2]
+
+    asyncio.run(main())
+
+
+def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer seated by the door whose node never starts (so no `join` ever comes) is
+    dropped by every node after JOIN_WITHIN: unpinned, hung up; the seat promised to it is
+    given to the next newcomer, who joins and plays."""
+    monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 1.0)
+    at_host: list[dict[str, object]] = []
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=8, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1, at_host)
+        silent = table.guest(2)
+        seating = await asyncio.wait_for(silent.seat(), DEADLINE)
+        assert seating.late and seating.seat == 2
+        assert silent.transport is not None
+        await silent.transport.close()  # it never plays
+        key = seating.me.curve
+        for _ in range(200):
+            if all(key not in n.transport.pinned for n in nodes):
+                break
+            await asyncio.sleep(0.05)
+        assert all(key not in n.transport.pinned for n in nodes), "dropped everywhere"
+        assert any(e["event"] == "dropped" and e["peer"] == 2 for e in at_host)
+        monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 120.0)
+        nodes.append(await newcomer(table, 3, []))
+        assert nodes[-1].seat == 2, "the seat promised to the dropped newcomer is free again"
+        await play_all(nodes)
+        assert len({transcript(n) for n in nodes}) == 1
+        chain = entries(transcript(nodes[0]))
+        joins = [e.body for e in chain if isinstance(e.body, k.Join)]
+        assert [j.identity_key for j in joins] == [nodes[-1].seating.me.identity_key]
+
+    asyncio.run(main())
+
+
+def test_a_newcomer_at_a_game_that_is_over_is_told_so(tmp_path: Path) -> None:
+    """Once the game's end is in the host's chain its door turns newcomers away: game-over."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=1, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        assert all(await asyncio.gather(*(n.wait_over(DEADLINE) for n in nodes)))
+        over = await turned_away(table.guest(3))
+        assert over.reason is LobbyFailure.GAME_OVER
+        assert str(over) == "the host did not seat bot 3: the game is over"
+        await play_all(nodes)
+
+    asyncio.run(main())
+
+
+def test_a_player_who_left_comes_back_with_the_stack_it_left_with(tmp_path: Path) -> None:
+    """A seat leaves between hands; the same store (its identity, its transcript up to its
+    leave, its log of signed counters) joins again as a newcomer: its join brings nothing (its
+    stack comes back), its counters go on from the ones it signed, and its transcript goes on
+    from what it held: one game, byte for byte, with every other seat's."""
+    events: list[dict[str, object]] = []
+
+    async def main() -> tuple[list[Node], Node]:
+        table = Table(tmp_path, players=3, hands=0)  # the host ends it, below
+        nodes = await play_game(table, events)
+        leaver = next(n for n in nodes if n.seat == 2)
+        leaver.leave_table()
+        await asyncio.wait_for(leaver.play_out(), DEADLINE)
+        assert leaver.ended is not None and leaver.ended.startswith("you left the table")
+        left_with = transcript(leaver)
+        again = await newcomer(table, nodes.index(leaver), events)
+        assert again.seat == 2
+        stayers = [n for n in nodes if n is not leaver]
+
+        def played_after_join() -> bool:
+            at_host = [e for e in events if e["seat"] == 0]
+            joined = [i for i, e in enumerate(at_host) if e["event"] == "joined"]
+            return bool(joined) and any(e["event"] == "hand_end" for e in at_host[joined[0] :])
+
+        while not played_after_join():
+            await asyncio.sleep(0.05)
+        nodes[0].end_game()
+        await play_all([*stayers, again])
+        assert transcript(again).startswith(left_with)
+        return stayers, again
+
+    stayers, again = asyncio.run(main())
+    copies = {transcript(n) for n in [*stayers, again]}
+    assert len(copies) == 1
+    data = copies.pop()
+    chain = entries(data)
+    [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 2 and join.body.buy_in == 0
+    assert join.seq > leave.seq and join.counter > leave.counter
+    report = verify_transcript(data)
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 3000 and chips.at_table == 3000
+    assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]

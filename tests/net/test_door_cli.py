@@ -1,0 +1,171 @@
+"""`willow bot --join CODE` on a table whose game has started, as real processes on loopback
+(SPEC 8.9): a bot that leaves frees its seat and a newcomer takes it and plays; a full table
+and a host gone are each one line and their exit code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from test_live_cli import DEADLINE, LOOPBACK, one_line, start, willow
+
+from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.entry import decode_entry
+from p2pwillow.verify import verify_file
+
+
+class Output:
+    """A process's output read line by line as it comes (so a test can wait for one)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def wait_for(self, pattern: str, timeout: float = DEADLINE) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                m = re.search(pattern, line)
+                if m:
+                    return m
+            if self.proc.poll() is not None and not self._thread.is_alive():
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(self.lines)}")
+
+    def finish(self, timeout: float = DEADLINE) -> tuple[int, str]:
+        code = self.proc.wait(timeout)
+        self._thread.join(5)
+        return code, "".join(self.lines)
+
+
+SAMPLES = "40"
+"""Monte Carlo deals per bot decision; the game of the newcomer test plays at the bots' own
+pace (their default), so that a hand lasts about as long as a newcomer takes to start."""
+
+
+def host(tmp: Path, *args: str, samples: str = SAMPLES) -> tuple[Output, str]:
+    home = str(tmp / "host")
+    proc = start("host", "--auto", "--name", "Ann", "--samples", samples, "--address", LOOPBACK,
+                 "--no-advertise", "--home", home, *args)  # fmt: skip
+    out = Output(proc)
+    code = out.wait_for(r"^willow join ([a-z2-7]+)$").group(1)
+    return out, code
+
+
+def bot(tmp: Path, code: str, n: int, *args: str, samples: str = SAMPLES) -> Output:
+    home = str(tmp / f"bot{n}")
+    join = ["bot", "--join", code, "--samples", samples, "--address", LOOPBACK, "--home", home]
+    return Output(start(*join, *args))
+
+
+def kill_all(outputs: list[Output]) -> None:
+    for out in outputs:
+        if out.proc.poll() is None:
+            out.proc.kill()
+            out.proc.wait()
+
+
+def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Path) -> None:
+    """Three seats, four hands: the bot in seat 1 leaves after hand 1 (it deals hand 2), a
+    `willow bot --join CODE` started then takes seat 1 and plays the hands after its join;
+    every transcript is the same game and verifies, the newcomer's too."""
+    first, code = host(tmp_path, "--hands", "4", "--seats", "3", samples="300")
+    procs = [first]
+    try:
+        leaver = bot(tmp_path, code, 1, "--name", "Leaver", "--leave-after", "1")
+        procs.append(leaver)
+        first.wait_for(r"Leaver \(normal\) sat down in seat 1")
+        procs.append(bot(tmp_path, code, 2, "--name", "Stayer", samples="300"))
+        first.wait_for(r"Leaver \(normal\) left the table")
+        newcomer = bot(
+            tmp_path, code, 3, "--name", "Late", "--events", str(tmp_path / "late.jsonl")
+        )
+        procs.append(newcomer)
+        results = [p.finish() for p in procs]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+        late = tmp_path / "late.jsonl"
+        if late.exists():
+            print(late.read_text()[-6000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0, 0], outputs
+    assert "Late (normal) joins in seat 1 from the next hand (at 127.0.0.1:" in outputs[0]
+    assert "takes seat 1 of a game under way" in outputs[3], outputs[3]
+    for out in (outputs[0], outputs[2], outputs[3]):
+        assert "the game is over: 4 hands played" in out, out
+        assert "the table changed: the safety code is now" in out, out
+    assert "Late (normal) joined the table in seat 1" in outputs[0]
+    paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
+    stayed = {paths[n].read_bytes() for n in (0, 2, 3)}
+    assert len(stayed) == 1, "the host, the bot that stayed and the newcomer hold one game"
+    game = stayed.pop()
+    assert game.startswith(paths[1].read_bytes())
+    chain = [decode_entry(line) for line in game.splitlines()]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == 1000
+    starts = [e for e in chain if isinstance(e.body, k.HandStart)]
+    played = [
+        n
+        for n, e in enumerate(starts, start=1)
+        if e.seq > join.seq and isinstance(e.body, k.HandStart)
+        if 1 in {p.seat for p in e.body.players}
+    ]
+    [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
+    after = [sum(e.seq < x.seq for e in starts) for x in (leave, join)]
+    # the join comes after hand 2 when the newcomer has caught up by then (this machine: as
+    # a rule), else after hand 3; it plays every hand after it
+    assert played == list(range(after[1] + 1, 5)) and played[-1] == 4, (played, after)
+    for path in (paths[0], paths[3]):
+        report = verify_file(path)
+        assert report.valid and not report.missing, report.error
+        assert len(report.hands) == 4
+    verdict = willow("verify", str(paths[3]))
+    assert verdict.returncode == 0, verdict
+
+
+def test_a_full_table_is_one_line_and_exit_12(tmp_path: Path) -> None:
+    """A 2-seat table playing: a third bot is told the table is full (exit 12)."""
+    first, code = host(tmp_path, "--hands", "3", "--seats", "2")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea"))
+        first.wait_for(r"hand 1: ")
+        third = willow("bot", "--join", code, "--address", LOOPBACK, "--name", "Cal",
+                       "--home", str(tmp_path / "bot3"), timeout=60)  # fmt: skip
+        line = one_line(third, 12)
+        assert line == "willow bot: the host did not seat Cal (normal): all 2 seats are taken"
+        results = [p.finish() for p in procs]
+    finally:
+        kill_all(procs)
+    assert [c for c, _ in results] == [0, 0]
+
+
+def test_a_host_gone_is_one_line_and_exit_10(tmp_path: Path) -> None:
+    """Once the host's willow has stopped (its game over), nothing keeps the door: a newcomer
+    is told nothing answers at the code's address (exit 10)."""
+    first, code = host(tmp_path, "--hands", "1", "--seats", "2")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea"))
+        results = [p.finish() for p in procs]
+    finally:
+        kill_all(procs)
+    assert [c for c, _ in results] == [0, 0]
+    gone = willow("bot", "--join", code, "--address", LOOPBACK, "--timeout", "1.5",
+                  "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
+    line = one_line(gone, 10)
+    assert line.startswith("willow bot: nothing answers at 127.0.0.1:")
