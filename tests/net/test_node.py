@@ -211,15 +211,19 @@ def test_garbage_from_a_seated_peer_changes_nothing(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+async def _played_by_two(tmp_path: Path) -> tuple[Table, Node, Store]:
+    """A finished one-hand game of two on loopback: its table, the guest's node, its store."""
+    table = Table(tmp_path, players=2, hands=1)
+    nodes = await play_game(table)
+    await finish(nodes)
+    return table, nodes[1], Store.open(tmp_path / "peer1")
+
+
 def test_a_node_refuses_a_store_that_holds_the_game(tmp_path: Path) -> None:
     async def main() -> None:
-        table = Table(tmp_path, players=2, hands=1)
-        nodes = await play_game(table)
-        await finish(nodes)
         # the same seating again, on the same store: a new seat does not overwrite the game,
         # and a resumed one finds it finished
-        node = nodes[1]
-        store = Store.open(tmp_path / "peer1")
+        table, node, store = await _played_by_two(tmp_path)
         transcript = store.game_dir(node.game) / "transcript.jsonl"
         before = transcript.read_bytes()
         again = Node(node.seating, node.transport, store, table.stores[1][1])
@@ -277,11 +281,7 @@ def test_a_resumed_person_is_asked_the_code_only_if_it_never_confirmed(
     accepted still is."""
 
     async def main() -> None:
-        table = Table(tmp_path, players=2, hands=1)
-        nodes = await play_game(table)
-        await finish(nodes)
-        node = nodes[1]
-        store = Store.open(tmp_path / "peer1")
+        table, node, store = await _played_by_two(tmp_path)
         path = store.game_dir(node.game) / "transcript.jsonl"
         lines = path.read_bytes().splitlines(keepends=True)
         kinds = [decode_entry(line).kind for line in lines]
