@@ -91,7 +91,7 @@ from p2pwillow.client import LEFT_TABLE, Notice, Shown
 from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
-from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
@@ -868,6 +868,9 @@ class Node:
     def _count_rejected(self, peer: bytes, error: RemoteProtocolError) -> None:
         self.traffic.rejected += 1
         self._rep.rejected(peer, error)
+        if error.reason is Reason.WRONG_PREV and error.seq == self._rep.head_seq + 1:
+            # the peers' chain parts from ours further back: catch up from before that
+            self._rep.forked()
         self._event("rejected", peer=self._seats.get(peer), error=str(error))
         log.warning("seat %s sent what the session refuses: %s", self._seats.get(peer), error)
 

@@ -245,6 +245,8 @@ class Replication:
         self._progress_at = now
         self._asked: tuple[float, int, PeerId] | None = None
         self._ask_turn = 0
+        self._rewind = 0
+        """How far behind its head the next catch-up asks from (`forked`)."""
         for entry in chain:
             self._append(entry)
         for peer in peers:
@@ -298,6 +300,7 @@ class Replication:
         if entry.seq != len(self._chain):
             raise LocalProtocolError(f"entry {entry.seq} applied before {len(self._chain)}")
         self._chain.append(entry)
+        self._rewind = 0
         self._authored.pop(entry.sig, None)
         hand = entry.hand
         for sig in [s for s, r in self._authored.items() if r.hand < hand]:
@@ -354,6 +357,15 @@ class Replication:
             p.pushed_upto = min(p.pushed_upto, seq - 1)
             p.diverged = False
         self._progress_at = now
+        self._rewind = 0
+
+    def forked(self) -> None:
+        """The local Session refused the entry after our head because it does not follow it
+        (`wrong-prev`): our chain may end in entries the peers replaced, those a sequencer
+        made before it stopped and was replaced (SPEC 7.5, 8.10). The next catch-up asks from
+        further back, twice as far each time, so that the peers' entry at the place where the
+        chains part reaches the Session as a conflict (SPEC 8.4 "Catch-up")."""
+        self._rewind = min(max(1, 2 * self._rewind), max(0, self.head_seq))
 
     def withdraw(self, sig: bytes) -> None:
         """Stop sending the authored entry with this signature (its refusal was accepted)."""
@@ -526,7 +538,7 @@ class Replication:
             frames.extend(once)
             frames.extend(f for f, to in resent if to is None or peer in to)
             if ask == peer:
-                frames.append(encode_frame(CatchUpFrame(self.head_seq)))
+                frames.append(encode_frame(CatchUpFrame(self.head_seq - self._rewind)))
             out.extend((peer, frame) for frame in frames)
         return out
 

@@ -261,6 +261,47 @@ def test_a_peer_on_another_chain_is_not_fed() -> None:
     assert not [f for f in _frames(a, 5.0, B) if isinstance(f, EntriesFrame)]
 
 
+def test_a_peer_whose_chain_parted_further_back_catches_up_from_before_the_parting() -> None:
+    """A sequencer stopped after making entries its peers never saw, and was replaced: its
+    chain ends in entries (17-19) the others' chain holds differently. Asking after its head
+    brings entries that do not follow it; each time it asks from twice as far back, until the
+    peers' entry where the chains part comes as a conflict its Session can act on (SPEC 8.4)."""
+    parted = [*CHAIN[:17], *(e.countersigned(bytes(64)) for e in CHAIN[17:20])]
+    a = Replication(CHAIN, [B], now=0.0)
+    b = Replication(parted, [A], now=0.0)
+    b.receive(encode_frame(HeartbeatFrame(a.head_seq, a.head_hash)), A, 0.0)
+    now, asks = 1.0, []
+    while b.chain != CHAIN and now < 30:
+        for frame in _frames(b, now, A):
+            if isinstance(frame, CatchUpFrame):
+                asks.append(frame.after)
+                a.receive(encode_frame(frame), B, now)
+        _deliver(a, A, b, B, now)
+        for event in b.events():  # as a Session would: what does not follow is refused
+            if isinstance(event, ConflictReceived):
+                seq = event.entry.seq
+                if event.entry.prev == b.chain[seq - 1].hash:  # it replaces ours from here
+                    b.cut_back(seq, now)
+                    b.applied(event.entry, now)
+            elif isinstance(event, EntryReceived):
+                if event.entry.prev == b.head_hash:
+                    b.applied(event.entry, now)
+                else:
+                    b.rejected(event.peer, RemoteProtocolError(Reason.WRONG_PREV, "", seq=0))
+                    b.forked()
+        now += 1.0
+    assert b.chain == CHAIN
+    assert asks[:4] == [19, 18, 17, 15]  # after its head, then 1, 2 and 4 entries further back
+
+
+def test_a_refused_next_entry_does_not_rewind_a_peer_that_is_not_behind() -> None:
+    """A bad entry after the head from a hostile peer (its prev wrong) makes a peer that is
+    not behind ask nobody for anything."""
+    b = Replication(CHAIN[:20], [A], now=0.0)
+    b.forked()
+    assert not [f for f in _frames(b, 5.0) if isinstance(f, CatchUpFrame)]
+
+
 # --- authored entries, refusals, broadcast items -------------------------------------------------
 
 
