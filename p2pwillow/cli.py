@@ -290,8 +290,13 @@ def _live(
 ) -> int:
     """Run a live command; its expected failures are one line and their exit code."""
     import asyncio
+    import gc
 
     from p2pwillow.live import LiveError, until_signalled
+
+    # A live peer runs for hours: what is loaded by now (the modules, the group's tables) lives
+    # as long as the process, so the collector's full passes stop walking it.
+    gc.freeze()
 
     try:
         return asyncio.run(until_signalled(run(), lifeline=lifeline))

@@ -10,7 +10,8 @@ Linux-only: asyncio and threads, no signals.
 # -------------------
 # Three things run at once:
 #
-#   the receiver  (loop) takes each frame from the transport into the replication and sends
+#   the receiver  (loop, called by the transport once per batch of frames that came in) takes
+#                 each frame into the replication and wakes the driver, which sends
 #                 whatever the replication says is due: pushes, acks, heartbeats, resends,
 #                 catch-up (SPEC 8.4);
 #   the driver    (loop) takes the replication's events one at a time and hands each to the
@@ -164,8 +165,6 @@ GONE_AFTER = 2.0
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
-BURST = 64
-"""Frames taken from the socket at once before the replication is asked what to send."""
 ENDED_BY_YOU = "the game is over: you ended it"
 LEAVE_TRIES = 3
 """A `leave` the sequencer refused is written again at most this many times."""
@@ -396,10 +395,8 @@ class Node:
         self._code_shown = self.safety_code
         self._event("seated", safety_code=self.safety_code, players=len(self._names))
         loop = asyncio.get_running_loop()
-        self._tasks = [
-            loop.create_task(self._receive(), name="willow-receive"),
-            loop.create_task(self._drive(), name="willow-drive"),
-        ]
+        self._tasks = [loop.create_task(self._drive(), name="willow-drive")]
+        self.transport.listen(self._received)
         if self.bot is not None or self._play.accepted:
             # a bot confirms by itself; a seat whose acceptance is in the restored chain has
             # confirmed the code already (its `seat` entry is signed, SPEC 8.10)
@@ -493,6 +490,7 @@ class Node:
         self._closed = self._closing = True
         self._tell_head()  # the peers' own waits for this node's head end at once
         self._wake.set()
+        self.transport.listen(None)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -689,14 +687,13 @@ class Node:
         self._step_due = True
         self._wake.set()
 
-    async def _receive(self) -> None:
+    def _received(self) -> None:
+        """Frames landed in the transport's inbox (called by the loop, once per batch): each
+        goes to the replication, then the driver is woken once for the whole batch."""
         transport = self.transport
-        while True:
-            burst = [await transport.recv()]
-            while len(burst) < BURST and (more := transport.recv_nowait()) is not None:
-                burst.append(more)
-            now = time.monotonic()
-            for r in burst:
+        now = time.monotonic()
+        try:
+            while (r := transport.recv_nowait()) is not None:
                 self.traffic.frames_received += 1
                 self.traffic.bytes_received += len(r.data)
                 if r.pinned and r.peer in self._seats:
@@ -704,11 +701,15 @@ class Node:
                 elif self._door is not None:
                     # not a seated key: only a host's door reads it (a late hello), SPEC 8.9
                     self._door.at_door(transport, r)
-            # What the frames make due (a catch-up reply, an acknowledgement) goes out when the
-            # driver, woken now, ends its pass: one flush for the frames and what the session
-            # makes of them.
-            self._next_due = 0.0
-            self._wake.set()
+        except Exception as exc:
+            transport.listen(None)
+            self._fail(exc)
+            return
+        # What the frames make due (a catch-up reply, an acknowledgement) goes out when the
+        # driver, woken now, ends its pass: one flush for the frames and what the session
+        # makes of them.
+        self._next_due = 0.0
+        self._wake.set()
 
     def _flush_soon(self) -> None:
         """Flush once the loop is done with what it is doing now: what comes due meanwhile

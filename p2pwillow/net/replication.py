@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import math
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -505,6 +506,7 @@ class Replication:
         once, self._once = self._once, []
         resent = self._due_resends(now)
         ask = self._catch_up_target(now)
+        beat: bytes | None = None
         out: list[tuple[PeerId, bytes]] = []
         for peer, p in self._peers.items():
             frames: list[bytes] = []
@@ -533,7 +535,8 @@ class Replication:
                 frames.append(head)
                 p.ack_due = False
             if now >= p.heartbeat_at:
-                frames.append(encode_frame(HeartbeatFrame(self.head_seq, self.head_hash)))
+                beat = beat or encode_frame(HeartbeatFrame(self.head_seq, self.head_hash))
+                frames.append(beat)
                 p.heartbeat_at = now + HEARTBEAT_INTERVAL
             frames.extend(once)
             frames.extend(f for f, to in resent if to is None or peer in to)
@@ -565,10 +568,17 @@ class Replication:
         ahead.sort(key=lambda item: -item[1].head_seq)
         return ahead
 
+    def _any_ahead(self) -> bool:
+        """Whether some live peer reported a head ahead of ours (`_ahead` without the list)."""
+        head = self.head_seq
+        return any(
+            p.head_seq > head and p.heard is not None and p.liveness is not Liveness.AWAY
+            for p in self._peers.values()
+        )
+
     def _catch_up_target(self, now: float) -> PeerId | None:
         """The peer to ask for "entries after our head" now, if any (SPEC 8.4)."""
-        ahead = self._ahead()
-        if not ahead:
+        if not self._any_ahead():
             self._asked = None
             return None
         asked = self._asked
@@ -581,6 +591,7 @@ class Replication:
                 self._ask_turn += 1
         if not due:
             return None
+        ahead = self._ahead()
         peer = ahead[self._ask_turn % len(ahead)][0]
         self._asked = (now, self.head_seq, peer)
         return peer
@@ -603,28 +614,36 @@ class Replication:
 
     def get_timer(self) -> float | None:
         """When to call `handle_timer` and `frames_to_send` next (None: nothing to wait for)."""
-        times: list[float] = []
+        # the earliest of the times below, found without building a list: a live node asks
+        # after every piece of work
+        best = math.inf
+        head = self.head_seq
+        ahead = False
         for p in self._peers.values():
-            times.append(p.heartbeat_at)
+            t = p.heartbeat_at
             last = p.heard if p.heard is not None else p.since
             if p.liveness is Liveness.PRESENT:
-                times.append(last + EVASIVE_AFTER)
+                t = min(t, last + EVASIVE_AFTER)
             elif p.liveness is Liveness.EVASIVE:
-                times.append(last + AWAY_AFTER)
-            if self._live(p) and p.head_seq < min(p.pushed_upto, self.head_seq):
-                times.append(p.pushed_at + RESEND_AFTER)
+                t = min(t, last + AWAY_AFTER)
+            if p.heard is not None and p.liveness is not Liveness.AWAY:  # `_live`
+                if p.head_seq < min(p.pushed_upto, head):
+                    t = min(t, p.pushed_at + RESEND_AFTER)
+                ahead = ahead or p.head_seq > head
             if p.catch_up_after is not None:
-                times.append(p.replied_at + CATCH_UP_REPLY_INTERVAL)
+                t = min(t, p.replied_at + CATCH_UP_REPLY_INTERVAL)
             if p.ack_due:
-                times.append(p.ack_at)
-        times.extend(r.next_at for r in self._authored.values())
-        times.extend(r.next_at for r in self._broadcasts.values())
-        if self._ahead():
+                t = min(t, p.ack_at)
+            best = min(best, t)
+        for r in self._authored.values():
+            best = min(best, r.next_at)
+        for r in self._broadcasts.values():
+            best = min(best, r.next_at)
+        if ahead:
             asked = self._asked
-            times.append(
-                self._progress_at + CATCH_UP_AFTER if asked is None else asked[0] + CATCH_UP_AFTER
-            )
-        return min(times) if times else None
+            since = self._progress_at if asked is None else asked[0]
+            best = min(best, since + CATCH_UP_AFTER)
+        return None if best == math.inf else best
 
 
 __all__ = [

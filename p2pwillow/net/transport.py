@@ -23,6 +23,14 @@ is `wire`'s and `replication`'s business. Nothing here is Linux-only.
 # handler (its behaviour when none is bound). Queues are bounded by the high-water marks and
 # DEALERs queue nothing for a peer that is not connected (`IMMEDIATE`): a frame that cannot go
 # is dropped and counted, and the replication sends it again. Sockets close with LINGER 0.
+#
+# Receiving costs no future per frame: the ROUTER is a plain socket whose file descriptor the
+# loop watches (`_readable`). ZeroMQ's descriptor is edge-triggered: it signals that the
+# socket's state may have changed, not that a message waits, so each signal drains every
+# message that is there (non-blocking receives until EAGAIN, then ZMQ_EVENTS once more in case
+# one came meanwhile) into an inbox. `listen` names a callback the loop calls once per such
+# batch (the node takes the whole batch in one go); `recv` awaits the inbox. Pins are checked
+# when a frame is taken from the inbox, as before when it was taken from the socket.
 
 from __future__ import annotations
 
@@ -30,8 +38,10 @@ import asyncio
 import contextlib
 import enum
 import logging
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import zmq
 import zmq.asyncio
@@ -54,6 +64,9 @@ HEARTBEAT_TIMEOUT_MS = 3000
 REFUSED_RETRY = 0.25
 REFUSED_RETRY_MAX = 4.0
 """After a refusal, dial again after 0.25 s, doubling up to 4 s."""
+DRAIN = 256
+"""At most this many messages are taken from the socket in one go; the rest on the next turn
+of the loop, so that a flood of frames does not hold the loop."""
 
 
 class TransportError(Exception):
@@ -140,6 +153,13 @@ class _Dealer:
         self.socket = self.monitor = self.sender = None
 
 
+def _selector(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
+    """What watches file descriptors for `loop`: the loop itself, or under Windows' proactor
+    loop (which has no `add_reader`) the selector thread zmq.asyncio runs for its own sockets."""
+    get = getattr(zmq.asyncio, "_get_selector", None)
+    return loop if get is None else get(loop)
+
+
 def tcp_endpoint(host: str, port: int) -> str:
     """The ZeroMQ endpoint of a ROUTER at host:port (an IPv6 address in brackets)."""
     return f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
@@ -169,8 +189,11 @@ class Transport:
         self._pins: set[bytes] = set()
         self._dealers: dict[bytes, _Dealer] = {}
         self._ctx: zmq.asyncio.Context | None = None
-        self._router: zmq.asyncio.Socket | None = None
-        self._reader: zmq.Socket[bytes] | None = None
+        self._router: zmq.Socket[bytes] | None = None
+        self._inbox: deque[list[zmq.Frame]] = deque()
+        self._arrived = asyncio.Event()
+        self._listener: Callable[[], None] | None = None
+        self._watching: asyncio.AbstractEventLoop | None = None
         self._zap: zmq.asyncio.Socket | None = None
         self._zap_task: asyncio.Task[None] | None = None
         self._monitors = 0
@@ -188,7 +211,8 @@ class Transport:
         zap.bind(ZAP_ENDPOINT)
         self._zap = zap
         self._zap_task = asyncio.create_task(self._serve_zap(), name="zap")
-        router = ctx.socket(zmq.ROUTER)
+        # a plain socket: `_readable` takes its messages (see the module comment)
+        router: zmq.Socket[bytes] = zmq.Socket(ctx, zmq.ROUTER)
         router.linger = 0
         router.curve_server = True
         router.curve_secretkey = self.keys.secret
@@ -217,6 +241,8 @@ class Transport:
                 f"cannot listen on {self.host}:{self._requested_port or 'any port'}: {exc}"
             ) from None
         self._router = router
+        self._watching = _selector(asyncio.get_running_loop())
+        self._watching.add_reader(router.FD, self._readable)
 
     @property
     def port(self) -> int:
@@ -237,10 +263,17 @@ class Transport:
         for d in self._dealers.values():
             d.close()
         self._dealers.clear()
+        if self._watching is not None and self._router is not None:
+            with contextlib.suppress(Exception):  # a loop already closed has no reader left
+                self._watching.remove_reader(self._router.FD)
+        self._watching = None
+        self._listener = None
+        self._inbox.clear()
+        self._arrived.set()  # a recv waiting now ends: the transport is not started
         for sock in (self._router, self._zap):
             if sock is not None:
                 sock.close(0)
-        self._router = self._zap = self._reader = None
+        self._router = self._zap = None
         self._zap_task = None
         if self._ctx is not None:
             self._ctx.term()
@@ -434,30 +467,64 @@ class Transport:
             return False
         return True
 
-    async def recv(self) -> Received:
-        """The next frame from a peer this transport admits (see the module comment)."""
+    def listen(self, arrived: Callable[[], None] | None) -> None:
+        """Have the loop call `arrived()` after each batch of frames lands in the inbox (take
+        them with `recv_nowait`); None: no more calls."""
+        self._listener = arrived
+        if arrived is not None and self._inbox:
+            asyncio.get_running_loop().call_soon(self._tell_arrived)
+
+    def _tell_arrived(self) -> None:
+        if self._listener is not None and self._inbox:
+            self._listener()
+
+    def _readable(self) -> None:
+        """The socket's descriptor was signalled: take every message that is there."""
         router = self._router
         if router is None:
-            raise TransportError("the transport is not started")
+            return
+        inbox = self._inbox
+        before = len(inbox)
+        taken = 0
+        try:
+            while True:
+                try:
+                    inbox.append(router.recv_multipart(flags=zmq.NOBLOCK, copy=False))
+                except zmq.Again:
+                    # edge-triggered: a message that came while we read may not signal again
+                    if not cast(int, router.get(zmq.EVENTS)) & zmq.POLLIN:
+                        break
+                    continue
+                taken += 1
+                if taken >= DRAIN:
+                    # what is left is taken on the next turn: the descriptor may not signal
+                    asyncio.get_running_loop().call_soon(self._readable)
+                    break
+        except zmq.ZMQError as exc:
+            log.warning("the socket could not be read: %s", exc)
+        if len(inbox) > before:
+            self._arrived.set()
+            if self._listener is not None:
+                self._listener()
+
+    async def recv(self) -> Received:
+        """The next frame from a peer this transport admits (see the module comment)."""
         while True:
-            received = self._accept(await router.recv_multipart(copy=False))
+            received = self.recv_nowait()
             if received is not None:
                 return received
+            self._arrived.clear()
+            await self._arrived.wait()
 
     def recv_nowait(self) -> Received | None:
         """A frame that has arrived already, if there is one (to take a burst at once)."""
         if self._router is None:
             raise TransportError("the transport is not started")
-        if self._reader is None:
-            self._reader = zmq.Socket.shadow(self._router.underlying)
-        while True:
-            try:
-                parts = self._reader.recv_multipart(flags=zmq.NOBLOCK, copy=False)
-            except zmq.Again:
-                return None
-            received = self._accept(parts)
+        while self._inbox:
+            received = self._accept(self._inbox.popleft())
             if received is not None:
                 return received
+        return None
 
     def _accept(self, parts: list[zmq.Frame]) -> Received | None:
         if len(parts) != 2:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import queue
 import threading
@@ -18,7 +19,19 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-_Job = tuple[Callable[[], Any], concurrent.futures.Future[Any]]
+_Reply = concurrent.futures.Future[Any] | tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]
+"""Where a job's outcome goes: a thread's future (`submit`), or a loop's future (`run`)."""
+_Job = tuple[Callable[[], Any], _Reply]
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """On the loop: hand a job's outcome to the task awaiting it (unless it gave up)."""
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 class WorkerClosed(Exception):
@@ -51,33 +64,51 @@ class Worker:
     def submit(self, job: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue `job`; its future holds what it returns or raises."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._queue(job, future)
+        return future
+
+    async def run(self, job: Callable[[], T]) -> T:
+        """Run `job` in the worker and wait for it without blocking the loop. The outcome
+        comes back as one callback on the loop (no thread future chained to a loop future):
+        a node makes hundreds of these trips a hand."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue(job, (loop, future))
+        return await future
+
+    def _queue(self, job: Callable[[], Any], reply: _Reply) -> None:
         with self._lock:
             if self._closed:
                 raise WorkerClosed("the node's worker has stopped")
             self._pending += 1
             started = self._pending == 1
-        self._jobs.put((job, future))
+        self._jobs.put((job, reply))
         if started and self._on_busy is not None:
             self._on_busy(True)
-        return future
-
-    async def run(self, job: Callable[[], T]) -> T:
-        """Run `job` in the worker and wait for it without blocking the loop."""
-        return await asyncio.wrap_future(self.submit(job))
 
     def _serve(self) -> None:
         while True:
             item = self._jobs.get()
             if item is None:
                 return
-            job, future = item
-            if future.set_running_or_notify_cancel():
+            job, reply = item
+            if isinstance(reply, concurrent.futures.Future):
+                if reply.set_running_or_notify_cancel():
+                    try:
+                        result = job()
+                    except BaseException as exc:
+                        reply.set_exception(exc)
+                    else:
+                        reply.set_result(result)
+            elif not reply[1].cancelled():  # a job its task gave up on before it began is not run
+                loop, future = reply
+                result, error = None, None
                 try:
                     result = job()
                 except BaseException as exc:
-                    future.set_exception(exc)
-                else:
-                    future.set_result(result)
+                    error = exc
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, future, result, error)
             with self._lock:
                 self._pending -= 1
                 idle = self._pending == 0

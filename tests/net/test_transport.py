@@ -215,6 +215,47 @@ def test_a_peer_that_reconnects_is_served_again() -> None:
     run(body)
 
 
+def test_a_burst_of_frames_is_taken_whole_and_in_order() -> None:
+    """More frames at once than one drain takes (the socket's descriptor is edge-triggered):
+    every one arrives, in order, and the listener is told once per batch, not per frame."""
+
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            _link(a, b, 1, 2)
+            await _send_until_received(a, b, curve(2).public, b"first")
+            batches: list[int] = []
+            got: list[bytes] = []
+
+            def arrived() -> None:
+                n = 0
+                while (r := b.recv_nowait()) is not None:
+                    got.append(r.data)
+                    n += 1
+                batches.append(n)
+
+            b.listen(arrived)
+            frames = [b"frame %d" % i for i in range(600)]
+            for data in frames:
+                assert a.send(curve(2).public, data)
+
+            async def all_in() -> bool:
+                await asyncio.sleep(0.01)
+                return len(got) >= len(frames)
+
+            await _until(all_in)
+            assert got == frames
+            assert sum(batches) == len(frames) and len(batches) < len(frames)
+            b.listen(None)
+            assert a.send(curve(2).public, b"after")
+            assert (await _recv(b)).data == b"after"  # recv still works once nobody listens
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)
+
+
 def test_nothing_is_queued_for_a_peer_that_is_not_there() -> None:
     async def body() -> None:
         a = await _node(1)

@@ -1,0 +1,88 @@
+"""The node's worker thread: jobs run in order, outcomes reach the awaiting task, a job given
+up on before it began is not run, and busy is told once per batch."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+
+import pytest
+
+from p2pwillow.net.worker import Worker, WorkerClosed
+
+
+def test_jobs_run_in_order_in_the_worker_thread_and_their_results_come_back() -> None:
+    worker = Worker("test")
+    ran: list[tuple[int, str]] = []
+
+    def job(n: int) -> int:
+        ran.append((n, threading.current_thread().name))
+        return n * n
+
+    async def main() -> list[int]:
+        jobs = [worker.run(functools.partial(job, n)) for n in range(20)]
+        return list(await asyncio.gather(*jobs))
+
+    try:
+        assert asyncio.run(main()) == [n * n for n in range(20)]
+        assert ran == [(n, "test") for n in range(20)]
+        assert worker.submit(lambda: 7).result(5) == 7
+    finally:
+        worker.close()
+
+
+def test_what_a_job_raises_is_raised_in_the_task_that_awaits_it() -> None:
+    worker = Worker("test")
+
+    def boom() -> None:
+        raise ValueError("bad proof")
+
+    async def main() -> None:
+        with pytest.raises(ValueError, match="bad proof"):
+            await worker.run(boom)
+        assert await worker.run(lambda: "next") == "next"  # the thread goes on
+
+    try:
+        asyncio.run(main())
+    finally:
+        worker.close()
+
+
+def test_a_job_given_up_on_before_it_began_is_not_run() -> None:
+    worker = Worker("test")
+    gate = threading.Event()
+    ran: list[str] = []
+
+    async def main() -> None:
+        first = asyncio.ensure_future(worker.run(gate.wait))
+        second = asyncio.ensure_future(worker.run(lambda: ran.append("second")))
+        await asyncio.sleep(0.05)
+        second.cancel()
+        await asyncio.sleep(0.05)
+        gate.set()
+        assert await first is True
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        assert await worker.run(lambda: "after") == "after"
+
+    try:
+        asyncio.run(main())
+        assert ran == []
+    finally:
+        worker.close()
+
+
+def test_busy_is_told_once_per_batch_and_a_closed_worker_takes_no_job() -> None:
+    told: list[bool] = []
+    worker = Worker("test", on_busy=told.append)
+
+    async def main() -> None:
+        await asyncio.gather(*(worker.run(lambda: None) for _ in range(5)))
+
+    asyncio.run(main())
+    worker.close()
+    assert told[0] is True and told[-1] is False
+    assert told.count(True) == told.count(False) <= 5
+    with pytest.raises(WorkerClosed):
+        worker.submit(lambda: None)
