@@ -26,7 +26,8 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #   catch-up   behind a head some peer reported, with no progress for CATCH_UP_AFTER, we ask
 #              that peer for "entries after our head" (another peer on the next try);
 #   authored   our authored entries go to every peer until sequenced, withdrawn (refused) or
-#              their hand is over;
+#              their hand is over; one from a peer already in the next hand waits until our
+#              chain is in it too;
 #   broadcast  opaque items (witness votes) go to every peer, resent with backoff until the
 #              hand moves on.
 # Liveness follows Zyre: present, evasive after EVASIVE_AFTER of silence, away after
@@ -44,6 +45,7 @@ from typing import TypeAlias
 
 from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
+from p2pwillow.ledger.kinds import HandStart
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.wire import (
     NO_HEAD_SEQ,
@@ -81,6 +83,8 @@ REORDER_WINDOW = 512
 """Entries further than this ahead of the local head are dropped (catch-up brings them)."""
 MAX_CANDIDATES = 2
 """Distinct entries kept per seq: enough to see an equivocation, too few to be flooded."""
+MAX_HELD_AUTHORED = 64
+"""Authored entries of the next hand held until the chain reaches it; more go up at once."""
 
 
 class Liveness(enum.Enum):
@@ -241,6 +245,7 @@ class Replication:
         self._broadcasts: dict[tuple[str, int, bytes], _Resent] = {}
         self._seen_broadcasts: set[tuple[str, int, bytes]] = set()
         self._held_refusals: list[tuple[PeerId, Refusal]] = []
+        self._held_authored: list[tuple[PeerId, AuthoredEntry]] = []
         self._once: list[bytes] = []
         """Frames for every peer, sent once (refusals)."""
         self._progress_at = now
@@ -411,7 +416,19 @@ class Replication:
             # Every copy goes up, even one whose sig is already in the chain: until authored
             # entries carry a per-author counter (DESIGN 5.1) an equal signature may be a new
             # decision (a second `check` in a later round), and the Session tells them apart.
-            self._events.append(AuthoredReceived(peer, frame.entry))
+            entry = frame.entry
+            if (
+                entry.hand == self.hand + 1
+                and entry.kind != HandStart.KIND
+                and len(self._held_authored) < MAX_HELD_AUTHORED
+            ):
+                # Made by a peer that holds the next hand's hand_start already (every kind
+                # but a hand_start carries its chain's hand, SPEC 6.6): a Session still in the
+                # hand before has no place for it yet, and its author would send it again
+                # only AUTHORED_RESEND later. Held until the chain reaches that hand.
+                self._held_authored.append((peer, entry))
+            else:
+                self._events.append(AuthoredReceived(peer, entry))
         elif isinstance(frame, RefusalFrame):
             # Held until the local chain reaches the sequencer's head at refusal time: if the
             # refused copy was a resend of an entry already sequenced, that entry is applied
@@ -452,6 +469,10 @@ class Replication:
         the next is handed over once the caller has applied (or rejected) the one before."""
         if self._events:
             return self._events.popleft()
+        for i, (peer, authored) in enumerate(self._held_authored):  # in the order they came
+            if authored.hand <= self.hand:
+                del self._held_authored[i]
+                return AuthoredReceived(peer, authored)
         for i, (peer, refusal) in enumerate(self._held_refusals):
             if refusal.head <= self.head_seq or refusal.hand < self.hand:
                 del self._held_refusals[i]
@@ -472,6 +493,8 @@ class Replication:
         in the buffer. A caller that applies the entry it was handed asks with that entry's
         seq, to know whether another follows at once."""
         if self._events:
+            return True
+        if any(a.hand <= self.hand for _, a in self._held_authored):
             return True
         if any(r.head <= self.head_seq or r.hand < self.hand for _, r in self._held_refusals):
             return True

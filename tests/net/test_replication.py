@@ -34,6 +34,7 @@ from p2pwillow.net.replication import (
 )
 from p2pwillow.net.wire import (
     MAX_BATCH,
+    AuthoredFrame,
     BroadcastFrame,
     CatchUpFrame,
     EntriesFrame,
@@ -373,6 +374,29 @@ def test_a_refusal_waits_for_the_head_it_was_made_at() -> None:
         if isinstance(event, EntryReceived):
             rep.applied(event.entry, 0.1)
     assert kinds == [EntryReceived, EntryReceived, EntryReceived, RefusalReceived]
+
+
+def test_an_authored_entry_of_the_next_hand_waits_for_its_hand_start() -> None:
+    """A peer that applied the next hand_start first authors in that hand at once: its
+    entry reaches a chain still in the hand before, which has no place for it yet, and goes
+    up once the hand_start is applied (a hand_start itself goes up at once: it opens the
+    hand, SPEC 6.6)."""
+    start = next(i for i, e in enumerate(CHAIN) if e.hand == 1)
+    assert isinstance(CHAIN[start].body, k.HandStart)
+    early = CHAIN[start + 1].authored()
+    assert early.hand == 1 and early.kind != k.HandStart.KIND
+    rep = Replication(CHAIN[:start], [A, B], now=0.0)
+    rep.receive(encode_frame(AuthoredFrame(early)), B, 0.0)
+    assert not rep.ready() and _events(rep) == []
+    rep.receive(encode_frame(AuthoredFrame(CHAIN[start].authored())), A, 0.0)
+    [opening] = _events(rep)
+    assert isinstance(opening, AuthoredReceived) and opening.entry.kind == k.HandStart.KIND
+    rep.receive(encode_frame(EntriesFrame((CHAIN[start],))), A, 0.1)
+    entry = rep.next_event()
+    assert isinstance(entry, EntryReceived) and rep.next_event() is None
+    rep.applied(entry.entry, 0.1)
+    assert rep.ready()
+    assert _events(rep) == [AuthoredReceived(B, early)]
 
 
 def test_broadcast_resent_with_backoff_until_the_hand_moves_on() -> None:
