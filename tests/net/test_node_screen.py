@@ -5,7 +5,6 @@ prompt_toolkit application (pipe input, the screen read from a pyte terminal).""
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,34 +12,11 @@ from pathlib import Path
 from live_helpers import Table, finish, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_screen import answer_keys, terminal
+from tui_screen import ANNOUNCE, LAYOUT, SEATING, answer_keys, terminal
 
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.rules import TableConfig
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
-
-SEATING = "Read it aloud; does everyone see the same?"
-ANNOUNCE = "You deal: announce."
-TURN = "Waiting for you: offer a trade or pass"
-ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
-CHECK_OR_BET = "Waiting for you: check or bet"
-CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
-LAYOUT = "Lay out five, in the order they are turned:"
-CLOSE = "Waiting for you: close trading"
-
-
-def _prompt(text: str) -> str | None:
-    """The key that answers what the screen asks for, if it asks for anything."""
-    for prompt, key in ((ANNOUNCE, "\r"), (TURN, "p"), (CHECK_OR_BET, "k"), (CLOSE, "x")):
-        if prompt in text:
-            return key
-    if ANSWER.search(text):
-        return "n"
-    if CALL.search(text):
-        return "c"
-    if LAYOUT in text:
-        return "layout"
-    return None
 
 
 def _other_than(text: str) -> Callable[[str], bool]:
@@ -59,15 +35,15 @@ def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> N
             await t.wait_for("hand 1")
             pressed = 0
             while not host.over:
-                text = await t.settled(lambda s: host.over or _prompt(s) is not None)
-                key = None if host.over else _prompt(text)
-                if key == "layout":
-                    t.press("1", "2", "3", "4", "5")
+                text = await t.settled(lambda s: host.over or answer_keys(s) is not None)
+                keys = None if host.over else answer_keys(text)
+                if keys is not None and LAYOUT in text:
+                    t.press(*keys[:-1])  # the five cards, then Enter once the screen says so
                     await t.wait_for("Enter lays them out face down")
-                    t.press("\r")
-                elif key is not None:
-                    t.press(key)
-                if key is not None:
+                    t.press(keys[-1])
+                elif keys is not None:
+                    t.press(*keys)
+                if keys is not None:
                     pressed += 1
                     await t.wait_for(_other_than(text))
             assert pressed >= 3

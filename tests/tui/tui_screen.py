@@ -30,7 +30,7 @@ _TURN = "Waiting for you: offer a trade or pass"
 _ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")
 _CHECK_OR_BET = "Waiting for you: check or bet"
 _CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
-_LAYOUT = "Lay out five, in the order they are turned:"
+LAYOUT = "Lay out five, in the order they are turned:"
 _GIVE = re.compile(r"Give (\d) cards? to ")
 _CLOSE = "Waiting for you: close trading"
 
@@ -39,7 +39,7 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     """The keys a person who only plays along presses for what the screen asks of them, if
     it asks anything: the table's defaults announced, trades passed and declined, the first
     cards given and laid out, check or call. `enter` is how the Enter key is sent."""
-    if _LAYOUT in text:
+    if LAYOUT in text:
         return ["1", "2", "3", "4", "5", enter]
     give = _GIVE.search(text)
     if give:
