@@ -60,7 +60,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
             state.help_open = True
             return
         if name in (QUIT_KEY, "c-c"):
-            state.quit_asked = True
+            if state.over and not (state.view is not None and state.view.hand_running):
+                leave("you left the table")  # nothing is abandoned: no question to ask
+            else:
+                state.quit_asked = True
             return
         state.clear_message()
         mode = state.mode

@@ -88,6 +88,9 @@ def test_ending_the_game_asks_then_shows_the_final_stacks_and_how_to_verify(
             t.press("e")
             await t.wait_for("✗ the game is over: you ended it")
             assert "End the game?" not in t.text()
+            t.press("q")  # nothing left to abandon: the screen closes without a question
+            assert await asyncio.wait_for(t.done(), DEADLINE) == "you left the table"
+            assert "Leave the table?" not in t.text()
 
     asyncio.run(main())
     assert c.ended == "the game is over: you ended it"

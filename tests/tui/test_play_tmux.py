@@ -8,98 +8,18 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from tmux_pane import DEADLINE, POLL, Pane, tmux_or_skip
 from tui_screen import SEATING, answer_keys
 
 ROOT = Path(__file__).resolve().parents[2]
-DEADLINE = 120.0
-"""Seconds any one wait may take (two cores shared with other work)."""
-POLL = 0.2
 
 NEXT = "[Enter] next hand"
-
-
-def _tmux_or_skip() -> str:
-    found = shutil.which("tmux")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("tmux is not installed (.ci/run installs it)")
-        pytest.skip("tmux is not installed")
-    return found
-
-
-class Pane:
-    """A detached tmux session running one command."""
-
-    def __init__(self, tmux: str, socket: Path, name: str) -> None:
-        self.tmux = tmux
-        self.socket = socket
-        self.name = name
-
-    def _run(self, *args: str) -> str:
-        done = subprocess.run(
-            # -u and a UTF-8 locale: the suits and box lines come back as they are drawn
-            [self.tmux, "-u", "-S", str(self.socket), *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=30,
-            check=True,
-            env={**os.environ, "LANG": "C.UTF-8"},
-        )
-        return done.stdout
-
-    def start(self, command: str, env: dict[str, str]) -> None:
-        sets = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
-        self._run("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", *sets, command)
-
-    def text(self) -> str:
-        # -J: a line wrapped at the pane's width (a long path) comes back whole
-        return self._run("capture-pane", "-p", "-J", "-t", self.name)
-
-    def press(self, *keys: str) -> None:
-        self._run("send-keys", "-t", self.name, *keys)
-
-    def wait_for(self, test: Callable[[str], bool], what: str) -> str:
-        end = time.monotonic() + DEADLINE
-        while True:
-            text = self.text()
-            if test(text):
-                return text
-            if time.monotonic() > end:
-                raise AssertionError(f"the screen never showed {what}; it shows:\n{text}")
-            time.sleep(POLL)
-
-    def settled(self, test: Callable[[str], bool], what: str) -> str:
-        """Wait until the screen passes `test`, shows no proofs being checked and has not
-        changed for three polls."""
-        last, same = "", 0
-        end = time.monotonic() + DEADLINE
-        while True:
-            text = self.text()
-            same = same + 1 if text == last and "checking proofs" not in text else 0
-            if same >= 3 and test(text):
-                return text
-            if time.monotonic() > end:
-                raise AssertionError(f"the screen never settled on {what}; it shows:\n{text}")
-            last = text
-            time.sleep(POLL)
-
-    def kill(self) -> None:
-        subprocess.run(
-            [self.tmux, "-S", str(self.socket), "kill-server"],
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
 
 
 SIGNED = re.compile(r"Hand \d+ signed by everyone")
@@ -111,7 +31,7 @@ def _hand_over(text: str) -> bool:
 
 
 def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
-    tmux = _tmux_or_skip()
+    tmux = tmux_or_skip()
     home = tmp_path / "home"
     pane = Pane(tmux, tmp_path / "tmux.sock", "play")
     env = {
@@ -179,7 +99,7 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
 
 def _playing(tmp_path: Path, home: Path, pid_file: Path) -> Pane:
     """`willow play --bots 2` in tmux, its process id in `pid_file`, seated and in hand 1."""
-    tmux = _tmux_or_skip()
+    tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "play")
     env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
     willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])

@@ -1,0 +1,132 @@
+"""A person hosts a table in one terminal and three bots join it from their own: `willow host`
+in a real terminal (tmux), `willow bot --join CODE` three times as separate processes, each
+with its own store, identity and sockets. The person reads the join code off the screen,
+accepts the safety code, plays along with the keys the screen offers until the game's two
+hands are over, reads the final stacks and the check line, and leaves. Every transcript is the
+same game, and `willow verify` accepts it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tmux_pane import DEADLINE, POLL, Pane, tmux_or_skip
+from tui_screen import SEATING, answer_keys
+
+ROOT = Path(__file__).resolve().parents[2]
+NEXT = "[Enter] next hand"
+OVER = "Final stacks: "
+JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
+
+
+def _willow(*args: str) -> list[str]:
+    return [sys.executable, "-m", "p2pwillow", *args]
+
+
+def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) -> None:
+    tmux = tmux_or_skip()
+    pane = Pane(tmux, tmp_path / "tmux.sock", "host")
+    env = {
+        "WILLOW_HOME": str(tmp_path / "ann"),
+        "PYTHONPATH": str(ROOT),
+        "PYTHONIOENCODING": "utf-8",
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+    }
+    host = _willow("host", "--name", "Ann", "--hands", "2", "--no-advertise")
+    host += ["--address", "127.0.0.1"]
+    command = f"{shlex.join(host)}; echo willow-exited $?; sleep 600"
+    bots: list[subprocess.Popen[str]] = []
+    logs = [tmp_path / f"bot{n}.log" for n in (1, 2, 3)]
+    try:
+        pane.start(command, env)
+        text = pane.wait_for(lambda s: JOIN.search(s) is not None, "the join line")
+        assert "waiting for 3 more player(s) to join" in text
+        found = JOIN.search(text)
+        assert found is not None
+        for n, log in enumerate(logs, start=1):
+            args = _willow("bot", "--join", found.group(1), "--name", f"Bot{n}")
+            args += ["--level", "easy", "--samples", "40"]
+            with log.open("w", encoding="utf-8") as out:  # the child keeps its own copy
+                bots.append(
+                    subprocess.Popen(
+                        args,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        stdin=subprocess.DEVNULL,
+                        text=True,
+                        env={
+                            **os.environ,
+                            "PYTHONPATH": str(ROOT),
+                            "WILLOW_HOME": str(tmp_path / f"b{n}"),
+                        },
+                    )
+                )
+        text = pane.wait_for(lambda s: SEATING in s, "the safety code")
+        assert "Seats: Ann (you) · " in text
+        for n in (1, 2, 3):
+            assert f"Bot{n} (easy)" in text
+        pane.press("y")
+        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+        pressed = 0
+        while True:
+            text = pane.settled(
+                lambda s: OVER in s or NEXT in s or answer_keys(s, "Enter") is not None,
+                "a question or the game's end",
+            )
+            if OVER in text:
+                break
+            keys = ["Enter"] if NEXT in text else answer_keys(text, "Enter")
+            assert keys is not None
+            pane.press(*keys)
+            pressed += 1
+            pane.wait_for(lambda s, before=text: s != before, "an answer")  # type: ignore[misc]
+        assert pressed >= 2, text
+        assert "The game is over: 2 hands played." in text, text
+        stacks = re.search(r"Final stacks: (.+)", text)
+        assert stacks is not None, text
+        chips = re.findall(r"(\d+)(?= ·|$)", stacks.group(1).strip())
+        assert len(chips) == 4 and sum(map(int, chips)) == 4 * 1000, stacks.group(1)
+        assert "Check it: willow verify " in text
+        pane.press("q")  # the game is over: nothing to abandon, no question
+        printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
+        end = time.monotonic() + DEADLINE
+        while any(bot.poll() is None for bot in bots):
+            assert time.monotonic() < end, [log.read_text(encoding="utf-8") for log in logs]
+            time.sleep(POLL)
+    finally:
+        pane.kill()
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait()
+    assert "willow-exited 0" in printed, printed
+    assert "Traceback" not in printed
+    paths = [Path(m) for m in re.findall(r"^transcript: (.+)$", printed, re.MULTILINE)]
+    assert len(paths) == 1, printed
+    assert f"check it:   willow verify {paths[0]}" in printed
+    assert "the game is over: 2 hands played" in printed
+    for bot, log in zip(bots, logs, strict=True):
+        said = log.read_text(encoding="utf-8")
+        assert bot.returncode == 0, said
+        assert "Traceback" not in said
+        found = re.search(r"^transcript: (.+)$", said, re.MULTILINE)
+        assert found is not None, said
+        paths.append(Path(found.group(1)))
+    # one game: the four transcripts are the same bytes
+    assert len({p.read_bytes() for p in paths}) == 1
+    verdict = subprocess.run(
+        _willow("verify", "--brief", str(paths[0])),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert verdict.returncode == 0, verdict
+    assert "valid" in verdict.stdout and "invalid" not in verdict.stdout

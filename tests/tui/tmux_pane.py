@@ -1,0 +1,93 @@
+"""A real terminal for tests: a detached tmux session of 100x30 running one command, keys sent
+with `tmux send-keys`, the screen read with `tmux capture-pane`. Waits are on what the screen
+shows, each with a deadline."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DEADLINE = 120.0
+"""Seconds any one wait may take (two cores shared with other work)."""
+POLL = 0.2
+
+
+def tmux_or_skip() -> str:
+    found = shutil.which("tmux")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("tmux is not installed (.ci/run installs it)")
+        pytest.skip("tmux is not installed")
+    return found
+
+
+class Pane:
+    """A detached tmux session running one command."""
+
+    def __init__(self, tmux: str, socket: Path, name: str) -> None:
+        self.tmux = tmux
+        self.socket = socket
+        self.name = name
+
+    def _run(self, *args: str) -> str:
+        done = subprocess.run(
+            # -u and a UTF-8 locale: the suits and box lines come back as they are drawn
+            [self.tmux, "-u", "-S", str(self.socket), *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=30,
+            check=True,
+            env={**os.environ, "LANG": "C.UTF-8"},
+        )
+        return done.stdout
+
+    def start(self, command: str, env: dict[str, str]) -> None:
+        sets = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
+        self._run("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", *sets, command)
+
+    def text(self) -> str:
+        # -J: a line wrapped at the pane's width (a long path) comes back whole
+        return self._run("capture-pane", "-p", "-J", "-t", self.name)
+
+    def press(self, *keys: str) -> None:
+        self._run("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, test: Callable[[str], bool], what: str) -> str:
+        end = time.monotonic() + DEADLINE
+        while True:
+            text = self.text()
+            if test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never showed {what}; it shows:\n{text}")
+            time.sleep(POLL)
+
+    def settled(self, test: Callable[[str], bool], what: str) -> str:
+        """Wait until the screen passes `test`, shows no proofs being checked and has not
+        changed for three polls."""
+        last, same = "", 0
+        end = time.monotonic() + DEADLINE
+        while True:
+            text = self.text()
+            same = same + 1 if text == last and "checking proofs" not in text else 0
+            if same >= 3 and test(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"the screen never settled on {what}; it shows:\n{text}")
+            last = text
+            time.sleep(POLL)
+
+    def kill(self) -> None:
+        subprocess.run(
+            [self.tmux, "-S", str(self.socket), "kill-server"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
