@@ -10,7 +10,6 @@ input into one `RemoteProtocolError`.
 
 from __future__ import annotations
 
-from p2pwillow.ledger.bodies import BodyMemo
 from p2pwillow.ledger.canonical import JsonValue, parse_canonical
 from p2pwillow.ledger.envelope import (
     AUTHOR_TAG,
@@ -44,31 +43,22 @@ def authored_from_json(value: JsonValue) -> AuthoredEntry:
     return read_authored(value, KINDS)
 
 
-def decode_entry(line: bytes | str, memo: BodyMemo | None = None) -> Entry:
+def decode_entry(line: bytes | str) -> Entry:
     """Decode one transcript line (an optional trailing LF allowed) into an Entry.
 
     Any malformed input — not UTF-8, not JSON, not canonical, wrong version, unknown kind,
     missing, extra or ill-typed fields, bad hex — raises RemoteProtocolError. Signatures and
-    the chain are not checked here (see Ledger.check_next). With a `memo`, a body whose exact
-    bytes the memo read already is not read again (see `bodies`); the entry, and any error,
-    are the same.
+    the chain are not checked here (see Ledger.check_next).
     """
     raw = line_bytes(line)
-    entry = None if memo is None else memo.read_with(raw, KINDS)
-    if entry is None:
-        entry = read_entry(parse_canonical(raw), KINDS)
+    entry = read_entry(parse_canonical(raw), KINDS)
     object.__setattr__(entry, "_line", raw)
     return entry
 
 
-def decode_authored(line: bytes | str, memo: BodyMemo | None = None) -> AuthoredEntry:
-    """Decode an authored entry (what a player sends its sequencer); see decode_entry. With a
-    `memo`, its body is remembered there, for the sequenced entry that will carry it."""
-    raw = line_bytes(line)
-    authored = read_authored(parse_canonical(raw), KINDS)
-    if memo is not None:
-        memo.remember(raw, authored)
-    return authored
+def decode_authored(line: bytes | str) -> AuthoredEntry:
+    """Decode an authored entry (what a player sends its sequencer); see decode_entry."""
+    return read_authored(parse_canonical(line_bytes(line)), KINDS)
 
 
 def encode_entry(entry: Entry) -> bytes:

@@ -333,15 +333,9 @@ def _peek(obj: JsonObject, kinds: Kinds) -> tuple[int | None, str | None, int | 
     )
 
 
-def _envelope(
-    value: JsonValue, keys: frozenset[str], kinds: Kinds, read: Body | None = None
-) -> tuple[JsonObject, Body]:
+def _envelope(value: JsonValue, keys: frozenset[str], kinds: Kinds) -> tuple[JsonObject, Body]:
     obj = read_members(value, keys, "an entry")
     cls = read_kind(obj, kinds)
-    if read is not None:
-        if type(read) is not cls:
-            raise RemoteProtocolError(Reason.BAD_FIELD, f"the body read is not a {cls.KIND}")
-        return obj, read
     try:
         body = cls._decode(obj["body"], "body")
     except FieldError as exc:
@@ -349,15 +343,12 @@ def _envelope(
     return obj, body
 
 
-def read_entry(value: JsonValue, kinds: Kinds, *, body: Body | None = None) -> Entry:
+def read_entry(value: JsonValue, kinds: Kinds) -> Entry:
     """Read a decoded JSON value as a sequenced entry with bodies of `kinds`;
-    RemoteProtocolError naming it (as far as it could be read) if it is not one.
-
-    `body`, if given, is the body already read from the very bytes of this entry's `body`
-    member (whatever `value` holds there is not read again); it must be of the entry's kind."""
+    RemoteProtocolError naming it (as far as it could be read) if it is not one."""
     seq, kind, author = _peek(value, kinds) if isinstance(value, dict) else (None, None, None)
     try:
-        obj, body = _envelope(value, ENTRY_KEYS, kinds, body)
+        obj, body = _envelope(value, ENTRY_KEYS, kinds)
         return Entry(
             game=_bytes(obj, "game", GAME),
             hand=_number(obj, "hand", 0, MAX_SAFE_INTEGER),

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self, TypeAlias, TypeVar
 
-from p2pwillow.ledger.bodies import BodyMemo
 from p2pwillow.ledger.canonical import (
     MAX_LINE_BYTES,
     MAX_SAFE_INTEGER,
@@ -170,7 +169,7 @@ class EntriesFrame:
 
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> EntriesFrame:
-        entries = tuple(_ledger_item(_read_entry, raw, i) for i, raw in enumerate(items))
+        entries = tuple(_ledger_item(decode_entry, raw, i) for i, raw in enumerate(items))
         first = entries[0].seq
         for i, entry in enumerate(entries):
             if entry.seq != first + i:
@@ -190,7 +189,7 @@ class AuthoredFrame(_NoHeader, _OneItem):
 
     @classmethod
     def decode(cls, header: JsonObject, items: list[bytes]) -> AuthoredFrame:
-        return cls(_ledger_item(_read_authored, items[0], 0))
+        return cls(_ledger_item(decode_authored, items[0], 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,19 +385,6 @@ FRAME_TYPES: dict[str, type[Frame]] = {
 }
 
 
-BODIES = BodyMemo()
-"""The bodies of the authored entries last read off the wire: the sequenced entry that carries
-one of them, byte for byte, is not read twice (SPEC 7.1; see `ledger.bodies`)."""
-
-
-def _read_authored(raw: bytes) -> AuthoredEntry:
-    return decode_authored(raw, BODIES)
-
-
-def _read_entry(raw: bytes) -> Entry:
-    return decode_entry(raw, BODIES)
-
-
 def _ledger_item(decode: Callable[[bytes], T], raw: bytes, index: int) -> T:
     try:
         return decode(raw)
@@ -509,7 +495,6 @@ def frame_summary(frame: Frame) -> str:
 
 
 __all__ = [
-    "BODIES",
     "FRAME_TYPES",
     "KIND_PATTERN",
     "MAX_BATCH",
