@@ -665,6 +665,7 @@ class Node:
                     "seat": self.seat,
                     "t": time.monotonic(),
                     "cpu": time.process_time(),
+                    "worker_cpu": self._worker.cpu,
                     **fields,
                 }
             )
