@@ -56,6 +56,10 @@ class HandFigures:
     frames: int = 0
     """Frames every peer sent from this hand_start to the next (or to the game's end)."""
     bytes: int = 0
+    worker_cpu: float = 0.0
+    """Of `cpu`, what the peers' worker threads spent on their jobs (sessions, proofs, bots,
+    store); the rest is each peer's loop thread (frames, replication, sends), the sockets'
+    own threads and the collector. Live peers only."""
 
 
 _runs: dict[str, list[HandFigures]] = {}
@@ -141,9 +145,12 @@ def _live() -> list[HandFigures]:
         dealer = int(_num(start, "dealer"))
         own = next(p for p in peers if p and p[0]["seat"] == dealer)
         begun, dealt, ended = (_at(own, name, hand) for name in ("hand_start", "dealt", "hand_end"))
-        cpu = sum(
-            _num(_at(p, "hand_end", hand), "cpu") - _num(_at(p, "hand_start", hand), "cpu")
-            for p in peers
+        cpu, worker_cpu = (
+            sum(
+                _num(_at(p, "hand_end", hand), key) - _num(_at(p, "hand_start", hand), key)
+                for p in peers
+            )
+            for key in ("cpu", "worker_cpu")
         )
         sent = [_sent(p, hand, "frames", played) for p in peers]
         size = [_sent(p, hand, "bytes", played) for p in peers]
@@ -156,6 +163,7 @@ def _live() -> list[HandFigures]:
                 players=players[hand],
                 frames=int(sum(sent)),
                 bytes=int(sum(size)),
+                worker_cpu=worker_cpu,
             )
         )
     return figures
@@ -245,12 +253,15 @@ def hand4_wall() -> dict[str, object]:
     (mean over the hands all four players were dealt in, on both sides); the goal is at most
     1.3x the in-process CPU. The cards and choices differ between the two games, so
     cpu_entry_ratio compares CPU per entry as well (a hand with more trades has more entries
-    and proofs)."""
+    and proofs). cpu_worker_s is the part of cpu_s the peers' worker threads spent on jobs
+    (the session, proofs, bots, the store: what the in-process game does too), cpu_rest_s the
+    rest (loop threads: frames, replication, sends; the sockets' threads; the collector)."""
     live, local = _figures()
     value = _median(live, lambda f: f.wall)
     base = _median(local, lambda f: f.wall)
     full, base_full = _full(live), _full(local)
     cpu = statistics.mean(f.cpu for f in full)
+    worker_cpu = statistics.mean(f.worker_cpu for f in full)
     base_cpu = statistics.mean(f.cpu for f in base_full)
     return {
         "value": round(value, 3),
@@ -258,6 +269,8 @@ def hand4_wall() -> dict[str, object]:
         "baseline": round(base, 3),
         "ratio": round(value / base, 2),
         "cpu_s": round(cpu, 3),
+        "cpu_worker_s": round(worker_cpu, 3),
+        "cpu_rest_s": round(cpu - worker_cpu, 3),
         "baseline_cpu_s": round(base_cpu, 3),
         "cpu_ratio": round(cpu / base_cpu, 2),
         "cpu_entry_ratio": round(_per_entry(full) / _per_entry(base_full), 2),

@@ -306,6 +306,8 @@ def read_members(value: JsonValue, keys: frozenset[str], what: str) -> JsonObjec
         raise RemoteProtocolError(
             Reason.BAD_VERSION, f"protocol version {str(value['v'])[:20]!r}, expected 1"
         )
+    if value.keys() == keys:
+        return value
     missing = sorted(keys - set(value))
     extra = sorted(set(value) - keys)
     if missing:

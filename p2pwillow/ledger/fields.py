@@ -117,10 +117,16 @@ class Bytes(FieldType):
         return value
 
     def decode(self, value: JsonValue, path: str) -> object:
-        if not is_hex(value, 2 * self.size):
-            raise FieldError(path, f"{self.what} must be {2 * self.size} lowercase hex digits")
-        assert isinstance(value, str)
-        return bytes.fromhex(value)
+        # is_hex(value, 2 * size), reading the digits once
+        if isinstance(value, str) and len(value) == 2 * self.size:
+            try:
+                data = bytes.fromhex(value)
+            except ValueError:
+                pass
+            else:
+                if data.hex() == value:
+                    return data
+        raise FieldError(path, f"{self.what} must be {2 * self.size} lowercase hex digits")
 
     def encode(self, value: Any) -> JsonValue:
         data: bytes = value

@@ -665,6 +665,7 @@ class Node:
                     "seat": self.seat,
                     "t": time.monotonic(),
                     "cpu": time.process_time(),
+                    "worker_cpu": self._worker.cpu,
                     **fields,
                 }
             )
@@ -1227,6 +1228,8 @@ class _Play:
         """The hand after which this newcomer last wrote its `join`."""
         self._checked_upto = 0
         """Entries of a returning player's transcript checked against the chain so far."""
+        self._code_of: tuple[bytes | None, Mapping[int, bytes], str] | None = None
+        """The game and seats `safety_code` was last worked out for here, and the code."""
 
     @property
     def ready(self) -> bool:
@@ -1462,7 +1465,7 @@ class _Play:
                 self._log_signed(item)
             elif isinstance(item, Entry) and item.author == me:
                 self._log_signed(item.authored())
-        unlogged = set(s.signed) - set(self._logged)
+        unlogged = s.state.signed.keys() - self._logged.keys()
         if unlogged:
             raise NodeError(f"counters {sorted(unlogged)} were signed but not kept; nothing sent")
         cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
@@ -1498,7 +1501,11 @@ class _Play:
         ):
             self.watching = False  # its join is in the chain: a seat like any other
         self.ended = s.ended
-        self.safety_code = ledger.safety_code()
+        # the code is the game's and the seats' (SPEC 6.7): worked out again when they change
+        seats, known = ledger.identities, self._code_of
+        if known is None or known != (ledger.game, seats, self.safety_code):
+            self.safety_code = ledger.safety_code()
+            self._code_of = (ledger.game, seats, self.safety_code)
         self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -52,6 +53,7 @@ class Worker:
         self._pending = 0
         self._closed = False
         self._on_busy = on_busy
+        self._cpu = 0.0
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
 
@@ -60,6 +62,12 @@ class Worker:
         """A job is running or waiting."""
         with self._lock:
             return self._pending > 0
+
+    @property
+    def cpu(self) -> float:
+        """CPU seconds the worker thread has spent running jobs so far (what the node's loop
+        thread spends is the process's CPU less this and the sockets' own threads')."""
+        return self._cpu
 
     def submit(self, job: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue `job`; its future holds what it returns or raises."""
@@ -94,19 +102,14 @@ class Worker:
             job, reply = item
             if isinstance(reply, concurrent.futures.Future):
                 if reply.set_running_or_notify_cancel():
-                    try:
-                        result = job()
-                    except BaseException as exc:
-                        reply.set_exception(exc)
+                    result, error = self._run(job)
+                    if error is not None:
+                        reply.set_exception(error)
                     else:
                         reply.set_result(result)
             elif not reply[1].cancelled():  # a job its task gave up on before it began is not run
                 loop, future = reply
-                result, error = None, None
-                try:
-                    result = job()
-                except BaseException as exc:
-                    error = exc
+                result, error = self._run(job)
                 with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                     loop.call_soon_threadsafe(_settle, future, result, error)
             with self._lock:
@@ -117,6 +120,16 @@ class Worker:
                     self._on_busy(False)
                 except Exception:  # the thread goes on: its jobs matter more than a view
                     log.exception("the worker's idle hook failed")
+
+    def _run(self, job: Callable[[], Any]) -> tuple[Any, BaseException | None]:
+        """`job()`: what it returned or raised, its CPU counted before anyone hears of it."""
+        began = time.thread_time()
+        try:
+            return job(), None
+        except BaseException as exc:
+            return None, exc
+        finally:
+            self._cpu += time.thread_time() - began  # only this thread writes it
 
     def close(self, timeout: float = 10.0) -> None:
         """Take no more jobs, let the queued ones finish, and end the thread."""

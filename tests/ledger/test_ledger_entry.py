@@ -6,6 +6,8 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from ledger_helpers import GAME, IDS, VOTES, Table, sample_bodies, sample_entries
 
 from p2pwillow.ledger import (
@@ -20,7 +22,9 @@ from p2pwillow.ledger import (
     decode_entry,
 )
 from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.canonical import is_hex
 from p2pwillow.ledger.entry import AUTHOR_TAG, SEQUENCER_TAG
+from p2pwillow.ledger.fields import Bytes, FieldError
 
 ENTRIES = sample_entries()
 
@@ -276,3 +280,20 @@ def test_every_byte_of_an_entry_is_bound() -> None:
             mutated = line[:i] + bytes([replacement]) + line[i + 1 :]
             with pytest.raises(RemoteProtocolError):
                 table.ledger.check_next(decode_entry(mutated))
+
+
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789abcdefABCDEF g\u0660", min_size=6, max_size=10),
+        st.integers(),
+        st.none(),
+    )
+)
+def test_fixed_size_bytes_read_exactly_their_lowercase_hex(value: object) -> None:
+    field = Bytes("a hash", 4)
+    try:
+        read = field.decode(value, "x")  # type: ignore[arg-type]
+    except FieldError:
+        assert not is_hex(value, 8)
+    else:
+        assert is_hex(value, 8) and isinstance(value, str) and read == bytes.fromhex(value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
+import time
 
 import pytest
 
@@ -86,3 +87,22 @@ def test_busy_is_told_once_per_batch_and_a_closed_worker_takes_no_job() -> None:
     assert told.count(True) == told.count(False) <= 5
     with pytest.raises(WorkerClosed):
         worker.submit(lambda: None)
+
+
+def test_the_worker_counts_the_cpu_its_jobs_spend_not_their_waits() -> None:
+    worker = Worker("test")
+
+    def burn() -> None:
+        began = time.thread_time()
+        while time.thread_time() - began < 0.05:
+            pass
+
+    try:
+        assert worker.cpu == 0.0
+        worker.submit(burn).result(10)
+        spent = worker.cpu
+        assert spent >= 0.05
+        worker.submit(lambda: time.sleep(0.2)).result(10)
+        assert worker.cpu - spent < 0.1
+    finally:
+        worker.close()
