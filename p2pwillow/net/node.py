@@ -320,7 +320,8 @@ class Node:
         self._names = {p.seat: p.name for p in seating.roster.players}
         self._rep = Replication(peers=self._seats, now=time.monotonic())
         self._play = _Play(self, keys, rng)
-        self._worker = Worker("willow node", on_busy=self._on_busy)
+        # a headless node draws no screen: its session runs on the loop (worker.py)
+        self._worker = Worker("willow node", on_busy=self._on_busy, inline=not watch)
         self._statement = statement_of(keys)
         # loop state
         self._tasks: list[asyncio.Task[None]] = []

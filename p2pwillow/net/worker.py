@@ -3,6 +3,13 @@
 Every Session call, every proof it makes or checks and every bot decision runs here, one job at
 a time, so the asyncio loop keeps answering heartbeats and the screen never freezes. Threads
 only; no I/O of its own.
+
+A headless node (a bot, `--auto`) has no screen to keep drawing: its worker is `inline`, each
+job runs at once in the thread that gives it (the loop's), one at a time all the same. That
+spares every frame two thread hops (the loop wakes the worker, the worker wakes the loop) and
+the caches they cool: about a twentieth of such a peer's CPU, and its hands finish sooner. A
+job delays the loop by as long as it runs (a proof, a bot's decision: milliseconds to a tenth
+of a second), far within what its peers wait before they call it away (SPEC 8.4).
 """
 
 from __future__ import annotations
@@ -47,15 +54,21 @@ class Worker:
     front end shows "busy" once per batch of work, not once per job.
     """
 
-    def __init__(self, name: str, on_busy: Callable[[bool], None] | None = None) -> None:
+    def __init__(
+        self, name: str, on_busy: Callable[[bool], None] | None = None, *, inline: bool = False
+    ) -> None:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._pending = 0
         self._closed = False
-        self._on_busy = on_busy
+        self._on_busy = None if inline else on_busy  # inline: never busy between calls
         self._cpu = 0.0
-        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
-        self._thread.start()
+        self.inline = inline
+        """Jobs run at once in the caller's thread (a headless node): no thread of its own."""
+        self._thread: threading.Thread | None = None
+        if not inline:
+            self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+            self._thread.start()
 
     @property
     def busy(self) -> bool:
@@ -72,6 +85,14 @@ class Worker:
     def submit(self, job: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue `job`; its future holds what it returns or raises."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        if self.inline:
+            self._check_open()
+            result, error = self._run(job)
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            return future
         self._queue(job, future)
         return future
 
@@ -79,10 +100,21 @@ class Worker:
         """Run `job` in the worker and wait for it without blocking the loop. The outcome
         comes back as one callback on the loop (no thread future chained to a loop future):
         a node makes hundreds of these trips a hand."""
+        if self.inline:
+            self._check_open()
+            result, error = self._run(job)
+            if error is not None:
+                raise error
+            return result  # type: ignore[no-any-return]
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._queue(job, (loop, future))
         return await future
+
+    def _check_open(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise WorkerClosed("the node's worker has stopped")
 
     def _queue(self, job: Callable[[], Any], reply: _Reply) -> None:
         with self._lock:
@@ -137,6 +169,8 @@ class Worker:
             if self._closed:
                 return
             self._closed = True
+        if self._thread is None:
+            return
         self._jobs.put(None)
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout)

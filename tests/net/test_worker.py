@@ -106,3 +106,43 @@ def test_the_worker_counts_the_cpu_its_jobs_spend_not_their_waits() -> None:
         assert worker.cpu - spent < 0.1
     finally:
         worker.close()
+
+
+def test_an_inline_worker_runs_each_job_at_once_in_the_callers_thread() -> None:
+    """A headless node's worker: no thread of its own, jobs in the order given, what a job
+    raises raised in the caller, its CPU counted, nothing taken once closed."""
+    worker = Worker("inline", inline=True)
+    ran: list[tuple[int, str]] = []
+
+    def job(n: int) -> int:
+        ran.append((n, threading.current_thread().name))
+        busy = time.thread_time() + 0.01
+        while time.thread_time() < busy:
+            pass
+        return n * n
+
+    def boom() -> None:
+        raise ValueError("bad proof")
+
+    async def main() -> list[int]:
+        results = [await worker.run(functools.partial(job, n)) for n in range(3)]
+        with pytest.raises(ValueError, match="bad proof"):
+            await worker.run(boom)
+        return results
+
+    here = threading.current_thread().name
+    assert asyncio.run(main()) == [0, 1, 4]
+    assert ran == [(0, here), (1, here), (2, here)]
+    assert worker.submit(lambda: 7).result(0) == 7
+    assert not worker.busy
+    assert worker.cpu >= 0.03
+    assert all(t.name != "inline" for t in threading.enumerate())
+    worker.close()
+    with pytest.raises(WorkerClosed):
+        worker.submit(lambda: 1)
+
+    async def after() -> None:
+        await worker.run(lambda: 1)
+
+    with pytest.raises(WorkerClosed):
+        asyncio.run(after())
