@@ -615,6 +615,11 @@ class Replication:
                 reply = self._batch_from(p.catch_up_after + 1)
                 if reply is not None:
                     frames.append(reply)
+                    # and our head: the asker's idea of it may be a heartbeat old, and an
+                    # asker that thinks it has caught up asks nothing more until the next one
+                    head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
+                    frames.append(head)
+                    p.ack_due = False
                 p.catch_up_after = None
                 p.replied_at = now
             if p.ack_due and now >= p.ack_at:

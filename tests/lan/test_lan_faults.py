@@ -134,12 +134,12 @@ def test_a_frozen_dealer_is_replaced_and_catches_up(lan: Lan, tmp_path: Path) ->
     first = report["hands"][0]
     assert not first["aborted"], "after the deal the hand goes on"
     assert 0 in first["folded"], "the frozen dealer folded for stalling"
-    # it sits out hand 2; caught up within a few round trips (SPEC 8.4), its node is in
-    # step for a moment between hands and sits it in again
+    # it sits out hand 2; caught up within a few round trips (SPEC 8.4), its node writes
+    # its sit_in between hand 2 and 3, or between 3 and 4 if hand 3's start came first
     assert 0 not in report["hands"][1]["seats"]
     played = [n for n, h in enumerate(report["hands"], 1) if 0 in h["seats"]]
     print(f"the frozen dealer played hands {played}")
-    assert any(n > 2 for n in played), "caught up, it sits in again"
+    assert 3 in played or 4 in played, "caught up, it sits in again"
 
 
 def test_a_player_gone_for_good_is_timed_out_and_sits_out(lan: Lan, tmp_path: Path) -> None:

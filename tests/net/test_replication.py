@@ -195,6 +195,29 @@ def test_catch_up_in_bounded_batches() -> None:
     assert b.chain == CHAIN and rounds == 2
 
 
+def test_a_catch_up_answer_says_the_answerers_head() -> None:
+    """The head an asker knows may be a heartbeat old: the answer brings the answerer's head,
+    so that an asker the answer took past the head it knew asks on at once, not a heartbeat
+    later."""
+    a = Replication(CHAIN, [B], now=0.0)
+    b = Replication(CHAIN[:10], [A], now=0.0)
+    b.receive(encode_frame(HeartbeatFrame(40, CHAIN[40].hash)), A, 0.0)  # a heartbeat old
+    [ask] = [f for f in _frames(b, 1.0, A) if isinstance(f, CatchUpFrame)]
+    a.receive(encode_frame(ask), B, 1.0)
+    answer = _frames(a, 1.0, B)
+    assert [type(f) for f in answer if not isinstance(f, HeartbeatFrame)] == [
+        EntriesFrame,
+        HeadFrame,
+    ]
+    for frame in answer:
+        b.receive(encode_frame(frame), A, 1.0)  # type: ignore[arg-type]
+    _apply_all(b, 1.0)
+    assert 40 < b.head_seq < a.head_seq
+    assert [f for f in _frames(b, 1.0, A) if isinstance(f, CatchUpFrame)] == [
+        CatchUpFrame(b.head_seq)
+    ]
+
+
 def test_catch_up_from_any_peer_and_next_one_if_unanswered() -> None:
     b = Replication(CHAIN[:10], [A, C], now=0.0)
     for peer in (A, C):
