@@ -79,9 +79,16 @@ CATCH_UP_REPLY_INTERVAL = 0.1
 """At most one catch-up answer per peer this often: a peer asking in a loop costs little."""
 PARTED_ASK_INTERVAL = 0.1
 """While looking for the place where the chains part, a catch-up goes out at once when what
-came in says where to look next, but at most once this often (a peer answers no more often,
-CATCH_UP_REPLY_INTERVAL): a peer that sends entry after entry that does not follow our head
-gets at most ten asks a second."""
+came in says where to look next (a first refusal, an answer of the peer asked that narrows
+the place down), but at most once this often (a peer answers no more often,
+CATCH_UP_REPLY_INTERVAL)."""
+PARTED_RETRY = 0.25
+PARTED_RETRIES = 4
+"""While the chains part, an ask that nothing has answered (the place did not narrow, the
+chain did not move) is sent again, to the next peer ahead, PARTED_RETRY later instead of
+CATCH_UP_AFTER, while fewer than this many asks went out since the chains were found to
+part: a frame lost as a stopped peer's links come back costs a quarter of a second, not a
+second."""
 AUTHORED_RESEND = 1.0
 ACK_DELAY = 0.05
 """An acknowledgement waits this long, so that the entries applied meanwhile share it."""
@@ -269,6 +276,8 @@ class Replication:
         ends at the second; it goes out at once (at most every PARTED_ASK_INTERVAL) when
         `_parted_ask` is set."""
         self._parted_ask = False
+        self._parted_tries = 0
+        """Asks that went out while the chains part (PARTED_RETRIES)."""
         for entry in chain:
             self._append(entry)
         for peer in peers:
@@ -396,9 +405,16 @@ class Replication:
         head = self.head_seq
         if head < 1:
             return  # the genesis is never replaced
-        same, other = self._parted if self._parted is not None else (0, head)
-        self._parted = (same, min(other, head))
-        self._parted_ask = True
+        parted = self._parted if self._parted is not None else (0, head + 1)
+        same, other = parted
+        if other > head:
+            # news: the next catch-up goes out at once. The same refusal again (the entry
+            # comes with every answer; a hostile peer may send it in a loop) waits for the
+            # next ask, so that what it costs is bounded by what comes from the peers asked
+            if self._parted is None:
+                self._parted_tries = 0
+            self._parted = (same, head)
+            self._parted_ask = True
 
     def withdraw(self, sig: bytes) -> None:
         """Stop sending the authored entry with this signature (its refusal was accepted)."""
@@ -474,12 +490,15 @@ class Replication:
         for entry in entries:
             if entry.seq <= head:
                 ours = self._chain[entry.seq]
+                asked = self._asked is not None and self._asked[2] == peer
                 if ours.hash == entry.hash:
                     p.ack_due = True  # a resend of what we hold: say so, so it stops
-                    self._narrow(entry.seq, same=True)
+                    if asked:
+                        self._narrow(entry.seq, same=True)
                 else:
                     self._events.append(ConflictReceived(peer, entry, ours))
-                    self._narrow(entry.seq, same=False)
+                    if asked:
+                        self._narrow(entry.seq, same=False)
                 continue
             if entry.seq > head + REORDER_WINDOW:
                 continue
@@ -488,11 +507,11 @@ class Replication:
                 candidates[entry.hash] = (entry, peer)
 
     def _narrow(self, seq: int, *, same: bool) -> None:
-        """A peer's entry at `seq` (at or below our head) is ours (`same`) or not: while the
-        chains part, the place is above the highest seq that is ours and at or below the
-        lowest that is not (a chain is hash-linked: below an entry that is ours every entry
-        is ours). Once they are next to each other the conflict at the place is with the
-        Session; until then, the next catch-up goes out at once."""
+        """The entry at `seq` (at or below our head) of the peer asked last is ours (`same`)
+        or not: while the chains part, the place is above the highest seq that is ours and
+        at or below the lowest that is not (a chain is hash-linked: below an entry that is
+        ours every entry is ours). Once they are next to each other the conflict at the place
+        is with the Session; until then, the next catch-up goes out at once."""
         parted = self._parted
         if parted is None:
             return
@@ -684,6 +703,12 @@ class Replication:
             and now - self._asked[0] >= PARTED_ASK_INTERVAL
         )
 
+    def _unanswered_after(self) -> float:
+        """How long an ask nothing answered waits before the next goes out."""
+        if self._parted is not None and self._parted_tries < PARTED_RETRIES:
+            return PARTED_RETRY
+        return CATCH_UP_AFTER
+
     def _catch_up_target(self, now: float) -> PeerId | None:
         """The peer to ask for "entries after our head" now, if any (SPEC 8.4)."""
         if not self._any_ahead():
@@ -699,7 +724,7 @@ class Replication:
             # next peer ahead, so that one that sends what never follows cannot keep every
             # ask to itself.
             moved = self._moves != asked[1]
-            due = moved or self._parted_due(now) or now - asked[0] >= CATCH_UP_AFTER
+            due = moved or self._parted_due(now) or now - asked[0] >= self._unanswered_after()
             if due and not moved:
                 self._ask_turn += 1
         if not due:
@@ -708,6 +733,8 @@ class Replication:
         peer = ahead[self._ask_turn % len(ahead)][0]
         self._asked = (now, self._moves, peer)
         self._parted_ask = False
+        if self._parted is not None:
+            self._parted_tries += 1
         return peer
 
     # --- timers ----------------------------------------------------------------------------------
@@ -756,7 +783,9 @@ class Replication:
         if ahead:
             asked = self._asked
             since = self._progress_at if asked is None else asked[0]
-            best = min(best, since + CATCH_UP_AFTER)
+            best = min(
+                best, since + (CATCH_UP_AFTER if asked is None else self._unanswered_after())
+            )
             if self._parted_ask:
                 best = min(best, since if asked is None else since + PARTED_ASK_INTERVAL)
         return None if best == math.inf else best
@@ -768,6 +797,8 @@ __all__ = [
     "EVASIVE_AFTER",
     "HEARTBEAT_INTERVAL",
     "PARTED_ASK_INTERVAL",
+    "PARTED_RETRIES",
+    "PARTED_RETRY",
     "AuthoredReceived",
     "BadFrame",
     "BroadcastReceived",
