@@ -836,7 +836,7 @@ class Node:
             # (SPEC 6.8), lets a sequencer change take the place (7.5), or ignores it.
             out = await self._session_call(event.peer, self._play.entry, event.entry)
             if out is not None:
-                self._send(out)
+                self._send(out, adopted=event.entry)
         elif isinstance(event, BadFrame):
             self.traffic.bad_frames += 1
             self._event("bad_frame", peer=self._seats.get(event.peer), error=str(event.error))
@@ -872,8 +872,10 @@ class Node:
         self.traffic.rejected += 1
         self._rep.rejected(peer, error)
         if error.reason is Reason.WRONG_PREV and error.seq == self._rep.head_seq + 1:
-            # the peers' chain parts from ours further back: catch up from before that
+            # the peers' chain parts from ours further back: catch up from before that, the
+            # next ask due at once (SPEC 8.4), so the replication is asked again now
             self._rep.forked()
+            self._next_due = 0.0
         self._event("rejected", peer=self._seats.get(peer), error=str(error))
         log.warning("seat %s sent what the session refuses: %s", self._seats.get(peer), error)
 
@@ -937,9 +939,11 @@ class Node:
         self._publish(notice=reason)
         self._finish(reason)
 
-    def _send(self, out: Output) -> None:
+    def _send(self, out: Output, adopted: Entry | None = None) -> None:
         """Hand what the session made to the replication (the store holds it already) and
-        tell its events."""
+        tell its events. `adopted`: a peer's entry for a place our chain held, which the
+        session applied there if it cut its chain at that place and made no entry of its own
+        for it (SPEC 7.5): the replication's chain takes it too."""
         now = time.monotonic()
         while self._play.departed:
             seat, seq = self._play.departed.popleft()
@@ -948,6 +952,12 @@ class Node:
         for ev in out.events:
             if isinstance(ev, ChainCut):
                 self._rep.cut_back(ev.seq, now)  # before what follows the cut is published
+                if (
+                    adopted is not None
+                    and adopted.seq == ev.seq
+                    and not any(isinstance(e, Entry) and e.seq == ev.seq for e in out.send)
+                ):
+                    self._rep.applied(adopted, now)
         for item in out.send:
             if isinstance(item, Vote):
                 # to every peer, resent until the head moves (SPEC 7.5, 8.4)

@@ -24,7 +24,10 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #   resend     a peer that has not acknowledged what we pushed within RESEND_AFTER gets a
 #              batch from its acknowledged head on;
 #   catch-up   behind a head some peer reported, with no progress for CATCH_UP_AFTER, we ask
-#              that peer for "entries after our head" (another peer on the next try);
+#              that peer for "entries after our head" (another peer on the next try); where
+#              our chain parts from theirs below our head (`forked`), the entries at or below
+#              it in the answers narrow the place down, asked for at once (at most every
+#              PARTED_ASK_INTERVAL) until the peers' entry there comes as a conflict;
 #   authored   our authored entries go to every peer until sequenced, withdrawn (refused) or
 #              their hand is over; one from a peer already in the next hand waits until our
 #              chain is in it too;
@@ -48,6 +51,7 @@ from p2pwillow.ledger.errors import LocalProtocolError, RemoteProtocolError
 from p2pwillow.ledger.kinds import HandStart
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.wire import (
+    MAX_BATCH,
     NO_HEAD_SEQ,
     AuthoredFrame,
     BroadcastFrame,
@@ -73,6 +77,18 @@ RESEND_AFTER = 1.0
 CATCH_UP_AFTER = 1.0
 CATCH_UP_REPLY_INTERVAL = 0.1
 """At most one catch-up answer per peer this often: a peer asking in a loop costs little."""
+PARTED_ASK_INTERVAL = 0.1
+"""While looking for the place where the chains part, a catch-up goes out at once when what
+came in says where to look next (a first refusal, an answer of the peer asked that narrows
+the place down), but at most once this often (a peer answers no more often,
+CATCH_UP_REPLY_INTERVAL)."""
+PARTED_RETRY = 0.25
+PARTED_RETRIES = 4
+"""While the chains part, an ask that nothing has answered (the place did not narrow, the
+chain did not move) is sent again, to the next peer ahead, PARTED_RETRY later instead of
+CATCH_UP_AFTER, while fewer than this many asks went out since the chains were found to
+part: a frame lost as a stopped peer's links come back costs a quarter of a second, not a
+second."""
 AUTHORED_RESEND = 1.0
 ACK_DELAY = 0.05
 """An acknowledgement waits this long, so that the entries applied meanwhile share it."""
@@ -250,9 +266,18 @@ class Replication:
         """Frames for every peer, sent once (refusals)."""
         self._progress_at = now
         self._asked: tuple[float, int, PeerId] | None = None
+        """When the last catch-up went out, at which `_moves`, to whom."""
         self._ask_turn = 0
-        self._rewind = 0
-        """How far behind its head the next catch-up asks from (`forked`)."""
+        self._moves = 0
+        """How often the local chain changed (grew or was cut): an ask is answered when it moved."""
+        self._parted: tuple[int, int] | None = None
+        """While the chains part below our head (`forked`): (the highest seq where a peer's
+        entry is ours, the lowest where it is not). The next catch-up asks so that its answer
+        ends at the second; it goes out at once (at most every PARTED_ASK_INTERVAL) when
+        `_parted_ask` is set."""
+        self._parted_ask = False
+        self._parted_tries = 0
+        """Asks that went out while the chains part (PARTED_RETRIES)."""
         for entry in chain:
             self._append(entry)
         for peer in peers:
@@ -306,7 +331,8 @@ class Replication:
         if entry.seq != len(self._chain):
             raise LocalProtocolError(f"entry {entry.seq} applied before {len(self._chain)}")
         self._chain.append(entry)
-        self._rewind = 0
+        self._moves += 1
+        self._parted = None
         self._authored.pop(entry.sig, None)
         hand = entry.hand
         for sig in [s for s, r in self._authored.items() if r.hand < hand]:
@@ -363,15 +389,32 @@ class Replication:
             p.pushed_upto = min(p.pushed_upto, seq - 1)
             p.diverged = False
         self._progress_at = now
-        self._rewind = 0
+        self._moves += 1
+        self._parted = None
+        # a conflict reported before the cut and not handed over yet is seen again as it is
+        # handed over (`next_event`): one for a place the cut removed is a candidate entry now
 
     def forked(self) -> None:
         """The local Session refused the entry after our head because it does not follow it
         (`wrong-prev`): our chain may end in entries the peers replaced, those a sequencer
-        made before it stopped and was replaced (SPEC 7.5, 8.10). The next catch-up asks from
-        further back, twice as far each time, so that the peers' entry at the place where the
-        chains part reaches the Session as a conflict (SPEC 8.4 "Catch-up")."""
-        self._rewind = min(max(1, 2 * self._rewind), max(0, self.head_seq))
+        made before it stopped and was replaced (SPEC 7.5, 8.10). The peer's entry at our head
+        is not ours, so the place where the chains part is at or below it: the next catch-up,
+        at once, asks for the batch that ends at our head, and what comes back narrows the
+        place down until the peers' entry there reaches the Session as a conflict (SPEC 8.4
+        "Catch-up")."""
+        head = self.head_seq
+        if head < 1:
+            return  # the genesis is never replaced
+        parted = self._parted if self._parted is not None else (0, head + 1)
+        same, other = parted
+        if other > head:
+            # news: the next catch-up goes out at once. The same refusal again (the entry
+            # comes with every answer; a hostile peer may send it in a loop) waits for the
+            # next ask, so that what it costs is bounded by what comes from the peers asked
+            if self._parted is None:
+                self._parted_tries = 0
+            self._parted = (same, head)
+            self._parted_ask = True
 
     def withdraw(self, sig: bytes) -> None:
         """Stop sending the authored entry with this signature (its refusal was accepted)."""
@@ -447,16 +490,40 @@ class Replication:
         for entry in entries:
             if entry.seq <= head:
                 ours = self._chain[entry.seq]
+                asked = self._asked is not None and self._asked[2] == peer
                 if ours.hash == entry.hash:
                     p.ack_due = True  # a resend of what we hold: say so, so it stops
+                    if asked:
+                        self._narrow(entry.seq, same=True)
                 else:
                     self._events.append(ConflictReceived(peer, entry, ours))
+                    if asked:
+                        self._narrow(entry.seq, same=False)
                 continue
             if entry.seq > head + REORDER_WINDOW:
                 continue
             candidates = self._buffer.setdefault(entry.seq, {})
             if entry.hash not in candidates and len(candidates) < MAX_CANDIDATES:
                 candidates[entry.hash] = (entry, peer)
+
+    def _narrow(self, seq: int, *, same: bool) -> None:
+        """The entry at `seq` (at or below our head) of the peer asked last is ours (`same`)
+        or not: while the chains part, the place is above the highest seq that is ours and
+        at or below the lowest that is not (a chain is hash-linked: below an entry that is
+        ours every entry is ours). Once they are next to each other the conflict at the place
+        is with the Session; until then, the next catch-up goes out at once."""
+        parted = self._parted
+        if parted is None:
+            return
+        low, high = parted
+        if same and low < seq < high:
+            low = seq
+        elif not same and low < seq < high:
+            high = seq
+        else:
+            return
+        self._parted = (low, high)
+        self._parted_ask = high > low + 1  # next to each other: the conflict is with the Session
 
     def _take_head(self, seq: int, digest: bytes, p: _Peer) -> None:
         p.head_seq, p.head_hash = seq, digest
@@ -467,8 +534,11 @@ class Replication:
     def next_event(self) -> ReplicationEvent | None:
         """The next thing for the caller, or None. Entries come one at a time, in chain order:
         the next is handed over once the caller has applied (or rejected) the one before."""
-        if self._events:
-            return self._events.popleft()
+        while self._events:
+            event = self._events.popleft()
+            if isinstance(event, ConflictReceived) and not self._still_conflict(event):
+                continue
+            return event
         for i, (peer, authored) in enumerate(self._held_authored):  # in the order they came
             if authored.hand <= self.hand:
                 del self._held_authored[i]
@@ -486,6 +556,19 @@ class Replication:
             del self._buffer[seq]
         self._delivered_from[seq] = peer
         return EntryReceived(peer, entry)
+
+    def _still_conflict(self, event: ConflictReceived) -> bool:
+        """Whether a conflict reported earlier still is one: a chain cut since (SPEC 6.8, 7.5)
+        may have put that very entry in our chain, or removed the place, which makes the entry
+        a candidate for the next entries instead (handed over in order, as any other)."""
+        entry = event.entry
+        if entry.seq > self.head_seq:
+            if entry.seq <= self.head_seq + REORDER_WINDOW:
+                candidates = self._buffer.setdefault(entry.seq, {})
+                if entry.hash not in candidates and len(candidates) < MAX_CANDIDATES:
+                    candidates[entry.hash] = (entry, event.peer)
+            return False
+        return self._chain[entry.seq].hash != entry.hash
 
     def ready(self, after: int | None = None) -> bool:
         """Whether `next_event` has something now (nothing is taken): an event, a refusal
@@ -551,6 +634,11 @@ class Replication:
                 reply = self._batch_from(p.catch_up_after + 1)
                 if reply is not None:
                     frames.append(reply)
+                    # and our head: the asker's idea of it may be a heartbeat old, and an
+                    # asker that thinks it has caught up asks nothing more until the next one
+                    head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
+                    frames.append(head)
+                    p.ack_due = False
                 p.catch_up_after = None
                 p.replied_at = now
             if p.ack_due and now >= p.ack_at:
@@ -564,7 +652,7 @@ class Replication:
             frames.extend(once)
             frames.extend(f for f, to in resent if to is None or peer in to)
             if ask == peer:
-                frames.append(encode_frame(CatchUpFrame(self.head_seq - self._rewind)))
+                frames.append(encode_frame(CatchUpFrame(self._ask_after())))
             out.extend((peer, frame) for frame in frames)
         return out
 
@@ -599,6 +687,28 @@ class Replication:
             for p in self._peers.values()
         )
 
+    def _ask_after(self) -> int:
+        """The `after` of the next catch-up: our head's seq; while the chains part below it,
+        so that the answer (one batch) ends at the lowest seq known not to be ours, and
+        begins above the highest known to be ours."""
+        if self._parted is None:
+            return self.head_seq
+        low, high = self._parted
+        return max(low, high - MAX_BATCH)
+
+    def _parted_due(self, now: float) -> bool:
+        return (
+            self._parted_ask
+            and self._asked is not None
+            and now - self._asked[0] >= PARTED_ASK_INTERVAL
+        )
+
+    def _unanswered_after(self) -> float:
+        """How long an ask nothing answered waits before the next goes out."""
+        if self._parted is not None and self._parted_tries < PARTED_RETRIES:
+            return PARTED_RETRY
+        return CATCH_UP_AFTER
+
     def _catch_up_target(self, now: float) -> PeerId | None:
         """The peer to ask for "entries after our head" now, if any (SPEC 8.4)."""
         if not self._any_ahead():
@@ -606,17 +716,25 @@ class Replication:
             return None
         asked = self._asked
         if asked is None:
-            due = now - self._progress_at >= CATCH_UP_AFTER
+            due = self._parted_ask or now - self._progress_at >= CATCH_UP_AFTER
         else:
-            # answered (the head moved since): ask on at once; unanswered: try another peer
-            due = self.head_seq > asked[1] or now - asked[0] >= CATCH_UP_AFTER
-            if due and self.head_seq == asked[1]:
+            # answered (the chain moved since): ask on at once; where the chains part, what
+            # came in says where to look next: ask at once too, but not more often than
+            # PARTED_ASK_INTERVAL; otherwise unanswered: try another peer. Both go to the
+            # next peer ahead, so that one that sends what never follows cannot keep every
+            # ask to itself.
+            moved = self._moves != asked[1]
+            due = moved or self._parted_due(now) or now - asked[0] >= self._unanswered_after()
+            if due and not moved:
                 self._ask_turn += 1
         if not due:
             return None
         ahead = self._ahead()
         peer = ahead[self._ask_turn % len(ahead)][0]
-        self._asked = (now, self.head_seq, peer)
+        self._asked = (now, self._moves, peer)
+        self._parted_ask = False
+        if self._parted is not None:
+            self._parted_tries += 1
         return peer
 
     # --- timers ----------------------------------------------------------------------------------
@@ -665,7 +783,11 @@ class Replication:
         if ahead:
             asked = self._asked
             since = self._progress_at if asked is None else asked[0]
-            best = min(best, since + CATCH_UP_AFTER)
+            best = min(
+                best, since + (CATCH_UP_AFTER if asked is None else self._unanswered_after())
+            )
+            if self._parted_ask:
+                best = min(best, since if asked is None else since + PARTED_ASK_INTERVAL)
         return None if best == math.inf else best
 
 
@@ -674,6 +796,9 @@ __all__ = [
     "AWAY_AFTER",
     "EVASIVE_AFTER",
     "HEARTBEAT_INTERVAL",
+    "PARTED_ASK_INTERVAL",
+    "PARTED_RETRIES",
+    "PARTED_RETRY",
     "AuthoredReceived",
     "BadFrame",
     "BroadcastReceived",

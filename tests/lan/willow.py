@@ -124,3 +124,32 @@ def signed_once(transcript: Path, seat: int) -> None:
         entry = json.loads(line)
         if entry["author"] == seat:
             assert entry["sig"] in log.get(entry["counter"], set()), entry["kind"]
+
+
+def transcript_under(home: Path, timeout: float = 30.0) -> Path:
+    """The one game transcript in a node's store under `home` (once the node has made it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = sorted(home.rglob("transcript.jsonl"))
+        if found:
+            return found[0]
+        time.sleep(0.05)
+    raise LanError(f"no transcript under {home} within {timeout:.0f} s")
+
+
+def _last_line(path: Path) -> bytes:
+    data = path.read_bytes()
+    whole = data[: data.rfind(b"\n")]
+    return whole[whole.rfind(b"\n") + 1 :]
+
+
+def caught_up(node: Path, others: Sequence[Path], timeout: float) -> float:
+    """Seconds until the transcript `node` ends in the entry one of `others` ends in (the
+    node's head equal to a peer's; polled every 10 ms)."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        head = _last_line(node)
+        if head and any(_last_line(p) == head for p in others):
+            return time.monotonic() - start
+        time.sleep(0.01)
+    raise LanError(f"{node} did not reach a peer's head within {timeout:.0f} s")

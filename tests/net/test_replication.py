@@ -4,8 +4,11 @@ simulated network that loses, duplicates and reorders frames (Hypothesis)."""
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +22,10 @@ from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolEr
 from p2pwillow.net.replication import (
     ACK_DELAY,
     AWAY_AFTER,
+    CATCH_UP_AFTER,
     EVASIVE_AFTER,
+    PARTED_RETRIES,
+    PARTED_RETRY,
     AuthoredReceived,
     BadFrame,
     BroadcastReceived,
@@ -45,7 +51,9 @@ from p2pwillow.net.wire import (
     decode_frame,
     encode_frame,
 )
-from p2pwillow.session import Refusal
+from p2pwillow.rules import Phase
+from p2pwillow.session import ChainCut, Refusal, Session
+from p2pwillow.table import Table
 
 A, B, C = b"A", b"B", b"C"
 CHAIN = hand_transcript(4, 11)  # 101 entries: more than one batch
@@ -188,6 +196,29 @@ def test_catch_up_in_bounded_batches() -> None:
     assert b.chain == CHAIN and rounds == 2
 
 
+def test_a_catch_up_answer_says_the_answerers_head() -> None:
+    """The head an asker knows may be a heartbeat old: the answer brings the answerer's head,
+    so that an asker the answer took past the head it knew asks on at once, not a heartbeat
+    later."""
+    a = Replication(CHAIN, [B], now=0.0)
+    b = Replication(CHAIN[:10], [A], now=0.0)
+    b.receive(encode_frame(HeartbeatFrame(40, CHAIN[40].hash)), A, 0.0)  # a heartbeat old
+    [ask] = [f for f in _frames(b, 1.0, A) if isinstance(f, CatchUpFrame)]
+    a.receive(encode_frame(ask), B, 1.0)
+    answer = _frames(a, 1.0, B)
+    assert [type(f) for f in answer if not isinstance(f, HeartbeatFrame)] == [
+        EntriesFrame,
+        HeadFrame,
+    ]
+    for frame in answer:
+        b.receive(encode_frame(frame), A, 1.0)  # type: ignore[arg-type]
+    _apply_all(b, 1.0)
+    assert 40 < b.head_seq < a.head_seq
+    assert [f for f in _frames(b, 1.0, A) if isinstance(f, CatchUpFrame)] == [
+        CatchUpFrame(b.head_seq)
+    ]
+
+
 def test_catch_up_from_any_peer_and_next_one_if_unanswered() -> None:
     b = Replication(CHAIN[:10], [A, C], now=0.0)
     for peer in (A, C):
@@ -262,37 +293,216 @@ def test_a_peer_on_another_chain_is_not_fed() -> None:
     assert not [f for f in _frames(a, 5.0, B) if isinstance(f, EntriesFrame)]
 
 
-def test_a_peer_whose_chain_parted_further_back_catches_up_from_before_the_parting() -> None:
-    """A sequencer stopped after making entries its peers never saw, and was replaced: its
-    chain ends in entries (17-19) the others' chain holds differently. Asking after its head
-    brings entries that do not follow it; each time it asks from twice as far back, until the
-    peers' entry where the chains part comes as a conflict its Session can act on (SPEC 8.4)."""
-    parted = [*CHAIN[:17], *(e.countersigned(bytes(64)) for e in CHAIN[17:20])]
+STEP = 0.01
+"""The simulated clock's step in the catch-up tests below (a frame arrives within one)."""
+
+
+def _as_a_session_would(rep: Replication, now: float) -> None:
+    """Take what the replication hands over as a Session would, on chains whose entries carry
+    no meaning: a conflict whose prev is ours replaces our entry there (a sequencer change,
+    SPEC 7.5), any other is ignored; an entry after the head is applied if it follows it, and
+    refused as not following otherwise (and the replication told, as the live node does)."""
+    for event in rep.events():
+        if isinstance(event, ConflictReceived):
+            seq = event.entry.seq
+            if event.entry.prev == rep.chain[seq - 1].hash:
+                rep.cut_back(seq, now)
+                rep.applied(event.entry, now)
+        elif isinstance(event, EntryReceived):
+            if event.entry.prev == rep.head_hash:
+                rep.applied(event.entry, now)
+            else:
+                rep.rejected(event.peer, RemoteProtocolError(Reason.WRONG_PREV, "", seq=0))
+                rep.forked()
+
+
+def _parted(depth: int) -> tuple[Replication, Replication]:
+    """A (the peers' chain, CHAIN) and b, whose last `depth` entries are not the peers'
+    (countersigned by nobody: a sequencer that stopped made them, SPEC 7.5), b having heard
+    a's head at time 0."""
+    cut = len(CHAIN) - 1 - depth
+    parted = [*CHAIN[:cut], *(e.countersigned(bytes(64)) for e in CHAIN[cut:-1])]
     a = Replication(CHAIN, [B], now=0.0)
     b = Replication(parted, [A], now=0.0)
     b.receive(encode_frame(HeartbeatFrame(a.head_seq, a.head_hash)), A, 0.0)
-    now, asks = 1.0, []
-    while b.chain != CHAIN and now < 30:
-        for frame in _frames(b, now, A):
-            if isinstance(frame, CatchUpFrame):
-                asks.append(frame.after)
-                a.receive(encode_frame(frame), B, now)
+    return a, b
+
+
+def _catch_up(
+    a: Replication, b: Replication, until: float, lose: frozenset[int] = frozenset()
+) -> list[tuple[float, int]]:
+    """Run the two on a simulated clock until b holds a's chain (or `until`): (time, after)
+    of every catch-up b asked. The asks numbered in `lose` (from 0) are lost on the way."""
+    now, asks = 0.0, []
+    while b.chain != a.chain and now < until:
+        for frame in [d for p, d in b.frames_to_send(now) if p == A]:
+            decoded = decode_frame(frame)
+            if isinstance(decoded, CatchUpFrame):
+                asks.append((now, decoded.after))
+                if len(asks) - 1 in lose:
+                    continue
+            a.receive(frame, B, now)
         _deliver(a, A, b, B, now)
-        for event in b.events():  # as a Session would: what does not follow is refused
-            if isinstance(event, ConflictReceived):
-                seq = event.entry.seq
-                if event.entry.prev == b.chain[seq - 1].hash:  # it replaces ours from here
-                    b.cut_back(seq, now)
-                    b.applied(event.entry, now)
-            elif isinstance(event, EntryReceived):
-                if event.entry.prev == b.head_hash:
-                    b.applied(event.entry, now)
-                else:
-                    b.rejected(event.peer, RemoteProtocolError(Reason.WRONG_PREV, "", seq=0))
-                    b.forked()
-        now += 1.0
+        _as_a_session_would(b, now)
+        now = round(now + STEP, 2)
+    return asks
+
+
+@pytest.mark.parametrize("depth", [1, 3, MAX_BATCH + 6, len(CHAIN) - 2])
+def test_a_peer_whose_chain_parted_further_back_catches_up_in_a_few_round_trips(
+    depth: int,
+) -> None:
+    """A sequencer stopped after making entries its peers never saw, and was replaced: its
+    chain ends in `depth` entries the others' chain holds differently. Asking after its head
+    brings an entry that does not follow it; it asks at once for the batch that ends at its
+    head, and each answer narrows the place where the chains part, until the peers' entry
+    there comes as a conflict its Session acts on (SPEC 8.4): a few tenths of a second of
+    the simulated clock after the first ask (one ask a second, 1, 2, 4 ... entries further
+    back each time, took seconds)."""
+    a, b = _parted(depth)
+    asks = _catch_up(a, b, until=30.0)
     assert b.chain == CHAIN
-    assert asks[:4] == [19, 18, 17, 15]  # after its head, then 1, 2 and 4 entries further back
+    first = asks[0][0]
+    assert first == CATCH_UP_AFTER  # the usual wait before the first ask
+    assert asks[-1][0] - first <= 0.5, asks
+    assert all(0 <= after <= len(CHAIN) - 1 for _, after in asks)
+    assert len(asks) <= 9, asks
+
+
+def test_a_lost_ask_where_the_chains_part_is_sent_again_within_a_quarter_second() -> None:
+    """The first ask from further back is lost (a stopped peer's links come back, and ZeroMQ
+    may lose a frame across a reconnect): it goes again PARTED_RETRY later, not a second."""
+    a, b = _parted(3)
+    asks = _catch_up(a, b, until=30.0, lose=frozenset({1}))
+    assert b.chain == CHAIN
+    assert asks[2][0] - asks[1][0] == pytest.approx(PARTED_RETRY)
+    assert asks[-1][0] - asks[0][0] <= 0.5 + PARTED_RETRY, asks
+
+
+def test_a_peer_that_sends_entries_that_never_follow_gets_a_bounded_number_of_asks() -> None:
+    """A hostile peer says its head is far ahead and sends, every step of the clock, an entry
+    after our head that does not follow it: the first refusal makes the next catch-up go
+    out at once, and the asks nothing answers go again a little sooner than a second, a few
+    times; the same refusal again changes nothing (the asks go out as if nothing had been
+    refused, one a second), never from below the genesis, and not all of them to that peer
+    while another one is ahead too."""
+    b = Replication(CHAIN[:40], [MALLORY, A], now=0.0)
+    bad = dataclasses.replace(CHAIN[40], prev=bytes(32))
+    now, asks = 0.0, []
+    while now < 10.0:
+        b.receive(encode_frame(EntriesFrame((bad,))), MALLORY, now)
+        for peer in (MALLORY, A):
+            b.receive(encode_frame(HeartbeatFrame(80, CHAIN[80].hash)), peer, now)
+        _as_a_session_would(b, now)
+        for peer, data in b.frames_to_send(now):
+            frame = decode_frame(data)
+            if isinstance(frame, CatchUpFrame):
+                asks.append((peer, frame.after))
+        now = round(now + STEP, 2)
+    assert b.chain == CHAIN[:40]
+    assert len(asks) <= 10.0 / CATCH_UP_AFTER + 1 + PARTED_RETRIES
+    assert all(0 <= after <= 39 for _, after in asks)
+    assert len([p for p, _ in asks if p == A]) >= len(asks) // 2
+
+
+def test_a_conflict_made_stale_by_a_cut_is_not_handed_over_as_one() -> None:
+    """Entries 17-19 came as conflicts in one answer; the first took its place (the Session
+    cut the chain there and applied it): the next one is no conflict any more but the entry
+    after the head, handed over as such, and the one for a place the chain now holds with
+    that very entry is dropped."""
+    parted = [*CHAIN[:17], *(e.countersigned(bytes(64)) for e in CHAIN[17:20])]
+    b = Replication(parted, [A], now=0.0)
+    b.receive(encode_frame(EntriesFrame(CHAIN[17:20])), A, 0.0)
+    b.receive(encode_frame(EntriesFrame(CHAIN[17:18])), A, 0.0)
+    first = b.next_event()
+    assert isinstance(first, ConflictReceived) and first.entry == CHAIN[17]
+    b.cut_back(17, 0.1)
+    b.applied(CHAIN[17], 0.1)
+    assert [(type(e), e.entry) for e in _events(b)] == [(EntryReceived, CHAIN[18])]  # type: ignore[union-attr]
+    b.applied(CHAIN[18], 0.1)
+    assert [(type(e), e.entry) for e in _events(b)] == [(EntryReceived, CHAIN[19])]  # type: ignore[union-attr]
+
+
+class _FreezesTheDealer(Table):
+    """In the second hand's first betting round the dealer goes quiet (what it sends reaches
+    nobody) and goes on sequencing what reaches it; once its chain holds an entry nobody saw
+    it is stopped (nothing reaches it either), a copy of its session kept in `frozen`. The
+    others replace it by their votes and play on (SPEC 7.5)."""
+
+    def __init__(self, players: int, **kwargs: Any) -> None:
+        self.quiet: int | None = None
+        self.frozen: Session | None = None
+        super().__init__(players, **kwargs)
+
+    def _deliver(self, seat: int, item: Any) -> None:
+        if self.frozen is not None and seat == self.quiet:
+            return
+        super()._deliver(seat, item)
+        if self.quiet is None:
+            first = self.sessions[0]
+            hand = first.hand
+            if first.hand_number == 2 and hand is not None and hand.phase is Phase.BETTING:
+                self.quiet = hand.dealer
+                self.muted.add(hand.dealer)
+        elif self.frozen is None:
+            mine = self.sessions[self.quiet]
+            if mine.ledger.head_seq >= len(self.transcript):
+                self.frozen = copy.deepcopy(mine, {id(e): e for e in mine.ledger.entries})
+
+
+def _frozen_dealer(seed: int) -> tuple[Session, tuple[Entry, ...]]:
+    """The stopped dealer's session and the chain the others went on with."""
+    r = random.Random(seed)
+    table = _FreezesTheDealer(4, seed=seed, rng=r.randbytes, samples=20)
+    assert table.play(2) == 2
+    assert table.frozen is not None
+    return table.frozen, tuple(table.transcript)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_stopped_dealer_let_go_catches_up_through_its_session(seed: int) -> None:
+    """The dealer's real Session, stopped with an entry of its own its peers never saw, let go
+    once the others have replaced it and played the hand on: driven as the live node drives
+    it (an entry after its head that does not follow is refused and `forked` told; a
+    conflict the Session adopts, cutting its chain there, goes into the replication's chain
+    too), it holds the others' chain a few tenths of a second of the simulated clock after
+    its first ask (one ask a second took two seconds more)."""
+    session, chain = _frozen_dealer(seed)
+    mine = session.ledger.entries
+    parts = next(i for i, e in enumerate(mine) if e.hash != chain[i].hash)
+    assert parts == len(mine) - 1 and chain[parts].kind == k.SequencerChange.KIND
+    a = Replication(chain, [B], now=0.0)
+    b = Replication(mine, [A], now=0.0)
+    now, asks = 0.0, []
+    while now < 10.0 and (b.chain != chain or session.ledger.head_hash != chain[-1].hash):
+        _deliver(a, A, b, B, now)
+        for _, data in b.frames_to_send(now):
+            if isinstance(decode_frame(data), CatchUpFrame):
+                asks.append(now)
+            a.receive(data, B, now)
+        for event in b.events():
+            adopted = None
+            try:
+                if isinstance(event, EntryReceived):
+                    out = session.receive(event.entry)
+                    b.applied(event.entry, now)
+                elif isinstance(event, ConflictReceived):
+                    out, adopted = session.receive(event.entry), event.entry
+                else:
+                    continue
+            except RemoteProtocolError as exc:
+                b.rejected(event.peer, exc)
+                if exc.reason is Reason.WRONG_PREV and exc.seq == b.head_seq + 1:
+                    b.forked()
+                continue
+            for ev in out.events:
+                if isinstance(ev, ChainCut):
+                    b.cut_back(ev.seq, now)
+                    if adopted is not None and adopted.seq == ev.seq:
+                        b.applied(adopted, now)
+        now = round(now + STEP, 2)
+    assert b.chain == chain and session.ledger.entries == chain
+    assert asks[0] == CATCH_UP_AFTER and asks[-1] - asks[0] <= 0.5, asks
 
 
 def test_a_refused_next_entry_does_not_rewind_a_peer_that_is_not_behind() -> None:
