@@ -8,6 +8,7 @@ command is a bug in willow and is shown as one, with its traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import traceback
@@ -387,6 +388,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
     plan = _table_plan(args, args.seats, "host")
     if isinstance(plan, str):
         return _usage("host", plan)
+    if args.start_with is not None:
+        if not 2 <= args.start_with <= args.seats:
+            return _usage(
+                "host",
+                f"--start-with must be 2 to {args.seats} (the --seats), not {args.start_with}",
+            )
+        plan = dataclasses.replace(plan, start_with=args.start_with)
     advertise = not args.no_advertise
     return _live("host", lambda: host_table(options, plan, advertise=advertise))
 
@@ -526,13 +534,20 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         "host",
         help="open a table on this network; print the join code; play",
         description="Open a table: print 'willow join CODE' for the others, seat them as "
-        "they join, and start when every seat is taken.",
+        "they join, and start when every seat is taken (or --start-with of them).",
         epilog=LIVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _seat_arguments(host, auto=True)
     seats_help = "players at the table, 2 to 10: the game starts when all are seated (default 4)"
     host.add_argument("--seats", type=int, default=4, help=seats_help)
+    host.add_argument(
+        "--start-with",
+        type=int,
+        metavar="N",
+        help="start once N players (you included) are seated; the free seats are taken by "
+        "players who join between hands",
+    )
     _table_arguments(host)
     host.add_argument(
         "--no-advertise", action="store_true", help="do not announce the table on the LAN"

@@ -398,7 +398,13 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         raise LiveError(exc.reason, str(exc)) from None
     print(f"willow join {code.encode()}", flush=True)
     seats = plan.config.seats
-    _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
+    if plan.starts_with < seats:
+        _say(
+            f"table {plan.name!r}: starting once {plan.starts_with} of {seats} seats are taken "
+            f"(waiting for {plan.starts_with - 1} more player(s)); the others join between hands"
+        )
+    else:
+        _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
     try:
         seating = await lobby.seat()
         await lobby.stop_advertising()

@@ -159,6 +159,21 @@ class TablePlan:
     name: str
     config: TableConfig
     hands: int = 0
+    start_with: int = 0
+    """Start the game once this many players are seated (the host included; the other seats
+    are taken between hands, SPEC 8.9); 0: once every seat is taken."""
+
+    def __post_init__(self) -> None:
+        if self.start_with and not 2 <= self.start_with <= self.config.seats:
+            raise ValueError(
+                f"a table of {self.config.seats} seats starts with 2 to {self.config.seats} "
+                f"players, not {self.start_with}"
+            )
+
+    @property
+    def starts_with(self) -> int:
+        """The players seated when the game starts (unless the host starts it earlier)."""
+        return self.start_with or self.config.seats
 
 
 # --- the host --------------------------------------------------------------------------------
@@ -178,8 +193,9 @@ class _Guest:
 
 class HostLobby:
     """The host's side of forming a table: `open()` binds and says the join code, `seat()`
-    seats guests until the table is full (or `start_now()` with two or more players) and
-    returns the seating with the genesis made. The host takes seat 0."""
+    seats guests until the table is full, or as many as the plan starts with are seated (or
+    `start_now()` with two or more players), and returns the seating with the genesis made.
+    The host takes seat 0."""
 
     def __init__(
         self,
@@ -259,7 +275,7 @@ class HostLobby:
         transport = self.transport
         assert transport is not None, "open() first"
         while True:
-            if self.players >= self.plan.config.seats or (
+            if self.players >= self.plan.starts_with or (
                 self._start.is_set() and self.players >= 2
             ):
                 return self._form(transport)

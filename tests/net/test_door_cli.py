@@ -137,6 +137,74 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     assert verdict.returncode == 0, verdict
 
 
+def game_of(paths: list[Path]) -> bytes:
+    """The one game every path holds (asserted), byte for byte."""
+    copies = {p.read_bytes() for p in paths}
+    assert len(copies) == 1, "every seat holds the same transcript"
+    return copies.pop()
+
+
+def transcript_of(output: str) -> Path:
+    return Path(re.findall(r"transcript: (.+)", output)[-1])
+
+
+def test_a_host_starts_with_3_of_4_seats_and_a_4th_bot_joins_between_hands(
+    tmp_path: Path,
+) -> None:
+    """`willow host --seats 4 --start-with 3`: the game starts once two bots are seated; a
+    third `willow bot --join CODE` started while hand 1 runs takes seat 3, writes its join
+    between hands and plays the hands after it; every transcript is the same game, `willow
+    verify` passes and the chips are all there."""
+    first, code = host(tmp_path, "--hands", "4", "--seats", "4", "--start-with", "3", samples="300")
+    procs = [first]
+    try:
+        first.wait_for(r"starting once 3 of 4 seats are taken")
+        procs += [
+            bot(tmp_path, code, n, "--name", name, samples="300")
+            for n, name in ((1, "Bea"), (2, "Cal"))
+        ]
+        first.wait_for(r"^hand 1: ")
+        procs.append(bot(tmp_path, code, 3, "--name", "Dee"))
+        results = [p.finish() for p in procs]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0, 0], outputs
+    assert "Dee (normal) joins in seat 3 from the next hand" in outputs[0]
+    assert "Dee (normal) takes seat 3 of a game under way" in outputs[3]
+    for out in outputs:
+        assert "the game is over: 4 hands played" in out, out
+    game = game_of([transcript_of(out) for out in outputs])
+    chain = [decode_entry(line) for line in game.splitlines()]
+    genesis = chain[0].body
+    assert isinstance(genesis, k.Genesis) and sorted(genesis.identity_keys()) == [0, 1, 2]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == 1000
+    starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
+    assert len(starts) == 4
+    seats = [{p.seat for p in body.players} for body in starts]
+    assert seats[0] == {0, 1, 2}, "hand 1 is dealt to the three who started"
+    assert 3 in seats[-1], "the newcomer plays the last hand"
+    report = verify_file(transcript_of(outputs[3]))
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 4000 and chips.balanced
+    assert chips.at_table == 4000
+    verdict = willow("verify", str(transcript_of(outputs[0])))
+    assert verdict.returncode == 0, verdict
+
+
+def test_start_with_outside_2_to_seats_is_one_usage_line(tmp_path: Path) -> None:
+    for n in ("1", "5"):
+        result = willow("host", "--auto", "--seats", "4", "--start-with", n,
+                        "--home", str(tmp_path / "h"), "--no-advertise")  # fmt: skip
+        line = one_line(result, 2)
+        assert line == f"willow host: --start-with must be 2 to 4 (the --seats), not {n}"
+
+
 def test_a_full_table_is_one_line_and_exit_12(tmp_path: Path) -> None:
     """A 2-seat table playing: a third bot is told the table is full (exit 12)."""
     first, code = host(tmp_path, "--hands", "3", "--seats", "2")
