@@ -329,7 +329,7 @@ async def play_seat(
     except NodeError as exc:
         await transport.close()
         raise LiveError("store", str(exc)) from None
-    if not quiet and seating.late:
+    if not quiet and node.watching:
         # its code is over the players seated once its join is in (said then, SPEC 6.7, 8.9)
         _say(f"seat {seating.seat} at {seating.roster.table!r} from the next hand")
     elif not quiet:

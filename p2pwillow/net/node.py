@@ -413,6 +413,12 @@ class Node:
         return self.seating.genesis.game
 
     @property
+    def watching(self) -> bool:
+        """A newcomer whose `join` is not in its chain yet: it watches the game, holding no
+        seat (SPEC 8.9)."""
+        return self._play.watching
+
+    @property
     def hands_played(self) -> int:
         """Hands started so far (the number of the current or last hand)."""
         return self._play.hands
@@ -1371,6 +1377,15 @@ class _Play:
     ) -> Session:
         seating = self.node.seating
         entries = transcript.entries
+        me = self.keys.identity.public_key.hex()
+        if seating.late and not any(
+            isinstance(e.body, k.Join) and e.body.identity_key == me for e in entries
+        ):
+            # a newcomer stopped before its join came (SPEC 8.9, 8.10): it holds no seat yet
+            raise NodeError(
+                f"{transcript.path}: this seat's join never came into the chain, so there "
+                "is no seat to resume: join the table again with its join code"
+            )
         if not entries or entries[0] != seating.genesis:
             raise NodeError(f"{transcript.path} does not start with this table's genesis")
         for authored in signed.entries:

@@ -4,6 +4,7 @@ and a host gone are each one line and their exit code."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import threading
@@ -237,3 +238,83 @@ def test_a_host_gone_is_one_line_and_exit_10(tmp_path: Path) -> None:
                   "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
     line = one_line(gone, 10)
     assert line.startswith("willow bot: nothing answers at 127.0.0.1:")
+
+
+def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path: Path) -> None:
+    """A bot that joined a game under way is killed (SIGKILL) once it plays a hand after its
+    join; `willow bot --resume --home DIR` takes its seat again from its store (its table.json
+    the roster it was given, `late`), catches up and plays the game to its end: one game in
+    every store, verified, every chip there."""
+    first, code = host(tmp_path, "--hands", "5", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal", "--events", str(tmp_path / "cal.jsonl"))
+        procs.append(late)
+        first.wait_for(r"Cal \(normal\) joined the table in seat 2")
+        hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
+        first.wait_for(rf"^hand {hands_then + 1}: .* deals")
+        late.proc.kill()
+        late.proc.wait()
+        assert "the game is over" not in "".join(first.lines), "killed mid-game"
+        resume = ["bot", "--resume", "--home", str(tmp_path / "bot2"), "--address", LOOPBACK]
+        again = Output(start(*resume, "--samples", SAMPLES))
+        procs.append(again)
+        results = [p.finish() for p in (first, procs[1], again)]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0], outputs
+    assert "resuming " in outputs[2] and " at seat 2 " in outputs[2], outputs[2]
+    resumed = outputs[2][outputs[2].index("resuming ") :]
+    assert re.search(r"^seat 2 at .*; safety code ", resumed, re.M), "seated, not watching"
+    assert "from the next hand" not in resumed
+    for out in outputs:
+        assert "the game is over: 5 hands played" in out, out
+    game = game_of([transcript_of(out) for out in outputs])
+    chain = [decode_entry(line) for line in game.splitlines()]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert join.author == 2
+    starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
+    assert len(starts) == 5 and 2 in {p.seat for p in starts[-1].players}
+    [game_dir] = (tmp_path / "bot2" / "data" / "games").iterdir()
+    table = json.loads((game_dir / "table.json").read_text())
+    assert table["late"] is True and table["seat"] == 2
+    report = verify_file(transcript_of(outputs[2]))
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 3000 and chips.balanced
+
+
+def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path) -> None:
+    """A newcomer killed while it watches (its join not in the chain) holds no seat to resume:
+    `--resume` is one line, exit 19, naming what to do; the game goes on without it."""
+    first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal")
+        procs.append(late)
+        late.wait_for(r"^seat 2 at .* from the next hand")  # its files are open
+        late.proc.kill()
+        late.proc.wait()
+        [game_dir] = (tmp_path / "bot2" / "data" / "games").iterdir()
+        held = (game_dir / "transcript.jsonl").read_bytes().splitlines()
+        assert not [e for e in map(decode_entry, held) if isinstance(e.body, k.Join)]
+        result = willow("bot", "--resume", "--home", str(tmp_path / "bot2"), timeout=60)
+        line = one_line(result, 19)
+        assert line == (
+            f"willow bot: {game_dir / 'transcript.jsonl'}: this seat's join never came into "
+            "the chain, so there is no seat to resume: join the table again with its join code"
+        )
+        results = [p.finish() for p in procs[:2]]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    assert [c for c, _ in results] == [0, 0]
