@@ -39,7 +39,7 @@ from p2pwillow.net.lobby import (
     TablePlan,
     keys_pair,
 )
-from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
+from p2pwillow.net.node import SEAT_WITHIN, BotSeat, Door, Node, NodeError, NotSeated, bot_name
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport, TransportError
 from p2pwillow.store import (
@@ -86,6 +86,8 @@ class SeatOptions:
     """Seconds a guest waits for the host to answer."""
     leave_after: int = 0
     """Leave the table between hands once this many hands have been played (0: stay)."""
+    seat_within: float = SEAT_WITHIN
+    """As a newcomer at a game under way, seconds to wait for the seat before giving up."""
 
 
 LIFELINE_CLOSED = "its standard input closing (the willow play that started it is gone)"
@@ -323,6 +325,7 @@ async def play_seat(
         watch=options.screen,
         door=door,
         resume=resume,
+        seat_within=options.seat_within,
     )
     try:
         await node.start()
@@ -351,7 +354,9 @@ async def play_seat(
                 print(node.ended)
             print(why)
         else:
-            await node.play_out()
+            # what stopped the node (node.failure) is said below, after the transcript's path
+            with contextlib.suppress(NodeError):
+                await node.play_out()
     except BaseException:
         with contextlib.suppress(Exception):
             await node.close()
@@ -365,6 +370,8 @@ async def play_seat(
     print(f"transcript: {path}")
     if options.screen:
         print(f"check it:   willow verify {shlex.quote(str(path))}")
+    if isinstance(node.failure, NotSeated):
+        raise LiveError("not-seated", str(node.failure))
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0

@@ -173,6 +173,8 @@ JOIN_WITHIN = 120.0
 GIVE_UP_AFTER = 10.0
 """A newcomer not seated JOIN_WITHIN and this long after it started gives up: its peers have
 dropped it."""
+SEAT_WITHIN = JOIN_WITHIN + GIVE_UP_AFTER
+"""A newcomer gives up once it has waited this long for its seat (its `join` in the chain)."""
 ANNOUNCE_AFTER = 3.0
 """The host tells the seated players of a newcomer this long more once its join is in its
 chain, for a peer whose chain lags."""
@@ -223,6 +225,10 @@ def _quiet(text: str) -> None:
 
 class NodeError(Exception):
     """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+class NotSeated(NodeError):
+    """A newcomer gave up: its `join` did not come into the chain in time (SPEC 8.9)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +303,7 @@ class Node:
         watch: bool = True,
         door: Door | None = None,
         resume: bool = False,
+        seat_within: float = SEAT_WITHIN,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -307,6 +314,8 @@ class Node:
         self.bot = bot
         self.resume = resume
         """Take the seat again from the store's files (SPEC 8.10), not a new game."""
+        self.seat_within = seat_within
+        """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
         """What stopped the node, if something did (the notice says it in words)."""
@@ -762,10 +771,11 @@ class Node:
                 self._follow_table(now)
                 if self._play.watching:
                     self._ask_more()
-                if self._play.watching and now - self._started_at > JOIN_WITHIN + GIVE_UP_AFTER:
-                    raise NodeError(
-                        f"the table did not take this seat within {JOIN_WITHIN:.0f} s "
-                        "(its join never came into the chain): this newcomer was dropped"
+                if self._play.watching and now - self._started_at > self.seat_within:
+                    raise NotSeated(
+                        f"no seat after {self.seat_within:g} s: the table never took this "
+                        f"newcomer's join (its players drop a newcomer after {JOIN_WITHIN:g} s "
+                        "without one); join again with the table's join code"
                     )
                 if self._leaving:
                     self._let_go(now)
@@ -1709,9 +1719,11 @@ class _Play:
 __all__ = [
     "HAND_SECRET",
     "LEVELS",
+    "SEAT_WITHIN",
     "BotSeat",
     "Node",
     "NodeError",
+    "NotSeated",
     "Traffic",
     "bot_name",
 ]

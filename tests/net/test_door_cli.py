@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -318,3 +319,43 @@ def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path
         for p in procs:
             print("".join(p.lines)[-3000:])
     assert [c for c, _ in results] == [0, 0]
+
+
+def test_a_newcomer_never_seated_gives_up_with_one_line_and_exit_20(tmp_path: Path) -> None:
+    """A newcomer whose join never comes into the chain (the table is stopped, SIGSTOP, while
+    it watches) gives up after `--seat-within` seconds: one line saying so, exit 20. The table
+    goes on once it runs again."""
+    first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal", "--seat-within", "3")
+        procs.append(late)
+        late.wait_for(r"takes seat 2 of a game under way")
+        for p in procs[:2]:
+            p.proc.send_signal(signal.SIGSTOP)
+        try:
+            gave_up, output = late.finish(timeout=30)
+        finally:
+            for p in procs[:2]:
+                p.proc.send_signal(signal.SIGCONT)
+        results = [p.finish() for p in procs[:2]]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    assert gave_up == 20, output
+    assert "Traceback" not in output
+    assert output.splitlines()[-1] == (
+        "willow bot: no seat after 3 s: the table never took this newcomer's join (its players "
+        "drop a newcomer after 120 s without one); join again with the table's join code"
+    )
+    assert [c for c, _ in results] == [0, 0]
+
+
+def test_seat_within_must_be_positive(tmp_path: Path) -> None:
+    result = willow("bot", "--join", "x", "--seat-within", "0", "--home", str(tmp_path))
+    assert one_line(result, 2) == (
+        "willow bot: --seat-within must be more than 0 and at most 3600 seconds, not 0.0"
+    )
