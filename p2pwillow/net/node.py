@@ -168,6 +168,9 @@ LINKS_EVERY = 0.25
 ENDED_BY_YOU = "the game is over: you ended it"
 LEAVE_TRIES = 3
 """A `leave` the sequencer refused is written again at most this many times."""
+JOIN_TRIES = 3
+"""A `join` the sequencer refused while no hand runs is written again at once at most this many
+times; after that (or if a hand started first), once the next hand has ended."""
 JOIN_WITHIN = 120.0
 """A newcomer whose `join` is not in the chain this long after it was seated is dropped."""
 GIVE_UP_AFTER = 10.0
@@ -842,6 +845,7 @@ class Node:
             if out is not None:
                 if any(isinstance(e, EntryRefused) and e.author == self.seat for e in out.events):
                     self._rep.withdraw(event.refusal.sig)
+                self._join_refused()
                 self._send(out)
         elif isinstance(event, BroadcastReceived):
             await self._take_broadcast(event)
@@ -1117,6 +1121,21 @@ class Node:
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
 
+    def _join_refused(self) -> None:
+        """The sequencer refused this newcomer's join: it is no longer sent, and is written
+        again (SPEC 8.9); the person is told, and the events say why."""
+        refused, self._play.join_refused = self._play.join_refused, None
+        if refused is None:
+            return
+        sig, detail = refused
+        self._rep.withdraw(sig)
+        text = (
+            f"the table refused this seat's join ({detail}); it is written again once no hand runs"
+        )
+        self._say(text)
+        self._publish(notice=text)
+        self._event("join_refused", detail=detail, hand=self._play.hands)
+
     def _ask_more(self) -> None:
         """A newcomer that is watching asks a peer (each in turn) for the entries after its
         head each time a full batch came in: it is behind by a game's worth of entries, and a
@@ -1239,6 +1258,12 @@ class _Play:
         self.peer_head = -1
         """The highest head a peer reported (set from the loop before each step)."""
         self._join_asked: int | None = None
+        self._join_sig: bytes | None = None
+        """The signature of the `join` on its way (until sequenced or refused)."""
+        self._join_tries: tuple[int, int] = (-1, 0)
+        """(hand, joins written again after a refusal while no hand ran after it)."""
+        self.join_refused: tuple[bytes, str] | None = None
+        """The last refusal of this seat's join (its signature and why), for the loop to say."""
         self.join_sent: int | None = None
         """The hand after which this newcomer last wrote its `join`."""
         self._checked_upto = 0
@@ -1346,6 +1371,9 @@ class _Play:
             log.warning("seat %s cannot join yet: %s", s.seat, exc)
             return _StepResult(Output(), (f"cannot join the table yet: {exc}",))
         self.join_sent = s.hand_number
+        for item in out.send:
+            if isinstance(item, AuthoredEntry) and item.kind == k.Join.KIND:
+                self._join_sig = item.sig
         return _StepResult(out)
 
     def _resume(self) -> None:
@@ -1550,13 +1578,10 @@ class _Play:
     def refusal(self, refusal: Refusal) -> Output:
         if self.session.seat is None:
             return Output()
+        if self.watching:
+            self._join_refusal(refusal)
         out = self._call(lambda: self.session.receive(refusal))
         me = self.session.seat
-        if any(
-            isinstance(e, EntryRefused) and e.author == me and e.kind == k.Join.KIND
-            for e in out.events
-        ):
-            self._join_asked = None  # the state moved: written again at the next step
         if any(
             isinstance(e, EntryRefused) and e.author == me and e.kind == k.Leave.KIND
             for e in out.events
@@ -1565,6 +1590,32 @@ class _Play:
             self._leave_tries += 1
             self._leave_asked = None
         return out
+
+    def _join_refusal(self, refusal: Refusal) -> None:
+        """The sequencer refused this newcomer's `join` (SPEC 8.9): a hand started first, or
+        the state moved. The refusal counts only if it is of the join on its way and signed by
+        the sequencer it names, a seated player. The join is written again: at once if no hand
+        runs still (JOIN_TRIES times at most), else once the hand has ended; the loop says so."""
+        s = self.session
+        if (
+            refusal.kind != k.Join.KIND
+            or refusal.author != s.seat
+            or refusal.sig != self._join_sig
+            or refusal.game != s.game_id
+        ):
+            return
+        key = s.ledger.identities.get(refusal.sequencer)
+        if key is None or not refusal.verify(key):
+            return
+        self._join_sig = None
+        self.join_refused = refusal.sig, refusal.detail
+        hand, tries = self._join_tries
+        if hand != s.hand_number:
+            hand, tries = s.hand_number, 0
+        if s.between_hands and self._join_asked == s.hand_number and tries < JOIN_TRIES:
+            self._join_asked = None  # still between the same hands: written again at once
+            tries += 1
+        self._join_tries = hand, tries
 
     def step(
         self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
