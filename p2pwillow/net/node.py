@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import inspect
 import logging
@@ -409,9 +410,10 @@ class Node:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._drive(), name="willow-drive")]
         self.transport.listen(self._received)
-        if self.bot is not None or self._play.accepted:
+        if self.bot is not None or self._play.accepted or self._play.watching:
             # a bot confirms by itself; a seat whose acceptance is in the restored chain has
-            # confirmed the code already (its `seat` entry is signed, SPEC 8.10)
+            # confirmed the code already (its `seat` entry is signed, SPEC 8.10); a newcomer
+            # sends no `seat` entry: it watches, and its `join` takes the seat (SPEC 8.9)
             self.confirm_seat(True)
         self._flush()
 
@@ -1484,7 +1486,12 @@ class _Play:
 
     def view(self, links: Mapping[int, Link]) -> TableView:
         self.dirty = False
-        return table_view(self.session, links)
+        view = table_view(self.session, links)
+        if self.watching:
+            # a newcomer holds no seat until its join is in the chain (SPEC 8.9): it says so
+            stage = f"watching: you take seat {self.node.seat} from the next hand"
+            view = dataclasses.replace(view, stage=stage)
+        return view
 
     # --- one Session call, and the store kept in step ----------------------------------------
 
