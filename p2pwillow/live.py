@@ -414,9 +414,14 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
     try:
         seating = await lobby.seat()
-        await lobby.stop_advertising()
+        if not lobby.seats_free:
+            await lobby.stop_advertising()
+        # (a table started with seats free stays advertised, with the seats free in its chain,
+        # until its game is over: newcomers find it as before its start, SPEC 8.7, 8.9)
         assert lobby.transport is not None
-        return await play_seat(seating, lobby.transport, store, keys, options, events, lobby)
+        played = await play_seat(seating, lobby.transport, store, keys, options, events, lobby)
+        await lobby.stop_advertising()
+        return played
     except BaseException:
         await lobby.close()
         if lobby.transport is not None:

@@ -266,6 +266,11 @@ class HostLobby:
     def _free(self) -> int:
         return len(self._free_seats())
 
+    @property
+    def seats_free(self) -> int:
+        """Seats no player holds (after the genesis: in the host's chain) or is promised."""
+        return self._free()
+
     def start_now(self) -> None:
         """Form the table with the players seated now (at least two)."""
         self._start.set()
@@ -321,15 +326,21 @@ class HostLobby:
         """After the genesis: the seats the host's chain holds now (seat -> name, identity
         key hex), and whether the game goes on (`open_`). A newcomer whose `join` is in it is
         a player like any other from here on."""
+        free = self._free()
         self._table = dict(seated)
         self._game_open = open_
         for key, player in list(self._late.items()):
             if self._table.get(player.seat, ("", ""))[1] == player.identity_key:
                 del self._late[key]
+        if not open_:
+            self._stop_soon()
+        elif self._free() != free:
+            self._update_ad()
 
     def release(self, key: bytes) -> None:
         """A newcomer whose `join` never came is dropped: its seat is free again."""
-        self._late.pop(key, None)
+        if self._late.pop(key, None) is not None:
+            self._update_ad()
 
     def late_roster(self, key: bytes) -> Roster | None:
         """What a newcomer is told: the players seated in the chain now and itself, in its
@@ -492,6 +503,12 @@ class HostLobby:
     def _update_ad(self) -> None:
         if self._advertiser is not None:
             task = asyncio.ensure_future(self._advertiser.update(max(0, self._free())))
+            task.add_done_callback(lambda t: t.exception())
+
+    def _stop_soon(self) -> None:
+        """The game is over: the table is advertised no more."""
+        if self._advertiser is not None:
+            task = asyncio.ensure_future(self.stop_advertising())
             task.add_done_callback(lambda t: t.exception())
 
     def roster(self) -> Roster:
