@@ -357,12 +357,15 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
 
     nodes = asyncio.run(main())
     assert all(n.failure is None for n in nodes)
-    [refused] = [e for e in events if e["event"] == "join_refused"]
+    # (on a loaded machine the join written again may lose its race with the next hand's
+    # start too, and be refused and written again once more)
+    refused = [e for e in events if e["event"] == "join_refused"]
     sent = joins_sent(events)
-    assert len(sent) == 2 and sent[1] > sent[0], sent
+    assert refused and len(sent) == len(refused) + 1 and sent == sorted(sent), sent
     text = [n for n in notices if n.startswith("the table refused this seat's join (")]
-    assert text and text[0].endswith("; it is written again once no hand runs"), notices
-    assert isinstance(refused["detail"], str) and refused["detail"]
+    assert len(text) == len(refused), notices
+    assert all(n.endswith("; it is written again once no hand runs") for n in text)
+    assert all(isinstance(e["detail"], str) and e["detail"] for e in refused)
     copies = {transcript(n) for n in nodes}
     assert len(copies) == 1
     chain = entries(copies.pop())
@@ -370,7 +373,7 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
     assert join.author == 3 and between_hands_before(chain, join.seq)
     starts = [e for e in chain if isinstance(e.body, k.HandStart)]
     before = sum(e.seq < join.seq for e in starts)
-    assert before == sent[1] and before > sent[0], "it joined after the hand that refused it"
+    assert before == sent[-1] and before > sent[0], "it joined after the hand that refused it"
     assert any(
         isinstance(e.body, k.HandStart) and 3 in {p.seat for p in e.body.players} for e in starts
     )
