@@ -8,6 +8,7 @@ command is a bug in willow and is shown as one, with its traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import traceback
@@ -262,7 +263,9 @@ exit status:
   15 the join code is malformed       16 no such table on this network
   17 the table takes no more players (its game is over)
   18 the host closed the table
-  19 the store cannot be used         70 a bug in willow    130 Ctrl-C
+  19 the store cannot be used
+  20 a newcomer was never seated (its join did not come into the game in time)
+  70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
 EXIT_LIVE = {
@@ -280,6 +283,7 @@ EXIT_LIVE = {
     "game-over": 17,
     "host-left": 18,
     "store": 19,
+    "not-seated": 20,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""
@@ -315,7 +319,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     """The seat's options from the arguments, or why they do not work."""
     from p2pwillow.ledger.fields import FieldError
     from p2pwillow.live import SeatOptions, bot_home, stdout_is_terminal
-    from p2pwillow.net.node import BotSeat
+    from p2pwillow.net.node import SEAT_WITHIN, BotSeat
     from p2pwillow.net.wire import NAME
 
     if args.name is not None:
@@ -335,6 +339,9 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         if command == "play":
             return "the table screen needs a terminal: run willow play in one"
         return "the table screen needs a terminal; --auto lets a bot play this seat"
+    seat_within = getattr(args, "seat_within", SEAT_WITHIN)
+    if not 0 < seat_within <= 3600:
+        return f"--seat-within must be more than 0 and at most 3600 seconds, not {seat_within}"
     leave_after = getattr(args, "leave_after", 0)
     if not 0 <= leave_after <= MAX_HANDS:
         return f"--leave-after must be 1 to {MAX_HANDS} hands (or 0: stay), not {leave_after}"
@@ -349,6 +356,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         screen=not plays_bot,
         timeout=args.timeout,
         leave_after=leave_after,
+        seat_within=seat_within,
     )
 
 
@@ -387,6 +395,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
     plan = _table_plan(args, args.seats, "host")
     if isinstance(plan, str):
         return _usage("host", plan)
+    if args.start_with is not None:
+        if not 2 <= args.start_with <= args.seats:
+            return _usage(
+                "host",
+                f"--start-with must be 2 to {args.seats} (the --seats), not {args.start_with}",
+            )
+        plan = dataclasses.replace(plan, start_with=args.start_with)
     advertise = not args.no_advertise
     return _live("host", lambda: host_table(options, plan, advertise=advertise))
 
@@ -445,8 +460,10 @@ def _resume(command: str, options: SeatOptions) -> int:
     return _live(command, lambda: resume_table(options))
 
 
-def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
-    from p2pwillow.net.node import LEVELS
+def _seat_arguments(
+    parser: argparse.ArgumentParser, *, auto: bool, seat_within: bool = True
+) -> None:
+    from p2pwillow.net.node import LEVELS, SEAT_WITHIN
 
     parser.add_argument("--name", help="your name at the table (1 to 32 characters)")
     home_help = f"keep this seat's keys and games here (default: ${ENV_VAR}, or the user's data)"
@@ -472,6 +489,15 @@ def _seat_arguments(parser: argparse.ArgumentParser, *, auto: bool) -> None:
         action="store_true",
         help="take this store's seat again in its newest unfinished game (after a crash)",
     )
+    if seat_within:
+        parser.add_argument(
+            "--seat-within",
+            type=float,
+            default=SEAT_WITHIN,
+            metavar="S",
+            help="at a game under way, give up if no seat came within S seconds (default "
+            f"{SEAT_WITHIN:g})",
+        )
 
 
 def _table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -526,13 +552,20 @@ def _add_live_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         "host",
         help="open a table on this network; print the join code; play",
         description="Open a table: print 'willow join CODE' for the others, seat them as "
-        "they join, and start when every seat is taken.",
+        "they join, and start when every seat is taken (or --start-with of them).",
         epilog=LIVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _seat_arguments(host, auto=True)
+    _seat_arguments(host, auto=True, seat_within=False)
     seats_help = "players at the table, 2 to 10: the game starts when all are seated (default 4)"
     host.add_argument("--seats", type=int, default=4, help=seats_help)
+    host.add_argument(
+        "--start-with",
+        type=int,
+        metavar="N",
+        help="start once N players (you included) are seated; the free seats are taken by "
+        "players who join between hands",
+    )
     _table_arguments(host)
     host.add_argument(
         "--no-advertise", action="store_true", help="do not announce the table on the LAN"

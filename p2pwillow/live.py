@@ -39,7 +39,7 @@ from p2pwillow.net.lobby import (
     TablePlan,
     keys_pair,
 )
-from p2pwillow.net.node import BotSeat, Door, Node, NodeError, bot_name
+from p2pwillow.net.node import SEAT_WITHIN, BotSeat, Door, Node, NodeError, NotSeated, bot_name
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport, TransportError
 from p2pwillow.store import (
@@ -86,6 +86,8 @@ class SeatOptions:
     """Seconds a guest waits for the host to answer."""
     leave_after: int = 0
     """Leave the table between hands once this many hands have been played (0: stay)."""
+    seat_within: float = SEAT_WITHIN
+    """As a newcomer at a game under way, seconds to wait for the seat before giving up."""
 
 
 LIFELINE_CLOSED = "its standard input closing (the willow play that started it is gone)"
@@ -323,13 +325,14 @@ async def play_seat(
         watch=options.screen,
         door=door,
         resume=resume,
+        seat_within=options.seat_within,
     )
     try:
         await node.start()
     except NodeError as exc:
         await transport.close()
         raise LiveError("store", str(exc)) from None
-    if not quiet and seating.late:
+    if not quiet and node.watching:
         # its code is over the players seated once its join is in (said then, SPEC 6.7, 8.9)
         _say(f"seat {seating.seat} at {seating.roster.table!r} from the next hand")
     elif not quiet:
@@ -351,7 +354,9 @@ async def play_seat(
                 print(node.ended)
             print(why)
         else:
-            await node.play_out()
+            # what stopped the node (node.failure) is said below, after the transcript's path
+            with contextlib.suppress(NodeError):
+                await node.play_out()
     except BaseException:
         with contextlib.suppress(Exception):
             await node.close()
@@ -365,6 +370,8 @@ async def play_seat(
     print(f"transcript: {path}")
     if options.screen:
         print(f"check it:   willow verify {shlex.quote(str(path))}")
+    if isinstance(node.failure, NotSeated):
+        raise LiveError("not-seated", str(node.failure))
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0
@@ -398,12 +405,23 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         raise LiveError(exc.reason, str(exc)) from None
     print(f"willow join {code.encode()}", flush=True)
     seats = plan.config.seats
-    _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
+    if plan.starts_with < seats:
+        _say(
+            f"table {plan.name!r}: starting once {plan.starts_with} of {seats} seats are taken "
+            f"(waiting for {plan.starts_with - 1} more player(s)); the others join between hands"
+        )
+    else:
+        _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
     try:
         seating = await lobby.seat()
-        await lobby.stop_advertising()
+        if not lobby.seats_free:
+            await lobby.stop_advertising()
+        # (a table started with seats free stays advertised, with the seats free in its chain,
+        # until its game is over: newcomers find it as before its start, SPEC 8.7, 8.9)
         assert lobby.transport is not None
-        return await play_seat(seating, lobby.transport, store, keys, options, events, lobby)
+        played = await play_seat(seating, lobby.transport, store, keys, options, events, lobby)
+        await lobby.stop_advertising()
+        return played
     except BaseException:
         await lobby.close()
         if lobby.transport is not None:

@@ -159,6 +159,21 @@ class TablePlan:
     name: str
     config: TableConfig
     hands: int = 0
+    start_with: int = 0
+    """Start the game once this many players are seated (the host included; the other seats
+    are taken between hands, SPEC 8.9); 0: once every seat is taken."""
+
+    def __post_init__(self) -> None:
+        if self.start_with and not 2 <= self.start_with <= self.config.seats:
+            raise ValueError(
+                f"a table of {self.config.seats} seats starts with 2 to {self.config.seats} "
+                f"players, not {self.start_with}"
+            )
+
+    @property
+    def starts_with(self) -> int:
+        """The players seated when the game starts (unless the host starts it earlier)."""
+        return self.start_with or self.config.seats
 
 
 # --- the host --------------------------------------------------------------------------------
@@ -178,8 +193,9 @@ class _Guest:
 
 class HostLobby:
     """The host's side of forming a table: `open()` binds and says the join code, `seat()`
-    seats guests until the table is full (or `start_now()` with two or more players) and
-    returns the seating with the genesis made. The host takes seat 0."""
+    seats guests until the table is full, or as many as the plan starts with are seated (or
+    `start_now()` with two or more players), and returns the seating with the genesis made.
+    The host takes seat 0."""
 
     def __init__(
         self,
@@ -250,6 +266,11 @@ class HostLobby:
     def _free(self) -> int:
         return len(self._free_seats())
 
+    @property
+    def seats_free(self) -> int:
+        """Seats no player holds (after the genesis: in the host's chain) or is promised."""
+        return self._free()
+
     def start_now(self) -> None:
         """Form the table with the players seated now (at least two)."""
         self._start.set()
@@ -259,7 +280,7 @@ class HostLobby:
         transport = self.transport
         assert transport is not None, "open() first"
         while True:
-            if self.players >= self.plan.config.seats or (
+            if self.players >= self.plan.starts_with or (
                 self._start.is_set() and self.players >= 2
             ):
                 return self._form(transport)
@@ -305,15 +326,21 @@ class HostLobby:
         """After the genesis: the seats the host's chain holds now (seat -> name, identity
         key hex), and whether the game goes on (`open_`). A newcomer whose `join` is in it is
         a player like any other from here on."""
+        free = self._free()
         self._table = dict(seated)
         self._game_open = open_
         for key, player in list(self._late.items()):
             if self._table.get(player.seat, ("", ""))[1] == player.identity_key:
                 del self._late[key]
+        if not open_:
+            self._stop_soon()
+        elif self._free() != free:
+            self._update_ad()
 
     def release(self, key: bytes) -> None:
         """A newcomer whose `join` never came is dropped: its seat is free again."""
-        self._late.pop(key, None)
+        if self._late.pop(key, None) is not None:
+            self._update_ad()
 
     def late_roster(self, key: bytes) -> Roster | None:
         """What a newcomer is told: the players seated in the chain now and itself, in its
@@ -476,6 +503,12 @@ class HostLobby:
     def _update_ad(self) -> None:
         if self._advertiser is not None:
             task = asyncio.ensure_future(self._advertiser.update(max(0, self._free())))
+            task.add_done_callback(lambda t: t.exception())
+
+    def _stop_soon(self) -> None:
+        """The game is over: the table is advertised no more."""
+        if self._advertiser is not None:
+            task = asyncio.ensure_future(self.stop_advertising())
             task.add_done_callback(lambda t: t.exception())
 
     def roster(self) -> Roster:

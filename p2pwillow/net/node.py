@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import inspect
 import logging
@@ -168,11 +169,16 @@ LINKS_EVERY = 0.25
 ENDED_BY_YOU = "the game is over: you ended it"
 LEAVE_TRIES = 3
 """A `leave` the sequencer refused is written again at most this many times."""
+JOIN_TRIES = 3
+"""A `join` the sequencer refused while no hand runs is written again at once at most this many
+times; after that (or if a hand started first), once the next hand has ended."""
 JOIN_WITHIN = 120.0
 """A newcomer whose `join` is not in the chain this long after it was seated is dropped."""
 GIVE_UP_AFTER = 10.0
 """A newcomer not seated JOIN_WITHIN and this long after it started gives up: its peers have
 dropped it."""
+SEAT_WITHIN = JOIN_WITHIN + GIVE_UP_AFTER
+"""A newcomer gives up once it has waited this long for its seat (its `join` in the chain)."""
 ANNOUNCE_AFTER = 3.0
 """The host tells the seated players of a newcomer this long more once its join is in its
 chain, for a peer whose chain lags."""
@@ -223,6 +229,10 @@ def _quiet(text: str) -> None:
 
 class NodeError(Exception):
     """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+class NotSeated(NodeError):
+    """A newcomer gave up: its `join` did not come into the chain in time (SPEC 8.9)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +307,7 @@ class Node:
         watch: bool = True,
         door: Door | None = None,
         resume: bool = False,
+        seat_within: float = SEAT_WITHIN,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -307,6 +318,8 @@ class Node:
         self.bot = bot
         self.resume = resume
         """Take the seat again from the store's files (SPEC 8.10), not a new game."""
+        self.seat_within = seat_within
+        """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
         """What stopped the node, if something did (the notice says it in words)."""
@@ -398,9 +411,10 @@ class Node:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._drive(), name="willow-drive")]
         self.transport.listen(self._received)
-        if self.bot is not None or self._play.accepted:
+        if self.bot is not None or self._play.accepted or self._play.watching:
             # a bot confirms by itself; a seat whose acceptance is in the restored chain has
-            # confirmed the code already (its `seat` entry is signed, SPEC 8.10)
+            # confirmed the code already (its `seat` entry is signed, SPEC 8.10); a newcomer
+            # sends no `seat` entry: it watches, and its `join` takes the seat (SPEC 8.9)
             self.confirm_seat(True)
         self._flush()
 
@@ -412,6 +426,12 @@ class Node:
     @property
     def game(self) -> bytes:
         return self.seating.genesis.game
+
+    @property
+    def watching(self) -> bool:
+        """A newcomer whose `join` is not in its chain yet: it watches the game, holding no
+        seat (SPEC 8.9)."""
+        return self._play.watching
 
     @property
     def hands_played(self) -> int:
@@ -758,10 +778,11 @@ class Node:
                 self._follow_table(now)
                 if self._play.watching:
                     self._ask_more()
-                if self._play.watching and now - self._started_at > JOIN_WITHIN + GIVE_UP_AFTER:
-                    raise NodeError(
-                        f"the table did not take this seat within {JOIN_WITHIN:.0f} s "
-                        "(its join never came into the chain): this newcomer was dropped"
+                if self._play.watching and now - self._started_at > self.seat_within:
+                    raise NotSeated(
+                        f"no seat after {self.seat_within:g} s: the table never took this "
+                        f"newcomer's join (its players drop a newcomer after {JOIN_WITHIN:g} s "
+                        "without one); join again with the table's join code"
                     )
                 if self._leaving:
                     self._let_go(now)
@@ -828,6 +849,7 @@ class Node:
             if out is not None:
                 if any(isinstance(e, EntryRefused) and e.author == self.seat for e in out.events):
                     self._rep.withdraw(event.refusal.sig)
+                self._join_refused()
                 self._send(out)
         elif isinstance(event, BroadcastReceived):
             await self._take_broadcast(event)
@@ -1113,6 +1135,21 @@ class Node:
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
 
+    def _join_refused(self) -> None:
+        """The sequencer refused this newcomer's join: it is no longer sent, and is written
+        again (SPEC 8.9); the person is told, and the events say why."""
+        refused, self._play.join_refused = self._play.join_refused, None
+        if refused is None:
+            return
+        sig, detail = refused
+        self._rep.withdraw(sig)
+        text = (
+            f"the table refused this seat's join ({detail}); it is written again once no hand runs"
+        )
+        self._say(text)
+        self._publish(notice=text)
+        self._event("join_refused", detail=detail, hand=self._play.hands)
+
     def _ask_more(self) -> None:
         """A newcomer that is watching asks a peer (each in turn) for the entries after its
         head each time a full batch came in: it is behind by a game's worth of entries, and a
@@ -1235,6 +1272,12 @@ class _Play:
         self.peer_head = -1
         """The highest head a peer reported (set from the loop before each step)."""
         self._join_asked: int | None = None
+        self._join_sig: bytes | None = None
+        """The signature of the `join` on its way (until sequenced or refused)."""
+        self._join_tries: tuple[int, int] = (-1, 0)
+        """(hand, joins written again after a refusal while no hand ran after it)."""
+        self.join_refused: tuple[bytes, str] | None = None
+        """The last refusal of this seat's join (its signature and why), for the loop to say."""
         self.join_sent: int | None = None
         """The hand after which this newcomer last wrote its `join`."""
         self._checked_upto = 0
@@ -1344,6 +1387,9 @@ class _Play:
             log.warning("seat %s cannot join yet: %s", s.seat, exc)
             return _StepResult(Output(), (f"cannot join the table yet: {exc}",))
         self.join_sent = s.hand_number
+        for item in out.send:
+            if isinstance(item, AuthoredEntry) and item.kind == k.Join.KIND:
+                self._join_sig = item.sig
         return _StepResult(out)
 
     def _resume(self) -> None:
@@ -1385,6 +1431,15 @@ class _Play:
     ) -> Session:
         seating = self.node.seating
         entries = transcript.entries
+        me = self.keys.identity.public_key.hex()
+        if seating.late and not any(
+            isinstance(e.body, k.Join) and e.body.identity_key == me for e in entries
+        ):
+            # a newcomer stopped before its join came (SPEC 8.9, 8.10): it holds no seat yet
+            raise NodeError(
+                f"{transcript.path}: this seat's join never came into the chain, so there "
+                "is no seat to resume: join the table again with its join code"
+            )
         if not entries or entries[0] != seating.genesis:
             raise NodeError(f"{transcript.path} does not start with this table's genesis")
         for authored in signed.entries:
@@ -1445,7 +1500,12 @@ class _Play:
 
     def view(self, links: Mapping[int, Link]) -> TableView:
         self.dirty = False
-        return table_view(self.session, links)
+        view = table_view(self.session, links)
+        if self.watching:
+            # a newcomer holds no seat until its join is in the chain (SPEC 8.9): it says so
+            stage = f"watching: you take seat {self.node.seat} from the next hand"
+            view = dataclasses.replace(view, stage=stage)
+        return view
 
     # --- one Session call, and the store kept in step ----------------------------------------
 
@@ -1543,13 +1603,10 @@ class _Play:
     def refusal(self, refusal: Refusal) -> Output:
         if self.session.seat is None:
             return Output()
+        if self.watching:
+            self._join_refusal(refusal)
         out = self._call(lambda: self.session.receive(refusal))
         me = self.session.seat
-        if any(
-            isinstance(e, EntryRefused) and e.author == me and e.kind == k.Join.KIND
-            for e in out.events
-        ):
-            self._join_asked = None  # the state moved: written again at the next step
         if any(
             isinstance(e, EntryRefused) and e.author == me and e.kind == k.Leave.KIND
             for e in out.events
@@ -1558,6 +1615,32 @@ class _Play:
             self._leave_tries += 1
             self._leave_asked = None
         return out
+
+    def _join_refusal(self, refusal: Refusal) -> None:
+        """The sequencer refused this newcomer's `join` (SPEC 8.9): a hand started first, or
+        the state moved. The refusal counts only if it is of the join on its way and signed by
+        the sequencer it names, a seated player. The join is written again: at once if no hand
+        runs still (JOIN_TRIES times at most), else once the hand has ended; the loop says so."""
+        s = self.session
+        if (
+            refusal.kind != k.Join.KIND
+            or refusal.author != s.seat
+            or refusal.sig != self._join_sig
+            or refusal.game != s.game_id
+        ):
+            return
+        key = s.ledger.identities.get(refusal.sequencer)
+        if key is None or not refusal.verify(key):
+            return
+        self._join_sig = None
+        self.join_refused = refusal.sig, refusal.detail
+        hand, tries = self._join_tries
+        if hand != s.hand_number:
+            hand, tries = s.hand_number, 0
+        if s.between_hands and self._join_asked == s.hand_number and tries < JOIN_TRIES:
+            self._join_asked = None  # still between the same hands: written again at once
+            tries += 1
+        self._join_tries = hand, tries
 
     def step(
         self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
@@ -1712,9 +1795,11 @@ class _Play:
 __all__ = [
     "HAND_SECRET",
     "LEVELS",
+    "SEAT_WITHIN",
     "BotSeat",
     "Node",
     "NodeError",
+    "NotSeated",
     "Traffic",
     "bot_name",
 ]

@@ -21,10 +21,14 @@ WILLOW = [sys.executable, "-m", "p2pwillow"]
 Event = dict[str, Any]
 
 
-def host(laptop: Laptop, tmp: Path, *, hands: int, seats: int, clock: int = 30) -> tuple[Proc, str]:
-    """`willow host --auto` on `laptop`, its files under tmp/host; the process and its code."""
+def host(
+    laptop: Laptop, tmp: Path, *, hands: int, seats: int, clock: int = 30, start_with: int = 0
+) -> tuple[Proc, str]:
+    """`willow host --auto` on `laptop`, its files under tmp/host; the process and its code.
+    With `start_with`, the game starts once that many are seated (`--start-with`)."""
+    early = ["--start-with", str(start_with)] if start_with else []
     proc = laptop.run(
-        [*WILLOW, "host", "--auto", "--hands", str(hands), "--seats", str(seats),
+        [*WILLOW, "host", "--auto", "--hands", str(hands), "--seats", str(seats), *early,
          "--clock", str(clock), "--name", "Ann", "--samples", SAMPLES,
          "--address", laptop.address, "--home", str(tmp / "host"),
          "--events", str(tmp / "host-events.jsonl")],

@@ -13,6 +13,7 @@ import pytest
 from live_helpers import (
     DEADLINE,
     Table,
+    bot,
     entries,
     open_store,
     play_all,
@@ -27,7 +28,8 @@ from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
 from p2pwillow.net.node import Node
 from p2pwillow.net.roster import Newcomer, RosterPlayer, decode_lobby
-from p2pwillow.net.wire import LobbyFrame, encode_frame
+from p2pwillow.net.transport import Transport
+from p2pwillow.net.wire import AuthoredFrame, LobbyFrame, decode_frame, encode_frame
 from p2pwillow.rules import TableConfig
 from p2pwillow.session import Session
 from p2pwillow.verify import verify_transcript
@@ -298,3 +300,82 @@ def test_a_player_who_left_comes_back_with_the_stack_it_left_with(tmp_path: Path
     chips = report.chips
     assert chips is not None and chips.bought_in == 3000 and chips.at_table == 3000
     assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]
+
+
+def joins_sent(events: list[dict[str, object]]) -> list[int]:
+    """The hands after which a newcomer wrote its join, as its events say."""
+    return [int(str(e["hand"])) for e in events if e["event"] == "join_sent"]
+
+
+def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newcomer's join is held on its way (a slow link) until the next hand has started:
+    the sequencer refuses it (a hand is running); the newcomer is told so, writes its join
+    again once that hand has ended, and plays the hands after it."""
+    events: list[dict[str, object]] = []
+    at_host: list[dict[str, object]] = []
+    notices: list[str] = []
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=3, hands=5, config=TableConfig(seats=4))
+        nodes = await short_table(table, 2, at_host)
+        while not any(e["event"] == "dealt" for e in at_host):
+            await asyncio.sleep(0.02)
+        lobby = table.guest(3)
+        seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
+        slow = lobby.transport
+        assert slow is not None
+        held: list[tuple[bytes, bytes]] = []
+        holding = [True]
+        send = Transport.send
+
+        def slow_send(self: Transport, peer: bytes, data: bytes) -> bool:
+            if self is slow and holding[0]:
+                frame = decode_frame(data)
+                if isinstance(frame, AuthoredFrame) and frame.entry.kind == k.Join.KIND:
+                    held.append((peer, data))
+                    return True
+            return send(self, peer, data)
+
+        monkeypatch.setattr(Transport, "send", slow_send)
+        store, keys = table.stores[3]
+        late = Node(seating, slow, store, keys, bot=bot(3), watch=False,
+                    on_event=events.append, say=notices.append)  # fmt: skip
+        await late.start()
+        nodes.append(late)
+        while not held or not joins_sent(events):
+            await asyncio.sleep(0.02)
+        [written_after] = joins_sent(events)
+        while nodes[0].hands_played <= written_after:
+            await asyncio.sleep(0.02)
+        holding[0] = False
+        for peer, data in held:
+            send(slow, peer, data)
+        await play_all(nodes)
+        return nodes
+
+    nodes = asyncio.run(main())
+    assert all(n.failure is None for n in nodes)
+    # (on a loaded machine the join written again may lose its race with the next hand's
+    # start too, and be refused and written again once more)
+    refused = [e for e in events if e["event"] == "join_refused"]
+    sent = joins_sent(events)
+    assert refused and len(sent) == len(refused) + 1 and sent == sorted(sent), sent
+    text = [n for n in notices if n.startswith("the table refused this seat's join (")]
+    assert len(text) == len(refused), notices
+    assert all(n.endswith("; it is written again once no hand runs") for n in text)
+    assert all(isinstance(e["detail"], str) and e["detail"] for e in refused)
+    copies = {transcript(n) for n in nodes}
+    assert len(copies) == 1
+    chain = entries(copies.pop())
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert join.author == 3 and between_hands_before(chain, join.seq)
+    starts = [e for e in chain if isinstance(e.body, k.HandStart)]
+    before = sum(e.seq < join.seq for e in starts)
+    assert before == sent[-1] and before > sent[0], "it joined after the hand that refused it"
+    assert any(
+        isinstance(e.body, k.HandStart) and 3 in {p.seat for p in e.body.players} for e in starts
+    )
+    report = verify_transcript(transcript(nodes[0]))
+    assert report.valid and not report.missing, report.error

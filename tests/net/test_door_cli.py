@@ -4,7 +4,9 @@ and a host gone are each one line and their exit code."""
 
 from __future__ import annotations
 
+import json
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -137,6 +139,74 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     assert verdict.returncode == 0, verdict
 
 
+def game_of(paths: list[Path]) -> bytes:
+    """The one game every path holds (asserted), byte for byte."""
+    copies = {p.read_bytes() for p in paths}
+    assert len(copies) == 1, "every seat holds the same transcript"
+    return copies.pop()
+
+
+def transcript_of(output: str) -> Path:
+    return Path(re.findall(r"transcript: (.+)", output)[-1])
+
+
+def test_a_host_starts_with_3_of_4_seats_and_a_4th_bot_joins_between_hands(
+    tmp_path: Path,
+) -> None:
+    """`willow host --seats 4 --start-with 3`: the game starts once two bots are seated; a
+    third `willow bot --join CODE` started while hand 1 runs takes seat 3, writes its join
+    between hands and plays the hands after it; every transcript is the same game, `willow
+    verify` passes and the chips are all there."""
+    first, code = host(tmp_path, "--hands", "4", "--seats", "4", "--start-with", "3", samples="300")
+    procs = [first]
+    try:
+        first.wait_for(r"starting once 3 of 4 seats are taken")
+        procs += [
+            bot(tmp_path, code, n, "--name", name, samples="300")
+            for n, name in ((1, "Bea"), (2, "Cal"))
+        ]
+        first.wait_for(r"^hand 1: ")
+        procs.append(bot(tmp_path, code, 3, "--name", "Dee"))
+        results = [p.finish() for p in procs]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0, 0], outputs
+    assert "Dee (normal) joins in seat 3 from the next hand" in outputs[0]
+    assert "Dee (normal) takes seat 3 of a game under way" in outputs[3]
+    for out in outputs:
+        assert "the game is over: 4 hands played" in out, out
+    game = game_of([transcript_of(out) for out in outputs])
+    chain = [decode_entry(line) for line in game.splitlines()]
+    genesis = chain[0].body
+    assert isinstance(genesis, k.Genesis) and sorted(genesis.identity_keys()) == [0, 1, 2]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == 1000
+    starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
+    assert len(starts) == 4
+    seats = [{p.seat for p in body.players} for body in starts]
+    assert seats[0] == {0, 1, 2}, "hand 1 is dealt to the three who started"
+    assert 3 in seats[-1], "the newcomer plays the last hand"
+    report = verify_file(transcript_of(outputs[3]))
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 4000 and chips.balanced
+    assert chips.at_table == 4000
+    verdict = willow("verify", str(transcript_of(outputs[0])))
+    assert verdict.returncode == 0, verdict
+
+
+def test_start_with_outside_2_to_seats_is_one_usage_line(tmp_path: Path) -> None:
+    for n in ("1", "5"):
+        result = willow("host", "--auto", "--seats", "4", "--start-with", n,
+                        "--home", str(tmp_path / "h"), "--no-advertise")  # fmt: skip
+        line = one_line(result, 2)
+        assert line == f"willow host: --start-with must be 2 to 4 (the --seats), not {n}"
+
+
 def test_a_full_table_is_one_line_and_exit_12(tmp_path: Path) -> None:
     """A 2-seat table playing: a third bot is told the table is full (exit 12)."""
     first, code = host(tmp_path, "--hands", "3", "--seats", "2")
@@ -169,3 +239,123 @@ def test_a_host_gone_is_one_line_and_exit_10(tmp_path: Path) -> None:
                   "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
     line = one_line(gone, 10)
     assert line.startswith("willow bot: nothing answers at 127.0.0.1:")
+
+
+def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path: Path) -> None:
+    """A bot that joined a game under way is killed (SIGKILL) once it plays a hand after its
+    join; `willow bot --resume --home DIR` takes its seat again from its store (its table.json
+    the roster it was given, `late`), catches up and plays the game to its end: one game in
+    every store, verified, every chip there."""
+    first, code = host(tmp_path, "--hands", "5", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal", "--events", str(tmp_path / "cal.jsonl"))
+        procs.append(late)
+        first.wait_for(r"Cal \(normal\) joined the table in seat 2")
+        hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
+        first.wait_for(rf"^hand {hands_then + 1}: .* deals")
+        late.proc.kill()
+        late.proc.wait()
+        assert "the game is over" not in "".join(first.lines), "killed mid-game"
+        resume = ["bot", "--resume", "--home", str(tmp_path / "bot2"), "--address", LOOPBACK]
+        again = Output(start(*resume, "--samples", SAMPLES))
+        procs.append(again)
+        results = [p.finish() for p in (first, procs[1], again)]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0], outputs
+    assert "resuming " in outputs[2] and " at seat 2 " in outputs[2], outputs[2]
+    resumed = outputs[2][outputs[2].index("resuming ") :]
+    assert re.search(r"^seat 2 at .*; safety code ", resumed, re.M), "seated, not watching"
+    assert "from the next hand" not in resumed
+    for out in outputs:
+        assert "the game is over: 5 hands played" in out, out
+    game = game_of([transcript_of(out) for out in outputs])
+    chain = [decode_entry(line) for line in game.splitlines()]
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert join.author == 2
+    starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
+    assert len(starts) == 5 and 2 in {p.seat for p in starts[-1].players}
+    [game_dir] = (tmp_path / "bot2" / "data" / "games").iterdir()
+    table = json.loads((game_dir / "table.json").read_text())
+    assert table["late"] is True and table["seat"] == 2
+    report = verify_file(transcript_of(outputs[2]))
+    assert report.valid and not report.missing, report.error
+    chips = report.chips
+    assert chips is not None and chips.bought_in == 3000 and chips.balanced
+
+
+def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path) -> None:
+    """A newcomer killed while it watches (its join not in the chain) holds no seat to resume:
+    `--resume` is one line, exit 19, naming what to do; the game goes on without it."""
+    first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal")
+        procs.append(late)
+        late.wait_for(r"^seat 2 at .* from the next hand")  # its files are open
+        late.proc.kill()
+        late.proc.wait()
+        [game_dir] = (tmp_path / "bot2" / "data" / "games").iterdir()
+        held = (game_dir / "transcript.jsonl").read_bytes().splitlines()
+        assert not [e for e in map(decode_entry, held) if isinstance(e.body, k.Join)]
+        result = willow("bot", "--resume", "--home", str(tmp_path / "bot2"), timeout=60)
+        line = one_line(result, 19)
+        assert line == (
+            f"willow bot: {game_dir / 'transcript.jsonl'}: this seat's join never came into "
+            "the chain, so there is no seat to resume: join the table again with its join code"
+        )
+        results = [p.finish() for p in procs[:2]]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    assert [c for c, _ in results] == [0, 0]
+
+
+def test_a_newcomer_never_seated_gives_up_with_one_line_and_exit_20(tmp_path: Path) -> None:
+    """A newcomer whose join never comes into the chain (the table is stopped, SIGSTOP, while
+    it watches) gives up after `--seat-within` seconds: one line saying so, exit 20. The table
+    goes on once it runs again."""
+    first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
+    procs = [first]
+    try:
+        procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
+        first.wait_for(r"^hand 1: ")
+        late = bot(tmp_path, code, 2, "--name", "Cal", "--seat-within", "3")
+        procs.append(late)
+        late.wait_for(r"takes seat 2 of a game under way")
+        for p in procs[:2]:
+            p.proc.send_signal(signal.SIGSTOP)
+        try:
+            gave_up, output = late.finish(timeout=30)
+        finally:
+            for p in procs[:2]:
+                p.proc.send_signal(signal.SIGCONT)
+        results = [p.finish() for p in procs[:2]]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    assert gave_up == 20, output
+    assert "Traceback" not in output
+    assert output.splitlines()[-1] == (
+        "willow bot: no seat after 3 s: the table never took this newcomer's join (its players "
+        "drop a newcomer after 120 s without one); join again with the table's join code"
+    )
+    assert [c for c, _ in results] == [0, 0]
+
+
+def test_seat_within_must_be_positive(tmp_path: Path) -> None:
+    result = willow("bot", "--join", "x", "--seat-within", "0", "--home", str(tmp_path))
+    assert one_line(result, 2) == (
+        "willow bot: --seat-within must be more than 0 and at most 3600 seconds, not 0.0"
+    )
