@@ -395,6 +395,12 @@ class Node:
             # node from them (SPEC 8.4, 8.10)
             for entry in self._play.restored:
                 self._rep.applied(entry, now)
+            # the players seated after the roster, as this node kept them (SPEC 8.10): those
+            # the restored chain seats are pinned and dialled again
+            table = self._play.table
+            for player in self.seating.newcomers:
+                if table.get(player.seat, ("", ""))[1] == player.identity_key:
+                    self._admit(player, now)
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
@@ -1132,6 +1138,11 @@ class Node:
         self._names[player.seat] = player.name
         self._left.discard(player.seat)
         self._arrivals[key] = _Arrival(player, now)
+        if player not in self.seating.newcomers:
+            # kept before anything depends on it: taking the seat again after a crash, this
+            # node must still know the newcomer's key, long after the host stopped saying it
+            self.seating = self.seating.with_newcomer(player)
+            self.store.save_table(self.game, self.seating.encode())
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, TypeVar
 
 from p2pwillow.ledger import kinds as k
@@ -303,6 +303,10 @@ def decode_lobby(frame: LobbyFrame) -> LobbyMessage:
     return message
 
 
+_OPTIONAL = frozenset({"late", "newcomers"})
+"""Members of a kept seating present only when they say something."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seating:
     """A formed table as one node sees it: the roster, its own seat, and the genesis (entry 0)
@@ -315,6 +319,14 @@ class Seating:
     """The node joined after the genesis (SPEC 8.9): the roster is the table as it was then,
     and the genesis need not name its players; the seat is the node's once its `join` is in
     the chain."""
+    newcomers: tuple[RosterPlayer, ...] = ()
+    """Players seated after the roster, as the host announced them (SPEC 8.9), one per seat,
+    the latest: a node taking its seat again (8.10) pins and dials the ones its chain seats."""
+
+    def with_newcomer(self, player: RosterPlayer) -> Seating:
+        """This seating knowing `player` too (any newcomer of its seat before it forgotten)."""
+        kept = tuple(p for p in self.newcomers if p.seat != player.seat)
+        return replace(self, newcomers=tuple(sorted((*kept, player), key=lambda p: p.seat)))
 
     def __post_init__(self) -> None:
         if self.roster.player(self.seat) is None:
@@ -343,6 +355,8 @@ class Seating:
         }
         if self.late:
             kept["late"] = True
+        if self.newcomers:
+            kept["newcomers"] = [p.to_json() for p in self.newcomers]
         return dump_checked(kept)
 
     @classmethod
@@ -354,22 +368,33 @@ class Seating:
         except RemoteProtocolError as exc:
             raise ValueError(f"not canonical JSON ({exc})") from None
         members = {"v", "seat", "roster", "genesis"}
-        if not isinstance(value, dict) or not members <= set(value) <= {*members, "late"}:
-            raise ValueError("not a seating (v, seat, roster, genesis, and late if it is)")
+        if not isinstance(value, dict) or not members <= set(value) <= {*members, *_OPTIONAL}:
+            raise ValueError(
+                "not a seating (v, seat, roster, genesis; late and newcomers if there are)"
+            )
         seat, late = value["seat"], value.get("late", False)
         if value["v"] != 1 or type(seat) is not int or (late is not True and "late" in value):
             raise ValueError("a seating of another version, or without a seat number")
         try:
             roster = Roster._decode(value["roster"], "roster")
             genesis = entry_from_json(value["genesis"])
-            for p in roster.players:
+            listed = value.get("newcomers", [])
+            if not isinstance(listed, list) or (not listed and "newcomers" in value):
+                raise ValueError("newcomers is a list of one or more players")
+            newcomers = tuple(
+                RosterPlayer._decode(p, f"newcomers[{n}]") for n, p in enumerate(listed)
+            )
+            seats = [p.seat for p in newcomers]
+            if seats != sorted(set(seats)):
+                raise ValueError("newcomers are listed by seat, one per seat")
+            for p in (*roster.players, *newcomers):
                 p.statement  # noqa: B018 - each statement must verify (WireError if not)
             Ledger().append(genesis)  # the host's signature on it
         except FieldError as exc:
             raise ValueError(str(exc)) from None
         except (RemoteProtocolError, WireError) as exc:
             raise ValueError(str(exc)) from None
-        return cls(roster, seat, genesis, late=late is True)
+        return cls(roster, seat, genesis, late=late is True, newcomers=newcomers)
 
     def holds(self, keys: CurveKeyPair) -> bool:
         """This node's CURVE key is the one its roster seat names."""

@@ -7,6 +7,7 @@ is turned away."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from p2pwillow.ledger.entry import Entry
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
 from p2pwillow.net.node import Node
-from p2pwillow.net.roster import Newcomer, RosterPlayer, decode_lobby
+from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
 from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import AuthoredFrame, LobbyFrame, decode_frame, encode_frame
 from p2pwillow.rules import TableConfig
@@ -165,6 +166,18 @@ def test_announcements_that_are_not_the_hosts_or_do_not_verify_pin_nothing(
                 break
             await asyncio.sleep(0.05)
         assert keys.curve_public in guest.transport.pinned  # the host's own, verified: pinned
+        # kept in its table.json before it is dialled, for a restart (SPEC 8.10); what it
+        # refused is not
+        data = guest.store.load_table(guest.game)
+        assert data is not None and Seating.decode(data).newcomers == (player,)
+        kept = json.loads(data)
+        for bad in (
+            [{**player.to_json(), "key_sig": "00" * 64}],  # a statement that does not verify
+            [player.to_json(), player.to_json()],  # a seat twice
+            [],  # said without any
+        ):
+            with pytest.raises(ValueError):
+                Seating.decode(dump_checked({**kept, "newcomers": bad}))
         await play_all(nodes)
 
     asyncio.run(main())

@@ -16,6 +16,7 @@ from test_live_cli import DEADLINE, LOOPBACK, one_line, start, willow
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import decode_entry
+from p2pwillow.net.node import ANNOUNCE_AFTER
 from p2pwillow.verify import verify_file
 
 
@@ -291,6 +292,53 @@ def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path
     assert report.valid and not report.missing, report.error
     chips = report.chips
     assert chips is not None and chips.bought_in == 3000 and chips.balanced
+
+
+def test_a_player_resumed_after_a_newcomer_joined_plays_with_it(tmp_path: Path) -> None:
+    """A seated bot is killed (SIGKILL) after a newcomer joined; resumed from its store, it
+    must know the newcomer's key although its table.json was written when the table formed
+    (SPEC 8.10): it lets the newcomer in and dials it, so the hands the newcomer sequences get
+    its entries and nobody is timed out. A short clock makes a missing link show at once."""
+    args = ["--hands", "12", "--seats", "3", "--start-with", "2", "--clock", "4"]
+    first, code = host(tmp_path, *args, samples="300")
+    procs = [first]
+    try:
+        seated = bot(tmp_path, code, 1, "--name", "Bea", samples="300")
+        procs.append(seated)
+        first.wait_for(r"^hand 1: ")
+        procs.append(bot(tmp_path, code, 2, "--name", "Cal"))
+        first.wait_for(r"Cal \(normal\) joined the table in seat 2")
+        # past the host's last word of the newcomer (ANNOUNCE_AFTER): only the store can say
+        time.sleep(ANNOUNCE_AFTER + 1)
+        hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
+        first.wait_for(rf"^hand {hands_then + 1}: .* deals")
+        seated.proc.kill()
+        seated.proc.wait()
+        assert "the game is over" not in "".join(first.lines), "killed mid-game"
+        resume = ["bot", "--resume", "--home", str(tmp_path / "bot1"), "--address", LOOPBACK]
+        again = Output(start(*resume, "--samples", SAMPLES))
+        procs.append(again)
+        results = [p.finish() for p in (first, procs[2], again)]
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+    codes = [c for c, _ in results]
+    outputs = [o for _, o in results]
+    assert codes == [0, 0, 0], outputs
+    assert "resuming " in outputs[2] and " at seat 1 " in outputs[2], outputs[2]
+    for out in outputs:
+        assert "the game is over: 12 hands played" in out, out
+    game = game_of([transcript_of(out) for out in outputs])
+    chain = [decode_entry(line) for line in game.splitlines()]
+    starts = [e for e in chain if isinstance(e.body, k.HandStart)]
+    after = [e.body for e in starts if e.hand > hands_then + 1 and isinstance(e.body, k.HandStart)]
+    assert any(b.dealer == 2 for b in after), "the newcomer dealt after the resume"
+    timed_out = [e.body for e in chain if isinstance(e.body, k.Timeout)]
+    assert not timed_out, f"a seat was timed out: {timed_out}"
+    assert 1 in {p.seat for p in after[0].players}, "the resumed bot played on"
+    report = verify_file(transcript_of(outputs[2]))
+    assert report.valid and not report.missing, report.error
 
 
 def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path) -> None:
