@@ -244,6 +244,19 @@ def test_a_host_gone_is_one_line_and_exit_10(tmp_path: Path) -> None:
     assert line.startswith("willow bot: nothing answers at 127.0.0.1:")
 
 
+def _killed_and_resumed(first: Output, victim: Output, home: Path) -> tuple[Output, int]:
+    """Once the next hand is dealt (the host says so), `victim` is killed (SIGKILL) and
+    `willow bot --resume --home HOME` started: the resumed process, and the hands dealt
+    before the one it was killed in."""
+    hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
+    first.wait_for(rf"^hand {hands_then + 1}: .* deals")
+    victim.proc.kill()
+    victim.proc.wait()
+    assert "the game is over" not in "".join(first.lines), "killed mid-game"
+    resume = ["bot", "--resume", "--home", str(home), "--address", LOOPBACK]
+    return Output(start(*resume, "--samples", SAMPLES)), hands_then
+
+
 def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path: Path) -> None:
     """A bot that joined a game under way is killed (SIGKILL) once it plays a hand after its
     join; `willow bot --resume --home DIR` takes its seat again from its store (its table.json
@@ -257,13 +270,7 @@ def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path
         late = bot(tmp_path, code, 2, "--name", "Cal", "--events", str(tmp_path / "cal.jsonl"))
         procs.append(late)
         first.wait_for(r"Cal \(normal\) joined the table in seat 2")
-        hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
-        first.wait_for(rf"^hand {hands_then + 1}: .* deals")
-        late.proc.kill()
-        late.proc.wait()
-        assert "the game is over" not in "".join(first.lines), "killed mid-game"
-        resume = ["bot", "--resume", "--home", str(tmp_path / "bot2"), "--address", LOOPBACK]
-        again = Output(start(*resume, "--samples", SAMPLES))
+        again, _ = _killed_and_resumed(first, late, tmp_path / "bot2")
         procs.append(again)
         results = [p.finish() for p in (first, procs[1], again)]
     finally:
@@ -310,13 +317,7 @@ def test_a_player_resumed_after_a_newcomer_joined_plays_with_it(tmp_path: Path) 
         first.wait_for(r"Cal \(normal\) joined the table in seat 2")
         # past the host's last word of the newcomer (ANNOUNCE_AFTER): only the store can say
         time.sleep(ANNOUNCE_AFTER + 1)
-        hands_then = len([line for line in first.lines if re.match(r"hand \d+: .* deals", line)])
-        first.wait_for(rf"^hand {hands_then + 1}: .* deals")
-        seated.proc.kill()
-        seated.proc.wait()
-        assert "the game is over" not in "".join(first.lines), "killed mid-game"
-        resume = ["bot", "--resume", "--home", str(tmp_path / "bot1"), "--address", LOOPBACK]
-        again = Output(start(*resume, "--samples", SAMPLES))
+        again, hands_then = _killed_and_resumed(first, seated, tmp_path / "bot1")
         procs.append(again)
         results = [p.finish() for p in (first, procs[2], again)]
     finally:
