@@ -167,8 +167,6 @@ GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
 ENDED_BY_YOU = "the game is over: you ended it"
-LEAVE_TRIES = 3
-"""A `leave` the sequencer refused is written again at most this many times."""
 JOIN_TRIES = 3
 """A `join` the sequencer refused while no hand runs is written again at once at most this many
 times; after that (or if a hand started first), once the next hand has ended."""
@@ -1254,8 +1252,10 @@ class _Play:
         self._between_key: tuple[int, bool] | None = None
         self._between_at = 0.0
         self._leave_asked: int | None = None
-        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`)."""
-        self._leave_tries = 0
+        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`): a
+        leave the sequencer refused (the next hand's start came first) is written again after
+        that hand, until one is placed. The session keeps no leave pending, so its refusal
+        needs no answer here."""
         self._sit_in_asked: int | None = None
         """The hand after which this seat wrote its `sit_in` (once per hand)."""
         self.departed: deque[tuple[int, int]] = deque()
@@ -1616,16 +1616,7 @@ class _Play:
             return Output()
         if self.watching:
             self._join_refusal(refusal)
-        out = self._call(lambda: self.session.receive(refusal))
-        me = self.session.seat
-        if any(
-            isinstance(e, EntryRefused) and e.author == me and e.kind == k.Leave.KIND
-            for e in out.events
-        ):
-            # the state moved before the sequencer took it: asked again at the next step
-            self._leave_tries += 1
-            self._leave_asked = None
-        return out
+        return self._call(lambda: self.session.receive(refusal))
 
     def _join_refusal(self, refusal: Refusal) -> None:
         """The sequencer refused this newcomer's `join` (SPEC 8.9): a hand started first, or
@@ -1748,9 +1739,7 @@ class _Play:
         moved is written again after the next."""
         if not self.node.leave_wanted or not s.between_hands or s.ended:
             return False
-        if self._leave_asked == s.hand_number:
-            return False
-        return self._leave_tries < LEAVE_TRIES
+        return self._leave_asked != s.hand_number
 
     def _sits_in(self, s: Session) -> bool:
         """This seat writes its `sit_in` now: it sits out, the rules let it play the next

@@ -12,6 +12,8 @@ from live_helpers import DEADLINE, Table, close_all, entries, play_game, transcr
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.net.node import Node, NodeError
+from p2pwillow.net.transport import Transport
+from p2pwillow.net.wire import AuthoredFrame, decode_frame
 from p2pwillow.store import Store
 from p2pwillow.verify import verify_transcript
 
@@ -96,3 +98,64 @@ def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> Non
 
     asyncio.run(resume())
     assert transcript(leaver) == before
+
+
+def test_a_leave_the_sequencer_refused_is_written_again_after_the_next_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The leaver's `leave` is held on its way (a slow link) until the next hand has started:
+    the sequencer refuses it (a hand is running), the leaver plays that hand, writes its leave
+    again once it has ended, and goes; one leave in the chain, the game the same everywhere."""
+    events: list[dict[str, object]] = []
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=3, hands=5)
+        nodes = await play_game(table, events)
+        leaver = next(n for n in nodes if n.seat == LEAVER)
+        slow = leaver.transport
+        held: list[tuple[bytes, bytes]] = []
+        holding = [True]
+        send = Transport.send
+
+        def slow_send(self: Transport, peer: bytes, data: bytes) -> bool:
+            if self is slow and holding[0]:
+                frame = decode_frame(data)
+                if isinstance(frame, AuthoredFrame) and frame.entry.kind == k.Leave.KIND:
+                    held.append((peer, data))
+                    return True
+            return send(self, peer, data)
+
+        monkeypatch.setattr(Transport, "send", slow_send)
+        leaver.leave_table()
+        try:
+            while not held:
+                await asyncio.sleep(0.02)
+            first_try = leaver.hands_played
+            while not any(
+                e["event"] == "hand_start" and e["hand"] == first_try + 1 for e in events
+            ):
+                await asyncio.sleep(0.02)
+            holding[0] = False
+            for peer, data in held:  # late: a hand runs now
+                send(slow, peer, data)
+            await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
+        finally:
+            await close_all(nodes)
+        assert first_try >= 1
+        return nodes
+
+    nodes = asyncio.run(main())
+    assert all(n.failure is None for n in nodes)
+    stayers = [n for n in nodes if n.seat != LEAVER]
+    copies = {transcript(n) for n in stayers}
+    assert len(copies) == 1
+    chain = entries(copies.pop())
+    [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
+    starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
+    # its first leave lost its race with a hand's start: it played that hand, and left after
+    # one that came later
+    assert leave.author == LEAVER and leave.hand >= 2
+    played = [h for h, b in starts.items() if isinstance(b, k.HandStart) and LEAVER in
+              {p.seat for p in b.players}]  # fmt: skip
+    assert played == list(range(1, leave.hand + 1))
+    assert verify_transcript(transcript(stayers[0])).valid
