@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.net.discovery import JoinCode
@@ -16,6 +18,8 @@ from p2pwillow.net.keys import CurveKeyPair
 from p2pwillow.net.lobby import GuestLobby, HostLobby, TablePlan
 from p2pwillow.net.node import BotSeat, Node
 from p2pwillow.net.roster import Seating
+from p2pwillow.net.transport import Transport
+from p2pwillow.net.wire import AuthoredFrame, decode_frame
 from p2pwillow.rules import TableConfig
 from p2pwillow.store import NodeKeys, Store
 
@@ -142,3 +146,29 @@ async def play_all(nodes: Sequence[Node], timeout: float = DEADLINE * 2) -> None
         await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), timeout)
     finally:
         await close_all(nodes)
+
+
+class HeldLink:
+    """A slow link: the authored entries of `kind` that `transport` sends are held, not sent,
+    until `release()` sends them all late. Every other frame goes as it would."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, transport: Transport, kind: str) -> None:
+        self.held: list[tuple[bytes, bytes]] = []
+        self._holding = True
+        self._transport = transport
+        self._send = send = Transport.send
+
+        def slow_send(sender: Transport, peer: bytes, data: bytes) -> bool:
+            if sender is transport and self._holding:
+                frame = decode_frame(data)
+                if isinstance(frame, AuthoredFrame) and frame.entry.kind == kind:
+                    self.held.append((peer, data))
+                    return True
+            return send(sender, peer, data)
+
+        monkeypatch.setattr(Transport, "send", slow_send)
+
+    def release(self) -> None:
+        self._holding = False
+        for peer, data in self.held:
+            self._send(self._transport, peer, data)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from live_helpers import (
     DEADLINE,
+    HeldLink,
     Table,
     bot,
     entries,
@@ -29,8 +30,7 @@ from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
 from p2pwillow.net.node import Node
 from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
-from p2pwillow.net.transport import Transport
-from p2pwillow.net.wire import AuthoredFrame, LobbyFrame, decode_frame, encode_frame
+from p2pwillow.net.wire import LobbyFrame, encode_frame
 from p2pwillow.rules import TableConfig
 from p2pwillow.session import Session
 from p2pwillow.verify import verify_transcript
@@ -339,32 +339,18 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
         seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
         slow = lobby.transport
         assert slow is not None
-        held: list[tuple[bytes, bytes]] = []
-        holding = [True]
-        send = Transport.send
-
-        def slow_send(self: Transport, peer: bytes, data: bytes) -> bool:
-            if self is slow and holding[0]:
-                frame = decode_frame(data)
-                if isinstance(frame, AuthoredFrame) and frame.entry.kind == k.Join.KIND:
-                    held.append((peer, data))
-                    return True
-            return send(self, peer, data)
-
-        monkeypatch.setattr(Transport, "send", slow_send)
+        link = HeldLink(monkeypatch, slow, k.Join.KIND)
         store, keys = table.stores[3]
         late = Node(seating, slow, store, keys, bot=bot(3), watch=False,
                     on_event=events.append, say=notices.append)  # fmt: skip
         await late.start()
         nodes.append(late)
-        while not held or not joins_sent(events):
+        while not link.held or not joins_sent(events):
             await asyncio.sleep(0.02)
         [written_after] = joins_sent(events)
         while nodes[0].hands_played <= written_after:
             await asyncio.sleep(0.02)
-        holding[0] = False
-        for peer, data in held:
-            send(slow, peer, data)
+        link.release()
         await play_all(nodes)
         return nodes
 

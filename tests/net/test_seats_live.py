@@ -8,12 +8,18 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, Table, close_all, entries, play_game, transcript
+from live_helpers import (
+    DEADLINE,
+    HeldLink,
+    Table,
+    close_all,
+    entries,
+    play_game,
+    transcript,
+)
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.net.node import Node, NodeError
-from p2pwillow.net.transport import Transport
-from p2pwillow.net.wire import AuthoredFrame, decode_frame
 from p2pwillow.store import Store
 from p2pwillow.verify import verify_transcript
 
@@ -112,32 +118,17 @@ def test_a_leave_the_sequencer_refused_is_written_again_after_the_next_hand(
         table = Table(tmp_path, players=3, hands=5)
         nodes = await play_game(table, events)
         leaver = next(n for n in nodes if n.seat == LEAVER)
-        slow = leaver.transport
-        held: list[tuple[bytes, bytes]] = []
-        holding = [True]
-        send = Transport.send
-
-        def slow_send(self: Transport, peer: bytes, data: bytes) -> bool:
-            if self is slow and holding[0]:
-                frame = decode_frame(data)
-                if isinstance(frame, AuthoredFrame) and frame.entry.kind == k.Leave.KIND:
-                    held.append((peer, data))
-                    return True
-            return send(self, peer, data)
-
-        monkeypatch.setattr(Transport, "send", slow_send)
+        link = HeldLink(monkeypatch, leaver.transport, k.Leave.KIND)
         leaver.leave_table()
         try:
-            while not held:
+            while not link.held:
                 await asyncio.sleep(0.02)
             first_try = leaver.hands_played
             while not any(
                 e["event"] == "hand_start" and e["hand"] == first_try + 1 for e in events
             ):
                 await asyncio.sleep(0.02)
-            holding[0] = False
-            for peer, data in held:  # late: a hand runs now
-                send(slow, peer, data)
+            link.release()  # late: a hand runs now
             await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
         finally:
             await close_all(nodes)
