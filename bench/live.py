@@ -2,8 +2,9 @@
 against the same hands played by four sessions in one process (`willow simulate`'s table).
 
 Does I/O: starts processes, opens sockets on 127.0.0.1, reads their event files, and reads the
-clock. `python3 -m bench.live` prints the JSON. One live game and one in-process game are
-played per run and shared by the three figures; each figure is the median over the hands.
+clock. `python3 -m bench.live` prints the JSON. LIVE_GAMES live games and BASELINE_GAMES
+in-process ones are played per run and shared by the three figures; each figure is the median
+(CPU: the mean) over their hands.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from p2pwillow.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 HANDS = 10
+LIVE_GAMES = 2
 BASELINE_GAMES = 3
 """In-process games of HANDS hands each (they are cheap): the mean over more hands is steadier.
 Each is a new game of PLAYERS seats with STACK chips each, as the live one is."""
@@ -134,6 +136,15 @@ def _per_hand(lines: list[bytes]) -> tuple[dict[int, int], dict[int, int]]:
 
 
 def _live() -> list[HandFigures]:
+    """LIVE_GAMES live games of HANDS hands each: what a hand costs varies with its cards and
+    choices more than with anything else, so more hands make a steadier mean."""
+    figures: list[HandFigures] = []
+    for _ in range(LIVE_GAMES):
+        figures.extend(_live_game())
+    return figures
+
+
+def _live_game() -> list[HandFigures]:
     with tempfile.TemporaryDirectory(prefix="willow-bench-") as tmp:
         peers = _live_events(Path(tmp))
         [path] = Path(tmp, "host").glob("data/games/*/transcript.jsonl")

@@ -181,6 +181,7 @@ class Entry:
     seen: bytes = field(kw_only=True)
     version: int = PROTOCOL_VERSION
     _line: bytes | None = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _digest: bytes | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         _check_envelope(
@@ -266,8 +267,12 @@ class Entry:
 
     @property
     def hash(self) -> bytes:
-        """SHA-256 of the canonical encoding of the whole entry (SPEC 6.5)."""
-        return hashlib.sha256(self.encode()).digest()
+        """SHA-256 of the canonical encoding of the whole entry (SPEC 6.5), worked out once:
+        a live peer asks for it of every entry at each step of replication."""
+        if self._digest is None:
+            object.__setattr__(self, "_digest", hashlib.sha256(self.encode()).digest())
+        assert self._digest is not None
+        return self._digest
 
 
 # --- the members on the wire (SPEC 6.3) --------------------------------------------------------

@@ -221,6 +221,43 @@ class _Arrival:
     joined_at: float | None = None
 
 
+class _Wake:
+    """The driver's sleep: until woken (loop thread only) or until a time has passed. One
+    future and one timer handle a sleep: an asyncio.Event under asyncio.timeout costs several
+    times that, and a node sleeps hundreds of times a hand."""
+
+    __slots__ = ("_set", "_waiter")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def set(self) -> None:
+        self._set = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def sleep(self, seconds: float) -> None:
+        """Return once woken or `seconds` later; a wake that came before returns at once. The
+        wake is used up either way."""
+        if not self._set and seconds > 0:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(seconds, _wake_up, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        self._set = False
+
+
+def _wake_up(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def _quiet(text: str) -> None:
     pass
 
@@ -336,7 +373,7 @@ class Node:
         self._statement = statement_of(keys)
         # loop state
         self._tasks: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
+        self._wake = _Wake()
         self._confirmed = False
         self._closing = False
         self._closed = False
@@ -819,12 +856,7 @@ class Node:
             times.append(self._tick_at)
             if self._look_at is not None:
                 times.append(self._look_at)
-        wait = min(times) - now
-        if wait > 0 and not self._wake.is_set():
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    await self._wake.wait()
-        self._wake.clear()
+        await self._wake.sleep(min(times) - now)
 
     async def _drain(self) -> None:
         """Hand every replication event to the session, one at a time, in order."""
@@ -925,8 +957,7 @@ class Node:
             self._tick_at = now + TICK
         decisions = tuple(self._decisions)
         self._decisions.clear()
-        heads = [self._rep.status(p).head_seq for p in self._rep.peers]
-        self._play.peer_head = max(heads, default=-1)
+        self._play.peer_head = self._rep.peers_head
         return functools.partial(self._play.step, now, decisions, self._deal_wanted)
 
     async def _step(self, now: float) -> None:
@@ -1183,7 +1214,7 @@ class Node:
         """Follow the chain's seats: tell the door, say a new safety code, let each newcomer
         whose join is in the chain be a player like any other, drop one whose join never
         came."""
-        table, ended = dict(self._play.table), self._play.ended
+        table, ended = self._play.table, self._play.ended
         if (table, ended) != self._table_told and self._door is not None:
             self._door.table_now(table, open_=not ended)
         self._table_told = table, ended
@@ -1295,6 +1326,9 @@ class _Play:
         """Entries of a returning player's transcript checked against the chain so far."""
         self._code_of: tuple[bytes | None, Mapping[int, bytes], str] | None = None
         """The game and seats `safety_code` was last worked out for here, and the code."""
+        self._kept: tuple[int, bytes, int | None, int] | None = None
+        """The chain's length and head, the hand's secret and how many entries this seat had
+        signed when `_keep` last ran."""
 
     @property
     def ready(self) -> bool:
@@ -1371,6 +1405,7 @@ class _Play:
             )
         except (RemoteProtocolError, LocalProtocolError) as exc:
             raise NodeError(f"cannot take seat {seat}: {exc}") from None
+        self._kept = None  # another session: kept in full at its first call
         self.dirty = True
 
     def _join_step(self, s: Session) -> _StepResult | None:
@@ -1530,8 +1565,18 @@ class _Play:
         entry the session has applied in the transcript, every entry this seat signed in its
         log (DESIGN 6)."""
         s = self.session
+        ledger = s.ledger
+        secret = s.hand_secret
+        # A call that made nothing and moved neither the chain, the hand's secret nor what this
+        # seat signed (most clock ticks, a look for a decision) leaves nothing to keep: the
+        # node makes hundreds of such calls a hand.
+        mark = (len(ledger), ledger.head_hash, secret, len(s.state.signed))
+        kept = self._kept
+        if not out.send and not out.events and mark == kept:
+            self.dirty = True
+            return
         game = s.game_id
-        secret, hand = s.hand_secret, s.hand_number
+        hand = s.hand_number
         if secret is not None and self._saved_secret != (hand, secret):
             self.node.store.save_secret(game, hand, HAND_SECRET, scalar_to_bytes(secret))
             self._saved_secret = (hand, secret)
@@ -1547,13 +1592,16 @@ class _Play:
                 self._log_signed(item)
             elif isinstance(item, Entry) and item.author == me:
                 self._log_signed(item.authored())
-        unlogged = s.state.signed.keys() - self._logged.keys()
-        if unlogged:
-            raise NodeError(f"counters {sorted(unlogged)} were signed but not kept; nothing sent")
+        if kept is None or mark[3] != kept[3]:
+            unlogged = s.state.signed.keys() - self._logged.keys()
+            if unlogged:
+                raise NodeError(
+                    f"counters {sorted(unlogged)} were signed but not kept; nothing sent"
+                )
         cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
         if cuts and min(cuts) < len(transcript.entries):
             transcript.cut_back(min(cuts))
-        ledger = s.ledger
+            self._checked_upto = min(self._checked_upto, len(transcript.entries))
         held = len(transcript.entries)
         if self._checked_upto < held:
             # a player coming back: what its file holds must be the chain's, entry for entry
@@ -1569,17 +1617,28 @@ class _Play:
             transcript.append(entry)
             if isinstance(entry.body, k.Leave):
                 self.departed.append((entry.author, seq))
+        if self._checked_upto == held:
+            self._checked_upto = len(transcript.entries)  # what it wrote just now is the chain's
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             signed.sync()
+        if kept is None or mark[:2] != kept[:2]:
+            self._follow_chain(s)
+        self._kept = mark
+        self.dirty = True
+
+    def _follow_chain(self, s: Session) -> None:
+        """What the node reads of the chain, after it moved."""
+        ledger = s.ledger
         self.hands = s.hand_number
         self.sequencer = s.sequencer
         self.between = s.between_hands
+        # a new dict each time the chain moves, never one changed in place
         self.table = {p.seat: (p.name, p.player_id) for p in s.game.players}
         if (
             self.watching
-            and me is not None
-            and ledger.identities.get(me) == self.keys.identity.public_key
+            and s.seat is not None
+            and ledger.identities.get(s.seat) == self.keys.identity.public_key
         ):
             self.watching = False  # its join is in the chain: a seat like any other
         self.ended = s.ended
@@ -1588,7 +1647,6 @@ class _Play:
         if known is None or known != (ledger.game, seats, self.safety_code):
             self.safety_code = ledger.safety_code()
             self._code_of = (ledger.game, seats, self.safety_code)
-        self.dirty = True
 
     # --- what the driver hands over ----------------------------------------------------------
 

@@ -297,6 +297,11 @@ class Replication:
     def peers(self) -> tuple[PeerId, ...]:
         return tuple(self._peers)
 
+    @property
+    def peers_head(self) -> int:
+        """The highest head seq any peer reported; -1 if none did."""
+        return max((p.head_seq for p in self._peers.values()), default=-1)
+
     def status(self, peer: PeerId) -> PeerStatus:
         p = self._peers[peer]
         return PeerStatus(

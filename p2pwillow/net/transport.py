@@ -38,6 +38,8 @@ import asyncio
 import contextlib
 import enum
 import logging
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -153,6 +155,18 @@ class _Dealer:
         self.socket = self.monitor = self.sender = None
 
 
+class _Context(zmq.asyncio.Context):
+    """A transport's zmq context. One the garbage collector finds still open (a transport
+    left unclosed by a path that failed) is ended from a thread of its own: pyzmq's own
+    finalizer ends it where the collector runs, and its `term()` waits for every socket of
+    the context, which in the same cycle of garbage may only be closed by finalizers that run
+    after it. Waiting there would stop the thread that found the garbage, for good."""
+
+    def __del__(self) -> None:
+        if not self.closed and not sys.is_finalizing():
+            threading.Thread(target=self.destroy, args=(0,), daemon=True).start()
+
+
 def _selector(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
     """What watches file descriptors for `loop`: the loop itself, or under Windows' proactor
     loop (which has no `add_reader`) the selector thread zmq.asyncio runs for its own sockets."""
@@ -204,7 +218,7 @@ class Transport:
         """Bind the ZAP handler, then the ROUTER. TransportError if the port cannot be bound."""
         if self._ctx is not None:
             raise TransportError("the transport is already started")
-        ctx = zmq.asyncio.Context()
+        ctx = _Context()
         self._ctx = ctx
         zap = ctx.socket(zmq.REP)
         zap.linger = 0

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -296,3 +299,40 @@ def test_a_port_in_use_is_one_clear_error() -> None:
             await a.close()
 
     run(body)
+
+
+LEFT_OPEN = """
+import asyncio, gc
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport
+
+async def main():
+    a, b = Transport(curve(1), host="127.0.0.1"), Transport(curve(2), host="127.0.0.1")
+    await a.start()
+    await b.start()
+    a.pin(statement(2))
+    b.pin(statement(1))
+    a.connect(curve(2).public, "127.0.0.1", b.port)
+    b.connect(curve(1).public, "127.0.0.1", a.port)
+    await asyncio.sleep(0.3)
+
+asyncio.run(main())  # both left open
+gc.collect()
+print("collected")
+"""
+
+
+def test_a_transport_left_open_does_not_stop_the_collector() -> None:
+    """Two linked transports nobody closed (a path that failed half-way) become garbage: the
+    collector that finds them goes on (pyzmq's own finalizer would wait for good for sockets
+    the same cycle of garbage closes only later), and the process ends."""
+    here = Path(__file__).resolve().parent
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", LEFT_OPEN],
+        cwd=here,
+        env={"PYTHONPATH": f"{here}:{here.parent.parent}", "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "collected", done.stderr[-2000:]
