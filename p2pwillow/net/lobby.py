@@ -288,15 +288,23 @@ class HostLobby:
         self.transport = await start_transport(self.keys, self.address, self._port)
         self.join_code = JoinCode(self.address, self.transport.port, self.keys.curve_public)
         if self._advertise:
-            ad = TableAd(self.plan.name, self._free(), self._statement)
-            advertiser = Advertiser(ad, self.transport.port, [self.address])
-            try:
-                await advertiser.start()
-            except (OSError, RuntimeError) as exc:
-                self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
-            else:
-                self._advertiser = advertiser
+            await self._start_advertising()
         return self.join_code
+
+    async def _start_advertising(self) -> None:
+        """Advertise the table with the seats free now; one line if the LAN will not have it."""
+        assert self.transport is not None
+        ad = TableAd(self.plan.name, self._free(), self._statement)
+        advertiser = Advertiser(ad, self.transport.port, [self.address])
+        try:
+            await advertiser.start()
+        except (OSError, RuntimeError) as exc:
+            self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
+            return
+        if not self._game_open:  # the game ended while it started
+            await advertiser.close()
+            return
+        self._advertiser = advertiser
 
     def _free(self) -> int:
         return len(self._free_seats())
@@ -549,21 +557,10 @@ class HostLobby:
 
     def _advertise_soon(self) -> None:
         """Advertise the table from now on, with the seats free (a door opened again)."""
-        assert self.transport is not None
-        ad = TableAd(self.plan.name, self._free(), self._statement)
-        advertiser = Advertiser(ad, self.transport.port, [self.address])
 
         async def start() -> None:
-            try:
-                await advertiser.start()
-            except (OSError, RuntimeError) as exc:
-                self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
-            else:
-                if not self._game_open:  # the game ended while it started
-                    await advertiser.close()
-                    return
-                self._advertiser = advertiser
-                self._update_ad()  # (seats may have been taken while it started)
+            await self._start_advertising()
+            self._update_ad()  # (seats may have been taken while it started)
 
         task = asyncio.ensure_future(start())
         task.add_done_callback(lambda t: t.exception())

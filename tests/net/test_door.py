@@ -17,6 +17,7 @@ from live_helpers import (
     HeldLink,
     Table,
     bot,
+    close_all,
     entries,
     open_store,
     play_all,
@@ -27,6 +28,7 @@ from live_helpers import (
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import dump_checked
 from p2pwillow.ledger.entry import Entry
+from p2pwillow.net.discovery import browse
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import (
     GuestLobby,
@@ -389,6 +391,50 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
     assert report.valid and not report.missing, report.error
 
 
+async def host_again(tmp: Path, crashed: Node, *, advertise: bool = False) -> Node:
+    """The host's node stopped (`crashed`, closed with nothing said) and taking its seat
+    again from its store as `willow host --resume` does: the door open on its port, opened
+    again from its table.json (SPEC 8.10)."""
+    await crashed.close()
+    store, keys = open_store(tmp, 0)
+    kept = store.load_table(crashed.game)
+    assert kept is not None
+    seating = Seating.decode(kept)
+    transport = Transport(
+        keys_pair(keys), host=LOOPBACK, port=seating.me.port, accept_unpinned=True
+    )
+    await transport.start()
+    transport.set_pins(p.statement for p in seating.others)
+    for p in seating.others:
+        transport.connect(p.curve, p.host, p.port)
+    door = HostLobby.reopen(keys, seating, transport, advertise=advertise)
+    again = Node(seating, transport, store, keys, bot=bot(0), door=door, resume=True)
+    await again.start()
+    return again
+
+
+def test_a_host_resumed_advertises_its_table_while_seats_are_free(tmp_path: Path) -> None:
+    """Two of three seats play; the host's node stops and takes its seat again: its door,
+    opened again, advertises the table with the one seat free in its chain (SPEC 8.7),
+    under the host's keys, at its port."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        port = nodes[0].seating.me.port
+        nodes[0] = await host_again(tmp_path, nodes[0], advertise=True)
+        try:
+            found = await browse(2.5, [LOOPBACK])
+            key = nodes[0].seating.me.curve
+            mine = [t for t in found.tables if t.statement and t.statement.curve_key == key]
+            assert [(t.name, t.seats_free, t.port) for t in mine] == [("test table", 1, port)]
+            assert mine[0].joinable
+        finally:
+            await close_all(nodes)
+
+    asyncio.run(main())
+
+
 def test_a_host_resumed_keeps_the_seat_it_promised_a_newcomer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -412,23 +458,8 @@ def test_a_host_resumed_keeps_the_seat_it_promised_a_newcomer(
                 break
             await asyncio.sleep(0.02)
         assert link.held, "the newcomer wrote its join"
-        crashed = nodes[0]
-        await crashed.close()
-        store, keys = open_store(tmp_path, 0)
-        kept = store.load_table(crashed.game)
-        assert kept is not None
-        again_seated = Seating.decode(kept)
-        assert [p.seat for p in again_seated.newcomers] == [2], "kept before it was dialled"
-        transport = Transport(
-            keys_pair(keys), host=LOOPBACK, port=again_seated.me.port, accept_unpinned=True
-        )
-        await transport.start()
-        transport.set_pins(p.statement for p in again_seated.others)
-        for p in again_seated.others:
-            transport.connect(p.curve, p.host, p.port)
-        door = HostLobby.reopen(keys, again_seated, transport)
-        again = Node(again_seated, transport, store, keys, bot=bot(0), door=door, resume=True)
-        await again.start()
+        again = await host_again(tmp_path, nodes[0])
+        assert [p.seat for p in again.seating.newcomers] == [2], "kept before it was dialled"
         others = [again, nodes[1], late]
         try:
             full = await turned_away(table.guest(3))

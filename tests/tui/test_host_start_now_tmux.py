@@ -5,40 +5,27 @@ on them and the first hand is dealt, and the fourth seat stays free (SPEC 8.9)."
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
-from tmux_pane import Pane, tmux_or_skip
+from tmux_pane import Pane, pane_env, start_bot, tmux_or_skip, willow_command
 from tui_screen import SEATING
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import decode_entry
 
-ROOT = Path(__file__).resolve().parents[2]
 JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
 OFFER = "press Enter to start with the 3 players seated"
-
-
-def _willow(*args: str) -> list[str]:
-    return [sys.executable, "-m", "p2pwillow", *args]
 
 
 def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
     tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "host")
     home = tmp_path / "ann"
-    env = {
-        "WILLOW_HOME": str(home),
-        "PYTHONPATH": str(ROOT),
-        "PYTHONIOENCODING": "utf-8",
-        "LANG": "C.UTF-8",
-        "TERM": "xterm-256color",
-    }
-    host = _willow("host", "--name", "Ann", "--seats", "4", "--hands", "2", "--no-advertise")
+    env = pane_env(home)
+    host = willow_command("host", "--name", "Ann", "--seats", "4", "--hands", "2", "--no-advertise")
     host += ["--address", "127.0.0.1"]
     command = f"{shlex.join(host)}; echo willow-exited $?; sleep 600"
     bots: list[subprocess.Popen[str]] = []
@@ -50,31 +37,16 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
         found = JOIN.search(text)
         assert found is not None
         for n, log in enumerate(logs, start=1):
-            args = _willow("bot", "--join", found.group(1), "--name", f"Bot{n}")
-            args += ["--level", "easy", "--samples", "40", "--address", "127.0.0.1"]
-            with log.open("w", encoding="utf-8") as out:  # the child keeps its own copy
-                bots.append(
-                    subprocess.Popen(
-                        args,
-                        stdout=out,
-                        stderr=subprocess.STDOUT,
-                        stdin=subprocess.DEVNULL,
-                        text=True,
-                        env={
-                            **os.environ,
-                            "PYTHONPATH": str(ROOT),
-                            "WILLOW_HOME": str(tmp_path / f"b{n}"),
-                        },
-                    )
-                )
+            bots.append(start_bot(found.group(1), f"Bot{n}", tmp_path / f"b{n}", log))
         text = pane.wait_for(lambda s: OFFER in s, "the offer to start")
-        assert "Bot2 (easy) sat down in seat 2: 3 of 4 seats taken" in text
+        assert re.search(r"Bot[12] \(easy\) sat down in seat 2: 3 of 4 seats taken", text), text
         pane.press("Enter")
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
         seats = re.search(r"Seats: (.+)", text)
         assert seats is not None, text
-        assert seats.group(1).split(" · ")[:3] == ["Ann (you)", "Bot1 (easy)", "Bot2 (easy)"]
-        assert seats.group(1).count(" · ") == 2, "three players, the fourth seat free"
+        players = seats.group(1).strip().split(" · ")
+        assert players[0] == "Ann (you)", players
+        assert sorted(players[1:]) == ["Bot1 (easy)", "Bot2 (easy)"], "the fourth seat free"
         code = re.search(r"[A-Z2-7]{5}(?:-[A-Z2-7]{5}){3}", text)
         assert code is not None, text
         pane.press("y")
