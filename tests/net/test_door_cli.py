@@ -448,8 +448,9 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path) -> None:
                              "--address", LOOPBACK, "--no-advertise",
                              "--home", str(tmp_path / "host")))  # fmt: skip
         procs.append(again)
-        # (started with the resume: a newcomer's hello waits for the door, not the other way)
-        procs.append(bot(tmp_path, code, 3, "--name", "Dee"))
+        # (started with the resume: a newcomer's hello waits for the door, not the other way;
+        # on a loaded machine the resumed host may take more than the default 8 s to listen)
+        procs.append(bot(tmp_path, code, 3, "--name", "Dee", "--timeout", "30"))
         assert again.wait_for(r"^willow join ([a-z2-7]+)$").group(1) == code
         again.wait_for(r"Dee \(normal\) joined the table in seat 3")
         fifth = willow("bot", "--join", code, "--address", LOOPBACK, "--name", "Eve",
