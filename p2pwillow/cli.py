@@ -391,7 +391,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if isinstance(options, str):
         return _usage("host", options)
     if args.resume:
-        return _resume("host", options)
+        from p2pwillow.live import resume_table
+
+        advertise = not args.no_advertise
+        return _live("host", lambda: resume_table(options, advertise=advertise))
     plan = _table_plan(args, args.seats, "host")
     if isinstance(plan, str):
         return _usage("host", plan)

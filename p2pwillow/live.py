@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import secrets
+import select
 import shlex
 import signal
 import socket
@@ -387,8 +388,96 @@ async def _leave_after(node: Node, hands: int) -> None:
         node.leave_table()
 
 
+class EnterKey:
+    """Calls `pressed()` (from its own thread) each time Enter is pressed in the terminal,
+    until `stop()`. It looks for a typed line a fifth of a second at a time (select on a POSIX
+    terminal, the console's key queue on Windows), so that once stopped it reads nothing more:
+    the table screen reads the terminal after it. A thread, because asyncio reads no console
+    input on Windows."""
+
+    def __init__(self, pressed: Callable[[], object]) -> None:
+        self._pressed = pressed
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="willow enter", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(1.0)
+
+    def _run(self) -> None:
+        try:
+            if sys.platform == "win32":
+                self._read_console()
+            else:
+                self._read_terminal()
+        except (OSError, ValueError):
+            pass  # no terminal to read (closed): nothing to start with
+
+    def _read_terminal(self) -> None:
+        fd = sys.stdin.fileno()
+        while not self._stopped.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready or self._stopped.is_set():
+                continue
+            typed = os.read(fd, 4096)
+            if not typed:
+                return  # standard input closed
+            for _ in range(typed.count(b"\n")):
+                self._pressed()
+
+    if sys.platform == "win32":
+
+        def _read_console(self) -> None:
+            import msvcrt
+
+            while not self._stopped.is_set():
+                if not msvcrt.kbhit():
+                    self._stopped.wait(0.05)
+                elif msvcrt.getwch() in ("\r", "\n"):
+                    self._pressed()
+
+
+async def _offer_start(lobby: HostLobby) -> None:
+    """While a person's lobby waits: each time the players seated change (two or more), say
+    that Enter starts the game with them (the other seats stay free for newcomers, SPEC 8.9)."""
+    offered = 0
+    while True:
+        players = lobby.players
+        if players != offered and players >= 2 and players < lobby.plan.starts_with:
+            _say(
+                f"press Enter to start with the {players} players seated "
+                "(the other seats stay free for players who come later)"
+            )
+        offered = players
+        await asyncio.sleep(0.2)
+
+
+async def _seat_guests(lobby: HostLobby, *, start_key: bool) -> Seating:
+    """The lobby's seating; with `start_key`, Enter in the terminal starts the game with the
+    players seated so far."""
+    if not start_key:
+        return await lobby.seat()
+    loop = asyncio.get_running_loop()
+    enter = EnterKey(lambda: loop.call_soon_threadsafe(lobby.start_now))
+    offer = asyncio.ensure_future(_offer_start(lobby))
+    enter.start()
+    try:
+        seating = await lobby.seat()
+    finally:
+        offer.cancel()
+        await asyncio.to_thread(enter.stop)
+    seated, seats = len(seating.roster.players), lobby.plan.config.seats
+    if seated < lobby.plan.starts_with:
+        _say(f"starting with {seated} of {seats} seats taken; the others join between hands")
+    return seating
+
+
 async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) -> int:
-    """`willow host`: open the table, print the join code, seat the guests, play."""
+    """`willow host`: open the table, print the join code, seat the guests (a person may
+    start with those seated so far: Enter), play."""
     quiet_logs()
     store, keys = open_store(options.home)
     events = EventLog(options.events)
@@ -413,7 +502,7 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
     else:
         _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
     try:
-        seating = await lobby.seat()
+        seating = await _seat_guests(lobby, start_key=options.screen)
         if not lobby.seats_free:
             await lobby.stop_advertising()
         # (a table started with seats free stays advertised, with the seats free in its chain,
@@ -561,17 +650,25 @@ def resume_stores(home: str | None, *, bot: bool) -> list[tuple[Store, NodeKeys]
     return [open_store(str(h)) for h in homes]
 
 
-async def resume_table(options: SeatOptions) -> int:
+async def resume_table(options: SeatOptions, *, advertise: bool = False) -> int:
     """`willow join|bot|host --resume`: take this store's seat again in its newest
     unfinished game (SPEC 8.10) — the same address and port, the seated keys let in — and
-    play on from what the store holds, catching up from the peers."""
+    play on from what the store holds, catching up from the peers. The host's seat opens its
+    door again (the same join code seats newcomers in the seats free in its chain) and, with
+    `advertise`, advertises the table again while seats are free (SPEC 8.7, 8.9)."""
     quiet_logs()
     found = resume_stores(options.home, bot=options.bot is not None)
     store, game = unfinished_game([s for s, _ in found])
     keys = next(k for s, k in found if s is store)
     seating = resumed_seating(store, game, keys)
     me = seating.me
-    transport = Transport(keys_pair(keys), host=options.address or "0.0.0.0", port=me.port)
+    hosting = seating.seat == seating.roster.players[0].seat
+    transport = Transport(
+        keys_pair(keys),
+        host=options.address or "0.0.0.0",
+        port=me.port,
+        accept_unpinned=hosting,  # (the door: frames of unseated keys come up unpinned)
+    )
     try:
         await transport.start()
     except TransportError as exc:
@@ -580,13 +677,21 @@ async def resume_table(options: SeatOptions) -> int:
     for p in seating.others:
         transport.connect(p.curve, p.host, p.port)
     _say(f"resuming {seating.roster.table!r} at seat {seating.seat} (game {game.hex()[:12]})")
+    door = None
+    if hosting:
+        door = HostLobby.reopen(keys, seating, transport, advertise=advertise, say=_say)
+        assert door.join_code is not None
+        _say("newcomers take the seats free in its chain with the join code said at the start")
+        _say(f"willow join {door.join_code.encode()}")
     events = EventLog(options.events)
     try:
-        return await play_seat(seating, transport, store, keys, options, events, resume=True)
+        return await play_seat(seating, transport, store, keys, options, events, door, resume=True)
     except BaseException:
         await transport.close()
         raise
     finally:
+        if door is not None:
+            await door.stop_advertising()
         events.close()
 
 

@@ -234,10 +234,45 @@ class HostLobby:
         """Newcomers seated after the genesis whose `join` is not in the chain yet."""
         self._handed: list[RosterPlayer] = []
         """Newcomers seated since the node last took them (`tick`)."""
+        self._chain_known = True
+        """After the genesis: the node has said which seats its chain holds (`table_now`); a
+        door opened again after a crash reads no hello before that."""
+        self._advertise_later = False
+        """Opened again after a crash: advertise once the chain shows seats free (SPEC 8.7)."""
         self._start = asyncio.Event()
         self._advertiser: Advertiser | None = None
         self.transport: Transport | None = None
         self.join_code: JoinCode | None = None
+
+    @classmethod
+    def reopen(
+        cls,
+        keys: NodeKeys,
+        seating: Seating,
+        transport: Transport,
+        *,
+        advertise: bool = False,
+        say: Say = _quiet,
+    ) -> HostLobby:
+        """The door of a host taking its seat again after a crash (SPEC 8.10): the table as
+        its `table.json` keeps it (the plan in its roster and genesis, the players with their
+        addresses, the newcomers it announced), on `transport` (started on the roster's port,
+        the door open), so that the join code said at the start seats newcomers as before.
+        The seats it gives are those free in the chain the node restores (`table_now`)."""
+        roster = seating.roster
+        me = seating.me
+        plan = TablePlan(roster.table, roster.table_config, roster.hands)
+        door = cls(keys, me.name, plan, address=me.host, port=me.port, say=say)
+        door.transport = transport
+        door.join_code = JoinCode(me.host, transport.port, keys.curve_public)
+        door._game = seating.genesis.game
+        door._serial = roster.serial + len(seating.newcomers)
+        door._genesis = seating.genesis
+        door._players = {p.seat: p for p in (*roster.players, *seating.newcomers)}
+        door._formed = True
+        door._chain_known = False
+        door._advertise_later = advertise
+        return door
 
     @property
     def seated(self) -> list[_Guest]:
@@ -253,15 +288,23 @@ class HostLobby:
         self.transport = await start_transport(self.keys, self.address, self._port)
         self.join_code = JoinCode(self.address, self.transport.port, self.keys.curve_public)
         if self._advertise:
-            ad = TableAd(self.plan.name, self._free(), self._statement)
-            advertiser = Advertiser(ad, self.transport.port, [self.address])
-            try:
-                await advertiser.start()
-            except (OSError, RuntimeError) as exc:
-                self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
-            else:
-                self._advertiser = advertiser
+            await self._start_advertising()
         return self.join_code
+
+    async def _start_advertising(self) -> None:
+        """Advertise the table with the seats free now; one line if the LAN will not have it."""
+        assert self.transport is not None
+        ad = TableAd(self.plan.name, self._free(), self._statement)
+        advertiser = Advertiser(ad, self.transport.port, [self.address])
+        try:
+            await advertiser.start()
+        except (OSError, RuntimeError) as exc:
+            self._say(f"the table is not advertised on the LAN ({exc}); share the join code")
+            return
+        if not self._game_open:  # the game ended while it started
+            await advertiser.close()
+            return
+        self._advertiser = advertiser
 
     def _free(self) -> int:
         return len(self._free_seats())
@@ -313,7 +356,8 @@ class HostLobby:
         """After the genesis: a frame from a key that is not seated. A newcomer says hello
         and sits as in the lobby, and is seated in a seat free in the chain, or told why not
         (SPEC 8.9)."""
-        self._take(transport, r)
+        if self._chain_known:  # (a newcomer repeats its hello until it is answered)
+            self._take(transport, r)
 
     def tick(self, transport: Transport) -> list[RosterPlayer]:
         """After the genesis: repeat the refusals on their way; the newcomers seated since
@@ -329,13 +373,24 @@ class HostLobby:
         free = self._free()
         self._table = dict(seated)
         self._game_open = open_
+        self._chain_known = True
         for key, player in list(self._late.items()):
             if self._table.get(player.seat, ("", ""))[1] == player.identity_key:
                 del self._late[key]
         if not open_:
+            self._advertise_later = False
             self._stop_soon()
+        elif self._advertise_later and self._free() > 0:
+            self._advertise_later = False
+            self._advertise_soon()
         elif self._free() != free:
             self._update_ad()
+
+    def expect(self, player: RosterPlayer) -> None:
+        """A door opened again after a crash: `player` is a newcomer it had seated whose
+        `join` is not in the chain yet (its table.json keeps it, SPEC 8.10); its seat stays
+        promised to it, and the node greets it and tells the table of it as before."""
+        self._late[player.curve] = self._players[player.seat] = player
 
     def release(self, key: bytes) -> None:
         """A newcomer whose `join` never came is dropped: its seat is free again."""
@@ -499,6 +554,16 @@ class HostLobby:
         self._serial += 1
         self._say(f"{guest.name} left: {self.players} of {self.plan.config.seats} seats taken")
         self._update_ad()
+
+    def _advertise_soon(self) -> None:
+        """Advertise the table from now on, with the seats free (a door opened again)."""
+
+        async def start() -> None:
+            await self._start_advertising()
+            self._update_ad()  # (seats may have been taken while it started)
+
+        task = asyncio.ensure_future(start())
+        task.add_done_callback(lambda t: t.exception())
 
     def _update_ad(self) -> None:
         if self._advertiser is not None:

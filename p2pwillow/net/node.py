@@ -211,6 +211,10 @@ class Door(Protocol):
         """The newcomer `key` was dropped: its seat is free again."""
         ...
 
+    def expect(self, player: RosterPlayer) -> None:
+        """After a crash: a newcomer seated before it whose `join` is not in the chain yet."""
+        ...
+
 
 @dataclass(slots=True)
 class _Arrival:
@@ -435,6 +439,11 @@ class Node:
             table = self._play.table
             for player in self.seating.newcomers:
                 if table.get(player.seat, ("", ""))[1] == player.identity_key:
+                    self._admit(player, now)
+                elif self._door is not None and self._awaited(player):
+                    # a host's door opened again: a newcomer it seated before the crash may
+                    # still be watching for its join (SPEC 8.10); its seat stays promised
+                    self._door.expect(player)
                     self._admit(player, now)
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
         elif self.seat == self._host:
@@ -1174,6 +1183,17 @@ class Node:
             self.store.save_table(self.game, self.seating.encode())
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
+
+    def _awaited(self, player: RosterPlayer) -> bool:
+        """The newcomer `player` (of the restored table.json) may still be waiting for its
+        seat: no `join` of its key is in the restored chain (one that joined and left since
+        waits no more), and its seat is free there."""
+        if player.seat in self._play.table:
+            return False
+        return not any(
+            isinstance(e.body, k.Join) and e.body.identity_key == player.identity_key
+            for e in self._play.restored
+        )
 
     def _join_refused(self) -> None:
         """The sequencer refused this newcomer's join: it is no longer sent, and is written

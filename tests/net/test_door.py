@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from live_helpers import (
     DEADLINE,
+    LOOPBACK,
     HeldLink,
     Table,
     bot,
+    close_all,
     entries,
     open_store,
     play_all,
@@ -26,10 +28,19 @@ from live_helpers import (
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import dump_checked
 from p2pwillow.ledger.entry import Entry
+from p2pwillow.net.discovery import browse
 from p2pwillow.net.errors import WireError, WireReason
-from p2pwillow.net.lobby import GuestLobby, LobbyError, LobbyFailure, statement_of
+from p2pwillow.net.lobby import (
+    GuestLobby,
+    HostLobby,
+    LobbyError,
+    LobbyFailure,
+    keys_pair,
+    statement_of,
+)
 from p2pwillow.net.node import Node
 from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
+from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import LobbyFrame, encode_frame
 from p2pwillow.rules import TableConfig
 from p2pwillow.session import Session
@@ -377,4 +388,95 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
         isinstance(e.body, k.HandStart) and 3 in {p.seat for p in e.body.players} for e in starts
     )
     report = verify_transcript(transcript(nodes[0]))
+    assert report.valid and not report.missing, report.error
+
+
+async def host_again(tmp: Path, crashed: Node, *, advertise: bool = False) -> Node:
+    """The host's node stopped (`crashed`, closed with nothing said) and taking its seat
+    again from its store as `willow host --resume` does: the door open on its port, opened
+    again from its table.json (SPEC 8.10)."""
+    await crashed.close()
+    store, keys = open_store(tmp, 0)
+    kept = store.load_table(crashed.game)
+    assert kept is not None
+    seating = Seating.decode(kept)
+    transport = Transport(
+        keys_pair(keys), host=LOOPBACK, port=seating.me.port, accept_unpinned=True
+    )
+    await transport.start()
+    transport.set_pins(p.statement for p in seating.others)
+    for p in seating.others:
+        transport.connect(p.curve, p.host, p.port)
+    door = HostLobby.reopen(keys, seating, transport, advertise=advertise)
+    again = Node(seating, transport, store, keys, bot=bot(0), door=door, resume=True)
+    await again.start()
+    return again
+
+
+def test_a_host_resumed_advertises_its_table_while_seats_are_free(tmp_path: Path) -> None:
+    """Two of three seats play; the host's node stops and takes its seat again: its door,
+    opened again, advertises the table with the one seat free in its chain (SPEC 8.7),
+    under the host's keys, at its port."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        port = nodes[0].seating.me.port
+        nodes[0] = await host_again(tmp_path, nodes[0], advertise=True)
+        try:
+            found = await browse(2.5, [LOOPBACK])
+            key = nodes[0].seating.me.curve
+            mine = [t for t in found.tables if t.statement and t.statement.curve_key == key]
+            assert [(t.name, t.seats_free, t.port) for t in mine] == [("test table", 1, port)]
+            assert mine[0].joinable
+        finally:
+            await close_all(nodes)
+
+    asyncio.run(main())
+
+
+def test_a_host_resumed_keeps_the_seat_it_promised_a_newcomer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two of three seats play; the door seats a newcomer, whose `join` is held on its way;
+    the host's node stops (as in a crash) and takes its seat again from its store, its door
+    opened again from table.json (SPEC 8.10): the seat stays promised to the newcomer (another
+    one is told the table is full), the held join comes in once released, and the newcomer
+    plays the game to its end with the others: one game everywhere."""
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=2, hands=4, config=TableConfig(seats=3))
+        nodes = await short_table(table, 1)
+        lobby = table.guest(2)
+        seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
+        assert lobby.transport is not None
+        link = HeldLink(monkeypatch, lobby.transport, k.Join.KIND)
+        late = table.node(2, seating, lobby)
+        await late.start()
+        for _ in range(int(DEADLINE / 0.02)):
+            if link.held:
+                break
+            await asyncio.sleep(0.02)
+        assert link.held, "the newcomer wrote its join"
+        again = await host_again(tmp_path, nodes[0])
+        assert [p.seat for p in again.seating.newcomers] == [2], "kept before it was dialled"
+        others = [again, nodes[1], late]
+        try:
+            full = await turned_away(table.guest(3))
+            assert full.reason is LobbyFailure.TABLE_FULL, full
+        finally:
+            link.release()
+        await play_all(others)
+        return others
+
+    nodes = asyncio.run(main())
+    assert all(n.failure is None for n in nodes)
+    copies = {transcript(n) for n in nodes}
+    assert len(copies) == 1, "the resumed host, the player and the newcomer hold one game"
+    chain = entries(copies.pop())
+    [join] = [e for e in chain if isinstance(e.body, k.Join)]
+    assert join.author == 2
+    later = [e.body for e in chain[join.seq :] if isinstance(e.body, k.HandStart)]
+    assert later and all(2 in {p.seat for p in body.players} for body in later)
+    report = verify_transcript(transcript(nodes[2]))
     assert report.valid and not report.missing, report.error

@@ -11,34 +11,31 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tmux_pane import DEADLINE, POLL, Pane, tmux_or_skip
+from tmux_pane import (
+    DEADLINE,
+    POLL,
+    ROOT,
+    Pane,
+    pane_env,
+    start_bot,
+    tmux_or_skip,
+    willow_command,
+)
 from tui_screen import SEATING, answer_keys
 
-ROOT = Path(__file__).resolve().parents[2]
 NEXT = "[Enter] next hand"
 OVER = "Final stacks: "
 JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
 
 
-def _willow(*args: str) -> list[str]:
-    return [sys.executable, "-m", "p2pwillow", *args]
-
-
 def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) -> None:
     tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "host")
-    env = {
-        "WILLOW_HOME": str(tmp_path / "ann"),
-        "PYTHONPATH": str(ROOT),
-        "PYTHONIOENCODING": "utf-8",
-        "LANG": "C.UTF-8",
-        "TERM": "xterm-256color",
-    }
-    host = _willow("host", "--name", "Ann", "--hands", "2", "--no-advertise")
+    env = pane_env(tmp_path / "ann")
+    host = willow_command("host", "--name", "Ann", "--hands", "2", "--no-advertise")
     host += ["--address", "127.0.0.1"]
     command = f"{shlex.join(host)}; echo willow-exited $?; sleep 600"
     bots: list[subprocess.Popen[str]] = []
@@ -50,23 +47,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) ->
         found = JOIN.search(text)
         assert found is not None
         for n, log in enumerate(logs, start=1):
-            args = _willow("bot", "--join", found.group(1), "--name", f"Bot{n}")
-            args += ["--level", "easy", "--samples", "40"]
-            with log.open("w", encoding="utf-8") as out:  # the child keeps its own copy
-                bots.append(
-                    subprocess.Popen(
-                        args,
-                        stdout=out,
-                        stderr=subprocess.STDOUT,
-                        stdin=subprocess.DEVNULL,
-                        text=True,
-                        env={
-                            **os.environ,
-                            "PYTHONPATH": str(ROOT),
-                            "WILLOW_HOME": str(tmp_path / f"b{n}"),
-                        },
-                    )
-                )
+            bots.append(start_bot(found.group(1), f"Bot{n}", tmp_path / f"b{n}", log))
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
         assert "Seats: Ann (you) · " in text
         for n in (1, 2, 3):
@@ -121,7 +102,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) ->
     # one game: the four transcripts are the same bytes
     assert len({p.read_bytes() for p in paths}) == 1
     verdict = subprocess.run(
-        _willow("verify", "--brief", str(paths[0])),
+        willow_command("verify", "--brief", str(paths[0])),
         capture_output=True,
         text=True,
         timeout=60,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -90,4 +91,39 @@ class Pane:
             capture_output=True,
             timeout=30,
             check=False,
+        )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def willow_command(*args: str) -> list[str]:
+    """`willow ARGS` as this checkout runs it."""
+    return [sys.executable, "-m", "p2pwillow", *args]
+
+
+def pane_env(home: Path) -> dict[str, str]:
+    """The environment of a willow command in a pane: its store at `home`, this checkout,
+    UTF-8, a colour terminal."""
+    return {
+        "WILLOW_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+        "PYTHONIOENCODING": "utf-8",
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+    }
+
+
+def start_bot(code: str, name: str, home: Path, log: Path) -> subprocess.Popen[str]:
+    """`willow bot --join CODE --name NAME` (easy, 40 samples a decision) as its own process,
+    its store at `home`, what it prints in `log`."""
+    args = willow_command("bot", "--join", code, "--name", name, "--level", "easy")
+    with log.open("w", encoding="utf-8") as out:  # the child keeps its own copy
+        return subprocess.Popen(
+            [*args, "--samples", "40"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "WILLOW_HOME": str(home)},
         )
