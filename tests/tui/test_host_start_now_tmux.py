@@ -6,17 +6,23 @@ on them and the first hand is dealt, and the fourth seat stays free (SPEC 8.9)."
 from __future__ import annotations
 
 import re
-import shlex
 import subprocess
 from pathlib import Path
 
-from tmux_pane import Pane, pane_env, start_bot, tmux_or_skip, willow_command
+from tmux_pane import (
+    Pane,
+    host_with_bots,
+    leave_screen,
+    pane_env,
+    stop_bots,
+    tmux_or_skip,
+    willow_command,
+)
 from tui_screen import SEATING
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import decode_entry
 
-JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
 OFFER = "press Enter to start with the 3 players seated"
 
 
@@ -27,17 +33,11 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
     env = pane_env(home)
     host = willow_command("host", "--name", "Ann", "--seats", "4", "--hands", "2", "--no-advertise")
     host += ["--address", "127.0.0.1"]
-    command = f"{shlex.join(host)}; echo willow-exited $?; sleep 600"
     bots: list[subprocess.Popen[str]] = []
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2)]
     try:
-        pane.start(command, env)
-        text = pane.wait_for(lambda s: JOIN.search(s) is not None, "the join line")
-        assert "waiting for 3 more player(s) to join" in text
-        found = JOIN.search(text)
-        assert found is not None
-        for n, log in enumerate(logs, start=1):
-            bots.append(start_bot(found.group(1), f"Bot{n}", tmp_path / f"b{n}", log))
+        joining = [(f"Bot{n}", tmp_path / f"b{n}", log) for n, log in enumerate(logs, start=1)]
+        host_with_bots(pane, env, host, joining, bots)
         text = pane.wait_for(lambda s: OFFER in s, "the offer to start")
         assert re.search(r"Bot[12] \(easy\) sat down in seat 2: 3 of 4 seats taken", text), text
         pane.press("Enter")
@@ -51,16 +51,10 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
         assert code is not None, text
         pane.press("y")
         pane.wait_for(lambda s: "hand 1" in s, "the first hand")
-        pane.press("q")
-        pane.wait_for(lambda s: "Leave the table?" in s, "the quit question")
-        pane.press("y")
-        printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
+        printed = leave_screen(pane)
     finally:
         pane.kill()
-        for bot in bots:
-            if bot.poll() is None:
-                bot.kill()
-                bot.wait()
+        stop_bots(bots)
     assert "Traceback" not in printed
     assert OFFER in printed
     assert "starting with 3 of 4 seats taken; the others join between hands" in printed

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 import time
 from pathlib import Path
@@ -19,8 +18,9 @@ from tmux_pane import (
     POLL,
     ROOT,
     Pane,
+    host_with_bots,
     pane_env,
-    start_bot,
+    stop_bots,
     tmux_or_skip,
     willow_command,
 )
@@ -28,7 +28,6 @@ from tui_screen import SEATING, answer_keys
 
 NEXT = "[Enter] next hand"
 OVER = "Final stacks: "
-JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
 
 
 def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) -> None:
@@ -37,17 +36,11 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) ->
     env = pane_env(tmp_path / "ann")
     host = willow_command("host", "--name", "Ann", "--hands", "2", "--no-advertise")
     host += ["--address", "127.0.0.1"]
-    command = f"{shlex.join(host)}; echo willow-exited $?; sleep 600"
     bots: list[subprocess.Popen[str]] = []
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2, 3)]
     try:
-        pane.start(command, env)
-        text = pane.wait_for(lambda s: JOIN.search(s) is not None, "the join line")
-        assert "waiting for 3 more player(s) to join" in text
-        found = JOIN.search(text)
-        assert found is not None
-        for n, log in enumerate(logs, start=1):
-            bots.append(start_bot(found.group(1), f"Bot{n}", tmp_path / f"b{n}", log))
+        joining = [(f"Bot{n}", tmp_path / f"b{n}", log) for n, log in enumerate(logs, start=1)]
+        host_with_bots(pane, env, host, joining, bots)
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
         assert "Seats: Ann (you) · " in text
         for n in (1, 2, 3):
@@ -82,10 +75,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) ->
             time.sleep(POLL)
     finally:
         pane.kill()
-        for bot in bots:
-            if bot.poll() is None:
-                bot.kill()
-                bot.wait()
+        stop_bots(bots)
     assert "willow-exited 0" in printed, printed
     assert "Traceback" not in printed
     paths = [Path(m) for m in re.findall(r"^transcript: (.+)$", printed, re.MULTILINE)]

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from tmux_pane import DEADLINE, POLL, Pane, tmux_or_skip
+from tmux_pane import DEADLINE, POLL, Pane, leave_screen, tmux_or_skip
 from tui_screen import SEATING, answer_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,10 +66,7 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
             pane.wait_for(lambda s, before=text: s != before, "an answer")  # type: ignore[misc]
         assert pressed >= 3, text
         assert f"code {code.group(0)}" in text  # the status bar
-        pane.press("q")
-        pane.wait_for(lambda s: "Leave the table?" in s, "the quit question")
-        pane.press("y")
-        printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
+        printed = leave_screen(pane)
     finally:
         pane.kill()
     assert "willow-exited 0" in printed

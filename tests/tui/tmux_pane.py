@@ -5,11 +5,13 @@ shows, each with a deadline."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -127,3 +129,44 @@ def start_bot(code: str, name: str, home: Path, log: Path) -> subprocess.Popen[s
             text=True,
             env={**os.environ, "PYTHONPATH": str(ROOT), "WILLOW_HOME": str(home)},
         )
+
+
+JOIN = re.compile(r"^willow join (\S+)$", re.MULTILINE)
+"""The join line `willow host` prints."""
+
+
+def host_with_bots(
+    pane: Pane,
+    env: dict[str, str],
+    host: list[str],
+    bots: Sequence[tuple[str, Path, Path]],
+    started: list[subprocess.Popen[str]],
+) -> str:
+    """Run `host` (a `willow host` command for four seats) in the pane, read the join line
+    off it, then start a `willow bot --join CODE` for each (name, home, log) into `started`
+    (the caller stops them); the pane's text when the join line showed."""
+    pane.start(f"{shlex.join(host)}; echo willow-exited $?; sleep 600", env)
+    text = pane.wait_for(lambda s: JOIN.search(s) is not None, "the join line")
+    assert "waiting for 3 more player(s) to join" in text
+    found = JOIN.search(text)
+    assert found is not None
+    for name, home, log in bots:
+        started.append(start_bot(found.group(1), name, home, log))
+    return text
+
+
+def leave_screen(pane: Pane) -> str:
+    """`q`, and `y` to the question it asks: the table screen closes; the pane's text once the
+    command has ended."""
+    pane.press("q")
+    pane.wait_for(lambda s: "Leave the table?" in s, "the quit question")
+    pane.press("y")
+    return pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
+
+
+def stop_bots(bots: Sequence[subprocess.Popen[str]]) -> None:
+    """Kill the bots still running (a test that failed half-way)."""
+    for bot in bots:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
