@@ -150,7 +150,9 @@ def test_a_frozen_dealer_is_replaced_and_catches_up(lan: Lan, tmp_path: Path) ->
     sat_in = [hand for hand, kind, _ in entries if kind == "sit_in"]
     print(f"caught up in hand {running}; its sit_in after hand(s) {sat_in}")
     if running < hands:  # caught up before the last hand: there is a hand to sit in for
-        assert sat_in and sat_in[0] in (running, running + 1), "caught up, it sits in at once"
+        # (`running` is when the files showed it caught up, polled while its peers play on:
+        # its node may have caught up, and written its sit_in, a hand before that)
+        assert sat_in and sat_in[0] <= running + 1, "caught up, it sits in at once"
         assert sat_in[0] == hands or sat_in[0] + 1 in played, "it plays the next hand"
 
 
