@@ -1593,6 +1593,7 @@ class _Play:
         mark = (len(ledger), ledger.head_hash, secret, len(s.state.signed))
         kept = self._kept
         if not out.send and not out.events and mark == kept:
+            self._follow_session(s)
             self.dirty = True
             return
         game = s.game_id
@@ -1642,17 +1643,22 @@ class _Play:
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             signed.sync()
+        self._follow_session(s)
         if kept is None or mark[:2] != kept[:2]:
             self._follow_chain(s)
         self._kept = mark
         self.dirty = True
 
-    def _follow_chain(self, s: Session) -> None:
-        """What the node reads of the chain, after it moved."""
-        ledger = s.ledger
+    def _follow_session(self, s: Session) -> None:
+        """What the node reads of the session after each call (cheap, so always)."""
         self.hands = s.hand_number
         self.sequencer = s.sequencer
         self.between = s.between_hands
+        self.ended = s.ended
+
+    def _follow_chain(self, s: Session) -> None:
+        """What the node reads of the chain, after it moved."""
+        ledger = s.ledger
         # a new dict each time the chain moves, never one changed in place
         self.table = {p.seat: (p.name, p.player_id) for p in s.game.players}
         if (
@@ -1661,7 +1667,6 @@ class _Play:
             and ledger.identities.get(s.seat) == self.keys.identity.public_key
         ):
             self.watching = False  # its join is in the chain: a seat like any other
-        self.ended = s.ended
         # the code is the game's and the seats' (SPEC 6.7): worked out again when they change
         seats, known = ledger.identities, self._code_of
         if known is None or known != (ledger.game, seats, self.safety_code):
