@@ -35,8 +35,9 @@ import enum
 import ipaddress
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.chain import Ledger
@@ -189,6 +190,17 @@ class _Guest:
     refused: Refused | None = None
     refusals_sent: int = 0
     sent_at: float = float("-inf")
+
+
+def _in_background(work: Coroutine[Any, Any, object]) -> None:
+    """Run `work` on the loop without waiting for it. What it raises is taken and dropped:
+    advertising is a convenience (the join code always works), never a reason to stop."""
+    asyncio.ensure_future(work).add_done_callback(_taken)
+
+
+def _taken(task: asyncio.Future[object]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 class HostLobby:
@@ -562,19 +574,16 @@ class HostLobby:
             await self._start_advertising()
             self._update_ad()  # (seats may have been taken while it started)
 
-        task = asyncio.ensure_future(start())
-        task.add_done_callback(lambda t: t.exception())
+        _in_background(start())
 
     def _update_ad(self) -> None:
         if self._advertiser is not None:
-            task = asyncio.ensure_future(self._advertiser.update(max(0, self._free())))
-            task.add_done_callback(lambda t: t.exception())
+            _in_background(self._advertiser.update(max(0, self._free())))
 
     def _stop_soon(self) -> None:
         """The game is over: the table is advertised no more."""
         if self._advertiser is not None:
-            task = asyncio.ensure_future(self.stop_advertising())
-            task.add_done_callback(lambda t: t.exception())
+            _in_background(self.stop_advertising())
 
     def roster(self) -> Roster:
         """The table as it is now (its game id zeros until the table is formed)."""
