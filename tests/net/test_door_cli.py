@@ -83,8 +83,10 @@ def kill_all(outputs: list[Output]) -> None:
 def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Path) -> None:
     """Three seats, four hands: the bot in seat 1 leaves after hand 1 (it deals hand 2), a
     `willow bot --join CODE` started then takes seat 1 and plays the hands after its join;
-    every transcript is the same game and verifies, the newcomer's too."""
-    first, code = host(tmp_path, "--hands", "4", "--seats", "3", samples="300")
+    every transcript is the same game and verifies, the newcomer's too. Deep stacks: with
+    the default thousand, a first hand can leave one player all the chips once the winner
+    has left, and the game is over before the newcomer comes."""
+    first, code = host(tmp_path, "--hands", "4", "--seats", "3", "--stack", "20000", samples="300")
     procs = [first]
     try:
         leaver = bot(tmp_path, code, 1, "--name", "Leaver", "--leave-after", "1")
@@ -120,7 +122,7 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     assert game.startswith(paths[1].read_bytes())
     chain = [decode_entry(line) for line in game.splitlines()]
     [join] = [e for e in chain if isinstance(e.body, k.Join)]
-    assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == 1000
+    assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == 20000
     starts = [e for e in chain if isinstance(e.body, k.HandStart)]
     played = [
         n
