@@ -126,7 +126,7 @@ def test_a_leave_the_sequencer_refused_is_written_again_after_the_next_hand(
             first_try = leaver.hands_played
             # every seat in the next hand, its sequencer included (it may get the hand's start,
             # countersigned by the sequencer before it, after the others: SPEC 6.6)
-            while any(n.hands_played <= first_try for n in nodes):
+            while any(n.hands_played <= first_try and not n.over for n in nodes):
                 await asyncio.sleep(0.02)
             link.release()  # late: a hand runs now
             await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
