@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,10 @@ from p2pwillow.net.node import BotSeat, Node
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import AuthoredFrame, decode_frame
-from p2pwillow.rules import TableConfig
+from p2pwillow.rules import ActionKind, TableConfig
+from p2pwillow.session import DecisionLike, Session
 from p2pwillow.store import NodeKeys, Store
+from p2pwillow.table import Decider
 
 LOOPBACK = "127.0.0.1"
 DEADLINE = 60.0
@@ -40,8 +43,32 @@ def open_store(tmp: Path, n: int) -> tuple[Store, NodeKeys]:
     return store, store.keys(lambda: node_keys(n))
 
 
-def bot(n: int) -> BotSeat:
+def bot(n: int, go: threading.Event | None = None) -> BotSeat:
+    if go is not None:
+        return HeldBot(samples=SAMPLES, seed=100 + n, go=go)
     return BotSeat(samples=SAMPLES, seed=100 + n)
+
+
+@dataclass(frozen=True)
+class HeldBot(BotSeat):
+    """A bot that, once it has announced the hand it deals, decides nothing until `go` is
+    set: a test keeps the first hand running (its cards dealt) until what it waits for has
+    come, a newcomer at the door, however slow the machine. The table waits as it waits for
+    a player who is away, well within the action clock. The decider runs in the node's
+    worker thread, hence a thread's event."""
+
+    go: threading.Event = field(default_factory=threading.Event)
+
+    def decider(self, seat: int) -> Decider:
+        decide = BotSeat.decider(self, seat)
+
+        def held(s: Session) -> DecisionLike | None:
+            decision = decide(s)
+            if self.go.is_set() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
+                return decision
+            return None
+
+        return held
 
 
 @dataclass

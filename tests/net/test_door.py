@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -57,10 +58,14 @@ async def turned_away(lobby: GuestLobby) -> LobbyError:
 
 
 async def short_table(
-    table: Table, guests: int, events: list[dict[str, object]] | None = None
+    table: Table,
+    guests: int,
+    events: list[dict[str, object]] | None = None,
+    go: threading.Event | None = None,
 ) -> list[Node]:
     """The host and `guests` guests at a table of more seats, started with those seated (the
-    host's node reporting to `events`)."""
+    host's node reporting to `events`); with `go`, their bots make no decision until it is
+    set."""
     await table.open()
     host = table.host
     assert host is not None
@@ -71,10 +76,10 @@ async def short_table(
         await asyncio.sleep(0.05)
     host.start_now()
     seating = await asyncio.wait_for(forming, DEADLINE)
-    nodes = [table.node(0, seating, host, events=events)]
+    nodes = [table.node(0, seating, host, seat=bot(0, go), events=events)]
     await nodes[0].start()
     for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
-        nodes.append(table.node(n, s, lobby))
+        nodes.append(table.node(n, s, lobby, seat=bot(n, go)))
         await nodes[-1].start()
     return nodes
 
@@ -104,11 +109,13 @@ def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(tmp_path: Pat
     at_host: list[dict[str, object]] = []
 
     async def main() -> list[Node]:
-        table = Table(tmp_path, players=3, hands=4, config=TableConfig(seats=4))
-        nodes = await short_table(table, 2, at_host)
+        table = Table(tmp_path, players=3, hands=3, config=TableConfig(seats=4))
+        go = threading.Event()
+        nodes = await short_table(table, 2, at_host, go)
         while not any(e["event"] == "dealt" for e in at_host):
             await asyncio.sleep(0.02)
         nodes.append(await newcomer(table, 3, events))
+        go.set()  # hand 1 goes on once the newcomer is seated
         await play_all(nodes)
         return nodes
 
@@ -201,7 +208,8 @@ def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) 
 
     async def main() -> None:
         table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
-        nodes = await short_table(table, 1)
+        go = threading.Event()
+        nodes = await short_table(table, 1, None, go)
         events: list[dict[str, object]] = []
         nodes.append(await newcomer(table, 2, events))
         clash = table.guest(4, ["  ANN "])
@@ -220,6 +228,7 @@ def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(tmp_path: Path) 
         assert caught.value.reason is LobbyFailure.TABLE_FULL
         assert late.transport is not None
         await late.transport.close()
+        go.set()  # the game goes on only now: it cannot end before the door was tried
         await play_all(nodes)
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))
@@ -238,8 +247,9 @@ def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
     at_host: list[dict[str, object]] = []
 
     async def main() -> None:
-        table = Table(tmp_path, players=2, hands=8, config=TableConfig(seats=3))
-        nodes = await short_table(table, 1, at_host)
+        table = Table(tmp_path, players=2, hands=3, config=TableConfig(seats=3))
+        go = threading.Event()
+        nodes = await short_table(table, 1, at_host, go)
         silent = table.guest(2)
         seating = await asyncio.wait_for(silent.seat(), DEADLINE)
         assert seating.late and seating.seat == 2
@@ -255,6 +265,7 @@ def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
         monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 120.0)
         nodes.append(await newcomer(table, 3, []))
         assert nodes[-1].seat == 2, "the seat promised to the dropped newcomer is free again"
+        go.set()  # hand 1 goes on once the second newcomer is seated
         await play_all(nodes)
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))
@@ -343,7 +354,8 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
 
     async def main() -> list[Node]:
         table = Table(tmp_path, players=3, hands=5, config=TableConfig(seats=4))
-        nodes = await short_table(table, 2, at_host)
+        go = threading.Event()
+        nodes = await short_table(table, 2, at_host, go)
         while not any(e["event"] == "dealt" for e in at_host):
             await asyncio.sleep(0.02)
         lobby = table.guest(3)
@@ -356,6 +368,7 @@ def test_a_join_the_sequencer_refused_is_written_again_after_the_hand(
                     on_event=events.append, say=notices.append)  # fmt: skip
         await late.start()
         nodes.append(late)
+        go.set()  # hand 1 goes on once the newcomer is seated
         while not link.held or not joins_sent(events):
             await asyncio.sleep(0.02)
         [written_after] = joins_sent(events)

@@ -10,6 +10,8 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from test_live_cli import DEADLINE, LOOPBACK, one_line, start, willow
@@ -53,6 +55,10 @@ class Output:
         return code, "".join(self.lines)
 
 
+DEEP = 20000
+"""The stack of a game whose newcomer must play its last hands: with the default thousand, a
+hand can take all a seat's chips, and a seat without chips sits out (SPEC 3.11)."""
+
 SAMPLES = "40"
 """Monte Carlo deals per bot decision; the game of the newcomer test plays at the bots' own
 pace (their default), so that a hand lasts about as long as a newcomer takes to start."""
@@ -80,15 +86,38 @@ def kill_all(outputs: list[Output]) -> None:
             out.proc.wait()
 
 
+@contextmanager
+def table_of(first: Output, *notes: Path) -> Iterator[list[Output]]:
+    """The processes a test starts, `first` and those it adds to the list: whatever the test
+    does, none is left running, and what each printed (and the files in `notes`) is shown
+    for a test that fails."""
+    procs = [first]
+    try:
+        yield procs
+    finally:
+        kill_all(procs)
+        for p in procs:
+            print("".join(p.lines)[-3000:])
+        for note in notes:
+            if note.exists():
+                print(note.read_text()[-6000:])
+
+
+def finish(procs: Sequence[Output]) -> tuple[list[int], list[str]]:
+    """Each process run to its end: the exit codes and the outputs."""
+    results = [p.finish() for p in procs]
+    return [c for c, _ in results], [o for _, o in results]
+
+
 def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Path) -> None:
     """Three seats, four hands: the bot in seat 1 leaves after hand 1 (it deals hand 2), a
     `willow bot --join CODE` started then takes seat 1 and plays the hands after its join;
     every transcript is the same game and verifies, the newcomer's too. Deep stacks: with
     the default thousand, a first hand can leave one player all the chips once the winner
     has left, and the game is over before the newcomer comes."""
-    first, code = host(tmp_path, "--hands", "4", "--seats", "3", "--stack", "20000", samples="300")
-    procs = [first]
-    try:
+    args = ["--hands", "4", "--seats", "3", "--stack", str(DEEP)]
+    first, code = host(tmp_path, *args, samples="300")
+    with table_of(first, tmp_path / "late.jsonl") as procs:
         leaver = bot(tmp_path, code, 1, "--name", "Leaver", "--leave-after", "1")
         procs.append(leaver)
         first.wait_for(r"Leaver \(normal\) sat down in seat 1")
@@ -98,16 +127,7 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
             tmp_path, code, 3, "--name", "Late", "--events", str(tmp_path / "late.jsonl")
         )
         procs.append(newcomer)
-        results = [p.finish() for p in procs]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-        late = tmp_path / "late.jsonl"
-        if late.exists():
-            print(late.read_text()[-6000:])
-    codes = [c for c, _ in results]
-    outputs = [o for _, o in results]
+        codes, outputs = finish(procs)
     assert codes == [0, 0, 0, 0], outputs
     assert "Late (normal) joins in seat 1 from the next hand (at 127.0.0.1:" in outputs[0]
     assert "takes seat 1 of a game under way" in outputs[3], outputs[3]
@@ -122,7 +142,7 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     assert game.startswith(paths[1].read_bytes())
     chain = [decode_entry(line) for line in game.splitlines()]
     [join] = [e for e in chain if isinstance(e.body, k.Join)]
-    assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == 20000
+    assert isinstance(join.body, k.Join) and join.author == 1 and join.body.buy_in == DEEP
     starts = [e for e in chain if isinstance(e.body, k.HandStart)]
     played = [
         n
@@ -173,9 +193,9 @@ def test_a_host_starts_with_3_of_4_seats_and_a_4th_bot_joins_between_hands(
     verify` passes and the chips are all there."""
     # six hands: a process started while hand 1 runs is seated well before the last one, even
     # on a loaded machine (its start alone is a second of CPU)
-    first, code = host(tmp_path, "--hands", "6", "--seats", "4", "--start-with", "3", samples="300")
-    procs = [first]
-    try:
+    args = ["--hands", "6", "--seats", "4", "--start-with", "3", "--stack", str(DEEP)]
+    first, code = host(tmp_path, *args, samples="300")
+    with table_of(first) as procs:
         first.wait_for(r"starting once 3 of 4 seats are taken")
         procs += [
             bot(tmp_path, code, n, "--name", name, samples="300")
@@ -183,13 +203,7 @@ def test_a_host_starts_with_3_of_4_seats_and_a_4th_bot_joins_between_hands(
         ]
         first.wait_for(r"^hand 1: ")
         procs.append(bot(tmp_path, code, 3, "--name", "Dee"))
-        results = [p.finish() for p in procs]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-    codes = [c for c, _ in results]
-    outputs = [o for _, o in results]
+        codes, outputs = finish(procs)
     assert codes == [0, 0, 0, 0], outputs
     assert "Dee (normal) joins in seat 3 from the next hand" in outputs[0]
     assert "Dee (normal) takes seat 3 of a game under way" in outputs[3]
@@ -200,14 +214,14 @@ def test_a_host_starts_with_3_of_4_seats_and_a_4th_bot_joins_between_hands(
     genesis = chain[0].body
     assert isinstance(genesis, k.Genesis) and sorted(genesis.identity_keys()) == [0, 1, 2]
     [join] = [e for e in chain if isinstance(e.body, k.Join)]
-    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == 1000
+    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == DEEP
     starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
     assert len(starts) == 6
     seats = [{p.seat for p in body.players} for body in starts]
     assert seats[0] == {0, 1, 2}, "hand 1 is dealt to the three who started"
     assert 3 in seats[-1], "the newcomer plays the last hand"
-    chips = verified(transcript_of(outputs[3]), bought_in=4000)
-    assert chips.at_table == 4000
+    chips = verified(transcript_of(outputs[3]), bought_in=4 * DEEP)
+    assert chips.at_table == 4 * DEEP
     verdict = willow("verify", str(transcript_of(outputs[0])))
     assert verdict.returncode == 0, verdict
 
@@ -223,31 +237,25 @@ def test_start_with_outside_2_to_seats_is_one_usage_line(tmp_path: Path) -> None
 def test_a_full_table_is_one_line_and_exit_12(tmp_path: Path) -> None:
     """A 2-seat table playing: a third bot is told the table is full (exit 12)."""
     first, code = host(tmp_path, "--hands", "3", "--seats", "2")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         procs.append(bot(tmp_path, code, 1, "--name", "Bea"))
         first.wait_for(r"hand 1: ")
         third = willow("bot", "--join", code, "--address", LOOPBACK, "--name", "Cal",
                        "--home", str(tmp_path / "bot3"), timeout=60)  # fmt: skip
         line = one_line(third, 12)
         assert line == "willow bot: the host did not seat Cal (normal): all 2 seats are taken"
-        results = [p.finish() for p in procs]
-    finally:
-        kill_all(procs)
-    assert [c for c, _ in results] == [0, 0]
+        codes, _ = finish(procs)
+    assert codes == [0, 0]
 
 
 def test_a_host_gone_is_one_line_and_exit_10(tmp_path: Path) -> None:
     """Once the host's willow has stopped (its game over), nothing keeps the door: a newcomer
     is told nothing answers at the code's address (exit 10)."""
     first, code = host(tmp_path, "--hands", "1", "--seats", "2")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         procs.append(bot(tmp_path, code, 1, "--name", "Bea"))
-        results = [p.finish() for p in procs]
-    finally:
-        kill_all(procs)
-    assert [c for c, _ in results] == [0, 0]
+        codes, _ = finish(procs)
+    assert codes == [0, 0]
     gone = willow("bot", "--join", code, "--address", LOOPBACK, "--timeout", "1.5",
                   "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
     line = one_line(gone, 10)
@@ -272,9 +280,9 @@ def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path
     join; `willow bot --resume --home DIR` takes its seat again from its store (its table.json
     the roster it was given, `late`), catches up and plays the game to its end: one game in
     every store, verified, every chip there."""
-    first, code = host(tmp_path, "--hands", "5", "--seats", "3", "--start-with", "2", samples="300")
-    procs = [first]
-    try:
+    args = ["--hands", "5", "--seats", "3", "--start-with", "2", "--stack", str(DEEP)]
+    first, code = host(tmp_path, *args, samples="300")
+    with table_of(first) as procs:
         procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
         first.wait_for(r"^hand 1: ")
         late = bot(tmp_path, code, 2, "--name", "Cal", "--events", str(tmp_path / "cal.jsonl"))
@@ -282,13 +290,7 @@ def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path
         first.wait_for(r"Cal \(normal\) joined the table in seat 2")
         again, _ = _killed_and_resumed(first, late, tmp_path / "bot2")
         procs.append(again)
-        results = [p.finish() for p in (first, procs[1], again)]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-    codes = [c for c, _ in results]
-    outputs = [o for _, o in results]
+        codes, outputs = finish([first, procs[1], again])
     assert codes == [0, 0, 0], outputs
     assert "resuming " in outputs[2] and " at seat 2 " in outputs[2], outputs[2]
     resumed = outputs[2][outputs[2].index("resuming ") :]
@@ -305,18 +307,19 @@ def test_a_newcomer_killed_after_its_join_resumes_its_seat_and_plays_on(tmp_path
     [game_dir] = (tmp_path / "bot2" / "data" / "games").iterdir()
     table = json.loads((game_dir / "table.json").read_text())
     assert table["late"] is True and table["seat"] == 2
-    verified(transcript_of(outputs[2]), bought_in=3000)
+    verified(transcript_of(outputs[2]), bought_in=3 * DEEP)
 
 
 def test_a_player_resumed_after_a_newcomer_joined_plays_with_it(tmp_path: Path) -> None:
     """A seated bot is killed (SIGKILL) after a newcomer joined; resumed from its store, it
     must know the newcomer's key although its table.json was written when the table formed
     (SPEC 8.10): it lets the newcomer in and dials it, so the hands the newcomer sequences get
-    its entries and nobody is timed out. A short clock makes a missing link show at once."""
+    its entries and nobody is timed out. A short clock makes a missing link show at once;
+    deep stacks keep the newcomer in the hands it should deal."""
     args = ["--hands", "12", "--seats", "3", "--start-with", "2", "--clock", "4"]
+    args += ["--stack", str(DEEP)]
     first, code = host(tmp_path, *args, samples="300")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         seated = bot(tmp_path, code, 1, "--name", "Bea", samples="300")
         procs.append(seated)
         first.wait_for(r"^hand 1: ")
@@ -326,13 +329,7 @@ def test_a_player_resumed_after_a_newcomer_joined_plays_with_it(tmp_path: Path) 
         time.sleep(ANNOUNCE_AFTER + 1)
         again, hands_then = _killed_and_resumed(first, seated, tmp_path / "bot1")
         procs.append(again)
-        results = [p.finish() for p in (first, procs[2], again)]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-    codes = [c for c, _ in results]
-    outputs = [o for _, o in results]
+        codes, outputs = finish([first, procs[2], again])
     assert codes == [0, 0, 0], outputs
     assert "resuming " in outputs[2] and " at seat 1 " in outputs[2], outputs[2]
     for out in outputs:
@@ -341,7 +338,9 @@ def test_a_player_resumed_after_a_newcomer_joined_plays_with_it(tmp_path: Path) 
     chain = [decode_entry(line) for line in game.splitlines()]
     starts = [e for e in chain if isinstance(e.body, k.HandStart)]
     after = [e.body for e in starts if e.hand > hands_then + 1 and isinstance(e.body, k.HandStart)]
-    assert any(b.dealer == 2 for b in after), "the newcomer dealt after the resume"
+    # (unless it lost every chip first: a seat without chips sits out and deals no more)
+    dealt = any(b.dealer == 2 for b in after)
+    assert dealt or 2 not in {p.seat for p in after[-1].players}, "the newcomer dealt after it"
     timed_out = [e.body for e in chain if isinstance(e.body, k.Timeout)]
     assert not timed_out, f"a seat was timed out: {timed_out}"
     # the resumed bot played on: it finished the hand it was killed in, and is dealt in after
@@ -361,8 +360,7 @@ def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path
     """A newcomer killed while it watches (its join not in the chain) holds no seat to resume:
     `--resume` is one line, exit 19, naming what to do; the game goes on without it."""
     first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
         first.wait_for(r"^hand 1: ")
         late = bot(tmp_path, code, 2, "--name", "Cal")
@@ -379,12 +377,8 @@ def test_a_newcomer_stopped_before_its_join_is_told_to_join_again(tmp_path: Path
             f"willow bot: {game_dir / 'transcript.jsonl'}: this seat's join never came into "
             "the chain, so there is no seat to resume: join the table again with its join code"
         )
-        results = [p.finish() for p in procs[:2]]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-    assert [c for c, _ in results] == [0, 0]
+        codes, _ = finish(procs[:2])
+    assert codes == [0, 0]
 
 
 def test_a_newcomer_never_seated_gives_up_with_one_line_and_exit_20(tmp_path: Path) -> None:
@@ -392,8 +386,7 @@ def test_a_newcomer_never_seated_gives_up_with_one_line_and_exit_20(tmp_path: Pa
     it watches) gives up after `--seat-within` seconds: one line saying so, exit 20. The table
     goes on once it runs again."""
     first, code = host(tmp_path, "--hands", "2", "--seats", "3", "--start-with", "2", samples="300")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         procs.append(bot(tmp_path, code, 1, "--name", "Bea", samples="300"))
         first.wait_for(r"^hand 1: ")
         late = bot(tmp_path, code, 2, "--name", "Cal", "--seat-within", "3")
@@ -406,18 +399,14 @@ def test_a_newcomer_never_seated_gives_up_with_one_line_and_exit_20(tmp_path: Pa
         finally:
             for p in procs[:2]:
                 p.proc.send_signal(signal.SIGCONT)
-        results = [p.finish() for p in procs[:2]]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
+        codes, _ = finish(procs[:2])
     assert gave_up == 20, output
     assert "Traceback" not in output
     assert output.splitlines()[-1] == (
         "willow bot: no seat after 3 s: the table never took this newcomer's join (its players "
         "drop a newcomer after 120 s without one); join again with the table's join code"
     )
-    assert [c for c, _ in results] == [0, 0]
+    assert codes == [0, 0]
 
 
 def test_seat_within_must_be_positive(tmp_path: Path) -> None:
@@ -435,9 +424,9 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path) -> None:
     the table is full a fifth bot is told so (exit 12). One game in every store, verified,
     every chip there."""
     args = ["--hands", "6", "--seats", "4", "--start-with", "3", "--clock", "8"]
+    args += ["--stack", str(DEEP)]
     first, code = host(tmp_path, *args, samples="300")
-    procs = [first]
-    try:
+    with table_of(first) as procs:
         procs += [
             bot(tmp_path, code, n, "--name", name, samples="300")
             for n, name in ((1, "Bea"), (2, "Cal"))
@@ -459,13 +448,7 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path) -> None:
                        "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
         line = one_line(fifth, 12)
         assert line == "willow bot: the host did not seat Eve (normal): all 4 seats are taken"
-        results = [p.finish() for p in procs[1:]]
-    finally:
-        kill_all(procs)
-        for p in procs:
-            print("".join(p.lines)[-3000:])
-    codes = [c for c, _ in results]
-    outputs = [o for _, o in results]
+        codes, outputs = finish(procs[1:])
     assert codes == [0, 0, 0, 0], outputs
     assert "resuming " in outputs[2] and " at seat 0 " in outputs[2], outputs[2]
     assert "Dee (normal) joins in seat 3 from the next hand" in outputs[2]
@@ -475,10 +458,10 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path) -> None:
     game = game_of([transcript_of(out) for out in outputs])
     chain = [decode_entry(line) for line in game.splitlines()]
     [join] = [e for e in chain if isinstance(e.body, k.Join)]
-    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == 1000
+    assert isinstance(join.body, k.Join) and join.author == 3 and join.body.buy_in == DEEP
     starts = [e.body for e in chain if isinstance(e.body, k.HandStart)]
     assert len(starts) == 6 and 3 in {p.seat for p in starts[-1].players}
-    chips = verified(transcript_of(outputs[3]), bought_in=4000)
-    assert chips.at_table == 4000
+    chips = verified(transcript_of(outputs[3]), bought_in=4 * DEEP)
+    assert chips.at_table == 4 * DEEP
     verdict = willow("verify", str(transcript_of(outputs[2])))
     assert verdict.returncode == 0, verdict

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,7 +33,8 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
     async def main() -> list[str]:
         at_host: list[dict[str, object]] = []
         table = Table(tmp_path, players=3, hands=3, config=TableConfig(seats=4))
-        nodes = await short_table(table, 2, at_host)
+        go = threading.Event()
+        nodes = await short_table(table, 2, at_host, go)
         while not any(e["event"] == "dealt" for e in at_host):
             await asyncio.sleep(0.02)
         lobby = table.guest(3, ["Dee"])
@@ -43,6 +45,7 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
         seen: list[str] = []
         async with terminal(late, 30, 100) as t:
             text = await t.wait_for(WATCHING)
+            go.set()  # hand 1 goes on once the newcomer watches it
             seen.append(text)
             assert SEATING not in text, "a newcomer is not asked about the genesis's code"
             assert "Dee (you)" not in text
