@@ -163,6 +163,9 @@ LINGER = 10.0
 """After the game, a node stays this long at most for its peers to acknowledge its head."""
 GONE_AFTER = 2.0
 """A peer whose connection is down and that has been silent this long has left the table."""
+FAREWELL = 0.5
+"""A seat that left is let go this long after it was told this node's head: long enough for
+the heartbeat to leave before the connection closes (sockets close with LINGER 0)."""
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
@@ -361,6 +364,9 @@ class Node:
         """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
+        self.settled: bool | None = None
+        """Whether, once the game was over, every peer said it holds this node's head (False:
+        some were gone, or it stopped at the linger's end without knowing); None before."""
         """What stopped the node, if something did (the notice says it in words)."""
         self._on_event = on_event
         self._say = say
@@ -401,6 +407,7 @@ class Node:
         self._leave_wanted = False
         self._sit_in_wanted = False
         self._leaving: dict[int, int] = {}
+        self._farewells: dict[int, float] = {}
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         self._arrivals: dict[bytes, _Arrival] = {}
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
@@ -535,8 +542,10 @@ class Node:
                 self._tell_head()
             if all(st.head_seq >= head or self._gone(st, now) for st in statuses):
                 self._tell_head()  # so that each peer's own wait ends at once too
+                self.settled = all(st.head_seq >= head for st in statuses)
                 return True
             if now >= deadline:
+                self.settled = False
                 return False
             await asyncio.sleep(0.02)
 
@@ -1075,12 +1084,23 @@ class Node:
     def _let_go(self, now: float) -> None:
         """Each seat whose `leave` is in the chain is let go once it holds that entry (so it
         knows it may stop) or is gone: no more frames to it, its key unpinned, its
-        connection closed (SPEC 8.9). Its going is not a fault."""
+        connection closed (SPEC 8.9). Its going is not a fault. A seat that holds its leave
+        is told this node's head first, a moment before: the leaver waits for its peers to
+        hold its head before it stops, and a peer that let it go says nothing more."""
         for seat, seq in list(self._leaving.items()):
             key = self._keys[seat]
             status = self._rep.status(key)
-            if status.head_seq < seq and not self._gone(status, now):
+            gone = self._gone(status, now)
+            if status.head_seq < seq and not gone:
                 continue
+            told = self._farewells.get(seat)
+            if not gone and (told is None or now - told < FAREWELL):
+                if told is None:
+                    heartbeat = HeartbeatFrame(self._rep.head_seq, self._rep.head_hash)
+                    self.transport.send(key, encode_frame(heartbeat))
+                    self._farewells[seat] = now
+                continue
+            self._farewells.pop(seat, None)
             del self._leaving[seat]
             del self._seats[key]
             self._rep.remove_peer(key)
@@ -1161,6 +1181,7 @@ class Node:
         old = self._keys.get(player.seat)
         if old is not None and old in self._seats:
             self._leaving.pop(player.seat, None)
+            self._farewells.pop(player.seat, None)
             self._drop_peer(old)
         try:
             self.transport.pin(player.statement)

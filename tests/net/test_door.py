@@ -304,6 +304,7 @@ def test_a_player_who_left_comes_back_with_the_stack_it_left_with(tmp_path: Path
         leaver.leave_table()
         await asyncio.wait_for(leaver.play_out(), DEADLINE)
         assert leaver.ended is not None and leaver.ended.startswith("you left the table")
+        assert leaver.settled, "told by every peer that it holds the leave before it let go"
         left_with = transcript(leaver)
         again = await newcomer(table, nodes.index(leaver), events)
         assert again.seat == 2
