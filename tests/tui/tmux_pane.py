@@ -18,7 +18,7 @@ import pytest
 
 DEADLINE = 120.0
 """Seconds any one wait may take (two cores shared with other work)."""
-POLL = 0.2
+POLL = 0.1
 
 
 def tmux_or_skip() -> str:
