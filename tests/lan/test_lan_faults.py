@@ -30,7 +30,7 @@ from willow import (
 )
 
 PLAYERS = 4
-HANDS = 3
+HANDS = 5
 STACK = 1000
 DEADLINE = 90.0
 """Seconds for the rest of a game once the fault is over."""

@@ -1,5 +1,5 @@
 """Four laptops play a game on a LAN of namespaces with real `willow` processes: `willow host
---auto --hands 3` on one, a bot on each of the others. Then the same with a wifi's faults: 20%
+--auto --hands 5` on one, a bot on each of the others. Then the same with a wifi's faults: 20%
 of one laptop's packets lost (nftables), another's link pulled for 3 s in the middle of a hand,
 and a third laptop's peer sending garbage frames all game long. Each time every transcript is
 the same, byte for byte, `willow verify` accepts it, and no chip is lost."""
@@ -16,14 +16,14 @@ from lan import Lan
 from willow import ENV, bot, finished, host, same_valid_game
 
 HERE = Path(__file__).resolve().parent
-HANDS = 3
+HANDS = 5
 PLAYERS = 4
 STACK = 1000
 DEADLINE = 150.0
-"""Seconds for a whole game (three hands of four processes on a loaded machine)."""
+"""Seconds for a whole game (five hands of four processes on a loaded machine)."""
 
 
-def test_four_laptops_play_three_hands(lan: Lan, tmp_path: Path) -> None:
+def test_four_laptops_play_five_hands(lan: Lan, tmp_path: Path) -> None:
     laptops = [lan.add_laptop() for _ in range(PLAYERS)]
     host_proc, code = host(laptops[0], tmp_path, hands=HANDS, seats=PLAYERS)
     # one bot finds the table by itself (DNS-SD on the LAN), the others paste the code
@@ -32,7 +32,7 @@ def test_four_laptops_play_three_hands(lan: Lan, tmp_path: Path) -> None:
     procs = [host_proc, *bots]
     paths = finished(procs, DEADLINE)
     same_valid_game(paths, HANDS, PLAYERS, STACK)
-    assert "the game is over: 3 hands played" in host_proc.output()
+    assert "the game is over: 5 hands played" in host_proc.output()
     codes = {re.search(r"safety code ([A-Z2-7-]+)", p.output()) for p in procs}
     assert len({m.group(1) for m in codes if m}) == 1
 
