@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from p2pwillow.rules import BettingStructure
     from p2pwillow.verify import Outcome
 
+LEVELS = ("easy", "normal", "hard")
+"""The bots' levels (those of `p2pwillow.bots`, a test holds them the same), named here so that
+the command line is built without importing the bots: `willow verify` starts in a third of
+the time."""
+
 EXIT_USAGE = 2
 EXIT_BUG = 70
 """A bug in willow (sysexits' EX_SOFTWARE), never a verdict on the input."""
@@ -319,7 +324,8 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     """The seat's options from the arguments, or why they do not work."""
     from p2pwillow.ledger.fields import FieldError
     from p2pwillow.live import SeatOptions, bot_home, stdout_is_terminal
-    from p2pwillow.net.node import SEAT_WITHIN, BotSeat
+    from p2pwillow.net.newcomers import SEAT_WITHIN
+    from p2pwillow.net.node import BotSeat
     from p2pwillow.net.wire import NAME
 
     if args.name is not None:
@@ -466,7 +472,7 @@ def _resume(command: str, options: SeatOptions) -> int:
 def _seat_arguments(
     parser: argparse.ArgumentParser, *, auto: bool, seat_within: bool = True
 ) -> None:
-    from p2pwillow.net.node import LEVELS, SEAT_WITHIN
+    from p2pwillow.net.newcomers import SEAT_WITHIN
 
     parser.add_argument("--name", help="your name at the table (1 to 32 characters)")
     home_help = f"keep this seat's keys and games here (default: ${ENV_VAR}, or the user's data)"
@@ -524,8 +530,6 @@ def _table_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_play_command(commands: argparse._SubParsersAction[_Parser]) -> None:
-    from p2pwillow.net.node import LEVELS
-
     play = commands.add_parser(
         "play",
         help="play against bots on this machine: a real table, one willow bot process each",

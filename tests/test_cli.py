@@ -51,6 +51,27 @@ def test_help() -> None:
     assert result.stderr == ""
 
 
+def test_the_levels_offered_are_the_bots_and_verify_does_not_load_the_table() -> None:
+    """The command line names the bots' levels itself so that a command that plays no table
+    (`willow verify`) starts without importing the bots or the node."""
+    from p2pwillow import bots, cli
+
+    assert cli.LEVELS == bots.LEVELS
+    probe = (
+        "import sys; from p2pwillow.cli import main; "
+        "code = main(['verify', '--brief', sys.argv[1]]); "
+        "print(sorted(m for m in sys.modules if m.startswith(('p2pwillow.net.node', "
+        "'p2pwillow.bots', 'zmq', 'zeroconf', 'prompt_toolkit'))))"
+    )
+    transcript = Path(__file__).resolve().parents[1] / "protocol/transcripts/honest-3p-2h.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(transcript)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+
+
 def test_unknown_subcommand() -> None:
     line = one_error_line(willow("shuffleboard"))
     assert "shuffleboard" in line

@@ -88,7 +88,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from p2pwillow.bots import BotError, strength
+from p2pwillow.bots import LEVELS, BotError, strength
 from p2pwillow.client import LEFT_TABLE, Notice, Shown
 from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger import kinds as k
@@ -98,6 +98,7 @@ from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
+from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN
 from p2pwillow.net.replication import (
     CATCH_UP_AFTER,
     AuthoredReceived,
@@ -141,8 +142,6 @@ from p2pwillow.view import Link, TableView, decision_error, table_view
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("easy", "normal", "hard")
-"""The bot levels a command line offers."""
 DEAL_SIZES = (5, 6, 7)
 HAND_SECRET = "hand-key"
 """The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
@@ -173,13 +172,6 @@ ENDED_BY_YOU = "the game is over: you ended it"
 JOIN_TRIES = 3
 """A `join` the sequencer refused while no hand runs is written again at once at most this many
 times; after that (or if a hand started first), once the next hand has ended."""
-JOIN_WITHIN = 120.0
-"""A newcomer whose `join` is not in the chain this long after it was seated is dropped."""
-GIVE_UP_AFTER = 10.0
-"""A newcomer not seated JOIN_WITHIN and this long after it started gives up: its peers have
-dropped it."""
-SEAT_WITHIN = JOIN_WITHIN + GIVE_UP_AFTER
-"""A newcomer gives up once it has waited this long for its seat (its `join` in the chain)."""
 ANNOUNCE_AFTER = 3.0
 """The host tells the seated players of a newcomer this long more once its join is in its
 chain, for a peer whose chain lags."""
