@@ -343,3 +343,41 @@ def test_the_seat_that_takes_over_as_the_hand_ends_signs_its_head_itself() -> No
     assert len({s.ledger.head_hash for s in others}) == 1
     _valid(list(witness.ledger.entries))
     assert table.rejections == []
+
+
+def test_a_leave_resent_after_it_is_in_the_chain_is_ignored_by_every_peer() -> None:
+    """SPEC 7.1: a leaver's node resends its `leave` until it hears it is sequenced, so a copy
+    may come once its seat is empty. Every peer, the sequencer too, ignores it as a resend (no
+    refusal, no fault counted); an entry in that empty seat's name with a counter past its
+    last player's is still refused: the author holds no seat."""
+    table, sequencer, dealer = _after_one_hand(players=4)
+    leaver = min({0, 1, 2, 3} - {sequencer, dealer})
+    table.leave(leaver)
+    leave = next(e for e in table.transcript if isinstance(e.body, k.Leave))
+    assert leave.author == leaver
+    resent = leave.authored()
+    later = AuthoredEntry.create(
+        table.identities[leaver],
+        game=leave.game,
+        hand=leave.hand,
+        author=leaver,
+        body=k.Leave(),
+        counter=leave.counter + 1,
+        seen=table.sessions[sequencer].ledger.head_hash,
+    )
+    for session in table.sessions:
+        if session.seat == leaver:
+            continue
+        head = session.ledger.head_hash
+        out = session.receive(resent)
+        assert out.send == () and out.events == ()
+        assert session.ledger.head_hash == head
+        if session.seat == sequencer:
+            refused = session.receive(later)
+            assert [type(e) for e in refused.events] == [EntryRefused]
+            assert session.ledger.head_hash == head
+        else:
+            with pytest.raises(RemoteProtocolError) as info:
+                session.receive(later)
+            assert info.value.reason is Reason.UNKNOWN_AUTHOR
+    assert table.rejections == []

@@ -70,6 +70,7 @@ class Ledger:
 
     __slots__ = (
         "_counters",
+        "_departed",
         "_ended_at",
         "_ended_by",
         "_entries",
@@ -106,6 +107,8 @@ class Ledger:
         self._keeps_entries = True
         self._counters: dict[bytes, int] = {}
         """identity key -> the last counter of its entries in the chain (SPEC 6.5)"""
+        self._departed: dict[int, bytes] = {}
+        """seat -> the identity key of the player that last left it"""
         self._hand_hashes: dict[bytes, int] = {}
         """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
         self._hand_first = 0
@@ -199,6 +202,11 @@ class Ledger:
     def last_counter(self, key: bytes) -> int:
         """The counter of the last entry made by identity `key`, -1 if it made none."""
         return self._counters.get(key, -1)
+
+    def departed(self, seat: int) -> bytes | None:
+        """The identity key of the player that last left `seat` (its `leave`), None if no
+        player has left it."""
+        return self._departed.get(seat)
 
     def seq_of_seen(self, digest: bytes) -> int | None:
         """The seq of the entry of the current hand with hash `digest`, or None."""
@@ -465,6 +473,7 @@ class Ledger:
             self._seated.add(entry.author)
         elif isinstance(body, Leave):
             self._roster.pop(entry.author, None)
+            self._departed[entry.author] = key
             self._seated.discard(entry.author)
             if entry.author == sequencer:
                 # SPEC 6.6: a sequencer that leaves hands sequencing to the seat that takes

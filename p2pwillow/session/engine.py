@@ -94,6 +94,14 @@ def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
     )
 
 
+def _resent_after_leaving(authored: AuthoredEntry, ledger: Ledger) -> bool:
+    """SPEC 7.1: an authored entry by an empty seat whose last player left, with a counter
+    not above that player's last in the chain: a resend of what was sequenced before it left
+    (its leave, still on its way again), ignored like any resend."""
+    key = ledger.departed(authored.author)
+    return key is not None and authored.counter <= ledger.last_counter(key)
+
+
 def _fail(exc: Rejected, entry: Entry | AuthoredEntry) -> RemoteProtocolError:
     seq = entry.seq if isinstance(entry, Entry) else None
     return RemoteProtocolError(
@@ -818,6 +826,8 @@ class Session:
                 author=authored.author,
             )
         if author_key(authored, ledger) is None:
+            if _resent_after_leaving(authored, ledger):
+                return Output()
             raise RemoteProtocolError(
                 Reason.UNKNOWN_AUTHOR,
                 "the author holds no seat",
@@ -884,6 +894,8 @@ class Session:
         key = author_key(authored, ledger)
         if key is not None and authored.counter <= ledger.last_counter(key):
             return Output()  # a resend of what is sequenced, or made stale by it: nothing to say
+        if key is None and _resent_after_leaving(authored, ledger):
+            return Output()  # the same, from a player that has left since
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(draft) != seat:
             raise RemoteProtocolError(
