@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 LEVELS = ("easy", "normal", "hard")
 """The bots' levels (those of `p2pwillow.bots`, a test holds them the same), named here so that
-the command line is built without importing the bots: `willow verify` starts in a third of
-the time."""
+the command line is built without importing the bots and the node, which a command that plays
+no table (`willow verify`) would load for nothing."""
 
 EXIT_USAGE = 2
 EXIT_BUG = 70

@@ -356,10 +356,10 @@ class Node:
         """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
+        """What stopped the node, if something did (the notice says it in words)."""
         self.settled: bool | None = None
         """Whether, once the game was over, every peer said it holds this node's head (False:
         some were gone, or it stopped at the linger's end without knowing); None before."""
-        """What stopped the node, if something did (the notice says it in words)."""
         self._on_event = on_event
         self._say = say
         self._watch = watch
@@ -399,8 +399,9 @@ class Node:
         self._leave_wanted = False
         self._sit_in_wanted = False
         self._leaving: dict[int, int] = {}
-        self._farewells: dict[int, float] = {}
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
+        self._farewells: dict[int, float] = {}
+        """seat -> when a seat that holds its `leave` was told this node's head."""
         self._arrivals: dict[bytes, _Arrival] = {}
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None

@@ -94,11 +94,11 @@ def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
     )
 
 
-def _resent_after_leaving(authored: AuthoredEntry, ledger: Ledger) -> bool:
-    """SPEC 7.1: an authored entry by an empty seat whose last player left, with a counter
-    not above that player's last in the chain: a resend of what was sequenced before it left
-    (its leave, still on its way again), ignored like any resend."""
-    key = ledger.departed(authored.author)
+def _resent(authored: AuthoredEntry, ledger: Ledger) -> bool:
+    """SPEC 7.1: `authored` is a resend of what is sequenced, or made stale by it: its counter
+    is not above the last in the chain of its author's identity or, for an empty seat, of the
+    player that last left it (its `leave`, resent on its way out)."""
+    key = author_key(authored, ledger) or ledger.departed(authored.author)
     return key is not None and authored.counter <= ledger.last_counter(key)
 
 
@@ -826,7 +826,7 @@ class Session:
                 author=authored.author,
             )
         if author_key(authored, ledger) is None:
-            if _resent_after_leaving(authored, ledger):
+            if _resent(authored, ledger):
                 return Output()
             raise RemoteProtocolError(
                 Reason.UNKNOWN_AUTHOR,
@@ -891,11 +891,8 @@ class Session:
                 author=authored.author,
             )
         ledger = self._state.ledger
-        key = author_key(authored, ledger)
-        if key is not None and authored.counter <= ledger.last_counter(key):
+        if _resent(authored, ledger):
             return Output()  # a resend of what is sequenced, or made stale by it: nothing to say
-        if key is None and _resent_after_leaving(authored, ledger):
-            return Output()  # the same, from a player that has left since
         draft = authored.sequence(ledger.head_seq + 1, ledger.head_hash, identity)
         if ledger.expected_sequencer(draft) != seat:
             raise RemoteProtocolError(
