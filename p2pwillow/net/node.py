@@ -83,7 +83,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -550,10 +550,10 @@ class Node:
         silent = status.last_heard is None or now - status.last_heard > GONE_AFTER
         return silent and self.transport.state(status.peer) is not ConnectionState.CONNECTED
 
-    def _tell_head(self) -> None:
-        """A heartbeat to every peer now: "this is my head" (SPEC 8.4)."""
+    def _tell_head(self, peers: Iterable[bytes] | None = None) -> None:
+        """A heartbeat to every peer (or to `peers`) now: "this is my head" (SPEC 8.4)."""
         data = encode_frame(HeartbeatFrame(self._rep.head_seq, self._rep.head_hash))
-        for peer in self._rep.peers:
+        for peer in self._rep.peers if peers is None else peers:
             self.transport.send(peer, data)
 
     async def close(self) -> None:
@@ -1086,13 +1086,13 @@ class Node:
             gone = self._gone(status, now)
             if status.head_seq < seq and not gone:
                 continue
-            told = self._farewells.get(seat)
-            if not gone and (told is None or now - told < FAREWELL):
+            if not gone:
+                told = self._farewells.get(seat)
                 if told is None:
-                    heartbeat = HeartbeatFrame(self._rep.head_seq, self._rep.head_hash)
-                    self.transport.send(key, encode_frame(heartbeat))
+                    self._tell_head([key])
                     self._farewells[seat] = now
-                continue
+                if told is None or now - told < FAREWELL:
+                    continue
             self._farewells.pop(seat, None)
             del self._leaving[seat]
             del self._seats[key]
