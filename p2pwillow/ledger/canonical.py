@@ -163,6 +163,62 @@ _CHECKER = json.JSONEncoder(
     ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False, default=_refuse
 )
 
+# The fast path. Most input (every entry a peer sends) holds no backslash and no whitespace
+# byte. Then its strings are literal, and no string can hold a character the encoder escapes:
+# a quote or a backslash would need a backslash, and the scanner refuses a control character.
+# Such input is canonical exactly if every object's keys are valid and strictly increasing
+# (sorted, no duplicates), every integer is in range and not written "-0", and it holds no
+# float and is not nested too deep. The hooks below check those as it parses, so no second
+# encoding is needed. Anything they refuse, and any input with a backslash or whitespace,
+# goes the exact way above, which names what is wrong.
+
+
+class _NotFast(Exception):
+    """Internal: the fast path cannot accept this input; the exact path decides."""
+
+
+def _sorted_object(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
+    good = _GOOD_KEYS
+    previous = ""  # below every valid key: the empty key is not one
+    for key, _ in pairs:
+        if key <= previous:
+            raise _NotFast
+        if key not in good:
+            if _KEY.fullmatch(key) is None:
+                raise _NotFast
+            if len(good) < _GOOD_KEYS_BOUND:
+                good.add(key)
+        previous = key
+    return dict(pairs)
+
+
+def _fast_integer(text: str) -> int:
+    value = int(text)
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER or text == "-0":
+        raise _NotFast
+    return value
+
+
+_FAST_DECODER = json.JSONDecoder(
+    object_pairs_hook=_sorted_object,
+    parse_int=_fast_integer,
+    parse_float=_no_float,
+    parse_constant=_no_constant,
+)
+
+
+def _fast(text: str) -> JsonValue:
+    """The value of `text` if the fast path proves it canonical; _NotFast if it cannot."""
+    if "\\" in text or " " in text or "\n" in text or "\t" in text or "\r" in text:
+        raise _NotFast
+    try:
+        value: JsonValue = _FAST_DECODER.decode(text)
+        if len(text) >= 2 * MAX_DEPTH and text.count("[") + text.count("{") >= MAX_DEPTH:
+            _check(value, 1)
+    except (ValueError, RecursionError, _Rejected):
+        raise _NotFast from None
+    return value
+
 
 def parse_canonical(data: bytes | str) -> JsonValue:
     """Decode canonical JSON; raise RemoteProtocolError unless `data` is exactly canonical.
@@ -184,6 +240,10 @@ def parse_canonical(data: bytes | str) -> JsonValue:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RemoteProtocolError(Reason.MALFORMED, "not UTF-8") from None
+    try:
+        return _fast(text)
+    except _NotFast:
+        pass
     try:
         value: JsonValue = _DECODER.decode(text)
         if raw.count(b"[") + raw.count(b"{") >= MAX_DEPTH:

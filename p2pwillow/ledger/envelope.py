@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from p2pwillow.ledger.canonical import MAX_SAFE_INTEGER, JsonObject, JsonValue, dump_checked
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
@@ -350,43 +351,63 @@ def _envelope(value: JsonValue, keys: frozenset[str], kinds: Kinds) -> tuple[Jso
     return obj, body
 
 
+_E = TypeVar("_E", Entry, AuthoredEntry)
+
+
+def _built(cls: type[_E], members: dict[str, object]) -> _E:
+    """An envelope of `members` read from JSON, each checked already as it was read (by the
+    same rules as __post_init__), so not checked again: a peer sends hundreds a hand."""
+    obj = object.__new__(cls)
+    for name in cls.__slots__:
+        object.__setattr__(obj, name, members.get(name))
+    object.__setattr__(obj, "version", PROTOCOL_VERSION)  # read_members checked it
+    return obj
+
+
 def read_entry(value: JsonValue, kinds: Kinds) -> Entry:
     """Read a decoded JSON value as a sequenced entry with bodies of `kinds`;
     RemoteProtocolError naming it (as far as it could be read) if it is not one."""
-    seq, kind, author = _peek(value, kinds) if isinstance(value, dict) else (None, None, None)
     try:
         obj, body = _envelope(value, ENTRY_KEYS, kinds)
-        return Entry(
-            game=_bytes(obj, "game", GAME),
-            hand=_number(obj, "hand", 0, MAX_SAFE_INTEGER),
-            seq=_number(obj, "seq", 0, MAX_SAFE_INTEGER),
-            prev=_bytes(obj, "prev", HASH),
-            author=_number(obj, "author", 0, MAX_SEAT),
-            body=body,
-            sig=_bytes(obj, "sig", SIGNATURE),
-            countersig=_bytes(obj, "countersig", SIGNATURE),
-            counter=_number(obj, "counter", 0, MAX_SAFE_INTEGER),
-            seen=_bytes(obj, "seen", HASH),
+        return _built(
+            Entry,
+            {
+                "game": _bytes(obj, "game", GAME),
+                "hand": _number(obj, "hand", 0, MAX_SAFE_INTEGER),
+                "seq": _number(obj, "seq", 0, MAX_SAFE_INTEGER),
+                "prev": _bytes(obj, "prev", HASH),
+                "author": _number(obj, "author", 0, MAX_SEAT),
+                "body": body,
+                "sig": _bytes(obj, "sig", SIGNATURE),
+                "countersig": _bytes(obj, "countersig", SIGNATURE),
+                "counter": _number(obj, "counter", 0, MAX_SAFE_INTEGER),
+                "seen": _bytes(obj, "seen", HASH),
+            },
         )
     except RemoteProtocolError as exc:
+        # named as far as it could be read (worked out only now: most entries are good)
+        seq, kind, author = _peek(value, kinds) if isinstance(value, dict) else (None,) * 3
         raise exc.located(seq=seq, kind=kind, author=author) from None
 
 
 def read_authored(value: JsonValue, kinds: Kinds) -> AuthoredEntry:
     """Read a decoded JSON value as an authored (not yet sequenced) entry; see read_entry."""
-    _, kind, author = _peek(value, kinds) if isinstance(value, dict) else (None, None, None)
     try:
         obj, body = _envelope(value, AUTHORED_KEYS, kinds)
-        return AuthoredEntry(
-            game=_bytes(obj, "game", GAME),
-            hand=_number(obj, "hand", 0, MAX_SAFE_INTEGER),
-            author=_number(obj, "author", 0, MAX_SEAT),
-            body=body,
-            sig=_bytes(obj, "sig", SIGNATURE),
-            counter=_number(obj, "counter", 0, MAX_SAFE_INTEGER),
-            seen=_bytes(obj, "seen", HASH),
+        return _built(
+            AuthoredEntry,
+            {
+                "game": _bytes(obj, "game", GAME),
+                "hand": _number(obj, "hand", 0, MAX_SAFE_INTEGER),
+                "author": _number(obj, "author", 0, MAX_SEAT),
+                "body": body,
+                "sig": _bytes(obj, "sig", SIGNATURE),
+                "counter": _number(obj, "counter", 0, MAX_SAFE_INTEGER),
+                "seen": _bytes(obj, "seen", HASH),
+            },
         )
     except RemoteProtocolError as exc:
+        _, kind, author = _peek(value, kinds) if isinstance(value, dict) else (None,) * 3
         raise exc.located(seq=None, kind=kind, author=author) from None
 
 

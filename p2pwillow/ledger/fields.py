@@ -71,6 +71,12 @@ class Int(FieldType):
             raise FieldError(path, f"must be {self.lo}..{self.hi}, not {value}")
         return value
 
+    def decode(self, value: JsonValue, path: str) -> object:
+        # what normalize checks, inline: every entry read from a peer has dozens of integers
+        if type(value) is int and self.lo <= value <= self.hi:
+            return value
+        return self.normalize(value, path)  # raises, naming what is wrong
+
     def schema(self) -> JsonObject:
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
 
@@ -91,6 +97,16 @@ class Hex(FieldType):
             size = f"{self.lo}" if self.lo == self.hi else f"{self.lo}..{self.hi}"
             raise FieldError(path, f"{self.what} must be {size} hex digits, not {len(value)}")
         return value
+
+    def decode(self, value: JsonValue, path: str) -> object:
+        # normalize's checks inline (is_hex's round trip through bytes, then the length)
+        if type(value) is str and self.lo <= len(value) <= self.hi:
+            try:
+                if bytes.fromhex(value).hex() == value:
+                    return value
+            except ValueError:
+                pass
+        return self.normalize(value, path)  # raises, naming what is wrong
 
     def schema(self) -> JsonObject:
         if self.lo == self.hi:
@@ -272,6 +288,14 @@ class ListOf(FieldType):
         return self._items(value, path, self.item.normalize)
 
     def decode(self, value: JsonValue, path: str) -> object:
+        if type(value) is list and self.lo <= len(value) <= self.hi and self.increasing_by is None:
+            read = self.item.decode
+            try:
+                # one path for every item: a list of a deck's cards has 52, and the exact
+                # path of each is needed only to name the one that is wrong
+                return tuple([read(v, path) for v in value])
+            except FieldError:
+                pass  # read again item by item below, which names the wrong one
         return self._items(value, path, self.item.decode)
 
     def encode(self, value: Any) -> JsonValue:
@@ -386,6 +410,9 @@ class Value:
     def check(self) -> None:
         """Rules across fields; raise FieldError. Override where needed."""
 
+    _READERS: ClassVar[tuple[tuple[str, Callable[[JsonValue, str], object], str], ...]] = ()
+    """(name, its field type's decode, ".name") of each field, made by `record`."""
+
     def to_json(self) -> JsonObject:
         return {name: ft.encode(getattr(self, name)) for name, ft in self.FIELDS.items()}
 
@@ -393,20 +420,22 @@ class Value:
     def _decode(cls: type[V], value: JsonValue, path: str) -> V:
         if not isinstance(value, dict):
             raise FieldError(path, f"must be an object, not {_typename(value)}")
-        missing = sorted(set(cls.FIELDS) - set(value))
-        extra = sorted(set(value) - set(cls.FIELDS))
-        if missing:
-            raise FieldError(path, f"missing field(s) {', '.join(missing)}")
-        if extra:
+        if value.keys() != cls.FIELDS.keys():
+            missing = sorted(set(cls.FIELDS) - set(value))
+            extra = sorted(set(value) - set(cls.FIELDS))
+            if missing:
+                raise FieldError(path, f"missing field(s) {', '.join(missing)}")
             raise FieldError(path, f"unknown field(s) {', '.join(extra)}")
         # Decoding validated every field already: set them without normalizing twice.
         obj = object.__new__(cls)
-        for name, ft in cls.FIELDS.items():
-            object.__setattr__(obj, name, ft.decode(value[name], f"{path}.{name}"))
-        try:
-            obj.check()
-        except FieldError as exc:
-            raise FieldError(f"{path}.{exc.path}", exc.problem) from None
+        put = object.__setattr__
+        for name, read, dotted in cls._READERS:
+            put(obj, name, read(value[name], path + dotted))
+        if cls.check is not Value.check:
+            try:
+                obj.check()
+            except FieldError as exc:
+                raise FieldError(f"{path}.{exc.path}", exc.problem) from None
         return obj
 
     @classmethod
@@ -447,6 +476,7 @@ def record(cls: type[T]) -> type[T]:
             raise TypeError(f"{cls.__name__}.{f.name} needs spec(FieldType)")
         fields[f.name] = field_type
     cls.FIELDS = MappingProxyType(fields)
+    cls._READERS = tuple((name, ft.decode, f".{name}") for name, ft in fields.items())
     return cls
 
 

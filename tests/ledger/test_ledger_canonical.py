@@ -270,3 +270,39 @@ def test_a_syntax_error_after_a_value_out_of_the_domain_is_malformed() -> None:
         with pytest.raises(RemoteProtocolError) as info:
             parse_canonical(data)
         assert info.value.reason is Reason.MALFORMED
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":1,"a":1}',
+        b'{"b":1,"a":2}',
+        b'{"":1}',
+        b'{"a.b-c":{"x":1,"x":2}}',
+        b'[{"a":-0}]',
+        b'{"a":9007199254740992}',
+        b'{"a":1.5}',
+        b'{"a":1e5}',
+        b'{"a":NaN}',
+        b'{"a":"\xc3\xa9","\xc3\xa9":1}',
+        b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1),
+        b'{"a":1}x',
+    ],
+)
+def test_the_fast_path_leaves_every_non_canonical_input_to_the_exact_one(data: bytes) -> None:
+    # input with no backslash and no whitespace is read without a second encoding: each way
+    # such input can still be non-canonical must send it to the exact path, which refuses it
+    from p2pwillow.ledger import canonical
+
+    with pytest.raises(canonical._NotFast):
+        canonical._fast(data.decode("utf-8"))
+    assert _reference(data) == (False, None)
+    with pytest.raises(RemoteProtocolError):
+        parse_canonical(data)
+
+
+def test_the_fast_path_reads_what_the_exact_one_reads() -> None:
+    from p2pwillow.ledger import canonical
+
+    data = b'{"a":[1,-2,true,null,"\xc3\xa9\xe2\x80\xa8"],"b":{},"c":"00ff"}'
+    assert canonical._fast(data.decode("utf-8")) == _reference(data)[1] == parse_canonical(data)
