@@ -109,6 +109,7 @@ from p2pwillow.net.replication import (
     Liveness,
     LivenessChanged,
     LobbyReceived,
+    Outgoing,
     PeerStatus,
     RefusalReceived,
     Replication,
@@ -255,6 +256,10 @@ class _Wake:
 def _wake_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
+
+
+_SEAT_CHANGES = frozenset({k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND})
+"""Authored entries every peer gets at once (`Node._sequencer_first`)."""
 
 
 def _quiet(text: str) -> None:
@@ -1032,10 +1037,20 @@ class Node:
                 self._rep.publish(BroadcastFrame(VOTE, item.hand, item.encode()), now)
             else:
                 # an authored entry to every peer too: each keeps it as a witness (SPEC 7.1)
-                self._rep.publish(item, now)
+                self._rep.publish(item, now, first=self._sequencer_first(item))
         self._flush_soon()
         for ev in out.events:
             self._tell(ev)
+
+    def _sequencer_first(self, item: Outgoing) -> bytes | None:
+        """The peer an authored entry goes to first, the witnesses only if it is not sequenced
+        soon (SPEC 7.1): its sequencer's. None, to every peer at once: a seat change (a next
+        dealer holding one waits for it before it deals, SPEC 8.9), and what this seat
+        sequences itself."""
+        if not isinstance(item, AuthoredEntry) or item.kind in _SEAT_CHANGES:
+            return None
+        seat = self._play.sequencer
+        return None if seat == self.seat else self._keys.get(seat)
 
     def _tell(self, ev: object) -> None:
         if isinstance(ev, HandStarted):

@@ -29,8 +29,10 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #              it in the answers narrow the place down, asked for at once (at most every
 #              PARTED_ASK_INTERVAL) until the peers' entry there comes as a conflict;
 #   authored   our authored entries go to every peer until sequenced, withdrawn (refused) or
-#              their hand is over; one from a peer already in the next hand waits until our
-#              chain is in it too;
+#              their hand is over; one the caller names a `first` peer for (the sequencer)
+#              goes to that peer at once and to every peer from WITNESS_AFTER on, so that an
+#              entry sequenced at once costs one frame, not one per peer; one from a peer
+#              already in the next hand waits until our chain is in it too;
 #   broadcast  opaque items (witness votes) go to every peer, resent with backoff until the
 #              hand moves on.
 # Liveness follows Zyre: present, evasive after EVASIVE_AFTER of silence, away after
@@ -90,6 +92,10 @@ CATCH_UP_AFTER, while fewer than this many asks went out since the chains were f
 part: a frame lost as a stopped peer's links come back costs a quarter of a second, not a
 second."""
 AUTHORED_RESEND = 1.0
+WITNESS_AFTER = 0.25
+"""An authored entry sent to its sequencer first goes to every peer (the witnesses, SPEC 7.1)
+if it is not sequenced this long after: far below any action clock (at least 1 s, SPEC 3.1),
+so the witnesses hold it long before their clock could ask."""
 ACK_DELAY = 0.05
 """An acknowledgement waits this long, so that the entries applied meanwhile share it."""
 BROADCAST_BACKOFF = (1.0, 2.0, 4.0, 8.0)
@@ -264,6 +270,8 @@ class Replication:
         self._held_authored: list[tuple[PeerId, AuthoredEntry]] = []
         self._once: list[bytes] = []
         """Frames for every peer, sent once (refusals)."""
+        self._direct: list[tuple[PeerId, bytes]] = []
+        """Frames for one peer, sent once (an authored entry to its sequencer, first)."""
         self._progress_at = now
         self._asked: tuple[float, int, PeerId] | None = None
         """When the last catch-up went out, at which `_moves`, to whom."""
@@ -360,11 +368,23 @@ class Replication:
                 if not p.ack_due:
                     p.ack_due, p.ack_at = True, now + ACK_DELAY
 
-    def publish(self, item: Outgoing, now: float, to: Iterable[PeerId] | None = None) -> None:
+    def publish(
+        self,
+        item: Outgoing,
+        now: float,
+        to: Iterable[PeerId] | None = None,
+        *,
+        first: PeerId | None = None,
+    ) -> None:
         """Send what the local Session produced (`Output.send`): an entry it sequenced (and so
         applied) to every peer; an authored entry to every peer (or to the peers `to`) until
         settled; a refusal to every peer once; a broadcast item to every peer until the hand
-        moves on."""
+        moves on.
+
+        `first`, for an authored entry: the peer that sequences it. It gets the entry at once,
+        every other peer only if it is not settled WITNESS_AFTER later (SPEC 7.1). The same
+        entry published again (the Session sends it again: a false refusal, a vote) goes to
+        every peer at once."""
         if isinstance(item, Entry):
             if self._append(item):
                 self._progress_at = now
@@ -372,7 +392,16 @@ class Replication:
         elif isinstance(item, AuthoredEntry):
             frame = encode_frame(AuthoredFrame(item))
             peers = None if to is None else frozenset(to)
-            self._authored[item.sig] = _Resent(frame, item.hand, now, to=peers)
+            at = now
+            if (
+                first is not None
+                and first in self._peers
+                and (peers is None or first in peers)
+                and item.sig not in self._authored
+            ):
+                self._direct.append((first, frame))
+                at = now + WITNESS_AFTER
+            self._authored[item.sig] = _Resent(frame, item.hand, at, to=peers)
         elif isinstance(item, Refusal):
             self._once.append(encode_frame(RefusalFrame(item)))
         elif isinstance(item, BroadcastFrame):
@@ -615,6 +644,7 @@ class Replication:
             pushes.append(encode_frame(batch))
             start += len(batch.entries)
         once, self._once = self._once, []
+        direct, self._direct = self._direct, []
         resent = self._due_resends(now)
         ask = self._catch_up_target(now)
         beat: bytes | None = None
@@ -655,6 +685,7 @@ class Replication:
                 frames.append(beat)
                 p.heartbeat_at = now + HEARTBEAT_INTERVAL
             frames.extend(once)
+            frames.extend(f for to, f in direct if to == peer)
             frames.extend(f for f, to in resent if to is None or peer in to)
             if ask == peer:
                 frames.append(encode_frame(CatchUpFrame(self._ask_after())))
@@ -798,12 +829,14 @@ class Replication:
 
 __all__ = [
     "ACK_DELAY",
+    "AUTHORED_RESEND",
     "AWAY_AFTER",
     "EVASIVE_AFTER",
     "HEARTBEAT_INTERVAL",
     "PARTED_ASK_INTERVAL",
     "PARTED_RETRIES",
     "PARTED_RETRY",
+    "WITNESS_AFTER",
     "AuthoredReceived",
     "BadFrame",
     "BroadcastReceived",

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from p2pwillow.ledger.entry import AuthoredEntry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.ledger.vote import Vote, decode_vote
@@ -38,6 +39,7 @@ from p2pwillow.session import EntryRefused, Output, Session, make_genesis
 from p2pwillow.table import Decider, bot_decider
 
 MALLORY = b"mallory"
+SEAT_CHANGES = frozenset({"game_end", "leave", "sit_in", "join"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +65,19 @@ class SimPeer:
     think_until: float | None = None
     refused: int = 0
     rejected: list[RemoteProtocolError] = field(default_factory=list)
+    ids: tuple[bytes, ...] = ()
+    """Every peer's id by seat: an authored entry goes to its sequencer first, as the live
+    node sends it (seat changes to every peer at once)."""
 
     def publish(self, out: Output, now: float) -> None:
         for item in out.send:
             if isinstance(item, Vote):
                 # a vote goes to every peer as a broadcast item, resent until the head moves
                 self.rep.publish(BroadcastFrame("vote", item.hand, item.encode()), now)
+            elif isinstance(item, AuthoredEntry) and item.kind not in SEAT_CHANGES:
+                sequencer = self.session.sequencer
+                first = self.ids[sequencer] if sequencer != self.seat else None
+                self.rep.publish(item, now, first=first)
             else:
                 self.rep.publish(item, now)
 
@@ -164,7 +173,9 @@ class SimNet:
             rep = Replication([genesis], others)
             decider = bot_decider(s, random.Random(seed * 17 + s), samples=20)
             self.peers.append(
-                SimPeer(s, ids[s], session, rep, decider, random.Random(seed * 7 + s))
+                SimPeer(
+                    s, ids[s], session, rep, decider, random.Random(seed * 7 + s), ids=tuple(ids)
+                )
             )
         self.by_id = {p.id: p for p in self.peers}
         self.now = 0.0

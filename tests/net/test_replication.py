@@ -21,11 +21,13 @@ from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.net.replication import (
     ACK_DELAY,
+    AUTHORED_RESEND,
     AWAY_AFTER,
     CATCH_UP_AFTER,
     EVASIVE_AFTER,
     PARTED_RETRIES,
     PARTED_RETRY,
+    WITNESS_AFTER,
     AuthoredReceived,
     BadFrame,
     BroadcastReceived,
@@ -527,6 +529,49 @@ def test_authored_entry_resent_until_sequenced() -> None:
     author.applied(CHAIN[5], 1.5)  # sequenced: same author signature
     assert author.pending_authored() == ()
     assert not [d for _, d in author.frames_to_send(9.0) if b'"type":"authored"' in d]
+
+
+def _authored_to(rep: Replication, now: float) -> list[bytes]:
+    return sorted(p for p, d in rep.frames_to_send(now) if b'"type":"authored"' in d)
+
+
+def test_authored_entry_to_its_sequencer_first_then_to_every_peer() -> None:
+    author = Replication(CHAIN[:5], [A, C], now=0.0)
+    author.publish(CHAIN[5].authored(), 0.0, first=C)
+    assert _authored_to(author, 0.0) == [C]  # the sequencer at once, the witnesses not yet
+    assert _authored_to(author, WITNESS_AFTER - 0.01) == []
+    assert author.get_timer() == WITNESS_AFTER
+    assert _authored_to(author, WITNESS_AFTER) == [A, C]  # not sequenced by then: everyone
+    assert _authored_to(author, WITNESS_AFTER + 0.5) == []
+    assert _authored_to(author, WITNESS_AFTER + AUTHORED_RESEND) == [A, C]
+
+
+def test_an_authored_entry_sequenced_at_once_costs_one_frame() -> None:
+    author = Replication(CHAIN[:5], [A, C], now=0.0)
+    author.publish(CHAIN[5].authored(), 0.0, first=C)
+    assert _authored_to(author, 0.0) == [C]
+    author.applied(CHAIN[5], 0.1)
+    assert _authored_to(author, 9.0) == []
+
+
+def test_an_authored_entry_published_again_goes_to_every_peer_at_once() -> None:
+    # the Session sends an entry again when the witnesses must hold it now (a false refusal,
+    # a vote against the sequencer, SPEC 7.1, 7.5)
+    author = Replication(CHAIN[:5], [A, C], now=0.0)
+    authored = CHAIN[5].authored()
+    author.publish(authored, 0.0, first=C)
+    assert _authored_to(author, 0.0) == [C]
+    author.publish(authored, 0.1, first=C)
+    assert _authored_to(author, 0.1) == [A, C]
+
+
+def test_an_authored_entry_for_an_unknown_first_peer_goes_to_every_peer() -> None:
+    author = Replication(CHAIN[:5], [A, C], now=0.0)
+    author.publish(CHAIN[5].authored(), 0.0, first=b"gone")
+    assert _authored_to(author, 0.0) == [A, C]
+    other = Replication(CHAIN[:5], [A, C], now=0.0)
+    other.publish(CHAIN[5].authored(), 0.0, to=[A], first=C)  # `to` leaves the sequencer out
+    assert _authored_to(other, 0.0) == [A]
 
 
 def test_authored_entry_withdrawn_when_refused_or_hand_over() -> None:
