@@ -792,10 +792,13 @@ class Node:
 
     def _flush_soon(self) -> None:
         """Flush once the loop is done with what it is doing now: what comes due meanwhile
-        (acknowledgements of a burst of entries) goes in one pass."""
+        (acknowledgements of a burst of entries) goes in one pass. With an inline worker the
+        driver's pass, which made what is to be sent, never yields before its own flush at
+        its end, so nothing needs to be scheduled."""
         if not self._flush_asked:
             self._flush_asked = True
-            asyncio.get_running_loop().call_soon(self._flush_asked_for)
+            if not self._worker.inline:
+                asyncio.get_running_loop().call_soon(self._flush_asked_for)
 
     def _flush_asked_for(self) -> None:
         if self._flush_asked:  # not flushed meanwhile
@@ -864,7 +867,7 @@ class Node:
         return self._look_at is not None and now >= self._look_at
 
     async def _sleep(self) -> None:
-        if self._step_due and self._playing:
+        if (self._step_due and self._playing) or self._flush_asked:
             return
         now = time.monotonic()
         times = [now + 0.5, self._next_due]

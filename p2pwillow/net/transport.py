@@ -501,14 +501,14 @@ class Transport:
         before = len(inbox)
         taken = 0
         try:
-            while True:
+            # edge-triggered: read while the socket says a message is there (one that came
+            # while we read may not signal again); asking costs less than the error a read
+            # of an empty socket raises
+            while cast(int, router.get(zmq.EVENTS)) & zmq.POLLIN:
                 try:
                     inbox.append(router.recv_multipart(flags=zmq.NOBLOCK, copy=False))
                 except zmq.Again:
-                    # edge-triggered: a message that came while we read may not signal again
-                    if not cast(int, router.get(zmq.EVENTS)) & zmq.POLLIN:
-                        break
-                    continue
+                    break
                 taken += 1
                 if taken >= DRAIN:
                     # what is left is taken on the next turn: the descriptor may not signal
