@@ -96,8 +96,10 @@ WITNESS_AFTER = 0.25
 """An authored entry sent to its sequencer first goes to every peer (the witnesses, SPEC 7.1)
 if it is not sequenced this long after: far below any action clock (at least 1 s, SPEC 3.1),
 so the witnesses hold it long before their clock could ask."""
-ACK_DELAY = 0.05
-"""An acknowledgement waits this long, so that the entries applied meanwhile share it."""
+ACK_DELAY = 0.2
+"""An acknowledgement waits this long, so that the entries applied meanwhile share it: a
+hand's entries come in bursts, and the acknowledgement only spares a resend (RESEND_AFTER).
+Each one costs its sender and its receiver a wake-up."""
 BROADCAST_BACKOFF = (1.0, 2.0, 4.0, 8.0)
 EVASIVE_AFTER = 3.0
 AWAY_AFTER = 10.0
