@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -298,7 +298,7 @@ def _per_entry(figures: list[HandFigures]) -> float:
     return sum(f.cpu for f in figures) / sum(f.entries for f in figures)
 
 
-def fit(rows: list[tuple[float, ...]], values: list[float]) -> tuple[float, ...]:
+def fit(rows: Sequence[Sequence[float]], values: Sequence[float]) -> tuple[float, ...]:
     """Least squares: the coefficients c minimising sum((row . c - value)^2), from the normal
     equations by Gaussian elimination with partial pivoting. A column that is zero in every
     row gets coefficient 0."""
