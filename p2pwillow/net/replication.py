@@ -20,7 +20,7 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #   push       an entry the local Session made goes to every peer at once;
 #   ack        entries applied from a peer's frames are answered with a `head` to that peer,
 #              ACK_DELAY later, so that one acknowledges a burst;
-#   heartbeat  every peer gets our head about once a second;
+#   heartbeat  every peer gets our head about once a second (an acknowledgement counts);
 #   resend     a peer that has not acknowledged what we pushed within RESEND_AFTER gets a
 #              batch from its acknowledged head on;
 #   catch-up   behind a head some peer reported, with no progress for CATCH_UP_AFTER, we ask
@@ -682,6 +682,8 @@ class Replication:
                 head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
                 frames.append(head)
                 p.ack_due = False
+                # it says what a heartbeat says (our head, and that we are here)
+                p.heartbeat_at = max(p.heartbeat_at, now + HEARTBEAT_INTERVAL)
             if now >= p.heartbeat_at:
                 beat = beat or encode_frame(HeartbeatFrame(self.head_seq, self.head_hash))
                 frames.append(beat)

@@ -156,6 +156,17 @@ def test_push_then_ack() -> None:
     assert acks == [HeadFrame(2, CHAIN[2].hash)]
 
 
+def test_an_acknowledgement_stands_for_the_next_heartbeat() -> None:
+    b = Replication([CHAIN[0]], [A, C], now=0.0)
+    b.frames_to_send(0.0)  # heartbeats to both, the next due at 1.0
+    b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, 0.5)
+    _apply_all(b, 0.5)
+    assert [type(f) for f in _frames(b, 0.5 + ACK_DELAY, A)] == [HeadFrame]
+    # A heard our head just now; C gets its heartbeat
+    assert [(p, type(decode_frame(d))) for p, d in b.frames_to_send(1.0)] == [(C, HeartbeatFrame)]
+    assert [type(f) for f in _frames(b, 1.5 + ACK_DELAY, A)] == [HeartbeatFrame]
+
+
 def test_resend_what_a_peer_has_not_acknowledged() -> None:
     a = _origin(1)
     b = Replication([CHAIN[0]], [A], now=0.0)
