@@ -1,10 +1,11 @@
 """Benchmarks of the live table: four bot peers, each its own `willow` process, on loopback,
-against the same hands played by four sessions in one process (`willow simulate`'s table).
+against the same kind of hands played by four sessions in one process (`willow simulate`'s
+table).
 
 Does I/O: starts processes, opens sockets on 127.0.0.1, reads their event files, and reads the
 clock. `python3 -m bench.live` prints the JSON. LIVE_GAMES live games and BASELINE_GAMES
-in-process ones are played per run and shared by the three figures; each figure is the median
-(CPU: the mean) over their hands.
+in-process ones are played per run, in turns, and shared by the three figures; each figure is
+the median (CPU: the mean) over their hands.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ from p2pwillow.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 HANDS = 10
-LIVE_GAMES = 3
+LIVE_GAMES = 4
 COLD_BYTES = 8 * 1024 * 1024
 """Copied before each item an in-process session is handed, in the cold-cache baseline: twice
 this machine's cache per core."""
-BASELINE_GAMES = 5
+BASELINE_GAMES = 6
 COLD_GAMES = 1
 """In-process games of HANDS hands each (they are cheap): the mean over more hands is steadier.
 Each is a new game of PLAYERS seats with STACK chips each, as the live one is."""
@@ -155,15 +156,6 @@ def _per_hand(
     return counts, players, {h: tuple(sorted(c.items())) for h, c in kinds.items()}
 
 
-def _live() -> list[HandFigures]:
-    """LIVE_GAMES live games of HANDS hands each: what a hand costs varies with its cards and
-    choices more than with anything else, so more hands make a steadier mean."""
-    figures: list[HandFigures] = []
-    for _ in range(LIVE_GAMES):
-        figures.extend(_live_game())
-    return figures
-
-
 def _live_game() -> list[HandFigures]:
     with tempfile.TemporaryDirectory(prefix="willow-bench-") as tmp:
         peers = _live_events(Path(tmp))
@@ -206,16 +198,6 @@ def _sent(events: list[dict[str, object]], hand: int, counter: str, played: int)
     after = [e for e in events if e["event"] == "over"] if hand == played else None
     end = after[-1] if after else _at(events, "hand_start", hand + 1)
     return _num(end, counter) - _num(_at(events, "hand_start", hand), counter)
-
-
-def _in_process() -> list[HandFigures]:
-    """The same kind of game in one process (`willow simulate`'s table), BASELINE_GAMES times
-    over with other seeds: wall and CPU from each hand_start to its last deal_shares and its
-    hand_end, as the entries are made."""
-    figures: list[HandFigures] = []
-    for seed in range(1, BASELINE_GAMES + 1):
-        figures.extend(_in_process_game(seed))
-    return figures
 
 
 def _in_process_game(seed: int, *, cold: bool = False) -> list[HandFigures]:
@@ -275,8 +257,18 @@ def _in_process_game(seed: int, *, cold: bool = False) -> list[HandFigures]:
 
 
 def _figures() -> tuple[list[HandFigures], list[HandFigures]]:
+    """LIVE_GAMES live games and BASELINE_GAMES in-process ones (`willow simulate`'s table,
+    each with its own seed), of HANDS hands each, taken in turns: what a hand costs varies
+    with its cards and choices more than with anything else, so more hands make a steadier
+    mean, and a machine that is slower for a while slows both sides alike."""
     if not _runs:
-        live, local = _live(), _in_process()
+        live: list[HandFigures] = []
+        local: list[HandFigures] = []
+        for turn in range(max(LIVE_GAMES, BASELINE_GAMES)):
+            if turn < LIVE_GAMES:
+                live.extend(_live_game())
+            if turn < BASELINE_GAMES:
+                local.extend(_in_process_game(turn + 1))
         _runs.update(live=live, in_process=local)
     return _runs["live"], _runs["in_process"]
 
