@@ -66,3 +66,37 @@ def test_on_entry_sees_every_entry_in_order() -> None:
 def test_player_count_bounds(players: int) -> None:
     with pytest.raises(Exception, match="seat"):
         new_table(players)
+
+
+def test_the_seats_owing_a_step_are_those_a_new_entry_must_reach_at_once() -> None:
+    # Session.seats_owing tells a live sequencer whom to send a new entry at once (SPEC 8.4):
+    # everyone outside a running hand (its head signatures included) and while trading is
+    # open; else the seats owing a step, one of them in a betting round.
+    from p2pwillow.rules import Phase
+
+    seen: list[tuple[str, Phase | None, frozenset[int] | None]] = []
+    holder: list[Table] = []
+
+    def look(entry: object) -> None:
+        if not holder:
+            return
+        table = holder[0]
+        s = table.sessions[table.sessions[0].sequencer]
+        owing = s.seats_owing()
+        hand = s.hand
+        phase = None if s.between_hands or hand is None else hand.phase
+        seen.append((getattr(entry, "kind", ""), phase, owing))
+        if phase in (None, Phase.TRADING, Phase.COMPLETE, Phase.ABORTED) or s.ended:
+            assert owing is None  # no hand runs, or its end waits for every head signature
+        else:
+            assert owing == frozenset(d.seat for d in s.due())
+            assert owing <= {p.seat for p in s.game.players}
+            if phase is Phase.BETTING and owing:
+                assert len(owing) == 1
+
+    table = Table(4, seed=5, samples=20, on_entry=look)
+    holder.append(table)
+    table.play(2)
+    phases = {phase for _, phase, _ in seen}
+    assert {None, Phase.TRADING, Phase.BETTING} <= phases
+    assert any(owing is not None and len(owing) < 4 for _, _, owing in seen)

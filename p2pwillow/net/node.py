@@ -1034,16 +1034,27 @@ class Node:
                     and not any(isinstance(e, Entry) and e.seq == ev.seq for e in out.send)
                 ):
                     self._rep.applied(adopted, now)
+        urgent = self._urgent_peers() if out.send else None
         for item in out.send:
             if isinstance(item, Vote):
                 # to every peer, resent until the head moves (SPEC 7.5, 8.4)
                 self._rep.publish(BroadcastFrame(VOTE, item.hand, item.encode()), now)
+            elif isinstance(item, Entry):
+                # to every peer, at once to those that owe a step now (SPEC 8.4)
+                self._rep.publish(item, now, urgent=urgent)
             else:
                 # an authored entry to every peer too: each keeps it as a witness (SPEC 7.1)
                 self._rep.publish(item, now, first=self._sequencer_first(item))
         self._flush_soon()
         for ev in out.events:
             self._tell(ev)
+
+    def _urgent_peers(self) -> frozenset[bytes] | None:
+        """The peers an entry this node sequences must reach at once (`Session.seats_owing`)."""
+        seats = self._play.urgent
+        if seats is None:
+            return None
+        return frozenset(self._keys[seat] for seat in seats if seat in self._keys)
 
     def _sequencer_first(self, item: Outgoing) -> bytes | None:
         """The peer an authored entry goes to first, the witnesses only if it is not sequenced
@@ -1364,6 +1375,9 @@ class _Play:
         self.watching = node.seating.late
         """A newcomer whose `join` is not in its chain yet (SPEC 8.9)."""
         self.peer_head = -1
+        self.urgent: frozenset[int] | None = None
+        """The seats the entries this seat sequenced last must reach at once (None: every
+        seat), worked out as the chain moves (`Session.seats_owing`)."""
         """The highest head a peer reported (set from the loop before each step)."""
         self._join_asked: int | None = None
         self._join_sig: bytes | None = None
@@ -1678,6 +1692,7 @@ class _Play:
         self._follow_session(s)
         if kept is None or mark[:2] != kept[:2]:
             self._follow_chain(s)
+            self.urgent = s.seats_owing() if s.seat == s.sequencer else None
         self._kept = mark
         self.dirty = True
 

@@ -17,7 +17,9 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 # copy with another hash) is handed over instead.
 #
 # What repairs a loss (SPEC 8.4):
-#   push       an entry the local Session made goes to every peer at once;
+#   push       an entry the local Session made goes to every peer: at once to those the
+#              caller names `urgent` (they owe a step now), to the others within PUSH_LATER
+#              with what follows, or with the next entry urgent for them;
 #   ack        entries applied from a peer's frames are answered with a `head` to that peer,
 #              ACK_DELAY later, so that one acknowledges a burst;
 #   heartbeat  every peer gets our head about once a second (an acknowledgement counts);
@@ -96,6 +98,9 @@ WITNESS_AFTER = 0.25
 """An authored entry sent to its sequencer first goes to every peer (the witnesses, SPEC 7.1)
 if it is not sequenced this long after: far below any action clock (at least 1 s, SPEC 3.1),
 so the witnesses hold it long before their clock could ask."""
+PUSH_LATER = 0.1
+"""An entry that a peer does not need at once (it owes no step now) goes to it at most this
+much later, with the others made meanwhile: one wake-up for several entries."""
 ACK_DELAY = 0.2
 """An acknowledgement waits this long, so that the entries applied meanwhile share it: a
 hand's entries come in bursts, and the acknowledgement only spares a resend (RESEND_AFTER).
@@ -225,6 +230,10 @@ class _Peer:
     diverged: bool = False
     pushed_upto: int = NO_HEAD_SEQ
     pushed_at: float = 0.0
+    deferred_from: int | None = None
+    """The first entry held back from this peer (it owes nothing now), pushed at `deferred_at`
+    or as soon as an entry is urgent for it."""
+    deferred_at: float = 0.0
     heartbeat_at: float = 0.0
     ack_due: bool = False
     ack_at: float = 0.0
@@ -265,6 +274,8 @@ class Replication:
         self._events: deque[ReplicationEvent] = deque()
         self._fresh: list[Entry] = []
         """Entries made here and not pushed yet."""
+        self._urgent: set[PeerId] | None = set()
+        """The peers the fresh entries must reach at once (None: every peer)."""
         self._authored: dict[bytes, _Resent] = {}
         self._broadcasts: dict[tuple[str, int, bytes], _Resent] = {}
         self._seen_broadcasts: set[tuple[str, int, bytes]] = set()
@@ -377,6 +388,7 @@ class Replication:
         to: Iterable[PeerId] | None = None,
         *,
         first: PeerId | None = None,
+        urgent: Iterable[PeerId] | None = None,
     ) -> None:
         """Send what the local Session produced (`Output.send`): an entry it sequenced (and so
         applied) to every peer; an authored entry to every peer (or to the peers `to`) until
@@ -386,11 +398,19 @@ class Replication:
         `first`, for an authored entry: the peer that sequences it. It gets the entry at once,
         every other peer only if it is not settled WITNESS_AFTER later (SPEC 7.1). The same
         entry published again (the Session sends it again: a false refusal, a vote) goes to
-        every peer at once."""
+        every peer at once.
+
+        `urgent`, for an entry this node sequenced: the peers that need it at once (those that
+        owe a step now). Every other peer gets it within PUSH_LATER, with the entries made
+        meanwhile, or at once with the next entry urgent for it. None: every peer at once."""
         if isinstance(item, Entry):
             if self._append(item):
                 self._progress_at = now
                 self._fresh.append(item)
+                if urgent is None:
+                    self._urgent = None
+                elif self._urgent is not None:
+                    self._urgent.update(urgent)
         elif isinstance(item, AuthoredEntry):
             frame = encode_frame(AuthoredFrame(item))
             peers = None if to is None else frozenset(to)
@@ -419,6 +439,9 @@ class Replication:
             raise LocalProtocolError(f"cannot cut the chain back to before entry {seq}")
         del self._chain[seq:]
         self._fresh = [e for e in self._fresh if e.seq < seq]
+        for p in self._peers.values():
+            if p.deferred_from is not None and p.deferred_from >= seq:
+                p.deferred_from = None
         self._buffer = {s: c for s, c in self._buffer.items() if s < seq}
         self._delivered_from = {s: p for s, p in self._delivered_from.items() if s < seq}
         for p in self._peers.values():
@@ -635,16 +658,22 @@ class Replication:
             return None
         return encode_frame(batch_entries(self._chain[start:]))
 
+    def _batches(self, entries: Sequence[Entry]) -> list[bytes]:
+        """`entries` (consecutive) as frames of at most one batch each."""
+        frames: list[bytes] = []
+        start = 0
+        while start < len(entries):
+            batch = batch_entries(entries[start:])
+            frames.append(encode_frame(batch))
+            start += len(batch.entries)
+        return frames
+
     def frames_to_send(self, now: float) -> list[tuple[PeerId, bytes]]:
         """Every frame due by `now`, as (peer, bytes), in the order to send them."""
         head: bytes | None = None
         fresh, self._fresh = self._fresh, []
-        pushes: list[bytes] = []
-        start = 0
-        while start < len(fresh):
-            batch = batch_entries(fresh[start:])
-            pushes.append(encode_frame(batch))
-            start += len(batch.entries)
+        urgent, self._urgent = self._urgent, set()
+        pushes = self._batches(fresh)
         once, self._once = self._once, []
         direct, self._direct = self._direct, []
         resent = self._due_resends(now)
@@ -653,10 +682,21 @@ class Replication:
         out: list[tuple[PeerId, bytes]] = []
         for peer, p in self._peers.items():
             frames: list[bytes] = []
-            if pushes:
+            held = p.deferred_from
+            soon = urgent is None or peer in urgent
+            if held is not None and ((pushes and soon) or now >= p.deferred_at):
+                # what was held back, and what is fresh, in order
+                frames.extend(self._batches(self._chain[held:]))
+                p.deferred_from = None
+                p.pushed_upto = max(p.pushed_upto, self.head_seq)
+                p.pushed_at = now
+            elif pushes and soon:
                 frames.extend(pushes)
                 p.pushed_upto = max(p.pushed_upto, fresh[-1].seq)
                 p.pushed_at = now
+            elif pushes:
+                if held is None:
+                    p.deferred_from, p.deferred_at = fresh[0].seq, now + PUSH_LATER
             elif (
                 self._live(p)
                 and not p.diverged
@@ -815,6 +855,8 @@ class Replication:
                 t = min(t, p.replied_at + CATCH_UP_REPLY_INTERVAL)
             if p.ack_due:
                 t = min(t, p.ack_at)
+            if p.deferred_from is not None:
+                t = min(t, p.deferred_at)
             best = min(best, t)
         for r in self._authored.values():
             best = min(best, r.next_at)
@@ -840,6 +882,7 @@ __all__ = [
     "PARTED_ASK_INTERVAL",
     "PARTED_RETRIES",
     "PARTED_RETRY",
+    "PUSH_LATER",
     "WITNESS_AFTER",
     "AuthoredReceived",
     "BadFrame",

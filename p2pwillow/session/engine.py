@@ -399,6 +399,17 @@ class Session:
         st = self._state
         return st.dues()
 
+    def seats_owing(self) -> frozenset[int] | None:
+        """The seats that owe a step now (`due`), or None (every seat) while any seat may act
+        at any time (free trading, SPEC 3.5) and once the hand has ended (head signatures,
+        the next hand's start, seat changes): a live sequencer sends a new entry at once to
+        these, to the others a moment later with what follows (SPEC 8.4)."""
+        st = self._state
+        r = st.hand
+        if r is None or r.ended or st.ended is not None or r.rules.phase is Phase.TRADING:
+            return None
+        return frozenset(d.seat for d in st.dues())
+
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
         st = self._state

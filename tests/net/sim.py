@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pwillow.ledger.entry import AuthoredEntry
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.ledger.vote import Vote, decode_vote
@@ -66,12 +66,16 @@ class SimPeer:
     refused: int = 0
     rejected: list[RemoteProtocolError] = field(default_factory=list)
     ids: tuple[bytes, ...] = ()
-    """Every peer's id by seat: an authored entry goes to its sequencer first, as the live
-    node sends it (seat changes to every peer at once)."""
+    """Every peer's id by seat: an authored entry goes to its sequencer first, and an entry
+    it sequenced at once only to the seats that owe a step, as the live node sends them."""
 
     def publish(self, out: Output, now: float) -> None:
+        owing = self.session.seats_owing()
+        urgent = None if owing is None else [self.ids[seat] for seat in owing]
         for item in out.send:
-            if isinstance(item, Vote):
+            if isinstance(item, Entry):
+                self.rep.publish(item, now, urgent=urgent)
+            elif isinstance(item, Vote):
                 # a vote goes to every peer as a broadcast item, resent until the head moves
                 self.rep.publish(BroadcastFrame("vote", item.hand, item.encode()), now)
             elif isinstance(item, AuthoredEntry) and item.kind not in SEAT_CHANGES:

@@ -27,6 +27,7 @@ from p2pwillow.net.replication import (
     EVASIVE_AFTER,
     PARTED_RETRIES,
     PARTED_RETRY,
+    PUSH_LATER,
     WITNESS_AFTER,
     AuthoredReceived,
     BadFrame,
@@ -165,6 +166,48 @@ def test_an_acknowledgement_stands_for_the_next_heartbeat() -> None:
     # A heard our head just now; C gets its heartbeat
     assert [(p, type(decode_frame(d))) for p, d in b.frames_to_send(1.0)] == [(C, HeartbeatFrame)]
     assert [type(f) for f in _frames(b, 1.5 + ACK_DELAY, A)] == [HeartbeatFrame]
+
+
+def _pushed(rep: Replication, now: float) -> dict[bytes, list[int]]:
+    """The seqs pushed to each peer now."""
+    out: dict[bytes, list[int]] = {}
+    for peer, data in rep.frames_to_send(now):
+        frame = decode_frame(data)
+        if isinstance(frame, EntriesFrame):
+            out.setdefault(peer, []).extend(e.seq for e in frame.entries)
+    return out
+
+
+def test_an_entry_goes_at_once_to_the_seats_that_owe_a_step_to_the_others_a_moment_later() -> None:
+    a = Replication([CHAIN[0]], [B, C], now=0.0)
+    a.frames_to_send(0.0)
+    a.publish(CHAIN[1], 0.1, urgent=[C])
+    assert _pushed(a, 0.1) == {C: [1]}
+    a.publish(CHAIN[2], 0.15, urgent=[C])
+    assert _pushed(a, 0.15) == {C: [2]}
+    assert a.get_timer() == pytest.approx(0.1 + PUSH_LATER)
+    assert _pushed(a, 0.1 + PUSH_LATER) == {B: [1, 2]}  # both at once, in order
+    assert _pushed(a, 5.0) == {}  # nothing twice: B's resend waits for its head, as any push
+
+
+def test_held_entries_go_first_once_an_entry_is_urgent_for_that_peer() -> None:
+    a = Replication([CHAIN[0]], [B, C], now=0.0)
+    a.frames_to_send(0.0)
+    a.publish(CHAIN[1], 0.1, urgent=[C])
+    a.frames_to_send(0.1)
+    a.publish(CHAIN[2], 0.12, urgent=[B])
+    assert _pushed(a, 0.12) == {B: [1, 2]}
+    a.publish(CHAIN[3], 0.13)  # urgent for every peer
+    assert _pushed(a, 0.13) == {B: [3], C: [2, 3]}
+
+
+def test_a_cut_drops_what_was_held_back_beyond_it() -> None:
+    a = Replication(CHAIN[:3], [B, C], now=0.0)
+    a.frames_to_send(0.0)
+    a.publish(CHAIN[3], 0.1, urgent=[C])
+    a.frames_to_send(0.1)
+    a.cut_back(3, 0.2)
+    assert _pushed(a, 1.0) == {}
 
 
 def test_resend_what_a_peer_has_not_acknowledged() -> None:
