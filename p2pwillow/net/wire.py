@@ -436,7 +436,7 @@ def decode_frame(data: bytes) -> Frame:
         raise WireError(WireReason.UNKNOWN_TYPE, f"unknown frame type {str(name)[:40]!r}")
     _exact_fields(header, cls.FIELDS)
     count = cls.item_count(header)
-    items = _payload_lines(raw[end + 1 :], count)
+    items = _payload_lines(raw, end + 1, count)
     return cls.decode(header, items)
 
 
@@ -450,14 +450,16 @@ def _exact_fields(header: JsonObject, fields: Sequence[str]) -> None:
         raise WireError(BAD_FIELD, f"unknown header field(s) {', '.join(extra)[:80]}")
 
 
-def _payload_lines(rest: bytes, count: int) -> list[bytes]:
+def _payload_lines(raw: bytes, start: int, count: int) -> list[bytes]:
+    """The payload lines of `raw` from `start` (after the header's LF), without copying the
+    payload before it is split: a frame may hold a megabyte of entries."""
     if count == 0:
-        if rest:
+        if len(raw) > start:
             raise WireError(MALFORMED, "bytes after a frame that has no payload")
         return []
-    if not rest.endswith(b"\n"):
+    if len(raw) <= start or not raw.endswith(b"\n"):
         raise WireError(MALFORMED, "the last payload line does not end in LF")
-    lines = rest[:-1].split(b"\n")
+    lines = raw.split(b"\n")[1:-1]  # the header, the lines, then what follows the last LF
     if len(lines) != count:
         raise WireError(MALFORMED, f"{len(lines)} payload line(s), expected {count}")
     for i, line in enumerate(lines):
