@@ -123,14 +123,20 @@ _GOOD_KEYS: set[str] = set()
 _GOOD_KEYS_BOUND = 4096
 
 
+def _new_good_key(key: str) -> bool:
+    """Whether `key`, not in _GOOD_KEYS, is a valid object key (kept there if so)."""
+    if _KEY.fullmatch(key) is None:
+        return False
+    if len(_GOOD_KEYS) < _GOOD_KEYS_BOUND:
+        _GOOD_KEYS.add(key)
+    return True
+
+
 def _object(obj: dict[str, JsonValue]) -> dict[str, JsonValue] | _Refused:
     good = _GOOD_KEYS
     for key in obj:
-        if key not in good:
-            if _KEY.fullmatch(key) is None:
-                return _Refused(f"object key {key!r} is not 1-64 of A-Z a-z 0-9 _ . -")
-            if len(good) < _GOOD_KEYS_BOUND:
-                good.add(key)
+        if key not in good and not _new_good_key(key):
+            return _Refused(f"object key {key!r} is not 1-64 of A-Z a-z 0-9 _ . -")
     return obj
 
 
@@ -181,13 +187,8 @@ def _sorted_object(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     good = _GOOD_KEYS
     previous = ""  # below every valid key: the empty key is not one
     for key, _ in pairs:
-        if key <= previous:
+        if key <= previous or (key not in good and not _new_good_key(key)):
             raise _NotFast
-        if key not in good:
-            if _KEY.fullmatch(key) is None:
-                raise _NotFast
-            if len(good) < _GOOD_KEYS_BOUND:
-                good.add(key)
         previous = key
     return dict(pairs)
 

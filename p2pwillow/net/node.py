@@ -1375,10 +1375,10 @@ class _Play:
         self.watching = node.seating.late
         """A newcomer whose `join` is not in its chain yet (SPEC 8.9)."""
         self.peer_head = -1
+        """The highest head a peer reported (set from the loop before each step)."""
         self.urgent: frozenset[int] | None = None
         """The seats the entries this seat sequenced last must reach at once (None: every
         seat), worked out as the chain moves (`Session.seats_owing`)."""
-        """The highest head a peer reported (set from the loop before each step)."""
         self._join_asked: int | None = None
         self._join_sig: bytes | None = None
         """The signature of the `join` on its way (until sequenced or refused)."""

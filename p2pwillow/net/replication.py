@@ -439,14 +439,13 @@ class Replication:
             raise LocalProtocolError(f"cannot cut the chain back to before entry {seq}")
         del self._chain[seq:]
         self._fresh = [e for e in self._fresh if e.seq < seq]
-        for p in self._peers.values():
-            if p.deferred_from is not None and p.deferred_from >= seq:
-                p.deferred_from = None
         self._buffer = {s: c for s, c in self._buffer.items() if s < seq}
         self._delivered_from = {s: p for s, p in self._delivered_from.items() if s < seq}
         for p in self._peers.values():
             p.pushed_upto = min(p.pushed_upto, seq - 1)
             p.diverged = False
+            if p.deferred_from is not None and p.deferred_from >= seq:
+                p.deferred_from = None  # what was held back is cut
         self._progress_at = now
         self._moves += 1
         self._parted = None
