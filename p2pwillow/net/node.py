@@ -128,6 +128,7 @@ from p2pwillow.net.wire import (
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
 from p2pwillow.session import (
+    SEAT_CHANGES,
     ChainCut,
     DecisionLike,
     EntryRefused,
@@ -256,10 +257,6 @@ class _Wake:
 def _wake_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
-
-
-_SEAT_CHANGES = frozenset({k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND})
-"""Authored entries every peer gets at once (`Node._sequencer_first`)."""
 
 
 def _quiet(text: str) -> None:
@@ -1061,7 +1058,7 @@ class Node:
         soon (SPEC 7.1): its sequencer's. None, to every peer at once: a seat change (a next
         dealer holding one waits for it before it deals, SPEC 8.9), and what this seat
         sequences itself."""
-        if not isinstance(item, AuthoredEntry) or item.kind in _SEAT_CHANGES:
+        if not isinstance(item, AuthoredEntry) or item.kind in SEAT_CHANGES:
             return None
         seat = self._play.sequencer
         return None if seat == self.seat else self._keys.get(seat)

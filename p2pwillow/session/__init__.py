@@ -4,7 +4,7 @@ Pure; no I/O, no clock, no hidden randomness. `Session` takes entries, decisions
 ticks and returns entries to send and events; with no seat it is the verifier's observer.
 """
 
-from p2pwillow.session.engine import Session, Wait, make_genesis
+from p2pwillow.session.engine import SEAT_CHANGES, Session, Wait, make_genesis
 from p2pwillow.session.events import (
     EVERY_PEER,
     CardsDealt,
@@ -28,6 +28,7 @@ from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
     "EVERY_PEER",
+    "SEAT_CHANGES",
     "CardsDealt",
     "CardsReceived",
     "ChainCut",

@@ -94,6 +94,12 @@ def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
     )
 
 
+SEAT_CHANGES = frozenset({k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND})
+"""The kinds that change who sits at the table: a next dealer holding another seat's waits
+for it before it deals (`Session.holds_seat_change`), and a live peer sends its own to every
+peer at once (SPEC 8.4, 8.9)."""
+
+
 def _resent(authored: AuthoredEntry, ledger: Ledger) -> bool:
     """SPEC 7.1: `authored` is a resend of what is sequenced, or made stale by it: its counter
     is not above the last in the chain of its author's identity or, for an empty seat, of the
@@ -433,9 +439,8 @@ class Session:
         courtesy (SPEC 8.9), so that the sequencer places it before the hand starts rather than
         refusing it once a hand is running."""
         st = self._state
-        kinds = (k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND)
         return any(
-            e.author != st.seat and e.kind in kinds and e.hand == st.ledger.hand
+            e.author != st.seat and e.kind in SEAT_CHANGES and e.hand == st.ledger.hand
             for e in st.pool.entries()
         )
 

@@ -35,11 +35,10 @@ from p2pwillow.net.wire import (
     encode_frame,
 )
 from p2pwillow.rules import IllegalAction, TableConfig
-from p2pwillow.session import EntryRefused, Output, Session, make_genesis
+from p2pwillow.session import SEAT_CHANGES, EntryRefused, Output, Session, make_genesis
 from p2pwillow.table import Decider, bot_decider
 
 MALLORY = b"mallory"
-SEAT_CHANGES = frozenset({"game_end", "leave", "sit_in", "join"})
 
 
 @dataclass(frozen=True, slots=True)
