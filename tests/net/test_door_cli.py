@@ -110,12 +110,14 @@ def finish(procs: Sequence[Output]) -> tuple[list[int], list[str]]:
 
 
 def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Path) -> None:
-    """Three seats, four hands: the bot in seat 1 leaves after hand 1 (it deals hand 2), a
+    """Three seats, six hands: the bot in seat 1 leaves after hand 1 (it deals hand 2), a
     `willow bot --join CODE` started then takes seat 1 and plays the hands after its join;
     every transcript is the same game and verifies, the newcomer's too. Deep stacks: with
     the default thousand, a first hand can leave one player all the chips once the winner
     has left, and the game is over before the newcomer comes."""
-    args = ["--hands", "4", "--seats", "3", "--stack", str(DEEP)]
+    # six hands: the newcomer, a process started once the leaver is gone, must have its join
+    # placed between two hands before the last one starts (four left it about a second)
+    args = ["--hands", "6", "--seats", "3", "--stack", str(DEEP)]
     first, code = host(tmp_path, *args, samples="300")
     with table_of(first, tmp_path / "late.jsonl") as procs:
         leaver = bot(tmp_path, code, 1, "--name", "Leaver", "--leave-after", "1")
@@ -132,7 +134,7 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     assert "Late (normal) joins in seat 1 from the next hand (at 127.0.0.1:" in outputs[0]
     assert "takes seat 1 of a game under way" in outputs[3], outputs[3]
     for out in (outputs[0], outputs[2], outputs[3]):
-        assert "the game is over: 4 hands played" in out, out
+        assert "the game is over: 6 hands played" in out, out
         assert "the table changed: the safety code is now" in out, out
     assert "Late (normal) joined the table in seat 1" in outputs[0]
     paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
@@ -152,13 +154,13 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(tmp_path: Pat
     ]
     [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
     after = [sum(e.seq < x.seq for e in starts) for x in (leave, join)]
-    # the join comes after hand 2 when the newcomer has caught up by then (this machine: as
-    # a rule), else after hand 3; it plays every hand after it
-    assert played == list(range(after[1] + 1, 5)) and played[-1] == 4, (played, after)
+    # the join comes after hand 2 when the newcomer has caught up by then, else after a
+    # later one; it plays every hand after it, the last one included
+    assert played == list(range(after[1] + 1, 7)) and played[-1] == 6, (played, after)
     for path in (paths[0], paths[3]):
         report = verify_file(path)
         assert report.valid and not report.missing, report.error
-        assert len(report.hands) == 4
+        assert len(report.hands) == 6
     verdict = willow("verify", str(paths[3]))
     assert verdict.returncode == 0, verdict
 
