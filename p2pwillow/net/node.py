@@ -13,7 +13,8 @@ Linux-only: asyncio and threads, no signals.
 #   the receiver  (loop, called by the transport once per batch of frames that came in) takes
 #                 each frame into the replication and wakes the driver, which sends
 #                 whatever the replication says is due: pushes, acks, heartbeats, resends,
-#                 catch-up (SPEC 8.4);
+#                 catch-up (SPEC 8.4). A headless node's receiver runs the driver's pass
+#                 itself, in the same turn of the loop (`_pass_here`);
 #   the driver    (loop) takes the replication's events one at a time and hands each to the
 #                 session in the worker (an entry is acknowledged only once the session has
 #                 applied it), then runs the node's own step: the session's clock, the next
@@ -83,7 +84,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -227,11 +228,17 @@ class _Wake:
     future and one timer handle a sleep: an asyncio.Event under asyncio.timeout costs several
     times that, and a node sleeps hundreds of times a hand."""
 
-    __slots__ = ("_set", "_waiter")
+    __slots__ = ("_set", "_timer", "_waiter")
 
     def __init__(self) -> None:
         self._set = False
         self._waiter: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def sleeping(self) -> bool:
+        """The driver waits in `sleep` now (so it is not in the middle of a pass)."""
+        return self._waiter is not None and not self._waiter.done()
 
     def set(self) -> None:
         self._set = True
@@ -239,24 +246,44 @@ class _Wake:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def until(self, when: float) -> None:
+        """The sleep going on ends at `when` (loop time) instead, unless woken before."""
+        waiter, timer = self._waiter, self._timer
+        if waiter is None or waiter.done() or timer is None or timer.when() == when:
+            return
+        timer.cancel()
+        self._timer = asyncio.get_running_loop().call_at(when, _wake_up, waiter)
+
     async def sleep(self, seconds: float) -> None:
         """Return once woken or `seconds` later; a wake that came before returns at once. The
         wake is used up either way."""
         if not self._set and seconds > 0:
             loop = asyncio.get_running_loop()
             waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(seconds, _wake_up, waiter)
+            self._timer = loop.call_later(seconds, _wake_up, waiter)
             try:
                 await waiter
             finally:
-                timer.cancel()
-                self._waiter = None
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._waiter = self._timer = None
         self._set = False
 
 
 def _wake_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
+
+
+def _run_through(coro: Coroutine[Any, Any, None]) -> None:
+    """Run to its end a coroutine that never waits: a pass of a node whose worker is inline
+    (its only awaits are the worker's, and an inline worker's return at once)."""
+    try:
+        coro.send(None)
+    except StopIteration:
+        return
+    coro.close()
+    raise RuntimeError("a pass of a headless node waited for the loop")
 
 
 def _quiet(text: str) -> None:
@@ -782,10 +809,30 @@ class Node:
             self._fail(exc)
             return
         # What the frames make due (a catch-up reply, an acknowledgement) goes out when the
-        # driver, woken now, ends its pass: one flush for the frames and what the session
-        # makes of them.
+        # driver's pass ends: one flush for the frames and what the session makes of them.
         self._next_due = 0.0
-        self._wake.set()
+        if self._worker.inline and self._wake.sleeping:
+            self._pass_here()
+        else:
+            self._wake.set()
+
+    def _pass_here(self) -> None:
+        """A headless node's driver passes, run in the receiver's own turn of the loop while
+        the driver sleeps: its worker is inline, so a pass never waits, and a batch of frames
+        costs one turn of the loop, not two (the receiver's, then the woken driver's). The
+        driver's sleep is then set to end when it would have, had it run the pass itself."""
+        try:
+            while True:
+                _run_through(self._pass())
+                if self._closing or not self._again():
+                    break
+        except Exception as exc:
+            self.transport.listen(None)
+            for task in self._tasks:
+                task.cancel()
+            self._fail(exc)
+            return
+        self._wake.until(asyncio.get_running_loop().time() + self._rest())
 
     def _flush_soon(self) -> None:
         """Flush once the loop is done with what it is doing now: what comes due meanwhile
@@ -824,36 +871,41 @@ class Node:
     async def _drive(self) -> None:
         try:
             while not self._closing:
-                now = time.monotonic()
-                self._rep.handle_timer(now)
-                if now >= self._links_at:
-                    self._follow_links()
-                self._greet(now)
-                if self._door is not None:
-                    for player in self._door.tick(self.transport):
-                        self._admit(player, now)
-                self._follow_table(now)
-                if self._play.watching:
-                    self._ask_more()
-                if self._play.watching and now - self._started_at > self.seat_within:
-                    raise NotSeated(
-                        f"no seat after {self.seat_within:g} s: the table never took this "
-                        f"newcomer's join (its players drop a newcomer after {JOIN_WITHIN:g} s "
-                        "without one); join again with the table's join code"
-                    )
-                if self._leaving:
-                    self._let_go(now)
-                if self._playing:
-                    await self._drain()
-                    now = time.monotonic()
-                    if self._step_due or now >= self._tick_at or self._looked(now):
-                        await self._step(now)
-                self._flush_due(time.monotonic())
+                await self._pass()
                 await self._sleep()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             self._fail(exc)
+
+    async def _pass(self) -> None:
+        """One pass of the driver: the replication's timers, the links, the door, the
+        session's events and the node's own step, then the flush of what is due."""
+        now = time.monotonic()
+        self._rep.handle_timer(now)
+        if now >= self._links_at:
+            self._follow_links()
+        self._greet(now)
+        if self._door is not None:
+            for player in self._door.tick(self.transport):
+                self._admit(player, now)
+        self._follow_table(now)
+        if self._play.watching:
+            self._ask_more()
+        if self._play.watching and now - self._started_at > self.seat_within:
+            raise NotSeated(
+                f"no seat after {self.seat_within:g} s: the table never took this "
+                f"newcomer's join (its players drop a newcomer after {JOIN_WITHIN:g} s "
+                "without one); join again with the table's join code"
+            )
+        if self._leaving:
+            self._let_go(now)
+        if self._playing:
+            await self._drain()
+            now = time.monotonic()
+            if self._step_due or now >= self._tick_at or self._looked(now):
+                await self._step(now)
+        self._flush_due(time.monotonic())
 
     @property
     def _playing(self) -> bool:
@@ -863,16 +915,24 @@ class Node:
     def _looked(self, now: float) -> bool:
         return self._look_at is not None and now >= self._look_at
 
-    async def _sleep(self) -> None:
-        if (self._step_due and self._playing) or self._flush_asked:
-            return
+    def _again(self) -> bool:
+        """Another pass is due at once: the seat may have a step to take, or a flush was
+        asked for."""
+        return (self._step_due and self._playing) or self._flush_asked
+
+    def _rest(self) -> float:
+        """Seconds until the driver's next pass is due (at most half a second)."""
         now = time.monotonic()
         times = [now + 0.5, self._next_due]
         if self._playing:
             times.append(self._tick_at)
             if self._look_at is not None:
                 times.append(self._look_at)
-        await self._wake.sleep(min(times) - now)
+        return min(times) - now
+
+    async def _sleep(self) -> None:
+        if not self._again():
+            await self._wake.sleep(self._rest())
 
     async def _drain(self) -> None:
         """Hand every replication event to the session, one at a time, in order."""
