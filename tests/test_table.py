@@ -70,11 +70,14 @@ def test_player_count_bounds(players: int) -> None:
 
 def test_the_seats_owing_a_step_are_those_a_new_entry_must_reach_at_once() -> None:
     # Session.seats_owing tells a live sequencer whom to send a new entry at once (SPEC 8.4):
-    # everyone outside a running hand (its head signatures included) and while trading is
-    # open; else the seats owing a step, one of them in a betting round.
+    # everyone outside a running hand (its head signatures included); else the seats owing a
+    # step, one of them in a betting round, and while trading is open also every seat the
+    # rules let act without owing one.
     from p2pwillow.rules import Phase
+    from p2pwillow.session import schedule
 
     seen: list[tuple[str, Phase | None, frozenset[int] | None]] = []
+    unowed: list[frozenset[int]] = []  # seats that may act in trading without owing a step
     holder: list[Table] = []
 
     def look(entry: object) -> None:
@@ -86,13 +89,24 @@ def test_the_seats_owing_a_step_are_those_a_new_entry_must_reach_at_once() -> No
         hand = s.hand
         phase = None if s.between_hands or hand is None else hand.phase
         seen.append((getattr(entry, "kind", ""), phase, owing))
-        if phase in (None, Phase.TRADING, Phase.COMPLETE, Phase.ABORTED) or s.ended:
+        if phase in (None, Phase.COMPLETE, Phase.ABORTED) or s.ended:
             assert owing is None  # no hand runs, or its end waits for every head signature
+            return
+        assert owing is not None and hand is not None
+        due = frozenset(d.seat for d in s.due())
+        record = s.state.hand
+        assert record is not None
+        if phase is Phase.TRADING and schedule.blocked(record, give=False) is None:
+            # each seat that may act now, owing a step or not, is reached at once
+            free = frozenset(p for p in record.order if hand.legal_actions(p))
+            assert owing == due | free
+            if free - due:
+                unowed.append(free - due)
         else:
-            assert owing == frozenset(d.seat for d in s.due())
-            assert owing <= {p.seat for p in s.game.players}
-            if phase is Phase.BETTING and owing:
-                assert len(owing) == 1
+            assert owing == due
+        assert owing <= {p.seat for p in s.game.players}
+        if phase is Phase.BETTING and owing:
+            assert len(owing) == 1
 
     table = Table(4, seed=5, samples=20, on_entry=look)
     holder.append(table)
@@ -100,3 +114,6 @@ def test_the_seats_owing_a_step_are_those_a_new_entry_must_reach_at_once() -> No
     phases = {phase for _, phase, _ in seen}
     assert {None, Phase.TRADING, Phase.BETTING} <= phases
     assert any(owing is not None and len(owing) < 4 for _, _, owing in seen)
+    # a trade being completed, or an in-turn trading step, reaches fewer than every seat at once
+    assert any(p is Phase.TRADING and o is not None and len(o) < 4 for _, p, o in seen)
+    assert unowed  # free trading's offers, or the dealer's close, reach such seats at once

@@ -406,15 +406,21 @@ class Session:
         return st.dues()
 
     def seats_owing(self) -> frozenset[int] | None:
-        """The seats that owe a step now (`due`), or None (every seat) while any seat may act
-        at any time (free trading, SPEC 3.5) and once the hand has ended (head signatures,
-        the next hand's start, seat changes): a live sequencer sends a new entry at once to
-        these, to the others a moment later with what follows (SPEC 8.4)."""
+        """The seats a new entry must reach at once, or None (every seat): those that owe a
+        step now (`due`) and, while trading is open with no trade being completed, those the
+        rules let act without owing one (an offer in free trading, the dealer's close where the
+        dealer calls it, SPEC 3.5); every seat once the hand has ended (head signatures, the
+        next hand's start, seat changes). A live sequencer sends a new entry at once to these,
+        to the others a moment later with what follows (SPEC 8.4)."""
         st = self._state
         r = st.hand
-        if r is None or r.ended or st.ended is not None or r.rules.phase is Phase.TRADING:
+        if r is None or r.ended or st.ended is not None:
             return None
-        return frozenset(d.seat for d in st.dues())
+        owing = frozenset(d.seat for d in st.dues())
+        hand = r.rules
+        if hand.phase is Phase.TRADING and schedule.blocked(r, give=False) is None:
+            owing |= {s for s in r.order if s not in owing and hand.legal_actions(s)}
+        return owing
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
