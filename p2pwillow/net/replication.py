@@ -21,8 +21,9 @@ peer, `frames_to_send(now)` says what to send to whom, `get_timer()` says when t
 #              caller names `urgent` (they owe a step now), to the others within PUSH_LATER
 #              with what follows, or with the next entry urgent for them;
 #   ack        entries applied from a peer's frames are answered with a `head` to that peer,
-#              ACK_DELAY later, so that one acknowledges a burst;
-#   heartbeat  every peer gets our head about once a second (an acknowledgement counts);
+#              ACK_DELAY later, so that one acknowledges a burst, unless another frame
+#              told it our head meanwhile (entries up to it, an authored entry made at it);
+#   heartbeat  every peer gets our head about once a second (any frame that tells it counts);
 #   resend     a peer that has not acknowledged what we pushed within RESEND_AFTER gets a
 #              batch from its acknowledged head on;
 #   catch-up   behind a head some peer reported, with no progress for CATCH_UP_AFTER, we ask
@@ -101,10 +102,13 @@ so the witnesses hold it long before their clock could ask."""
 PUSH_LATER = 0.1
 """An entry that a peer does not need at once (it owes no step now) goes to it at most this
 much later, with the others made meanwhile: one wake-up for several entries."""
-ACK_DELAY = 0.2
+ACK_DELAY = 0.5
 """An acknowledgement waits this long, so that the entries applied meanwhile share it: a
-hand's entries come in bursts, and the acknowledgement only spares a resend (RESEND_AFTER).
-Each one costs its sender and its receiver a wake-up."""
+hand's entries come in bursts, and the acknowledgement only spares a resend (RESEND_AFTER,
+twice this). Each one costs its sender and its receiver a wake-up."""
+SEEN_BACK = 16
+"""How far back from our head an authored entry's `seen` is looked for, to learn its author's
+head from it."""
 BROADCAST_BACKOFF = (1.0, 2.0, 4.0, 8.0)
 EVASIVE_AFTER = 3.0
 AWAY_AFTER = 10.0
@@ -283,7 +287,8 @@ class Replication:
         self._held_authored: list[tuple[PeerId, AuthoredEntry]] = []
         self._once: list[bytes] = []
         """Frames for every peer, sent once (refusals)."""
-        self._direct: list[tuple[PeerId, bytes]] = []
+        self._direct: list[tuple[PeerId, bytes, bytes]] = []
+        """Authored frames for their sequencer now: (peer, frame, the head it was made at)."""
         """Frames for one peer, sent once (an authored entry to its sequencer, first)."""
         self._progress_at = now
         self._asked: tuple[float, int, PeerId] | None = None
@@ -421,7 +426,7 @@ class Replication:
                 and (peers is None or first in peers)
                 and item.sig not in self._authored
             ):
-                self._direct.append((first, frame))
+                self._direct.append((first, frame, item.seen))
                 at = now + WITNESS_AFTER
             self._authored[item.sig] = _Resent(frame, item.hand, at, to=peers)
         elif isinstance(item, Refusal):
@@ -509,6 +514,10 @@ class Replication:
     def _take(self, frame: Frame, peer: PeerId, p: _Peer, now: float) -> None:
         if isinstance(frame, EntriesFrame):
             self._take_entries(frame.entries, peer, p)
+            if frame.entries:
+                # the sender holds these: its head is at least the last (SPEC 8.4)
+                last = frame.entries[-1]
+                self._raise_head(last.seq, last.hash, p)
         elif isinstance(frame, HeadFrame | HeartbeatFrame):
             self._take_head(frame.seq, frame.hash, p)
         elif isinstance(frame, CatchUpFrame):
@@ -518,6 +527,9 @@ class Replication:
             # entries carry a per-author counter (DESIGN 5.1) an equal signature may be a new
             # decision (a second `check` in a later round), and the Session tells them apart.
             entry = frame.entry
+            seen = self._seq_of(entry.seen)
+            if seen is not None:
+                self._raise_head(seen, entry.seen, p)  # it was made at that head (SPEC 8.4)
             if (
                 entry.hand == self.hand + 1
                 and entry.kind != HandStart.KIND
@@ -582,6 +594,21 @@ class Replication:
             return
         self._parted = (low, high)
         self._parted_ask = high > low + 1  # next to each other: the conflict is with the Session
+
+    def _raise_head(self, seq: int, digest: bytes, p: _Peer) -> None:
+        """The peer holds entry `seq` (`digest`): its head is at least there. Only a head or
+        a heartbeat, which say the head itself, move it back (a chain cut back, SPEC 6.8)."""
+        if seq > p.head_seq:
+            self._take_head(seq, digest, p)
+
+    def _seq_of(self, digest: bytes) -> int | None:
+        """The seq of our entry with hash `digest`, looked for among the last SEEN_BACK (an
+        authored entry is made at a recent head), or None."""
+        chain = self._chain
+        for seq in range(len(chain) - 1, max(-1, len(chain) - 1 - SEEN_BACK), -1):
+            if chain[seq].hash == digest:
+                return seq
+        return None
 
     def _take_head(self, seq: int, digest: bytes, p: _Peer) -> None:
         p.head_seq, p.head_hash = seq, digest
@@ -679,8 +706,12 @@ class Replication:
         ask = self._catch_up_target(now)
         beat: bytes | None = None
         out: list[tuple[PeerId, bytes]] = []
+        at_head = bool(fresh) and fresh[-1].seq == self.head_seq
         for peer, p in self._peers.items():
             frames: list[bytes] = []
+            # a frame that tells the peer our head stands for an acknowledgement and a
+            # heartbeat (SPEC 8.4): entries up to our head, an authored entry made at it
+            tells = any(to == peer and seen == self.head_hash for to, _, seen in direct)
             held = p.deferred_from
             soon = urgent is None or peer in urgent
             if held is not None and ((pushes and soon) or now >= p.deferred_at):
@@ -689,10 +720,12 @@ class Replication:
                 p.deferred_from = None
                 p.pushed_upto = max(p.pushed_upto, self.head_seq)
                 p.pushed_at = now
+                tells = True
             elif pushes and soon:
                 frames.extend(pushes)
                 p.pushed_upto = max(p.pushed_upto, fresh[-1].seq)
                 p.pushed_at = now
+                tells = tells or at_head
             elif pushes:
                 if held is None:
                     p.deferred_from, p.deferred_at = fresh[0].seq, now + PUSH_LATER
@@ -717,6 +750,9 @@ class Replication:
                     p.ack_due = False
                 p.catch_up_after = None
                 p.replied_at = now
+            if tells:
+                p.ack_due = False
+                p.heartbeat_at = max(p.heartbeat_at, now + HEARTBEAT_INTERVAL)
             if p.ack_due and now >= p.ack_at:
                 head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
                 frames.append(head)
@@ -728,7 +764,7 @@ class Replication:
                 frames.append(beat)
                 p.heartbeat_at = now + HEARTBEAT_INTERVAL
             frames.extend(once)
-            frames.extend(f for to, f in direct if to == peer)
+            frames.extend(f for to, f, _ in direct if to == peer)
             frames.extend(f for f, to in resent if to is None or peer in to)
             if ask == peer:
                 frames.append(encode_frame(CatchUpFrame(self._ask_after())))
@@ -882,6 +918,7 @@ __all__ = [
     "PARTED_RETRIES",
     "PARTED_RETRY",
     "PUSH_LATER",
+    "SEEN_BACK",
     "WITNESS_AFTER",
     "AuthoredReceived",
     "BadFrame",

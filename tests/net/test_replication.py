@@ -25,6 +25,7 @@ from p2pwillow.net.replication import (
     AWAY_AFTER,
     CATCH_UP_AFTER,
     EVASIVE_AFTER,
+    HEARTBEAT_INTERVAL,
     PARTED_RETRIES,
     PARTED_RETRY,
     PUSH_LATER,
@@ -160,12 +161,77 @@ def test_push_then_ack() -> None:
 def test_an_acknowledgement_stands_for_the_next_heartbeat() -> None:
     b = Replication([CHAIN[0]], [A, C], now=0.0)
     b.frames_to_send(0.0)  # heartbeats to both, the next due at 1.0
-    b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, 0.5)
-    _apply_all(b, 0.5)
-    assert [type(f) for f in _frames(b, 0.5 + ACK_DELAY, A)] == [HeadFrame]
+    came = 0.3
+    assert came + ACK_DELAY < HEARTBEAT_INTERVAL
+    b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, came)
+    _apply_all(b, came)
+    assert [type(f) for f in _frames(b, came + ACK_DELAY, A)] == [HeadFrame]
     # A heard our head just now; C gets its heartbeat
     assert [(p, type(decode_frame(d))) for p, d in b.frames_to_send(1.0)] == [(C, HeartbeatFrame)]
-    assert [type(f) for f in _frames(b, 1.5 + ACK_DELAY, A)] == [HeartbeatFrame]
+    next_beat = came + ACK_DELAY + HEARTBEAT_INTERVAL
+    assert not _frames(b, next_beat - 0.01, A)
+    assert [type(f) for f in _frames(b, next_beat, A)] == [HeartbeatFrame]
+
+
+def _heads(rep: Replication, now: float, to: bytes) -> list[object]:
+    """The `head` and `heartbeat` frames due to `to` now (what else is due goes too)."""
+    return [f for f in _frames(rep, now, to) if isinstance(f, HeadFrame | HeartbeatFrame)]
+
+
+def test_an_authored_entry_made_at_our_head_stands_for_the_acknowledgement() -> None:
+    # The sequencer (A) pushes entry 5; its author (B) applies it and sends its own entry,
+    # made at that head, to A first: that tells A B's head, so no `head` frame and no
+    # heartbeat follow it, and A learns the head from it (SPEC 8.4).
+    a = Replication(CHAIN[:6], [B], now=0.0)
+    b = Replication(CHAIN[:5], [A], now=0.0)
+    a.frames_to_send(0.0), b.frames_to_send(0.0)  # the first heartbeats
+    b.receive(encode_frame(EntriesFrame((CHAIN[5],))), A, 0.1)
+    assert _apply_all(b, 0.1) == [CHAIN[5]]
+    mine = CHAIN[6].authored()
+    assert mine.seen == CHAIN[5].hash == b.head_hash
+    b.publish(mine, 0.2, first=A)
+    sent = [data for peer, data in b.frames_to_send(0.2) if peer == A]
+    assert [type(decode_frame(d)) for d in sent] == [AuthoredFrame]
+    assert _heads(b, 0.1 + ACK_DELAY, A) == []  # no acknowledgement
+    assert _heads(b, 0.2 + HEARTBEAT_INTERVAL - 0.01, A) == []  # nor a heartbeat yet
+    assert [type(f) for f in _heads(b, 0.2 + HEARTBEAT_INTERVAL, A)] == [HeartbeatFrame]
+    assert a.status(B).head_seq < 5
+    a.receive(sent[0], B, 0.2)
+    assert (a.status(B).head_seq, a.status(B).head_hash) == (5, CHAIN[5].hash)
+
+
+def test_an_authored_entry_made_at_an_older_head_leaves_the_acknowledgement_due() -> None:
+    b = Replication(CHAIN[:5], [A], now=0.0)
+    b.frames_to_send(0.0)
+    b.publish(CHAIN[5].authored(), 0.05, first=A)  # made at entry 4
+    b.receive(encode_frame(EntriesFrame((CHAIN[5],))), A, 0.1)
+    _apply_all(b, 0.1)  # entry 5 came from A in the meantime
+    assert [type(f) for f in _frames(b, 0.1, A)] == [AuthoredFrame]
+    assert _heads(b, 0.1 + ACK_DELAY, A) == [HeadFrame(5, CHAIN[5].hash)]
+
+
+def test_entries_up_to_our_head_stand_for_a_heartbeat() -> None:
+    a = _origin(1)
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    assert [type(f) for f in _frames(a, 0.0, B)] == [HeartbeatFrame]
+    a.publish(CHAIN[1], 0.5)
+    pushed = [data for peer, data in a.frames_to_send(0.5) if peer == B]
+    assert [decode_frame(d) for d in pushed] == [EntriesFrame((CHAIN[1],))]
+    assert _frames(a, 1.0, B) == []  # the push told B our head: no heartbeat due at 1.0
+    assert [type(f) for f in _frames(a, 0.5 + HEARTBEAT_INTERVAL, B)] == [HeartbeatFrame]
+    # B learns A's head from the entries, before it applies them
+    b.receive(pushed[0], A, 0.5)
+    assert (b.status(A).head_seq, b.status(A).head_hash) == (1, CHAIN[1].hash)
+
+
+def test_a_head_learnt_from_entries_only_rises() -> None:
+    b = Replication([CHAIN[0]], [A], now=0.0)
+    b.receive(encode_frame(HeartbeatFrame(3, CHAIN[3].hash)), A, 0.1)
+    b.receive(encode_frame(EntriesFrame((CHAIN[1],))), A, 0.2)  # late, or a resend
+    assert b.status(A).head_seq == 3
+    # a heartbeat says the head itself: lower after a chain cut back (SPEC 6.8)
+    b.receive(encode_frame(HeartbeatFrame(2, CHAIN[2].hash)), A, 0.3)
+    assert b.status(A).head_seq == 2
 
 
 def _pushed(rep: Replication, now: float) -> dict[bytes, list[int]]:
