@@ -288,8 +288,8 @@ class Replication:
         self._once: list[bytes] = []
         """Frames for every peer, sent once (refusals)."""
         self._direct: list[tuple[PeerId, bytes, bytes]] = []
-        """Authored frames for their sequencer now: (peer, frame, the head it was made at)."""
-        """Frames for one peer, sent once (an authored entry to its sequencer, first)."""
+        """Frames for one peer, sent once (an authored entry to its sequencer, first), each
+        with the head the entry was made at (its `seen`)."""
         self._progress_at = now
         self._asked: tuple[float, int, PeerId] | None = None
         """When the last catch-up went out, at which `_moves`, to whom."""
