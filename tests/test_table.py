@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_session_helpers import honest_game, new_table, observer
+from test_session_helpers import honest_game, make_rng, new_table, observer
 
 from p2pwillow.ledger import decode_entry
 from p2pwillow.table import Table
@@ -108,7 +108,7 @@ def test_the_seats_owing_a_step_are_those_a_new_entry_must_reach_at_once() -> No
         if phase is Phase.BETTING and owing:
             assert len(owing) == 1
 
-    table = Table(4, seed=5, samples=20, on_entry=look)
+    table = Table(4, seed=5, rng=make_rng("seats-owing"), samples=20, on_entry=look)
     holder.append(table)
     table.play(2)
     phases = {phase for _, phase, _ in seen}
