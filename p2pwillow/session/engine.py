@@ -108,6 +108,16 @@ def _resent(authored: AuthoredEntry, ledger: Ledger) -> bool:
     return key is not None and authored.counter <= ledger.last_counter(key)
 
 
+def _acts_unowed(r: HandRecord, seat: int) -> bool:
+    """Trading is open with no trade being completed, and the rules allow `seat` an action the
+    hand does not wait for (SPEC 3.5: an offer or a withdraw in free trading, the dealer's
+    close where the dealer calls it)."""
+    hand = r.rules
+    if hand.phase is not Phase.TRADING or schedule.blocked(r, give=False) is not None:
+        return False
+    return bool(hand.legal_actions(seat))
+
+
 def _fail(exc: Rejected, entry: Entry | AuthoredEntry) -> RemoteProtocolError:
     seq = entry.seq if isinstance(entry, Entry) else None
     return RemoteProtocolError(
@@ -417,10 +427,7 @@ class Session:
         if r is None or r.ended or st.ended is not None:
             return None
         owing = frozenset(d.seat for d in st.dues())
-        hand = r.rules
-        if hand.phase is Phase.TRADING and schedule.blocked(r, give=False) is None:
-            owing |= {s for s in r.order if s not in owing and hand.legal_actions(s)}
-        return owing
+        return owing | {s for s in r.order if s not in owing and _acts_unowed(r, s)}
 
     def waiting_for(self) -> tuple[Wait, ...]:
         """What the hand waits for now, seat by seat (SPEC 7.4)."""
@@ -461,10 +468,7 @@ class Session:
         r, me = st.hand, st.seat
         if r is None or me is None or r.ended or st.decision_pending or me not in r.order:
             return False
-        hand = r.rules
-        if hand.phase is not Phase.TRADING or schedule.blocked(r, give=False) is not None:
-            return False
-        return bool(hand.legal_actions(me))
+        return _acts_unowed(r, me)
 
     @property
     def decision_pending(self) -> bool:
