@@ -707,11 +707,12 @@ class Replication:
         beat: bytes | None = None
         out: list[tuple[PeerId, bytes]] = []
         at_head = bool(fresh) and fresh[-1].seq == self.head_seq
+        made_at_head = {to for to, _, seen in direct if seen == self.head_hash}
         for peer, p in self._peers.items():
             frames: list[bytes] = []
             # a frame that tells the peer our head stands for an acknowledgement and a
-            # heartbeat (SPEC 8.4): entries up to our head, an authored entry made at it
-            tells = any(to == peer and seen == self.head_hash for to, _, seen in direct)
+            # heartbeat (SPEC 8.4): a head, entries up to our head, an authored entry made at it
+            tells = peer in made_at_head
             held = p.deferred_from
             soon = urgent is None or peer in urgent
             if held is not None and ((pushes and soon) or now >= p.deferred_at):
@@ -747,17 +748,15 @@ class Replication:
                     # asker that thinks it has caught up asks nothing more until the next one
                     head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
                     frames.append(head)
-                    p.ack_due = False
+                    tells = True
                 p.catch_up_after = None
                 p.replied_at = now
-            if tells:
-                p.ack_due = False
-                p.heartbeat_at = max(p.heartbeat_at, now + HEARTBEAT_INTERVAL)
-            if p.ack_due and now >= p.ack_at:
+            if p.ack_due and now >= p.ack_at and not tells:
                 head = head or encode_frame(HeadFrame(self.head_seq, self.head_hash))
                 frames.append(head)
+                tells = True
+            if tells:
                 p.ack_due = False
-                # it says what a heartbeat says (our head, and that we are here)
                 p.heartbeat_at = max(p.heartbeat_at, now + HEARTBEAT_INTERVAL)
             if now >= p.heartbeat_at:
                 beat = beat or encode_frame(HeartbeatFrame(self.head_seq, self.head_hash))

@@ -341,6 +341,16 @@ def test_a_catch_up_answer_says_the_answerers_head() -> None:
     ]
 
 
+def test_a_catch_up_answer_stands_for_the_heartbeat() -> None:
+    # the answer ends in our head, which is what a heartbeat would say (SPEC 8.4)
+    a = Replication(CHAIN, [B], now=0.0)
+    assert [type(f) for f in _frames(a, 0.0, B)] == [HeartbeatFrame]  # the next due at 1.0
+    a.receive(encode_frame(CatchUpFrame(10)), B, 0.5)
+    assert [type(f) for f in _frames(a, 0.5, B)] == [EntriesFrame, HeadFrame]
+    assert _frames(a, 1.0, B) == []
+    assert [type(f) for f in _frames(a, 0.5 + HEARTBEAT_INTERVAL, B)] == [HeartbeatFrame]
+
+
 def test_catch_up_from_any_peer_and_next_one_if_unanswered() -> None:
     b = Replication(CHAIN[:10], [A, C], now=0.0)
     for peer in (A, C):
