@@ -18,7 +18,13 @@ from functools import cache, partial
 from p2pwillow.bots import BASELINES, LEVELS, Bot, HandRecord, Knowledge, play_hands
 from p2pwillow.bots.arena import MatchupResult, PlayerMaker, SeatRecord, play_matchup
 from p2pwillow.cards import DECK, Card
-from p2pwillow.rules import ActionKind, Announcement, Hand, Phase, TableConfig
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.rules import (
+    ActionKind,
+    Hand,
+    Phase,
+    TableConfig,
+)
 
 SEED = 20_240_601
 REPEATS = 15
@@ -36,7 +42,7 @@ def _betting_spot(
     """A hand with no trading, `rounds` cards turned, and the bot of the seat to act."""
     rng = random.Random(SEED + players * 10 + deal)
     hand = Hand(TableConfig(trade_tokens=0), list(range(players)), [1000] * players, 0)
-    hand.announce(0, Announcement(deal))
+    hand.announce(0, ww.announcement(deal))
     hand.deal()
     deck = list(DECK)
     rng.shuffle(deck)
@@ -125,7 +131,7 @@ def decision_in_play() -> dict[str, object]:
 def trading_decision() -> dict[str, object]:
     """One offer-or-pass decision on a 7-card hand (trade estimates for k = 1, 2, 3)."""
     hand = Hand(TableConfig(), [0, 1, 2], [1000] * 3, 0)
-    hand.announce(0, Announcement(7))
+    hand.announce(0, ww.announcement(7))
     hand.deal()
     cards = tuple(DECK[i] for i in (0, 9, 18, 27, 36, 45, 50))
     bot = Bot(1, random.Random(SEED))

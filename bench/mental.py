@@ -17,6 +17,7 @@ from bench.crypto import OP_KINDS, price_us, unit_costs_us
 from p2pwillow import mental
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import OPS, Point, Rng
+from p2pwillow.games.roll_your_own import LAYOUT
 from p2pwillow.mental import DealShares, HandContext, Layout, PlayerHand
 
 PLAYERS = 10
@@ -151,13 +152,13 @@ def hand10() -> dict[str, object]:
 
     layouts: dict[int, Layout] = {}
     for seat in seats:
-        chosen = held[seat].cards[: mental.LAYOUT_SIZE]
+        chosen = held[seat].cards[:LAYOUT]
         with acct.make(seat, "layout"):
             laid, held[seat] = mental.make_layout(ctx, seat, secrets[seat], held[seat], chosen, rng)
         with acct.check(seat, "layout"):
-            layouts[seat] = mental.check_layout(ctx, seat, keys[seat], public[seat], laid)
+            layouts[seat] = mental.check_layout(ctx, seat, keys[seat], public[seat], laid, LAYOUT)
 
-    for r in range(mental.LAYOUT_SIZE):
+    for r in range(LAYOUT):
         for seat in seats:
             with acct.make(seat, "reveal"):
                 reveal = mental.make_reveal(ctx, seat, secrets[seat], layouts[seat], r, rng)

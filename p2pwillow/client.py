@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from p2pwillow.bots import Decision
-from p2pwillow.session import DecisionLike
+from p2pwillow.rules import Decision
 from p2pwillow.view import Link, TableView
 
 __all__ = ["LEFT_TABLE", "Client", "Decision", "Notice", "Shown"]
@@ -119,7 +118,7 @@ class Client(Protocol):
         current version at once."""
         ...
 
-    def decide(self, decision: DecisionLike) -> None:
+    def decide(self, decision: Decision) -> None:
         """Send the player's decision; if the table refuses it, `notice` says why."""
         ...
 

@@ -39,10 +39,10 @@ from p2pwillow.bots import DEFAULT_LEVEL, Level
 from p2pwillow.client import LEFT_TABLE, Notice, Shown
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
-from p2pwillow.rules import IllegalAction, RulesError, TableConfig
-from p2pwillow.session import DecisionLike, Output, Session
+from p2pwillow.rules import Decision, IllegalAction, RulesError, TableConfig
+from p2pwillow.session import Output, Session
 from p2pwillow.table import Decider, Table, TableError
-from p2pwillow.view import Link, TableView, decision_error, table_view
+from p2pwillow.view import Link, TableView, table_view
 
 __all__ = ["InProcessClient"]
 
@@ -107,7 +107,7 @@ class _HeldSeatTable(Table):
 
 @dataclass(frozen=True, slots=True)
 class _Decide:
-    decision: DecisionLike
+    decision: Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +196,7 @@ class InProcessClient:
         self._ended: str | None = None
         # Worker state (touched by the worker thread only):
         self._table: _HeldSeatTable | None = None
-        self._decision: DecisionLike | None = None
+        self._decision: Decision | None = None
         self._want_hand = False
         self._end_wanted = False
         self._leave_wanted = False
@@ -225,7 +225,7 @@ class InProcessClient:
     async def changed(self, seen: int) -> int:
         return await self._shown.changed(seen)
 
-    def decide(self, decision: DecisionLike) -> None:
+    def decide(self, decision: Decision) -> None:
         self._commands.put(_Decide(decision))
 
     @property
@@ -297,12 +297,12 @@ class InProcessClient:
         assert self._table is not None
         return self._table.sessions[self._seat]
 
-    def _person(self, session: Session) -> DecisionLike | None:
+    def _person(self, session: Session) -> Decision | None:
         """The person's seat's decider: the decision they sent, if the rules still take it."""
         d, self._decision = self._decision, None
         if d is None:
             return None
-        error = decision_error(session, d)
+        error = session.decision_error(d)
         if error is not None:
             self._publish(notice=error)
             return None
@@ -426,7 +426,7 @@ class InProcessClient:
             if not self._confirmed:
                 self._publish(notice="confirm the safety code first")
                 return
-            error = decision_error(self._session, command.decision)
+            error = self._session.decision_error(command.decision)
             if error is not None:
                 self._publish(notice=error)
             else:

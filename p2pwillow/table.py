@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from p2pwillow.bots import DEFAULT_LEVEL, Bot, Decision, Knowledge, Level, parse_level
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import Rng
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
 from p2pwillow.ledger.identity import Identity
-from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig, TradingMode
+from p2pwillow.rules import Hand, IllegalAction, Phase, TableConfig
 from p2pwillow.session import (
     EVERY_PEER,
-    DecisionLike,
     Outgoing,
     Output,
     Refusal,
@@ -42,7 +42,7 @@ from p2pwillow.session import (
     make_genesis,
 )
 
-Decider = Callable[[Session], DecisionLike | None]
+Decider = Callable[[Session], Decision | None]
 """Asked for a decision whenever its seat's session has one due; None means "do nothing"
 (the player is away: the dealer's clock will run out)."""
 
@@ -71,13 +71,13 @@ class StaleDecision:
 
 def _free_idle(hand: Hand) -> bool:
     """Free trading with no offer open and no trade being completed (SPEC 3.5)."""
-    a = hand.announcement
+    a = ww.setup(hand)
     return (
         hand.phase is Phase.TRADING
         and a is not None
-        and a.trading_mode is TradingMode.FREE
-        and hand.open_offer is None
-        and hand.trade_sides is None
+        and a.mode is ww.TradingMode.FREE
+        and ww.open_offer(hand) is None
+        and ww.trade_sides(hand) is None
     )
 
 
@@ -92,7 +92,7 @@ def bot_decider(
     hand (BotError names a bad level)."""
     bot = Bot(seat, rng, samples=samples, level=level)
 
-    def decide(session: Session) -> DecisionLike | None:
+    def decide(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         held = set(session.cards)
@@ -224,7 +224,7 @@ class Table:
         self.run()
         return out
 
-    def act(self, seat: int, decision: DecisionLike) -> Output:
+    def act(self, seat: int, decision: Decision) -> Output:
         """Seat's session makes `decision` now; what it sends is queued, not delivered, so
         that several seats can decide at the same moment: `run()` delivers (the sequencer's
         own decision applies at once, as it sequences it itself)."""
@@ -292,7 +292,7 @@ class Table:
         """Play one round of decisions (see the top of this module); False if nobody
         decided, even at a second look."""
         for _ in range(2):
-            chosen: list[tuple[int, DecisionLike]] = []
+            chosen: list[tuple[int, Decision]] = []
             for session in self.sessions:
                 seat = session.seat
                 assert seat is not None
@@ -308,7 +308,7 @@ class Table:
 
     _decide_once = decide_round
 
-    def _arrive(self, chosen: list[tuple[int, DecisionLike]]) -> None:
+    def _arrive(self, chosen: list[tuple[int, Decision]]) -> None:
         """Send decisions made at the same moment, in a seeded arrival order."""
         self._arrival.shuffle(chosen)
         for seat, decision in chosen:

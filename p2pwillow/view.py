@@ -12,72 +12,58 @@ session's public state (`hand`, `game`, `ledger`, `cards`, `given`, `received`, 
 # the player's own cards, the open offer, every player action with its bounds or the
 # reason it is refused, what the hand waits for and the last events, all in plain words.
 #
-# The actions are listed once, in `_ACTIONS` (kind, how to check a decision of that kind
-# against the rules): the view asks `Hand.legal_actions` which are open and, for every
-# other one, runs its check to get the rules' reason; `decision_error` runs the same
-# checks on a real decision before a client sends it. When the rules declare each action
-# once in a table of their own, `_ACTIONS` reads that table instead.
+# The actions are the rows of the action table the hand plays by (the engine's and its
+# game's own): the view asks `Hand.legal_actions` which are open and, for every other one,
+# the rules' reason (`Hand.verify` with no argument); `Session.decision_error` checks a real
+# decision the same way before a client sends it.
 #
 # The event log is told from the ledger: each entry of the hand is one line (a proof
 # checked, a card given), and the rules events it caused (`Hand.events`, in the same
-# order) are told after it. An entry causes its "lead" event (a call entry causes
-# `Called`) followed by the events the rules made by themselves (`TradeMade`,
-# `BettingOpened`, `HandEnded`, ...), so walking both in step pairs them up.
+# order) are told after it, each in its own words (`Event.words`). An entry causes its
+# "lead" event, the one its row of the action table names (a call entry causes `Called`),
+# followed by the events the rules made by themselves (`Event.FOLLOWS`: a trade made, a
+# round opened, the hand's end), so walking both in step pairs them up.
 
 from __future__ import annotations
 
 import enum
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from p2pwillow.cards import Card
+from p2pwillow.games import ACTIONS as ALL_ACTIONS
+from p2pwillow.games import CATALOGUE, LEGACY_ANNOUNCE
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import (
-    LAYOUT_SIZE,
-    MAX_PLAYERS_FOR_DEAL,
     ActionKind,
-    Announced,
     Announcement,
-    BetPlaced,
-    BettingClosed,
-    BettingOpened,
-    BettingSkipped,
-    Called,
-    CardRevealed,
-    Checked,
     Dealt,
     Event,
-    Folded,
-    FoldedForStalling,
+    GameSpec,
     Hand,
-    HandAborted,
     HandEnded,
     IllegalAction,
     LaidOut,
-    OfferLapsed,
-    OfferWithdrawn,
-    Passed,
     Phase,
-    Raised,
     TimedOut,
-    TradeAccepted,
-    TradeCardsChosen,
-    TradeDeclined,
-    TradeMade,
-    TradeOffered,
-    TradingClose,
-    TradingClosed,
-    TradingMode,
-    WentAllIn,
     build_pots,
+    decisions,
 )
-from p2pwillow.session import DecisionLike, HandSummary, Session
+from p2pwillow.session import HandSummary, Session, Step
 
 LOG_LINES = 40
 """How many of the last events a view keeps."""
+
+HAND_CARDS = 5
+"""The cards of a poker hand: five showing are valued in full (SPEC 2.4, 2.5)."""
+
+DEAL_SIZE = "deal_size"
+"""The option that holds a deal's size, in the games that let the dealer choose it."""
+
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
 
 class Link(enum.Enum):
@@ -210,6 +196,8 @@ class TableView:
     announcement: Announcement | None
     deal_sizes: tuple[int, ...]
     """The deal sizes the next announcement may choose (players x cards fit the deck)."""
+    games: tuple[GameSpec, ...]
+    """The games a dealer may announce at this table, that deal to its players now."""
     pot: int
     """Every chip in the middle: the pots and the bets of the round being played."""
     pots: tuple[PotView, ...]
@@ -256,108 +244,7 @@ class TableView:
         return tuple(a.kind for a in self.actions if a.legal)
 
 
-# --- the player actions, listed once --------------------------------------------------------
-
-
-def _need(value: object, what: str) -> None:
-    if value is None:
-        raise IllegalAction(what)
-
-
-def _check_announce(h: Hand, s: int, d: DecisionLike) -> None:
-    _need(d.announcement, "an announcement is needed")
-    assert d.announcement is not None
-    h.verify_announce(s, d.announcement)
-
-
-def _check_offer(h: Hand, s: int, d: DecisionLike) -> None:
-    _need(d.k, "an offer needs a number of cards")
-    assert d.k is not None
-    h.verify_offer(s, d.k)
-
-
-def _check_choose(h: Hand, s: int, d: DecisionLike) -> None:
-    h.verify_choose_trade_cards(s, () if d.positions is None else d.positions)
-
-
-def _check_lay_out(h: Hand, s: int, d: DecisionLike) -> None:
-    h.verify_lay_out(s)
-    size = h.hand_size(s)
-    p = d.positions
-    if p is None or len(p) != LAYOUT_SIZE or len(set(p)) != LAYOUT_SIZE:
-        raise IllegalAction(f"a layout is {LAYOUT_SIZE} different cards of the hand")
-    if not all(isinstance(x, int) and 0 <= x < size for x in p):
-        raise IllegalAction(f"a layout names positions 1 to {size} of the hand")
-
-
-def _check_amount(verify: Callable[[int, int], None], s: int, d: DecisionLike, what: str) -> None:
-    _need(d.amount, f"a {what} needs an amount")
-    assert d.amount is not None
-    verify(s, d.amount)
-
-
-# SPEC 3.3: every player action, in the order a client lists them, with the check that
-# raises the rules' reason for a decision of that kind.
-_ACTIONS: tuple[tuple[ActionKind, Callable[[Hand, int, DecisionLike], None]], ...] = (
-    (ActionKind.ANNOUNCE, _check_announce),
-    (ActionKind.OFFER, _check_offer),
-    (ActionKind.ACCEPT, lambda h, s, d: h.verify_accept(s)),
-    (ActionKind.DECLINE, lambda h, s, d: h.verify_decline(s)),
-    (ActionKind.WITHDRAW, lambda h, s, d: h.verify_withdraw(s)),
-    (ActionKind.PASS, lambda h, s, d: h.verify_pass_turn(s)),
-    (ActionKind.CLOSE_TRADING, lambda h, s, d: h.verify_close_trading(s)),
-    (ActionKind.CHOOSE_TRADE_CARDS, _check_choose),
-    (ActionKind.LAY_OUT, _check_lay_out),
-    (ActionKind.FOLD, lambda h, s, d: h.verify_fold(s)),
-    (ActionKind.CHECK, lambda h, s, d: h.verify_check(s)),
-    (ActionKind.CALL, lambda h, s, d: h.verify_call(s)),
-    (ActionKind.BET, lambda h, s, d: _check_amount(h.verify_bet, s, d, "bet")),
-    (ActionKind.RAISE, lambda h, s, d: _check_amount(h.verify_raise_to, s, d, "raise")),
-    (ActionKind.ALL_IN, lambda h, s, d: h.verify_all_in(s)),
-)
-PLAYER_ACTIONS: tuple[ActionKind, ...] = tuple(kind for kind, _ in _ACTIONS)
-_CHECKS = dict(_ACTIONS)
-
-
-_ANY_ANNOUNCEMENT = Announcement()
-
-
-@dataclass(frozen=True, slots=True)
-class _Probe:
-    """A stand-in decision of one kind, to ask the rules why that kind is closed now (the
-    rules check who may act before they look at any amount, so the values do not matter)."""
-
-    kind: ActionKind
-    amount: int | None = 1
-    k: int | None = 1
-    positions: tuple[int, ...] | None = ()
-    announcement: Announcement | None = _ANY_ANNOUNCEMENT
-
-
-_SEAT_RE = re.compile(r"\bseat (\d+)('s)?")
-
-
-def _named(text: str, names: Mapping[int, str]) -> str:
-    """The rules speak of seat numbers; a person reads names."""
-
-    def repl(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        if seat not in names:
-            return m.group(0)
-        return names[seat] + (m.group(2) or "")
-
-    return _SEAT_RE.sub(repl, text)
-
-
-def _session_reason(session: Session) -> str | None:
-    """Why the session takes no decision from its player now although the rules would."""
-    if session.may_decide():
-        return None
-    if session.decision_pending:
-        return "your last decision is on its way to the dealer"
-    if any(w.step == k.HandShuffle.KIND for w in session.waiting_for()):
-        return "waiting for the hand shuffles after the last trade"
-    return "the hand is waiting for a protocol step first"
+# --- the player actions: the hand's rows of the action table ---------------------------------
 
 
 def _not_running(session: Session) -> str | None:
@@ -373,42 +260,26 @@ def _not_running(session: Session) -> str | None:
     return None
 
 
-def decision_error(session: Session, decision: DecisionLike) -> str | None:
-    """Why `session`'s player may not take `decision` now (the rules' reason, with names), or
-    None if the session will accept it."""
-    names = _names(session)
+def _actions(session: Session) -> tuple[ActionView, ...]:
+    hand = session.hand
+    rows = decisions(ALL_ACTIONS if hand is None else hand.rows)
     closed = _not_running(session)
     if closed is not None:
-        return closed
-    hand, me = session.hand, session.seat
-    assert hand is not None and me is not None
-    check = _CHECKS.get(decision.kind)
-    if check is None:
-        return f"{decision.kind.value} is not a player's decision"
-    try:
-        check(hand, me, decision)
-    except IllegalAction as exc:
-        return _named(str(exc), names)
-    return _session_reason(session)
-
-
-def _actions(session: Session, names: Mapping[int, str]) -> tuple[ActionView, ...]:
-    closed = _not_running(session)
-    if closed is not None:
-        return tuple(ActionView(kind, False, closed) for kind in PLAYER_ACTIONS)
-    hand, me = session.hand, session.seat
+        return tuple(ActionView(a.kind, False, closed) for a in rows)
+    me = session.seat
     assert hand is not None and me is not None
     legal = hand.legal_actions(me)
-    held_back = _session_reason(session)
+    held_back = session.held_back()
     options = hand.bet_options(me)
     out: list[ActionView] = []
-    for kind, check in _ACTIONS:
+    for row in rows:
+        kind = row.kind
         if kind not in legal:
             try:
-                check(hand, me, _Probe(kind))
+                hand.verify(kind, me)
                 reason = f"{kind.value} is not allowed now"
             except IllegalAction as exc:
-                reason = _named(str(exc), names)
+                reason = session.named(str(exc))
             out.append(ActionView(kind, False, reason))
             continue
         if held_back is not None:
@@ -418,10 +289,10 @@ def _actions(session: Session, names: Mapping[int, str]) -> tuple[ActionView, ..
         if kind is ActionKind.OFFER:
             low, high = 1, hand.hand_size(me)
         elif kind is ActionKind.CHOOSE_TRADE_CARDS:
-            sides = hand.trade_sides
+            sides = ww.trade_sides(hand)
             low = high = None if sides is None else sides[2]
         elif kind is ActionKind.LAY_OUT:
-            low, high = LAYOUT_SIZE, hand.hand_size(me)
+            low, high = hand.showdown_cards, hand.hand_size(me)
         elif options is not None and kind is ActionKind.BET:
             low, high = options.bet_min, options.bet_max
         elif options is not None and kind is ActionKind.RAISE:
@@ -438,19 +309,14 @@ def _actions(session: Session, names: Mapping[int, str]) -> tuple[ActionView, ..
 
 
 def _names(session: Session) -> dict[int, str]:
-    names = {p.seat: p.name for p in session.game.players}
-    genesis = session.ledger.genesis
-    if genesis is not None:
-        for p in genesis.players:
-            names.setdefault(p.seat, p.name)
-    return names
+    return session.names()
 
 
 def _showing_text(cards: Sequence[Card]) -> str:
     if not cards:
         return ""
-    if len(cards) >= LAYOUT_SIZE:
-        return best_hand(cards[:LAYOUT_SIZE]).text
+    if len(cards) >= HAND_CARDS:
+        return best_hand(cards[:HAND_CARDS]).text
     return showing_value(cards).text
 
 
@@ -462,7 +328,7 @@ def _current_hand(session: Session) -> Hand | None:
     return hand
 
 
-_DECIDING = ("decision", k.Announce.KIND, "layout", k.TradeGive.KIND)
+_DECIDING = (Step.DECISION, Step.ANNOUNCE, Step.LAYOUT, Step.TRADE_GIVE)
 """The waits that are the player's own decision (the others are protocol steps)."""
 
 
@@ -577,10 +443,10 @@ def _own_cards(session: Session) -> tuple[OwnCard, ...]:
 def _offer(hand: Hand | None) -> OfferView | None:
     if hand is None or hand.phase is not Phase.TRADING:
         return None
-    offer = hand.open_offer
+    offer = ww.open_offer(hand)
     if offer is not None:
         return OfferView(offer.offerer, offer.k, None, hand.to_act())
-    sides = hand.trade_sides
+    sides = ww.trade_sides(hand)
     if sides is not None:
         return OfferView(sides[0], sides[2], sides[1], hand.to_act())
     return None
@@ -588,17 +454,10 @@ def _offer(hand: Hand | None) -> OfferView | None:
 
 # --- plain words ------------------------------------------------------------------------------
 
-_CLOSINGS = {
-    TradingClose.ORBIT_WITHOUT_TRADE: "closing after an orbit without a trade",
-    TradingClose.DEALER_CALLS: "closing when the dealer calls it",
-}
-
 
 def announcement_words(a: Announcement) -> str:
-    """ "5 cards, trading in turn, closing after an orbit without a trade"."""
-    mode = "free trading" if a.trading_mode is TradingMode.FREE else "trading in turn"
-    closing = _CLOSINGS.get(a.closing, f"closing after {a.orbits} orbit(s)")
-    return f"{a.deal_size} cards, {mode}, {closing}"
+    """ "Weeping Willow: 5 cards, trading in turn until …" (the game's own words)."""
+    return a.words()
 
 
 def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
@@ -615,8 +474,8 @@ def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
     if phase is Phase.DEAL:
         return "shuffling and dealing"
     if phase is Phase.TRADING:
-        a = hand.announcement
-        free = a is not None and a.trading_mode is TradingMode.FREE
+        setup = ww.setup(hand)
+        free = setup is not None and setup.mode is ww.TradingMode.FREE
         return "trading (free)" if free else "trading (in turn)"
     if phase is Phase.LAYOUT:
         return "laying out"
@@ -629,15 +488,15 @@ def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
     return "hand over" if session.between_hands else "hand over: signing"
 
 
-_STEP_WORDS = {
-    k.HandKey.KIND: "publish a hand key",
-    k.DeckShuffle.KIND: "shuffle the deck",
-    k.DealShares.KIND: "send deal shares",
-    k.HandShuffle.KIND: "reshuffle the hand after the trade",
-    k.TradeGive.KIND: "give the traded cards",
-    "layout": "lay out five cards",
-    k.Reveal.KIND: "turn the next card",
-    k.Announce.KIND: "announce the deal",
+_STEP_WORDS: dict[str, str] = {
+    Step.HAND_KEY: "publish a hand key",
+    Step.DECK_SHUFFLE: "shuffle the deck",
+    Step.DEAL_SHARES: "send deal shares",
+    Step.HAND_SHUFFLE: "reshuffle the hand after the trade",
+    Step.TRADE_GIVE: "give the traded cards",
+    Step.LAYOUT: "lay out the cards",
+    Step.REVEAL: "turn the next card",
+    Step.ANNOUNCE: "announce the game",
 }
 
 
@@ -647,13 +506,13 @@ def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int,
         if options is not None and options.to_call:
             return f"call {options.to_call}, raise or fold"
         return "check or bet"
-    offer = hand.open_offer
+    offer = ww.open_offer(hand)
     if offer is not None:
         return f"answer {names.get(offer.offerer, '?')}'s offer of {offer.k}"
-    if hand.trade_sides is not None:
+    if ww.trade_sides(hand) is not None:
         return "choose the cards to give"
-    a = hand.announcement
-    if a is not None and a.trading_mode is TradingMode.FREE:
+    setup = ww.setup(hand)
+    if setup is not None and setup.mode is ww.TradingMode.FREE:
         return "close trading (anyone may offer)"
     return "offer a trade or pass"
 
@@ -688,37 +547,19 @@ def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> t
 
 # --- the event log ----------------------------------------------------------------------------
 
-_LEADS: dict[str, type[Event]] = {
-    k.Announce.KIND: Announced,
-    k.Offer.KIND: TradeOffered,
-    k.Accept.KIND: TradeAccepted,
-    k.Decline.KIND: TradeDeclined,
-    k.Withdraw.KIND: OfferWithdrawn,
-    k.Pass.KIND: Passed,
-    k.CloseTrading.KIND: TradingClosed,
-    k.TradeGive.KIND: TradeCardsChosen,
-    k.Reveal.KIND: CardRevealed,
-    k.Check.KIND: Checked,
-    k.Bet.KIND: BetPlaced,
-    k.Call.KIND: Called,
-    k.Raise.KIND: Raised,
-    k.Fold.KIND: Folded,
-    k.AllIn.KIND: WentAllIn,
-    k.Timeout.KIND: TimedOut,
-    k.Abort.KIND: HandAborted,
-}
-"""The event each entry kind makes the rules emit first (SPEC 7: one rules action each)."""
 
-_FOLLOWERS = (
-    OfferLapsed,
-    TradeMade,
-    TradingClosed,
-    BettingOpened,
-    BettingSkipped,
-    BettingClosed,
-    HandEnded,
-)
-"""Events the rules emit by themselves after an action (a lapse, a trade, a round ending)."""
+def _leads() -> dict[str, tuple[type[Event], ...]]:
+    leads: dict[str, tuple[type[Event], ...]] = {}
+    for row in ALL_ACTIONS:
+        events = row.event if isinstance(row.event, tuple) else (row.event,)
+        leads[row.entry] = leads.get(row.entry, ()) + events
+    leads[LEGACY_ANNOUNCE] = leads[k.AnnounceGame.KIND]
+    return leads
+
+
+_LEADS = _leads()
+"""The events each entry kind makes the rules emit first (SPEC 7: one rules action each),
+from the rows of the action table."""
 
 
 class _Teller:
@@ -752,7 +593,7 @@ class _Teller:
             return None
 
         for e in entries:
-            lead: type[Event] | None = _LEADS.get(e.kind)
+            lead: type[Event] | tuple[type[Event], ...] | None = _LEADS.get(e.kind)
             body = e.body
             if isinstance(body, k.DealShares):
                 shares += 1
@@ -775,9 +616,11 @@ class _Teller:
                 batch.append(events[at])
                 at += 1
             later = rules_entries[rules_entries.index(e) + 1 :] if e in rules_entries else []
-            closes_next = bool(later) and later[0].kind == k.CloseTrading.KIND
-            while at < len(events) and isinstance(events[at], _FOLLOWERS):
-                if isinstance(events[at], TradingClosed) and closes_next:
+            # an entry that comes next and leads with a follower (the dealer's close of trading
+            # leads with the close) takes that follower as its own
+            next_leads = _LEADS.get(later[0].kind, ()) if later else ()
+            while at < len(events) and type(events[at]).FOLLOWS:
+                if isinstance(events[at], next_leads):
                     break
                 batch.append(events[at])
                 at += 1
@@ -816,63 +659,18 @@ class _Teller:
             self.say(gave if own else f"{gave}: proofs checked")
         elif isinstance(body, k.HandShuffle):
             if body.purpose == "layout":
-                laid = f"{who} laid out five cards face down"
+                size = 5 if self.hand is None else self.hand.showdown_cards
+                laid = f"{who} laid out {_NUMBERS.get(size, str(size))} cards face down"
                 self.say(laid if own else f"{laid}: proof checked")
             else:
                 self.say(f"{who} reshuffled their hand" if own else f"{who}'s hand shuffle checked")
 
     def event(self, ev: Event) -> None:
-        n = self.n
-        if isinstance(ev, Announced):
-            self.say(f"{n(ev.seat)} announces {announcement_words(ev.announcement)}")
-        elif isinstance(ev, Dealt):
-            self.say(f"{ev.deal_size} cards dealt to each player")
-        elif isinstance(ev, TradeOffered):
-            o = ev.offer
-            self.say(f"{n(o.offerer)} offers to trade {o.k} card{'s' * (o.k > 1)}")
-        elif isinstance(ev, TradeAccepted):
-            self.say(f"{n(ev.seat)} accepts {n(ev.offer.offerer)}'s offer of {ev.offer.k}")
-        elif isinstance(ev, TradeDeclined):
-            self.say(f"{n(ev.seat)} declines")
-        elif isinstance(ev, OfferLapsed):
-            self.say(f"Nobody takes {n(ev.offer.offerer)}'s offer")
-        elif isinstance(ev, OfferWithdrawn):
-            self.say(f"{n(ev.offer.offerer)} withdraws the offer")
-        elif isinstance(ev, Passed):
-            self.say(f"{n(ev.seat)} passes")
-        elif isinstance(ev, TradeMade):
-            t = ev.trade
-            self.say(f"{n(t.offerer)} traded {t.k} card{'s' * (t.k > 1)} with {n(t.acceptor)}")
-        elif isinstance(ev, TradingClosed):
-            closer = "" if ev.by is None else f" by {n(ev.by)}"
-            self.say(f"Trading closed{closer}" if closer else f"Trading closed: {ev.reason}")
-        elif isinstance(ev, CardRevealed):
-            self.say(f"{n(ev.seat)} turns ", ev.card)
-        elif isinstance(ev, BettingOpened):
-            self.say(f"Round {ev.betting_round}: {n(ev.opener)} opens the betting")
-        elif isinstance(ev, BettingSkipped):
-            self.say(f"Round {ev.betting_round}: no betting, fewer than two can bet")
-        elif isinstance(ev, Checked):
-            self.say(f"{n(ev.seat)} checks")
-        elif isinstance(ev, BetPlaced):
-            self.say(f"{n(ev.seat)} bets {ev.amount}")
-        elif isinstance(ev, Called):
-            self.say(f"{n(ev.seat)} calls {ev.amount}" + (", all in" if ev.all_in else ""))
-        elif isinstance(ev, Raised):
-            self.say(f"{n(ev.seat)} raises to {ev.to}")
-        elif isinstance(ev, Folded):
-            self.say(f"{n(ev.seat)} folds")
-        elif isinstance(ev, WentAllIn):
-            self.say(f"{n(ev.seat)} goes all in for {ev.amount}")
-        elif isinstance(ev, TimedOut):
-            self.say(f"{n(ev.seat)}'s clock ran out")
-        elif isinstance(ev, FoldedForStalling):
-            self.say(f"{n(ev.seat)} is folded: it held up the table; its bets stay in")
-        elif isinstance(ev, HandEnded):
+        if isinstance(ev, HandEnded):
             self.lines.extend(_result_lines(self.hand, self.names))
-        elif isinstance(ev, HandAborted):
-            self.say(f"Hand aborted: {ev.reason}; every stack is back where it started")
-        # LaidOut, TradeCardsChosen and BettingClosed are told by their entries or not at all.
+        elif ev.TOLD:
+            self.say(*ev.words(self.n))
+        # A layout, the cards chosen for a trade and a round's end are told by their entries.
 
 
 def _result_lines(hand: Hand | None, names: Mapping[int, str]) -> list[Line]:
@@ -883,7 +681,11 @@ def _result_lines(hand: Hand | None, names: Mapping[int, str]) -> list[Line]:
         who = [names.get(s, f"seat {s}") for s in award.winners]
         cards = hand.showing(award.winners[0])
         contested = len(award.pot.eligible) > 1
-        why = f" with {best_hand(cards).text}" if contested and len(cards) == LAYOUT_SIZE else ""
+        why = (
+            f" with {best_hand(cards).text}"
+            if contested and len(cards) == hand.showdown_cards
+            else ""
+        )
         if not contested and len(hand.result.awards) == 1:
             why = ", everyone else folded"
         if len(who) == 1:
@@ -935,7 +737,10 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         if (gone := tuple(dict.fromkeys(c for c in sent if c not in held)))
     )
     seats_in = len(hand.seats) if running and hand is not None else len(playing)
-    deal_sizes = tuple(d for d, most in sorted(MAX_PLAYERS_FOR_DEAL.items()) if seats_in <= most)
+    games = tuple(
+        g for name in game.config.games if (g := CATALOGUE.get(name)) and _deals_to(g, seats_in)
+    )
+    deal_sizes = _deal_sizes(games[0] if games else ww.WEEPING_WILLOW, seats_in)
     return TableView(
         table=genesis.name if genesis is not None else "",
         hand=hand.hand_number if hand is not None else 0,
@@ -949,6 +754,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         betting_round=hand.betting_round if hand is not None else 0,
         announcement=hand.announcement if hand is not None else None,
         deal_sizes=deal_sizes,
+        games=games,
         pot=hand.pot if running and hand is not None else 0,
         pots=_pots(hand),
         current_bet=hand.current_bet if hand is not None else 0,
@@ -957,7 +763,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         layout=layout,
         discards=tuple(c.card for c in cards if layout is not None and c.card not in layout),
         offer=_offer(hand) if running else None,
-        actions=_actions(session, names),
+        actions=_actions(session),
         waiting=_waiting(session, hand, names),
         log=_log(session, names),
         decision_due=session.decision_due(),
@@ -967,6 +773,20 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
     )
+
+
+def _deal_sizes(game: GameSpec, players: int) -> tuple[int, ...]:
+    """The deal sizes `game` may announce for `players` (players x cards fit the deck)."""
+    option = next((o for o in game.options if o.name == DEAL_SIZE), None)
+    if option is None:
+        return ()
+    sizes = (int(c) for c in option.choices)
+    return tuple(d for d in sizes if players <= game.seats_for({DEAL_SIZE: d}))
+
+
+def _deals_to(game: GameSpec, players: int) -> bool:
+    sizes = _deal_sizes(game, players)
+    return bool(sizes) or players <= game.seats_for({o.name: o.default for o in game.options})
 
 
 def _may_sit_in(session: Session) -> bool:
@@ -979,7 +799,6 @@ def _may_sit_in(session: Session) -> bool:
 
 __all__ = [
     "LOG_LINES",
-    "PLAYER_ACTIONS",
     "ActionView",
     "Line",
     "Link",
@@ -990,6 +809,5 @@ __all__ = [
     "TableView",
     "Waiting",
     "announcement_words",
-    "decision_error",
     "table_view",
 ]

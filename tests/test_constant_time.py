@@ -22,6 +22,7 @@ from p2pwillow import mental
 from p2pwillow.crypto import elgamal, group, proofs
 from p2pwillow.crypto import shuffle as shuffles
 from p2pwillow.crypto.group import OPS, G, Point, Rng, card_point, random_scalar
+from p2pwillow.games.roll_your_own import LAYOUT
 from p2pwillow.mental import HandContext, PlayerHand
 
 
@@ -170,11 +171,11 @@ def test_every_mental_poker_step_with_a_secret_is_constant_time(
         public[owner] = mental.check_hand_shuffle(ctx, owner, trade, keys[owner], before, shuffled)
 
     for seat in seats:
-        chosen = held[seat].cards[: mental.LAYOUT_SIZE]
+        chosen = held[seat].cards[:LAYOUT]
         with secret_only():
             laid, held[seat] = mental.make_layout(ctx, seat, secrets[seat], held[seat], chosen, rng)
-        layout = mental.check_layout(ctx, seat, keys[seat], public[seat], laid)
-        for index in range(mental.LAYOUT_SIZE):
+        layout = mental.check_layout(ctx, seat, keys[seat], public[seat], laid, LAYOUT)
+        for index in range(LAYOUT):
             with secret_only() as calls:
                 reveal = mental.make_reveal(ctx, seat, secrets[seat], layout, index, rng)
             card = mental.check_reveal(ctx, seat, keys[seat], layout, index, reveal)

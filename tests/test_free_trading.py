@@ -18,6 +18,8 @@ from test_session_helpers import SAMPLES, fork, new_table, observer
 
 from p2pwillow.bots import Bot, Decision, Knowledge
 from p2pwillow.cards import parse_cards
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingClosed, TradingMode
 from p2pwillow.ledger import AuthoredEntry, Entry, Identity, Reason, RemoteProtocolError
 from p2pwillow.rules import (
     ActionKind,
@@ -25,12 +27,8 @@ from p2pwillow.rules import (
     Hand,
     Phase,
     TableConfig,
-    TradingClose,
-    TradingClosed,
-    TradingMode,
 )
 from p2pwillow.session import (
-    DecisionLike,
     EntryRefused,
     Output,
     Refusal,
@@ -42,7 +40,7 @@ from p2pwillow.verify import verify_transcript
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
 
-FREE = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
 ILLEGAL = Reason.ILLEGAL_ACTION
 
 
@@ -51,13 +49,13 @@ def scripted(seat: int, announcement: Announcement | None, hold: set[int] | None
     trading (bar giving cards in an agreed trade) while `seat` is in `hold`."""
     bot = bot_decider(seat, random.Random(100 + seat), samples=SAMPLES)
 
-    def decide(session: Session) -> DecisionLike | None:
+    def decide(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         if hand.phase is Phase.ANNOUNCE and announcement is not None:
             return Decision(ActionKind.ANNOUNCE, announcement=announcement)
         held = hold is not None and seat in hold
-        if held and hand.phase is Phase.TRADING and hand.trade_sides is None:
+        if held and hand.phase is Phase.TRADING and ww.trade_sides(hand) is None:
             return None
         return bot(session)
 
@@ -120,14 +118,14 @@ def test_free_trading_hand_through_the_table() -> None:
     settled(table, 3)
     hand = table.sessions[0].hand
     assert hand is not None and hand.announcement == FREE
-    assert len(hand.trades) >= 1
+    assert len(ww.trades(hand)) >= 1
     closed = [e for e in hand.events if isinstance(e, TradingClosed)]
     # the dealer called it by its own decision, not its clock
     assert len(closed) == 1 and closed[0].by == hand.dealer
     assert not any(e.kind == "timeout" for e in table.transcript)
     assert [e.author for e in table.transcript if e.kind == "close_trading"] == [hand.dealer]
     summary = table.sessions[0].summaries[-1]
-    assert len(summary.trades) == len(hand.trades)
+    assert len(summary.trades) == len(ww.trades(hand))
     for refusal in table.refusals:  # lost races only, each reported to its author
         assert refusal.reason is ILLEGAL and refusal.author != hand.dealer
 
@@ -135,8 +133,8 @@ def test_free_trading_hand_through_the_table() -> None:
 @pytest.mark.parametrize(
     "announcement",
     [
-        Announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1),
-        Announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1),
+        ww.announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
     ],
     ids=["orbits", "dealer-calls"],
 )
@@ -148,7 +146,7 @@ def test_in_turn_closings_complete(announcement: Announcement) -> None:
     assert hand is not None and hand.announcement == announcement
     (closed,) = [e for e in hand.events if isinstance(e, TradingClosed)]
     closers = [e.author for e in table.transcript if e.kind == "close_trading"]
-    if announcement.closing is TradingClose.DEALER_CALLS:
+    if ww.Setup.of(announcement).closing is TradingClose.DEALER_CALLS:
         assert closed.by == hand.dealer and closers == [hand.dealer]
     else:
         assert closed.by is None and closers == []
@@ -158,9 +156,9 @@ def test_in_turn_closings_complete(announcement: Announcement) -> None:
 def test_an_away_free_trading_dealer_is_closed_by_its_clock() -> None:
     bot = scripted(0, FREE)
 
-    def away(session: Session) -> DecisionLike | None:
+    def away(session: Session) -> Decision | None:
         hand = session.hand
-        if hand is not None and hand.phase is Phase.TRADING and hand.trade_sides is None:
+        if hand is not None and hand.phase is Phase.TRADING and ww.trade_sides(hand) is None:
             return None
         return bot(session)
 
@@ -204,8 +202,8 @@ def test_racing_offers_one_applied_the_other_refused() -> None:
     assert refusal.verify(table.identities[0].public_key)
     # seat 2 recovered: its offer is dropped, and it now answers seat 1's offer
     assert not s2.decision_pending
-    assert s2.hand is not None and s2.hand.open_offer is not None
-    assert s2.hand.open_offer.offerer == 1 and s2.decision_due()
+    assert s2.hand is not None and ww.open_offer(s2.hand) is not None
+    assert ww.open_offer(s2.hand).offerer == 1 and s2.decision_due()
     # the author's session reports the refusal of its decision once
     out = before.receive(refusal)
     assert out.events == (EntryRefused(2, "offer", ILLEGAL, refusal.detail),)
@@ -233,8 +231,8 @@ def test_racing_accepts_withdraw_and_close() -> None:
     assert (late.author, late.kind, late.reason) == (2, "accept", ILLEGAL)
     assert "was accepted" in late.detail
     assert not s2.decision_pending and not s2.may_decide()  # not a side of this trade
-    hand = until(table, lambda h: len(h.trades) == 1 and h.trade_sides is None)
-    assert (hand.trades[0].offerer, hand.trades[0].acceptor) == (0, 1)
+    hand = until(table, lambda h: len(ww.trades(h)) == 1 and ww.trade_sides(h) is None)
+    assert (ww.trades(hand)[0].offerer, ww.trades(hand)[0].acceptor) == (0, 1)
     # Seat 1 offers, then withdraws while seat 2 accepts: the withdraw arrives first.
     table.act(1, offer(2))
     table.run()
@@ -245,7 +243,7 @@ def test_racing_accepts_withdraw_and_close() -> None:
     assert (late.author, late.kind, late.reason) == (2, "accept", ILLEGAL)
     assert "not the open offer" in late.detail
     assert [e.kind for e in table.transcript[-2:]][-1] == "withdraw"
-    assert s2.hand is not None and s2.hand.open_offer is None and not s2.decision_pending
+    assert s2.hand is not None and ww.open_offer(s2.hand) is None and not s2.decision_pending
     # Seat 2 offers as the dealer closes: the dealer sequences its own close first.
     table.act(2, offer(1))
     table.act(0, CLOSE)
@@ -267,7 +265,7 @@ class _SeatFirst(random.Random):
         super().__init__(0)
         self.seat = seat
 
-    def shuffle(self, x: list[tuple[int, DecisionLike]]) -> None:  # type: ignore[override]
+    def shuffle(self, x: list[tuple[int, Decision]]) -> None:  # type: ignore[override]
         x.sort(key=lambda item: item[0] != self.seat)
 
 
@@ -279,18 +277,22 @@ def test_a_stale_dealer_decision_is_dropped_and_made_again() -> None:
     calls: list[int] = []
     bots = {s: table.deciders[s] for s in (0, 1)}
 
-    def dealer(session: Session) -> DecisionLike | None:
+    def dealer(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
-        if hand.phase is Phase.TRADING and hand.open_offer is None and hand.trade_sides is None:
+        if (
+            hand.phase is Phase.TRADING
+            and ww.open_offer(hand) is None
+            and ww.trade_sides(hand) is None
+        ):
             calls.append(len(hand.events))
             return CLOSE
         return bots[0](session)
 
-    def seat1(session: Session) -> DecisionLike | None:
+    def seat1(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
-        if hand.phase is Phase.TRADING and hand.can_offer(1, 1) and not hand.trades:
+        if hand.phase is Phase.TRADING and hand.can(ActionKind.OFFER, 1, 1) and not ww.trades(hand):
             return offer(1)
         return bots[1](session)
 
@@ -300,7 +302,9 @@ def test_a_stale_dealer_decision_is_dropped_and_made_again() -> None:
     assert [s.seat for s in table.stale] == [0]
     assert "an offer is open" in str(table.stale[0].error)
     hand = table.sessions[0].hand
-    assert hand is not None and hand.open_offer is not None and hand.open_offer.offerer == 1
+    assert hand is not None
+    open_offer = ww.open_offer(hand)
+    assert open_offer is not None and open_offer.offerer == 1
     hold.clear()
     table.finish_hand()
     settled(table, 3)
@@ -437,7 +441,8 @@ def test_bots_announce_every_mode_and_closing() -> None:
         hand = Hand(TableConfig(), [0, 1, 2], [1000] * 3, dealer=0)
         d = Bot(0, random.Random(seed)).decide(hand, Knowledge(0, ()))
         assert d.announcement is not None and hand.can_announce(0, d.announcement)
-        seen.add((d.announcement.trading_mode, d.announcement.closing))
+        setup = ww.Setup.of(d.announcement)
+        seen.add((setup.mode, setup.closing))
     assert seen == {
         (TradingMode.FREE, TradingClose.DEALER_CALLS),
         (TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
@@ -461,8 +466,8 @@ def test_free_trading_dealer_waits_a_look_then_closes() -> None:
     assert bot.initiative(hand, strong) == CLOSE  # nothing happened since: it closes
     hand = _free_hand()
     assert bot.initiative(hand, strong) is None  # a new hand is a new look
-    hand.offer(1, 1)
-    hand.withdraw(1)
+    ww.offer(hand, 1, 1)
+    ww.withdraw(hand, 1)
     assert bot.initiative(hand, strong) is None  # something happened: another look
     assert bot.initiative(hand, strong) == CLOSE
 
@@ -470,10 +475,10 @@ def test_free_trading_dealer_waits_a_look_then_closes() -> None:
 def test_free_trading_dealer_closes_after_enough_trades() -> None:
     hand = _free_hand()
     for offerer, acceptor in ((1, 2), (2, 1), (1, 2)):
-        hand.offer(offerer, 1)
-        hand.accept(acceptor)
-        hand.choose_trade_cards(offerer, [0])
-        hand.choose_trade_cards(acceptor, [0])
+        ww.offer(hand, offerer, 1)
+        ww.accept(hand, acceptor)
+        ww.choose_trade_cards(hand, offerer, [0])
+        ww.choose_trade_cards(hand, acceptor, [0])
     junk = Knowledge(0, tuple(parse_cards("2c 5d 9h Js 7c")))
     assert Bot(0, random.Random(2)).initiative(hand, junk) == CLOSE
 

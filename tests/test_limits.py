@@ -8,7 +8,7 @@ from p2pwillow import mental
 from p2pwillow.cards import DECK
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import MAX_SEAT
-from p2pwillow.limits import DECK_SIZE, LAYOUT_SIZE, MAX_SEATS, ROUNDS, is_int
+from p2pwillow.limits import DECK_SIZE, MAX_HAND, MAX_SEATS, is_int
 from p2pwillow.rules import TableConfig
 
 
@@ -24,7 +24,7 @@ def test_bools_and_other_values_are_not(value: object) -> None:
 
 def test_every_layer_reads_the_same_sizes() -> None:
     assert len(DECK) == DECK_SIZE == mental.DECK_SIZE
-    assert mental.LAYOUT_SIZE == LAYOUT_SIZE == ROUNDS
+    assert k.HAND_POSITION.hi == MAX_HAND - 1 == k.MAX_TRADE - 1
     assert k.SEAT.hi == MAX_SEAT == MAX_SEATS - 1
     TableConfig(seats=MAX_SEATS)
     with pytest.raises(ValueError, match="seats"):

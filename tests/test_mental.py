@@ -18,6 +18,7 @@ from p2pwillow.crypto import elgamal, proofs
 from p2pwillow.crypto import shuffle as shuffles
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import CARD_POINTS, G, L, Point, Rng, card_point, random_scalar
+from p2pwillow.games.roll_your_own import LAYOUT
 from p2pwillow.mental import (
     DealPlan,
     DealShares,
@@ -167,10 +168,12 @@ def do_layouts(table: Table, rng: Rng) -> None:
     for seat in table.seats:
         held = table.held[seat]
         # a layout in an order that differs from the hand's: highest card first
-        chosen = tuple(sorted(held.cards, reverse=True)[: mental.LAYOUT_SIZE])
+        chosen = tuple(sorted(held.cards, reverse=True)[:LAYOUT])
         step, after = mental.make_layout(table.ctx, seat, table.secrets[seat], held, chosen, rng)
-        layout = mental.check_layout(table.ctx, seat, table.keys[seat], table.public[seat], step)
-        assert after.cards[: mental.LAYOUT_SIZE] == chosen
+        layout = mental.check_layout(
+            table.ctx, seat, table.keys[seat], table.public[seat], step, LAYOUT
+        )
+        assert after.cards[:LAYOUT] == chosen
         assert after.ciphertexts == layout.cards + layout.discards
         table.layouts[seat], table.layout_cards[seat], table.held[seat] = layout, chosen, after
         table.public[seat] = after.ciphertexts
@@ -180,7 +183,7 @@ def do_layouts(table: Table, rng: Rng) -> None:
 
 def do_reveals(table: Table, rng: Rng, upto: dict[int, int] | None = None) -> None:
     for seat in table.seats:
-        count = mental.LAYOUT_SIZE if upto is None else upto.get(seat, mental.LAYOUT_SIZE)
+        count = LAYOUT if upto is None else upto.get(seat, LAYOUT)
         for r in range(count):
             reveal = mental.make_reveal(
                 table.ctx, seat, table.secrets[seat], table.layouts[seat], r, rng
@@ -300,9 +303,10 @@ def test_proof_context_encoding() -> None:
         with pytest.raises(MentalPokerError):
             dataclasses.replace(base, **bad)
     assert mental.reveal_step(4) == "reveal/4"
+    assert mental.reveal_step(6) == "reveal/6"  # a hand holds at most seven cards
     assert mental.trade_give_step(2**40) == "trade/1099511627776/give"
     assert mental.hand_shuffle_step(0) == "hand-shuffle/0"
-    for bad_index in (5, -1, True):
+    for bad_index in (7, -1, True):
         with pytest.raises(MentalPokerError):
             mental.reveal_step(bad_index)
     for bad_trade in (-1, 2**63, "1"):
@@ -579,11 +583,11 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
             ),
         )
     # a hand shuffle is not a layout, and the other way round
-    _rejects(ProofRejected, lambda: mental.check_layout(ctx, seat, key, before, step))
+    _rejects(ProofRejected, lambda: mental.check_layout(ctx, seat, key, before, step, LAYOUT))
 
     chosen = tuple(held.cards[:5])[::-1]
     lay, laid = mental.make_layout(ctx, seat, table.secrets[seat], held, chosen, rng)
-    layout = mental.check_layout(ctx, seat, key, before, lay)
+    layout = mental.check_layout(ctx, seat, key, before, lay, LAYOUT)
     assert laid.cards[:5] == chosen
     # changing the layout order after the fact
     reordered = list(lay.ciphertexts)
@@ -591,12 +595,12 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
     _rejects(
         ProofRejected,
         lambda: mental.check_layout(
-            ctx, seat, key, before, dataclasses.replace(lay, ciphertexts=tuple(reordered))
+            ctx, seat, key, before, dataclasses.replace(lay, ciphertexts=tuple(reordered)), LAYOUT
         ),
     )
     _rejects(ProofRejected, lambda: mental.check_hand_shuffle(ctx, seat, 7, key, before, lay))
     with pytest.raises(MentalPokerError):
-        mental.make_layout(ctx, seat, table.secrets[seat], held, chosen[:4], rng)
+        mental.make_layout(ctx, seat, table.secrets[seat], held, (), rng)
     with pytest.raises(MentalPokerError):
         mental.make_layout(ctx, seat, table.secrets[seat], held, (chosen[0],) * 5, rng)
     with pytest.raises(MentalPokerError):
@@ -635,7 +639,11 @@ def test_hand_shuffle_and_layout_cheats(table: Table) -> None:
     # replay into another seat, hand or game
     for c, s in ((ctx, 1), (HandContext(GAME, 2), seat), (HandContext(b"g2", 1), seat)):
         _rejects(ProofRejected, functools.partial(mental.check_reveal, c, s, key, layout, 0, first))
-    _rejects(MentalPokerError, lambda: mental.check_reveal(ctx, seat, key, layout, 5, first))
+    for beyond in (5, 7):  # past the five laid out, and past any hand
+        _rejects(
+            MentalPokerError,
+            functools.partial(mental.check_reveal, ctx, seat, key, layout, beyond, first),
+        )
     # bytes where the proof belongs: the wrong type is the tampering under test
     junk_proof = cast(proofs.DleqProof, b"junk")
     _rejects(
@@ -655,7 +663,7 @@ def test_errors_name_the_place() -> None:
 def test_bad_local_input_is_one_error_family(table: Table) -> None:
     ctx, seat, rng = table.ctx, 0, make_rng("local")
     held, secret = table.held[seat], table.secrets[seat]
-    layout = Layout.split(held.ciphertexts)
+    layout = Layout.split(held.ciphertexts, 5)
     for bad_secret in (0, -1, L, 1.5, True):
         with pytest.raises(MentalPokerError):
             mental.make_reveal(ctx, seat, bad_secret, layout, 0, rng)  # type: ignore[arg-type]

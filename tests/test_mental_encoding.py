@@ -42,7 +42,7 @@ HELD = PlayerHand.open(
 )
 GIVE = mental.make_trade_give(CTX, 1, 40, SECRET, HELD, (1, 4), OTHER_KEY.public, RNG)
 LAYOUT_STEP, AFTER = mental.make_layout(CTX, 1, SECRET, HELD, list(HELD.cards[:5]), RNG)
-LAYOUT = mental.Layout.split(LAYOUT_STEP.ciphertexts)
+LAYOUT = mental.Layout.split(LAYOUT_STEP.ciphertexts, 5)
 REVEAL = mental.make_reveal(CTX, 1, SECRET, LAYOUT, 0, RNG)
 
 

@@ -10,10 +10,15 @@ from collections.abc import Callable
 import pytest
 from test_session_helpers import SAMPLES, away_in, make_rng
 
+from p2pwillow.games import BY_ENTRY
 from p2pwillow.ledger import Entry
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import ACTIONS_BY_PHASE, ActionKind, BettingStructure, Phase, TableConfig
-from p2pwillow.rules.actions import BY_ENTRY
+from p2pwillow.rules import (
+    ActionKind,
+    BettingStructure,
+    Phase,
+    TableConfig,
+)
 from p2pwillow.session import Session, Wait
 from p2pwillow.session import schedule as sched
 from p2pwillow.session.schedule import RULE, STEPS, Due, Maker, Stall, Step, When
@@ -99,7 +104,7 @@ class Witness:
         if Due(entry.author, Step.DECISION) in owed:
             return
         # not owed: the initiative of free trading (SPEC 3.5), only while nothing blocks it
-        assert action.kind in ACTIONS_BY_PHASE[Phase.TRADING], (entry.seq, entry.kind, owed)
+        assert Phase.TRADING in action.phases, (entry.seq, entry.kind, owed)
         assert sched.blocked(r, give=False) is None, (entry.seq, entry.kind)
 
 

@@ -15,7 +15,7 @@ from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError, 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import ActionKind, Phase
-from p2pwillow.session import EVERY_PEER, DecisionLike, Output, Refusal, Session, destination
+from p2pwillow.session import EVERY_PEER, Output, Refusal, Session, destination
 from p2pwillow.table import Decider, Table, bot_decider
 from p2pwillow.verify import Verdict, verify_transcript
 
@@ -26,7 +26,7 @@ def calls_then_folds(seat: int) -> Decider:
     """Calls whenever it may in betting round 1, folds whenever it may later; a bot otherwise."""
     bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
-    def decide(session: Session) -> DecisionLike | None:
+    def decide(session: Session) -> Decision | None:
         hand = session.hand
         if hand is not None and hand.phase is Phase.BETTING and seat in hand.to_act():
             legal = hand.legal_actions(seat)

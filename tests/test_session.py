@@ -28,7 +28,14 @@ from test_session_helpers import (
 from p2pwillow.crypto.group import G
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import ActionKind, FoldedForStalling, Hand, IllegalAction, Phase, TimedOut
+from p2pwillow.rules import (
+    ActionKind,
+    FoldedForStalling,
+    Hand,
+    IllegalAction,
+    Phase,
+    TimedOut,
+)
 from p2pwillow.session import EntryRefused, Output, Refusal, Session
 from p2pwillow.table import Table
 
@@ -197,7 +204,7 @@ def test_changed_body_keeps_no_signature(game: Table, states: list[Session]) -> 
     _refused(states, i, forged, Reason.BAD_SIGNATURE, game)
 
 
-@pytest.mark.parametrize("kind", ["bet", "fold", "check", "offer", "pass", "announce"])
+@pytest.mark.parametrize("kind", ["bet", "fold", "check", "offer", "pass", "announce_game"])
 def test_a_decision_placed_at_another_head_is_refused(
     kind: str, game: Table, states: list[Session]
 ) -> None:

@@ -8,19 +8,21 @@ from typing import cast
 
 import pytest
 
+from p2pwillow.games import ACTIONS
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.ledger.kinds import KINDS
-from p2pwillow.rules import Announcement, TradingClose, TradingMode
-from p2pwillow.rules.actions import ACTIONS, Action, Needs
+from p2pwillow.rules.actions import Action, Needs
 from p2pwillow.session.checks import CHECKS, Rejected, argument_of, body_of
 from p2pwillow.session.record import HandRecord
 
-PLAIN = [a for a in ACTIONS if a.body is not None]
+PLAIN = [a for a in ACTIONS if a.body is not None or a.needs is Needs.ANNOUNCEMENT]
 ARGUMENTS: dict[Needs, object] = {
     Needs.NOTHING: None,
     Needs.OPEN_OFFER: None,
     Needs.K: 3,
     Needs.AMOUNT: 40,
-    Needs.ANNOUNCEMENT: Announcement(6, TradingMode.FREE, TradingClose.DEALER_CALLS),
+    Needs.ANNOUNCEMENT: ww.announcement(6, TradingMode.FREE, TradingClose.DEALER_CALLS),
 }
 OPEN_OFFER = 17
 RECORD = cast(HandRecord, SimpleNamespace(offer_seq=OPEN_OFFER))
@@ -28,6 +30,22 @@ RECORD = cast(HandRecord, SimpleNamespace(offer_seq=OPEN_OFFER))
 
 def test_every_kind_but_the_genesis_has_its_check() -> None:
     assert set(CHECKS) == set(KINDS) - {"genesis"}
+
+
+def test_an_announcement_of_a_game_this_peer_does_not_know_is_refused() -> None:
+    action = next(a for a in PLAIN if a.needs is Needs.ANNOUNCEMENT)
+    announced = body_of(action, ARGUMENTS[Needs.ANNOUNCEMENT], OPEN_OFFER)
+    unknown = KINDS["announce_game"].from_json({**announced.to_json(), "game": "baseball"})
+    with pytest.raises(Rejected, match="does not know the game 'baseball'"):
+        argument_of(action, unknown, RECORD)
+    other = KINDS["announce_game"].from_json({**announced.to_json(), "description": "ab" * 32})
+    with pytest.raises(Rejected, match="another description of Weeping Willow"):
+        argument_of(action, other, RECORD)
+    bad = KINDS["announce_game"].from_json(
+        {**announced.to_json(), "options": {"deal_size": 9, "trading_mode": "free"}}
+    )
+    with pytest.raises(Rejected, match="lacks"):
+        argument_of(action, bad, RECORD)
 
 
 @pytest.mark.parametrize("action", PLAIN, ids=lambda a: a.entry)

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Vote, decode_entry
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import Phase
-from p2pwillow.session import DecisionLike, Session
+from p2pwillow.rules import Decision, Phase
+from p2pwillow.session import Session
 from p2pwillow.table import Decider, Table, bot_decider
 
 SAMPLES = 30
@@ -147,7 +147,7 @@ def away_in(phase: Phase, seat: int) -> Decider:
     """A decider for `seat` that is away (decides nothing) in `phase`, a bot otherwise."""
     bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
-    def decide(session: Session) -> DecisionLike | None:
+    def decide(session: Session) -> Decision | None:
         hand = session.hand
         if hand is not None and hand.phase is phase:
             return None

@@ -146,6 +146,7 @@ def _summary(pots: tuple[PotSummary, ...], folded: tuple[int, ...]) -> HandSumma
         dealer=1,
         seats=(0, 1),
         deal_size=5,
+        game="weeping-willow",
         trades=(),
         shown=((0, (Card.parse("As"),)), (1, (Card.parse("Kd"),))),
         folded=folded,

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from p2pwillow.bots import Decision, Level
+from p2pwillow.games import ACTIONS as ALL_ACTIONS
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.rules import (
     ActionKind,
@@ -18,18 +21,12 @@ from p2pwillow.rules import (
     BettingStructure,
     Phase,
     TableConfig,
-    TradingClose,
-    TradingMode,
 )
-from p2pwillow.session import DecisionLike, Session, make_genesis
+from p2pwillow.rules.actions import decisions
+from p2pwillow.rules.decision import DecisionError
+from p2pwillow.session import Session, make_genesis
 from p2pwillow.table import Table, bot_decider
-from p2pwillow.view import (
-    PLAYER_ACTIONS,
-    Link,
-    TableView,
-    decision_error,
-    table_view,
-)
+from p2pwillow.view import Link, TableView, table_view
 
 K = ActionKind
 
@@ -63,14 +60,14 @@ def recorded_table(
     seed: int,
     *,
     config: TableConfig | None = None,
-    deciders: dict[int, Callable[[Session], DecisionLike | None]] | None = None,
+    deciders: dict[int, Callable[[Session], Decision | None]] | None = None,
     probe: Callable[[Session, TableView], None] | None = None,
     watch: tuple[int, ...] | None = None,
 ) -> tuple[Table, Recorder]:
     """A table whose every view is checked as it is made; `probe` also sees each view at a
     decision point, while the session is still in that state."""
     rec = Recorder(watch=watch)
-    wrapped: dict[int, Callable[[Session], DecisionLike | None]] = {}
+    wrapped: dict[int, Callable[[Session], Decision | None]] = {}
     for seat in range(players):
         # The level the scenarios of this file were written against (SPEC 9, Levels).
         inner = (deciders or {}).get(seat) or bot_decider(
@@ -78,8 +75,8 @@ def recorded_table(
         )
 
         def decide(
-            session: Session, inner: Callable[[Session], DecisionLike | None] = inner
-        ) -> DecisionLike | None:
+            session: Session, inner: Callable[[Session], Decision | None] = inner
+        ) -> Decision | None:
             view = table_view(session)
             check_view(session, view)
             if probe is not None:
@@ -87,7 +84,7 @@ def recorded_table(
             rec.at_decision.append((session, view))
             d = inner(session)
             if d is not None:
-                assert decision_error(session, d) is None, (d, view.actions)
+                assert session.decision_error(d) is None, (d, view.actions)
             return d
 
         wrapped[seat] = decide
@@ -111,7 +108,8 @@ def check_view(session: Session, view: TableView) -> None:
     names = {p.seat: p.name for p in session.game.players}
     assert view.safety_code == session.ledger.safety_code()
     assert [s.seat for s in view.seats] == sorted(names)
-    assert [a.kind for a in view.actions] == list(PLAYER_ACTIONS)
+    rows = ALL_ACTIONS if hand is None or not view.hand_running else hand.rows
+    assert [a.kind for a in view.actions] == [row.kind for row in decisions(rows)]
     for a in view.actions:
         assert a.legal == (a.reason == ""), a
         if not a.legal:
@@ -229,20 +227,20 @@ def _scripted(
     seat: int,
     *,
     announce: Announcement | None = None,
-    trading: Callable[[Session], DecisionLike | None] | None = None,
-    betting: Callable[[Session], DecisionLike | None] | None = None,
-) -> Callable[[Session], DecisionLike | None]:
+    trading: Callable[[Session], Decision | None] | None = None,
+    betting: Callable[[Session], Decision | None] | None = None,
+) -> Callable[[Session], Decision | None]:
     """A decider that plays a fixed plan: announce, then `trading`, lay out the first five,
     then `betting` (each None means: the simplest legal move)."""
 
-    def decide(session: Session) -> DecisionLike | None:
+    def decide(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         legal = hand.legal_actions(seat)
         if K.ANNOUNCE in legal:
-            return Decision(K.ANNOUNCE, announcement=announce or Announcement())
+            return Decision(K.ANNOUNCE, announcement=announce or ww.announcement())
         if K.CHOOSE_TRADE_CARDS in legal:
-            sides = hand.trade_sides
+            sides = ww.trade_sides(hand)
             assert sides is not None
             return Decision(K.CHOOSE_TRADE_CARDS, positions=tuple(range(sides[2])))
         if K.LAY_OUT in legal:
@@ -269,14 +267,14 @@ def _scripted(
 def test_an_open_offer_and_an_agreed_trade() -> None:
     seen: list[TableView] = []
 
-    def offer_once(session: Session) -> DecisionLike | None:
+    def offer_once(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
-        if K.OFFER in hand.legal_actions(1) and not hand.trades:
+        if K.OFFER in hand.legal_actions(1) and not ww.trades(hand):
             return Decision(K.OFFER, k=2)
         return None
 
-    def accept(session: Session) -> DecisionLike | None:
+    def accept(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         seen.append(table_view(session))
@@ -312,20 +310,20 @@ def test_an_open_offer_and_an_agreed_trade() -> None:
 def test_all_in_side_pots_and_a_showdown() -> None:
     config = TableConfig(seats=4, structure=BettingStructure.NO_LIMIT)
 
-    def offer_once(session: Session) -> DecisionLike | None:
+    def offer_once(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
-        if K.OFFER in hand.legal_actions(1) and not hand.trades:
+        if K.OFFER in hand.legal_actions(1) and not ww.trades(hand):
             return Decision(K.OFFER, k=1)
         return None
 
-    def accept(session: Session) -> DecisionLike | None:
+    def accept(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         return Decision(K.ACCEPT) if K.ACCEPT in hand.legal_actions(2) else None
 
-    def shove(seat: int) -> Callable[[Session], DecisionLike | None]:
-        def decide(session: Session) -> DecisionLike | None:
+    def shove(seat: int) -> Callable[[Session], Decision | None]:
+        def decide(session: Session) -> Decision | None:
             hand = session.hand
             assert hand is not None
             legal = hand.legal_actions(seat)
@@ -361,7 +359,7 @@ def test_all_in_side_pots_and_a_showdown() -> None:
 
 
 def test_a_fold_and_timeouts_are_told() -> None:
-    def fold(session: Session) -> DecisionLike | None:
+    def fold(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         if K.BET in hand.legal_actions(session.seat or 0):
@@ -393,47 +391,38 @@ def test_decision_errors_are_the_rules_reasons() -> None:
         if K.BET in view.legal:
             high = view.action(K.BET).high
             assert high is not None
-            error = decision_error(session, Decision(K.BET, amount=high + 1))
+            error = session.decision_error(Decision(K.BET, amount=high + 1))
             assert error is not None and error.startswith("a bet now is ")
-            no_call = decision_error(session, Decision(K.CALL))
+            no_call = session.decision_error(Decision(K.CALL))
             assert no_call == "there is no bet to call: check or bet"
             checked.append(K.BET)
         if K.LAY_OUT in view.legal:
             five = Decision(K.LAY_OUT, positions=(0, 1, 2, 3, 4))
-            assert decision_error(session, five) is None
-            twice = decision_error(session, _Positions(K.LAY_OUT, (0, 0, 1, 2, 3)))
-            assert twice == "a layout is 5 different cards of the hand"
+            assert session.decision_error(five) is None
+            with pytest.raises(DecisionError, match="named twice"):
+                Decision(K.LAY_OUT, positions=(0, 0, 1, 2, 3))
             size = hand.hand_size(me)
-            beyond = decision_error(session, _Positions(K.LAY_OUT, (0, 1, 2, 3, size)))
-            assert beyond == f"a layout names positions 1 to {size} of the hand"
+            beyond = session.decision_error(Decision(K.LAY_OUT, positions=(0, 1, 2, 3, size)))
+            assert beyond == f"a layout is 5 distinct positions of 0..{size - 1}"
+            short = session.decision_error(Decision(K.LAY_OUT, positions=(0, 1, 2, 3)))
+            assert short == f"a layout is 5 distinct positions of 0..{size - 1}"
             checked.append(K.LAY_OUT)
         if K.OFFER in view.legal:
-            assert decision_error(session, Decision(K.OFFER, k=0)) is not None
+            assert session.decision_error(Decision(K.OFFER, k=0)) is not None
             checked.append(K.OFFER)
         if K.CHOOSE_TRADE_CARDS in view.legal:
             k = view.action(K.CHOOSE_TRADE_CARDS).low
-            wrong = decision_error(session, Decision(K.CHOOSE_TRADE_CARDS, positions=()))
+            wrong = session.decision_error(Decision(K.CHOOSE_TRADE_CARDS, positions=()))
             assert wrong == f"choose exactly {k} positions, not 0"
             checked.append(K.CHOOSE_TRADE_CARDS)
         if K.ANNOUNCE in view.legal:
-            late = decision_error(session, Decision(K.CHECK))
+            late = session.decision_error(Decision(K.CHECK))
             assert late == "check is not allowed in the announce phase"
             checked.append(K.ANNOUNCE)
 
     table, _ = recorded_table(4, seed=3, probe=probe)
     table.play(1)
     assert {K.BET, K.LAY_OUT, K.OFFER, K.CHOOSE_TRADE_CARDS, K.ANNOUNCE} <= set(checked)
-
-
-@dataclass(frozen=True)
-class _Positions:
-    """A decision with any positions at all (a `Decision` refuses bad layouts itself)."""
-
-    kind: ActionKind
-    positions: tuple[int, ...]
-    amount: int | None = None
-    k: int | None = None
-    announcement: Announcement | None = None
 
 
 def test_seating_and_an_observer() -> None:
@@ -456,10 +445,10 @@ def test_seating_and_an_observer() -> None:
 
 
 def test_free_trading_and_the_dealers_close() -> None:
-    free = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+    free = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
     seen: list[TableView] = []
 
-    def dealer(session: Session) -> DecisionLike | None:
+    def dealer(session: Session) -> Decision | None:
         hand = session.hand
         assert hand is not None
         legal = hand.legal_actions(0)
@@ -482,7 +471,7 @@ def test_free_trading_and_the_dealers_close() -> None:
     assert K.CLOSE_TRADING in first.legal and K.OFFER in first.legal
     assert first.action(K.PASS).reason == "passing is for in-turn trading"
     told = [line.text() for line in first.log]
-    assert "bot 0 announces 5 cards, free trading, closing when the dealer calls it" in told
+    assert "bot 0 announces Weeping Willow: 5 cards, free trading until the dealer calls it" in told
     text = [line.text() for line in table_view(table.sessions[1]).log]
     assert "Trading closed by bot 0" in text
 

@@ -20,10 +20,16 @@ from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decisio
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level
 from p2pwillow.bots.strategy import Bot
 from p2pwillow.cards import DECK, Card
+from p2pwillow.games.weeping_willow import (
+    TradeMade,
+    hand_after_trade,
+    open_offer,
+    trade_sides,
+    trades,
+)
 from p2pwillow.hands import rank5
 from p2pwillow.limits import is_int
 from p2pwillow.rules import (
-    LAYOUT_SIZE,
     ActionKind,
     Announcement,
     Game,
@@ -32,8 +38,6 @@ from p2pwillow.rules import (
     IllegalAction,
     Phase,
     TableConfig,
-    TradeMade,
-    hand_after_trade,
 )
 
 MAX_STEPS = 5_000
@@ -185,7 +189,7 @@ class _Table:
 
     def _trading_step(self) -> None:
         h = self.hand
-        if h.open_offer is None and h.trade_sides is None:
+        if open_offer(h) is None and trade_sides(h) is None:
             # Seats the engine is not waiting for may still act: offers in free trading, the
             # dealer closing in-turn trading. Ask them first, in table order.
             waiting = h.to_act()
@@ -220,10 +224,10 @@ class _Table:
             elif h.phase is Phase.LAYOUT:
                 self._lay_out(h.to_act()[0])
             elif h.phase is Phase.REVEAL:
-                for seat in h.to_act():
-                    layout = self.seats[seat].layout
-                    assert layout is not None and len(layout) == LAYOUT_SIZE
-                    h.reveal(seat, layout[h.betting_round - 1])
+                for due in h.ops():
+                    layout = self.seats[due.seat].layout
+                    assert layout is not None
+                    h.reveal(due.seat, layout[due.index])
             elif h.phase is Phase.BETTING:
                 self._decide(h.to_act()[0])
             else:
@@ -237,7 +241,7 @@ class _Table:
             number=h.hand_number,
             dealer=h.dealer,
             announcement=announcement,
-            trades=len(h.trades),
+            trades=len(trades(h)),
             showdown=len(live) > 1,
             pot=sum(award.pot.amount for award in awards),
             winners=winners,

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from p2pwillow.bots.decision import Decision
 from p2pwillow.bots.opponents import Read
 from p2pwillow.rules import (
-    LAYOUT_SIZE,
     ActionKind,
     BetOptions,
     BettingOpened,
@@ -23,6 +22,7 @@ from p2pwillow.rules import (
     Checked,
     Hand,
     Raised,
+    Wager,
     WentAllIn,
 )
 
@@ -129,7 +129,7 @@ def raises_this_round(hand: Hand, seat: int | None = None) -> int:
             break
         if (
             isinstance(event, Raised)
-            or (isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE)
+            or (isinstance(event, WentAllIn) and event.as_action is Wager.RAISE)
         ) and (seat is None or event.seat == seat):
             raises += 1
     return raises
@@ -154,14 +154,14 @@ def in_position(hand: Hand, seat: int) -> bool:
 def _smallest_bet(hand: Hand) -> int:
     cfg = hand.config
     if cfg.structure is BettingStructure.FIXED_LIMIT:
-        return cfg.small_bet if hand.betting_round <= 2 else cfg.big_bet
+        return hand.fixed_bet(hand.betting_round)
     return cfg.min_bet
 
 
 def _future(hand: Hand, opponents: list[int], reads: Mapping[int, Read], room: int) -> float:
     """Chips each player is expected to put in after this call, up to its `room` behind: the
     pace of the most aggressive opponent for every round still to come."""
-    rounds = LAYOUT_SIZE - hand.betting_round
+    rounds = hand.rounds - hand.betting_round
     if rounds <= 0 or room <= 0:
         return 0.0
     smallest = _smallest_bet(hand)
@@ -181,7 +181,7 @@ def choose_bet(
     o = hand.bet_options(seat)
     assert o is not None
     opponents = [s for s in hand.seats if s != seat and not hand.is_folded(s)]
-    if len(opponents) == 1 and hand.betting_round < LAYOUT_SIZE:
+    if len(opponents) == 1 and hand.betting_round < hand.rounds:
         read = reads[opponents[0]]
         if read.aggression >= RELENTLESS_AGGRESSION and read.fold_rate <= RELENTLESS_FOLDS:
             e_seen = min(1.0, max(0.0, e + rng.uniform(-JITTER, JITTER)))
@@ -194,7 +194,7 @@ def choose_bet(
     everyone_folds = math.prod(folds)
     jitter = rng.uniform(-JITTER, JITTER)
     edge = style.value_edge + style.fold_edge * fold_mean
-    to_come = (LAYOUT_SIZE - hand.betting_round) / (LAYOUT_SIZE - 1)
+    to_come = (hand.rounds - hand.betting_round) / (hand.rounds - 1)
     waits = style.slowplay * max(reads[s].aggression for s in opponents) * to_come
     bet_at = fair + edge * (1.0 - fair) + waits + jitter
     raise_at = fair + (edge + style.raise_edge) * (1.0 - fair) + waits + jitter
@@ -316,7 +316,7 @@ def _round_cap(hand: Hand, room: int, betting_round: int) -> int:
     if cfg.structure is BettingStructure.SPREAD_LIMIT:
         return min(room, cfg.max_bet * (1 + cfg.max_raises))
     if cfg.structure is BettingStructure.FIXED_LIMIT:
-        return min(room, cfg.fixed_bet(betting_round) * (1 + cfg.max_raises))
+        return min(room, hand.fixed_bet(min(betting_round, hand.rounds)) * (1 + cfg.max_raises))
     return room
 
 
@@ -359,11 +359,11 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
         """Round 4's best choice with equity q: fold (0), call its bet, or build to the cap.
         Chips won from round 4 on."""
         options = [0.0]
-        for put in (pace, float(_round_cap(hand, int(mine), LAYOUT_SIZE - 1))):
+        for put in (pace, float(_round_cap(hand, int(mine), hand.rounds - 1))):
             put = max(0.0, min(mine, put))
             matched = min(theirs, put)
             room = min(mine - put, theirs - matched)
-            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
+            final = float(_round_cap(hand, int(max(0.0, room)), hand.rounds))
             options.append(q * (pot4 + matched + final) - (1.0 - q) * put)
         return max(options)
 
@@ -372,20 +372,20 @@ def _plan(hand: Hand, seat: int, opponent: int, o: BetOptions, p: float, read: R
     now_call = float(call) if facing else pace
     now_build = float(_round_cap(hand, behind + mine_in, r) - mine_in)
     settled = 1.0
-    for k in range(r, LAYOUT_SIZE - 1):
+    for k in range(r, hand.rounds - 1):
         settled *= 1.0 - REVEAL_RESOLVES.get(k, 0.0)
-    spread = _spread(p, 1.0 - settled) if r < LAYOUT_SIZE - 1 else []
+    spread = _spread(p, 1.0 - settled) if r < hand.rounds - 1 else []
     plans = {"fold": 0.0}
     for name, put in (("call", now_call), ("build", now_build)):
         put = max(0.0, min(float(behind), put))
         theirs_now = min(float(their), put - call) if facing else min(float(their), put)
-        if r >= LAYOUT_SIZE - 1:
+        if r >= hand.rounds - 1:
             # Round 4: the next card settles it.
             room = min(behind - put, their - theirs_now)
-            final = float(_round_cap(hand, int(max(0.0, room)), LAYOUT_SIZE))
+            final = float(_round_cap(hand, int(max(0.0, room)), hand.rounds))
             plans[name] = p * (pot + theirs_now + final) - (1.0 - p) * put
             continue
-        between = (LAYOUT_SIZE - 2 - r) * pace  # rounds r + 1 .. 3, one bet each
+        between = (hand.rounds - 2 - r) * pace  # rounds r + 1 .. 3, one bet each
         mine = max(0.0, behind - put)
         theirs = max(0.0, their - theirs_now)
         more = min(between, mine, theirs)
@@ -420,7 +420,7 @@ def _largest_bet(hand: Hand, pot: int) -> int:
     if cfg.structure is BettingStructure.SPREAD_LIMIT:
         return cfg.max_bet
     if cfg.structure is BettingStructure.FIXED_LIMIT:
-        return cfg.fixed_bet(hand.betting_round)
+        return hand.fixed_bet(hand.betting_round)
     if cfg.structure is BettingStructure.POT_LIMIT:
         return max(cfg.min_bet, pot)
     return 10**12

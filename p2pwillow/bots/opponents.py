@@ -13,10 +13,9 @@ import random
 from dataclasses import dataclass, field
 
 from p2pwillow.cards import Card
+from p2pwillow.games.roll_your_own import LAYOUT
 from p2pwillow.hands import rank5
 from p2pwillow.rules import (
-    LAYOUT_SIZE,
-    ActionKind,
     BetPlaced,
     BettingClosed,
     BettingOpened,
@@ -30,6 +29,7 @@ from p2pwillow.rules import (
     HandEnded,
     Raised,
     TimedOut,
+    Wager,
     WentAllIn,
 )
 
@@ -136,7 +136,7 @@ class _Tally:
     scores: list[float] = field(default_factory=lambda: [0.0] * len(Line))
     """Their scores, summed."""
     shown: list[list[list[float]]] = field(
-        default_factory=lambda: [[[] for _ in Line] for _ in range(LAYOUT_SIZE)]
+        default_factory=lambda: [[[] for _ in Line] for _ in range(LAYOUT)]
     )
     """Per round (1..4; index 0 unused) and line at the end of that round, the scores of its
     layouts that ended face up, the last KEPT_SCORES of each."""
@@ -151,7 +151,7 @@ class _Tally:
     def scores_for(self, betting_round: int, line: Line) -> tuple[float, ...]:
         """Its layouts' scores at `betting_round` after it played that round as `line`; for a
         player that has not acted yet (WAITING) every line's (it has said nothing)."""
-        if not 1 <= betting_round < LAYOUT_SIZE:
+        if not 1 <= betting_round < LAYOUT:
             return ()
         cells = self.shown[betting_round]
         if line is Line.WAITING:
@@ -345,7 +345,7 @@ class OpponentModel:
         if isinstance(event, Checked):
             watch.checked.add(seat)
             return
-        if isinstance(event, Called) or kind is ActionKind.CALL:
+        if isinstance(event, Called) or kind is Wager.CALL:
             watch.called.add(seat)
             watch.round_bets[seat] = before + event.amount
             return
@@ -374,12 +374,12 @@ class OpponentModel:
         unseen = set(range(52)) - {card.index for card in watch.own_cards}
         for seat in hand.seats:
             layout = hand.showing(seat)
-            if seat == self.seat or len(layout) < LAYOUT_SIZE:
+            if seat == self.seat or len(layout) < LAYOUT:
                 continue
             tally = self._tally(seat)
             tally.showdowns += 1
             key = rank5([card.index for card in layout])
-            for betting_round in range(1, LAYOUT_SIZE):
+            for betting_round in range(1, LAYOUT):
                 lines = watch.lines.get(betting_round)
                 if lines is None:
                     continue
@@ -393,7 +393,7 @@ class OpponentModel:
     def _score(self, shown: list[int], key: int, pool: list[int]) -> float:
         """The chance that random face-down cards beside `shown` make less than `key`: how
         strong a layout was for what it showed at that point, 0..1 (ties count half)."""
-        need = LAYOUT_SIZE - len(shown)
+        need = LAYOUT - len(shown)
         below = 0.0
         for _ in range(SCORE_DRAWS):
             drawn = self.rng.sample(pool, need)

@@ -1,70 +1,42 @@
-"""The bot: one seat's decisions in Weeping Willow, made through the rules engine's public API.
+"""The bot: one seat's decisions in any game of the catalogue, made through the rules engine's
+public API.
 
 Pure; no I/O. Deterministic given the `random.Random` it is built with (it never touches the
-global random module). It announces, trades, lays out and bets as SPEC 9 describes, at the
-level it is given.
+global random module). It announces, lays out and bets as SPEC 9 describes, at the level it is
+given; a game's own step it plays as that game's play says (Weeping Willow's trading:
+`games.weeping_willow.bot`).
 """
 
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, product
 
 from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_this_round
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
-from p2pwillow.bots.equity import OpponentView, TradeEstimate, equity, estimate_trade
+from p2pwillow.bots.equity import OpponentView, equity
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
 from p2pwillow.bots.opponents import OpponentModel, Read
-from p2pwillow.cards import DECK, Card
+from p2pwillow.cards import Card
+from p2pwillow.games import CATALOGUE
+from p2pwillow.games.weeping_willow import WEEPING_WILLOW
+from p2pwillow.games.weeping_willow import trades as trades_of
+from p2pwillow.games.weeping_willow.bot import WillowPlay
 from p2pwillow.hands import Category, best_hand, category_of, rank5
 from p2pwillow.limits import is_int
 from p2pwillow.rules import (
-    LAYOUT_SIZE,
-    MAX_PLAYERS_FOR_DEAL,
     ActionKind,
     Announcement,
     BetPlaced,
     BettingStructure,
+    ConfigError,
+    GameSpec,
     Hand,
-    OfferLapsed,
-    OfferWithdrawn,
-    Passed,
     Phase,
     Raised,
-    TradeMade,
-    TradeOffered,
-    TradingClose,
-    TradingMode,
+    Wager,
     WentAllIn,
 )
-
-TRADE_SIZES = (1, 2, 3)
-"""The offer sizes the bot considers; it may accept any size."""
-
-OFFER_MARGIN = 0.045
-"""Expected strength gain (0..1 scale) a trade must promise: received cards are someone's
-cast-offs, not random cards, so a random-replacement estimate is optimistic."""
-
-HEADS_UP_MARGIN = 0.2
-"""The margin at normal and hard when only two players are in the hand and the opponent
-never folds: a trade then improves the one opponent's hand about as much as its own, and the
-layouts decide the pot (measured over long heads-up matches against players who call
-everything, trading only for a gain this big wins the most layouts: 57% against 53% at 0.08).
-Against an opponent who folds to bets a pot is won by betting more than by the layouts, and
-the margin moves toward OFFER_MARGIN with its fold rate (`Bot._margin`)."""
-
-DEALER_ORBITS = 4
-"""In-turn trading that the dealer closes: the bot closes after at most this many orbits."""
-
-FREE_TRADES_PER_SEAT = 1
-"""Free trading: the dealer closes once the hand has seen this many trades per seat."""
-
-ANNOUNCE_ORBITS = 0.25
-ANNOUNCE_FREE = 0.25
-ANNOUNCE_DEALER_CALLS = 0.15
-"""How often the dealer announces in-turn trading closed after a set number of orbits, free
-trading (closed when the dealer calls it) and in-turn trading closed when the dealer calls
-it; the rest of the time in-turn trading closed by an orbit without a trade."""
 
 BET_EDGE = 0.3
 """Checked to, it bets when its equity e reaches fair + BET_EDGE * (1 - fair), fair being
@@ -143,12 +115,14 @@ class Bot:
         self.samples = samples
         self.draws = draws
         self.max_trades = max_trades
-        self._last_look: tuple[Hand, int] | None = None
-        """The hand and its number of events when the free-trading dealer last waited."""
         self.model: OpponentModel | None = (
             None if self.level is Level.EASY else OpponentModel(seat, rng)
         )
         """What it has learned of its opponents this game; an easy bot never adapts."""
+        self.willow = WillowPlay(
+            seat, rng, self.level, self.model, draws=draws, max_trades=max_trades
+        )
+        """How it trades and announces in Weeping Willow."""
 
     # --- the interface -----------------------------------------------------------------------
 
@@ -167,10 +141,11 @@ class Bot:
         if seat not in hand.to_act():
             raise BotError(f"the hand is not waiting for seat {seat} ({hand.phase.value})")
         legal = hand.legal_actions(seat)
+        own = self._own(hand)
         if hand.phase is Phase.ANNOUNCE:
-            decision = Decision(ActionKind.ANNOUNCE, announcement=self._announcement(hand))
-        elif hand.phase is Phase.TRADING:
-            decision = self._trading(hand, knowledge, legal)
+            decision = Decision(ActionKind.ANNOUNCE, announcement=self.announce(hand))
+        elif hand.phase is Phase.TRADING and own is not None:
+            decision = own.decide(hand, knowledge, legal)
         elif hand.phase is Phase.LAYOUT:
             decision = Decision(ActionKind.LAY_OUT, positions=self.choose_layout(hand, knowledge))
         elif hand.phase is Phase.BETTING:
@@ -183,54 +158,38 @@ class Bot:
         return decision
 
     def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None:
-        """An action this seat takes now although the engine is not waiting for it, or None.
-
-        In free trading with no offer open, any eligible seat may offer (SPEC 3.5): this is
-        its offer, if it wants one. Where the dealer closes trading by calling it and the
-        turn is someone else's, this is the dealer closing once a full orbit of turns has
-        passed without a trade (or after DEALER_ORBITS orbits in all).
-
-        The free-trading dealer is asked here too while no offer is open (the engine waits
-        for it, but need not have its answer at once): it offers if it wants to, closes once
-        FREE_TRADES_PER_SEAT trades per seat were made or when it looks a second time at a
-        hand where nothing happened since its last look (a full round with no interest),
-        and otherwise waits (None).
-        """
+        """An action this seat takes now although the engine is not waiting for it, or None:
+        in a game's own step that lets a seat act out of turn (Weeping Willow's free
+        trading: an offer, the dealer's close), what the game's play says."""
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
-        seat = self.seat
-        if hand.phase is not Phase.TRADING:
+        own = self._own(hand)
+        if own is None or hand.phase is not Phase.TRADING:
             return None
-        a = hand.announcement
-        free = a is not None and a.trading_mode is TradingMode.FREE
-        idle = hand.open_offer is None and hand.trade_sides is None
-        dealer_waits = free and idle and seat == hand.dealer
-        if seat in hand.to_act() and not dealer_waits:
-            return None
-        if dealer_waits and len(hand.trades) >= FREE_TRADES_PER_SEAT * len(hand.seats):
-            return Decision(ActionKind.CLOSE_TRADING)
-        if hand.can_offer(seat, 1):
-            k = self._offer_size(hand, knowledge)
-            if k is not None:
-                return Decision(ActionKind.OFFER, k=k)
-        if (
-            a is not None
-            and a.trading_mode is TradingMode.IN_TURN
-            and hand.can_close_trading(seat)
-            and self._dealer_closes(hand, own_turn=False)
-        ):
-            return Decision(ActionKind.CLOSE_TRADING)
-        if dealer_waits and hand.can_close_trading(seat):
-            look = len(hand.events)
-            last = self._last_look
-            self._last_look = (hand, look)
-            if last is not None and last[0] is hand and last[1] == look:
-                return Decision(ActionKind.CLOSE_TRADING)
-        return None
+        return own.initiative(hand, knowledge)
 
     free_offer = initiative
     """The same as `initiative`, under the name earlier callers use."""
+
+    def _own(self, hand: Hand) -> WillowPlay | None:
+        """The play of the hand's game's own step, if its game has one."""
+        return self.willow if hand.game is WEEPING_WILLOW else None
+
+    def announce(self, hand: Hand) -> Announcement:
+        """The dealer's announcement: the table's game (a game it plays its own way announces
+        as its play says), each option at random among the values that fit the table."""
+        players = len(hand.seats)
+        games = [CATALOGUE[name] for name in hand.config.games if name in CATALOGUE]
+        fitting = {g: _announcements(g, players) for g in games}
+        playable = [g for g in games if fitting[g]]
+        if not playable:
+            raise BotError(f"no game of this table deals to {players} players")
+        # one game draws nothing from the bot's random source: its play stays as it was
+        chosen = playable[0] if len(playable) == 1 else self.rng.choice(playable)
+        if chosen is WEEPING_WILLOW:
+            return self.willow.announce(hand)
+        return self.rng.choice(fitting[chosen])
 
     def choose_layout(self, hand: Hand, knowledge: Knowledge) -> tuple[int, ...]:
         """Five hand positions in reveal order (first revealed first), SPEC 3.6.
@@ -242,8 +201,9 @@ class Bot:
         """
         self._check(hand, knowledge)
         cards = knowledge.cards
-        if len(cards) < LAYOUT_SIZE:
-            raise BotError(f"a layout needs {LAYOUT_SIZE} cards, the hand holds {len(cards)}")
+        size = hand.showdown_cards
+        if len(cards) < size:
+            raise BotError(f"a layout needs {size} cards, the hand holds {len(cards)}")
         five = best_hand(cards).cards
         counts: dict[int, int] = {}
         for card in five:
@@ -284,127 +244,7 @@ class Bot:
 
     # --- announce ------------------------------------------------------------------------------
 
-    def _announcement(self, hand: Hand) -> Announcement:
-        """A deal size that fits the table, and one of the trading modes and closings of
-        SPEC 3.3, 3.5 at the rates ANNOUNCE_* give."""
-        players = len(hand.seats)
-        sizes = sorted(d for d, most in MAX_PLAYERS_FOR_DEAL.items() if players <= most)
-        size = self.rng.choice(sizes)
-        draw = self.rng.random()
-        if draw < ANNOUNCE_ORBITS:
-            orbits = self.rng.randint(1, 2)
-            return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBITS, orbits)
-        draw -= ANNOUNCE_ORBITS
-        if draw < ANNOUNCE_FREE:
-            return Announcement(size, TradingMode.FREE, TradingClose.DEALER_CALLS)
-        if draw - ANNOUNCE_FREE < ANNOUNCE_DEALER_CALLS:
-            return Announcement(size, TradingMode.IN_TURN, TradingClose.DEALER_CALLS)
-        return Announcement(size, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
-
     # --- trading -------------------------------------------------------------------------------
-
-    def _unseen_for_trade(self, knowledge: Knowledge) -> list[Card]:
-        # Cards it gave away are someone's cast-offs; they are not what a trade brings.
-        gone = set(knowledge.cards) | {c for cards in knowledge.given.values() for c in cards}
-        return [card for card in DECK if card not in gone]
-
-    def _estimate(self, knowledge: Knowledge, k: int) -> TradeEstimate:
-        return estimate_trade(
-            knowledge.cards, k, self._unseen_for_trade(knowledge), self.rng, self.draws
-        )
-
-    def _margin(self, hand: Hand) -> float:
-        """The expected strength gain an offer or an accept needs: OFFER_MARGIN, and at normal
-        and hard heads-up HEADS_UP_MARGIN against a player who never folds, OFFER_MARGIN
-        against one who always does, in proportion between."""
-        if self.model is None or len(hand.seats) != 2:
-            return OFFER_MARGIN
-        other = next(seat for seat in hand.seats if seat != self.seat)
-        calls = 1.0 - self.model.read(other).fold_rate
-        return OFFER_MARGIN + (HEADS_UP_MARGIN - OFFER_MARGIN) * calls
-
-    def _my_trades(self, hand: Hand) -> int:
-        return sum(1 for t in hand.trades if self.seat in (t.offerer, t.acceptor))
-
-    def _offer_size(self, hand: Hand, knowledge: Knowledge) -> int | None:
-        """The k to offer, or None: the size whose swap promises the most, if it is enough."""
-        seat = self.seat
-        if hand.tokens(seat) < 1 or self._my_trades(hand) >= self.max_trades:
-            return None
-        if self._offer_went_nowhere(hand):
-            return None
-        best: tuple[float, int] | None = None
-        for k in TRADE_SIZES:
-            if k > len(knowledge.cards) or not hand.can_offer(seat, k):
-                continue
-            # A slight preference for small trades: fewer cards handed to an opponent.
-            score = self._estimate(knowledge, k).gain - 0.005 * k
-            if best is None or score > best[0]:
-                best = (score, k)
-        if best is None or best[0] < self._margin(hand) + self.rng.uniform(-0.015, 0.015):
-            return None
-        return best[1]
-
-    def _offer_went_nowhere(self, hand: Hand) -> bool:
-        """Its last offer lapsed or was withdrawn and its hand has not changed since."""
-        seat = self.seat
-        last = None
-        for i, event in enumerate(hand.events):
-            if isinstance(event, TradeOffered) and event.offer.offerer == seat:
-                last = i
-        if last is None:
-            return False
-        later = hand.events[last + 1 :]
-        ended = any(isinstance(e, OfferLapsed | OfferWithdrawn) for e in later)
-        traded = any(
-            isinstance(e, TradeMade) and seat in (e.trade.offerer, e.trade.acceptor) for e in later
-        )
-        return ended and not traded
-
-    def _dealer_closes(self, hand: Hand, *, own_turn: bool) -> bool:
-        """In-turn trading the dealer closes: close after a full orbit of turns without a
-        trade (its own turn, if it is now, ending the orbit), or after DEALER_ORBITS orbits."""
-        quiet = turns = 0
-        for event in hand.events:
-            # SPEC 3.5: an in-turn turn ends with a pass, a lapsed offer, or a trade.
-            if isinstance(event, Passed | OfferLapsed):
-                quiet += 1
-                turns += 1
-            elif isinstance(event, TradeMade):
-                quiet = 0
-                turns += 1
-        eligible = sum(1 for seat in hand.seats if hand.tokens(seat) >= 1)
-        return turns >= DEALER_ORBITS * len(hand.seats) or quiet + own_turn >= eligible
-
-    def _trading(self, hand: Hand, knowledge: Knowledge, legal: frozenset[ActionKind]) -> Decision:
-        seat = self.seat
-        if ActionKind.CHOOSE_TRADE_CARDS in legal:
-            sides = hand.trade_sides
-            assert sides is not None
-            return Decision(
-                ActionKind.CHOOSE_TRADE_CARDS, positions=self._estimate(knowledge, sides[2]).give
-            )
-        offer = hand.open_offer
-        if offer is not None and ActionKind.ACCEPT in legal:
-            if self._my_trades(hand) < self.max_trades and offer.k <= len(knowledge.cards):
-                gain = self._estimate(knowledge, offer.k).gain - 0.005 * offer.k
-                if gain >= self._margin(hand) + self.rng.uniform(-0.015, 0.015):
-                    return Decision(ActionKind.ACCEPT)
-            return Decision(ActionKind.DECLINE)
-        if ActionKind.OFFER in legal:
-            k = self._offer_size(hand, knowledge)
-            if k is not None:
-                return Decision(ActionKind.OFFER, k=k)
-        if ActionKind.PASS in legal:
-            if ActionKind.CLOSE_TRADING in legal and self._dealer_closes(hand, own_turn=True):
-                return Decision(ActionKind.CLOSE_TRADING)
-            return Decision(ActionKind.PASS)
-        if ActionKind.CLOSE_TRADING in legal:
-            # Free trading: the engine waits for the dealer only once nobody else offers.
-            return Decision(ActionKind.CLOSE_TRADING)
-        if ActionKind.DECLINE in legal:
-            return Decision(ActionKind.DECLINE)
-        raise BotError(f"seat {seat} has nothing it can do in trading now")
 
     # --- betting -------------------------------------------------------------------------------
 
@@ -415,7 +255,7 @@ class Bot:
             return knowledge.layout
         shown = hand.showing(self.seat)
         rest = [c for c in knowledge.cards if c not in shown]
-        need = LAYOUT_SIZE - len(shown)
+        need = hand.showdown_cards - len(shown)
         best = max(
             combinations(rest, need), key=lambda extra: rank5([c.index for c in shown + extra])
         )
@@ -429,7 +269,7 @@ class Bot:
         dead = set(knowledge.cards) | {c for cards in showing.values() for c in cards}
         aggression = _aggression(hand)
         trades: dict[int, int] = {}
-        for t in hand.trades:
+        for t in trades_of(hand):
             for side in (t.offerer, t.acceptor):
                 trades[side] = trades.get(side, 0) + 1
         model = self.model
@@ -470,11 +310,11 @@ class Bot:
         card it holds, so each one it still holds is face down in its layout (GIVEN_DRAWS).
         """
         size = hand.hand_size(seat)
-        with_me = sum(1 for t in hand.trades if {t.offerer, t.acceptor} == {seat, self.seat})
+        with_me = sum(1 for t in trades_of(hand) if {t.offerer, t.acceptor} == {seat, self.seat})
         read = model.read(seat)
         factor = read.factor
         weight = 0.0
-        if self.level is Level.HARD and size == LAYOUT_SIZE and with_me and given:
+        if self.level is Level.HARD and size == hand.showdown_cards and with_me and given:
             weight = _held(hand, seat, self.seat)
             factor *= GIVEN_DRAWS
         elif with_me:
@@ -506,7 +346,7 @@ class Bot:
         assert o is not None
         live = sum(1 for seat in hand.seats if not hand.is_folded(seat))
         e = self.equity(hand, knowledge)
-        if hand.betting_round < LAYOUT_SIZE:
+        if hand.betting_round < hand.rounds:
             e = e ** (1.0 + CALIBRATION * (live - 1))
         fair = 1.0 / live
         pot = hand.pot
@@ -537,7 +377,7 @@ class Bot:
         behind = hand.stack(self.seat)
         price = (
             o.call_amount / (pot + o.call_amount)
-            + CALL_MARGIN_PER_ROUND * (5 - hand.betting_round)
+            + CALL_MARGIN_PER_ROUND * (hand.rounds - hand.betting_round)
             + CALL_MARGIN_PER_RAISE * raises
             + STACK_RISK * o.call_amount / max(1, behind)
         )
@@ -573,12 +413,27 @@ class Bot:
         return low + round((high - low) * frac)
 
 
+def _announcements(game: GameSpec, players: int) -> list[Announcement]:
+    """Every announcement of `game` that deals to `players`: each option with choices at
+    each of them, the others at their defaults."""
+    out = []
+    values = [o.choices or (o.default,) for o in game.options]
+    for combo in product(*values):
+        try:
+            a = Announcement(game, tuple(zip((o.name for o in game.options), combo, strict=True)))
+            a.check_fits(players)
+        except ConfigError:
+            continue
+        out.append(a)
+    return out
+
+
 def _aggression(hand: Hand) -> dict[int, int]:
     """Bets and raises (all-ins that bet or raise included) per seat, this hand so far."""
     count: dict[int, int] = {}
     for event in hand.events:
         if isinstance(event, BetPlaced | Raised) or (
-            isinstance(event, WentAllIn) and event.as_action is not ActionKind.CALL
+            isinstance(event, WentAllIn) and event.as_action is not Wager.CALL
         ):
             count[event.seat] = count.get(event.seat, 0) + 1
     return count
@@ -591,7 +446,7 @@ def _held(hand: Hand, seat: int, me: int) -> float:
     size = hand.hand_size(seat)
     held = 1.0
     received = False
-    for trade in hand.trades:
+    for trade in trades_of(hand):
         sides = (trade.offerer, trade.acceptor)
         if seat not in sides:
             continue

@@ -33,7 +33,7 @@ from p2pwillow.ledger.fields import (
     registry,
     spec,
 )
-from p2pwillow.limits import DECK_SIZE, MAX_SEATS, ROUNDS
+from p2pwillow.limits import DECK_SIZE, MAX_SEATS, is_int
 
 MAX_TRADE = 7
 """A trade exchanges 1..7 cards (a deal is at most seven)."""
@@ -355,10 +355,10 @@ class TradeGive(Body):
 @kind("reveal")
 @dataclass(frozen=True, slots=True)
 class Reveal(Body):
-    """The author turns layout card `card` (0..4, in betting round card + 1): its decryption
-    share and DLEQ proof (SPEC 5.9)."""
+    """The author turns laid-out card `card` (0 for the first; the game's turn step says which
+    is due): its decryption share and DLEQ proof (SPEC 5.9)."""
 
-    card: int = spec(Int(0, ROUNDS - 1))
+    card: int = spec(HAND_POSITION)
     share: str = spec(POINT)
     proof: str = spec(PROOF)
 
@@ -366,10 +366,39 @@ class Reveal(Body):
 # --- trading -----------------------------------------------------------------------------------
 
 
+GAME_NAME = Text(1, 32)
+MAX_OPTIONS = 16
+
+
+@kind("announce_game")
+@dataclass(frozen=True, slots=True)
+class AnnounceGame(Body):
+    """The dealer names the hand's game, pins the SHA-256 of its description (`description`)
+    and gives the value of each of its options (SPEC 3.3, 3.13): at most 16, each a name of 1
+    to 32 characters with a whole number or a text of 1 to 32 characters. Which options a game
+    has, and what each may be, is the game's description's: the session checks them there."""
+
+    game: str = spec(GAME_NAME)
+    description: str = spec(HASH)
+    options: Mapping[str, JsonValue] = spec(AnyObject(), hash=False)
+
+    def check(self) -> None:
+        if len(self.options) > MAX_OPTIONS:
+            raise FieldError("options", f"has at most {MAX_OPTIONS} members")
+        for name, value in self.options.items():
+            if not 1 <= len(name) <= 32:
+                raise FieldError("options", f"names an option in 1 to 32 characters, not {name!r}")
+            text = isinstance(value, str) and 1 <= len(value) <= 32
+            if not text and not (is_int(value) and 0 <= value <= MAX_SAFE_INTEGER):
+                raise FieldError(f"options.{name}", "is a whole number or a short text")
+
+
 @kind("announce")
 @dataclass(frozen=True, slots=True)
 class Announce(Body):
-    """The dealer announces the deal size, the trading mode and how trading closes (SPEC 3.3).
+    """Weeping Willow's announcement as transcripts made before games were descriptions carry
+    it: the deal size, the trading mode and how trading closes (SPEC 3.3, 3.13). It stands for
+    an `announce_game` of Weeping Willow with these options; no peer writes it any more.
 
     `orbits` is the number of orbits when `closing` is `orbits`, and 0 otherwise.
     """
@@ -490,6 +519,7 @@ KINDS: Mapping[str, type[Body]] = registry(
     TradeGive,
     Reveal,
     Announce,
+    AnnounceGame,
     Offer,
     Accept,
     Decline,
@@ -516,6 +546,7 @@ __all__ = [
     "Accept",
     "AllIn",
     "Announce",
+    "AnnounceGame",
     "Bet",
     "Call",
     "Check",

@@ -15,7 +15,7 @@ shuffle, the private deal), `hand` (a player's hand: shuffles, trades, layout, r
 from `p2pwillow.mental`, which re-exports the public names.
 """
 
-from p2pwillow.limits import DECK_SIZE, LAYOUT_SIZE
+from p2pwillow.limits import DECK_SIZE
 from p2pwillow.mental.context import (
     CONTEXT_TAG,
     STEP_DEAL_SHARES,
@@ -69,7 +69,6 @@ from p2pwillow.mental.hand import (
 __all__ = [
     "CONTEXT_TAG",
     "DECK_SIZE",
-    "LAYOUT_SIZE",
     "STEP_DEAL_SHARES",
     "STEP_DECK_SHUFFLE",
     "STEP_HAND_KEY",

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import DecodeError, InvalidProof, L
-from p2pwillow.limits import LAYOUT_SIZE, is_int
+from p2pwillow.limits import MAX_HAND, is_int
 
 CONTEXT_TAG = b"p2pwillow/v1/mental"
 
@@ -41,9 +41,9 @@ def _trade_number(trade: int) -> int:
 
 
 def reveal_step(index: int) -> str:
-    """The label of the reveal of layout card `index` (0..4)."""
-    if not is_int(index) or not 0 <= index < LAYOUT_SIZE:
-        raise MentalPokerError(f"layout card index must be 0..{LAYOUT_SIZE - 1}, not {index!r}")
+    """The label of the reveal of laid-out card `index` (0 for the first)."""
+    if not is_int(index) or not 0 <= index < MAX_HAND:
+        raise MentalPokerError(f"layout card index must be 0..{MAX_HAND - 1}, not {index!r}")
     return f"reveal/{index}"
 
 

@@ -14,7 +14,7 @@ from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import DecodeError, G, Point, Rng, random_scalar
 from p2pwillow.crypto.proofs import DleqProof, ReencryptionProof
 from p2pwillow.crypto.shuffle import ShuffleProof, ShuffleWitness
-from p2pwillow.limits import LAYOUT_SIZE, is_int
+from p2pwillow.limits import is_int
 from p2pwillow.mental.context import (
     STEP_LAYOUT,
     HandContext,
@@ -136,18 +136,19 @@ def check_hand_shuffle(
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """A player's layout: five face-down cards in their fixed order, and the discards."""
+    """A player's layout: its face-down cards in their fixed order, and the discards."""
 
     cards: tuple[Ciphertext, ...]
     discards: tuple[Ciphertext, ...]
 
     @classmethod
-    def split(cls, hand: Sequence[Ciphertext]) -> Layout:
-        """The layout of a hand as its layout shuffle left it: outputs 0..4, then discards."""
+    def split(cls, hand: Sequence[Ciphertext], size: int) -> Layout:
+        """The layout of `size` cards of a hand as its layout shuffle left it: outputs
+        0..size-1, then the discards."""
         cts = ciphertexts_of(hand, "hand")
-        if len(cts) < LAYOUT_SIZE:
-            raise MentalPokerError(f"a hand of {len(cts)} cards cannot lay out {LAYOUT_SIZE}")
-        return cls(cts[:LAYOUT_SIZE], cts[LAYOUT_SIZE:])
+        if not is_int(size) or not 1 <= size <= len(cts):
+            raise MentalPokerError(f"a hand of {len(cts)} cards cannot lay out {size!r}")
+        return cls(cts[:size], cts[size:])
 
 
 def make_layout(
@@ -158,13 +159,14 @@ def make_layout(
     layout: Sequence[Card],
     rng: Rng,
 ) -> tuple[HandShuffle, PlayerHand]:
-    """Shuffle the hand so that outputs 0..4 are `layout` in order; the rest are discards.
+    """Shuffle the hand so that its first outputs are `layout` in order; the rest are
+    discards.
 
     The returned `PlayerHand` lists the layout first, then the discards.
     """
     chosen = tuple(layout)
-    if len(chosen) != LAYOUT_SIZE or len(set(chosen)) != LAYOUT_SIZE:
-        raise MentalPokerError(f"a layout is {LAYOUT_SIZE} distinct cards of the hand")
+    if not chosen or len(set(chosen)) != len(chosen):
+        raise MentalPokerError("a layout is distinct cards of the hand")
     first = [held.position(card) for card in chosen]
     # Discards keep their relative order: they are re-encrypted, and the proof hides the
     # permutation, so their order tells nobody anything.
@@ -173,16 +175,22 @@ def make_layout(
 
 
 def check_layout(
-    hand: HandContext, seat: int, key: Point, before: Sequence[Ciphertext], step: HandShuffle
+    hand: HandContext,
+    seat: int,
+    key: Point,
+    before: Sequence[Ciphertext],
+    step: HandShuffle,
+    size: int,
 ) -> Layout:
-    """Verify the layout shuffle of `seat`; outputs 0..4 are its layout, the rest discards."""
-    if len(before) < LAYOUT_SIZE:
+    """Verify the layout shuffle of `seat`; its first `size` outputs are its layout, the rest
+    discards."""
+    if len(before) < size:
         raise MalformedStep(
-            f"a hand of {len(before)} cards cannot lay out {LAYOUT_SIZE}",
+            f"a hand of {len(before)} cards cannot lay out {size}",
             seat=seat,
             step=STEP_LAYOUT,
         )
-    return Layout.split(_check_shuffle(hand.at(seat, STEP_LAYOUT), key, before, step))
+    return Layout.split(_check_shuffle(hand.at(seat, STEP_LAYOUT), key, before, step), size)
 
 
 # --- blind trades (SPEC 5.7) ---------------------------------------------------------------
@@ -310,12 +318,21 @@ def make_reveal(
     index: int,
     rng: Rng,
 ) -> Reveal:
-    """Open layout card `index` (0..4) of the owner's layout."""
+    """Open laid-out card `index` (0 for the first) of the owner's layout."""
     label = reveal_step(index)
-    c1 = layout.cards[index].c1
+    c1 = _laid_out(layout, index, seat, label).c1
     hand_secret(secret)
     context = hand.at(seat, label).encode()
     return Reveal(c1.mul_secret(secret), proofs.prove_dleq(secret, c1, context, rng))
+
+
+def _laid_out(layout: Layout, index: int, seat: int, label: str) -> Ciphertext:
+    """Laid-out card `index`, or MalformedStep: a layout of n cards has cards 0..n-1."""
+    if not 0 <= index < len(layout.cards):
+        raise MalformedStep(
+            f"a layout of {len(layout.cards)} cards has no card {index}", seat=seat, step=label
+        )
+    return layout.cards[index]
 
 
 def check_reveal(
@@ -328,7 +345,7 @@ def check_reveal(
     expect(reveal, Reveal, "reveal", seat, label)
     share = expect(reveal.share, Point, "share", seat, label)
     proof = expect(reveal.proof, DleqProof, "DLEQ proof", seat, label)
-    ct = layout.cards[index]
+    ct = _laid_out(layout, index, seat, label)
     with checking(seat, label, position=index, what="DLEQ "):
         proofs.verify_dleq(key, ct.c1, share, proof, context)
     try:

@@ -127,11 +127,10 @@ from p2pwillow.net.wire import (
     encode_frame,
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
-from p2pwillow.rules import Dealt, IllegalAction, RulesError
+from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
-    DecisionLike,
     EntryRefused,
     HandClosed,
     HandStarted,
@@ -141,7 +140,7 @@ from p2pwillow.session import (
 )
 from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, SignedLog, Store, StoreError, Transcript
 from p2pwillow.table import Decider, bot_decider
-from p2pwillow.view import Link, TableView, decision_error, table_view
+from p2pwillow.view import Link, TableView, table_view
 
 log = logging.getLogger(__name__)
 
@@ -408,7 +407,7 @@ class Node:
         self._confirmed = False
         self._closing = False
         self._closed = False
-        self._decisions: deque[DecisionLike] = deque()
+        self._decisions: deque[Decision] = deque()
         self._deal_wanted = False
         self._step_due = True
         self._tick_at = 0.0
@@ -619,7 +618,7 @@ class Node:
     async def changed(self, seen: int) -> int:
         return await self._shown.changed(seen)
 
-    def decide(self, decision: DecisionLike) -> None:
+    def decide(self, decision: Decision) -> None:
         if not self._confirmed:
             self._publish(notice="confirm the safety code first")
             return
@@ -1831,9 +1830,7 @@ class _Play:
             tries += 1
         self._join_tries = hand, tries
 
-    def step(
-        self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
-    ) -> _StepResult:
+    def step(self, now: float, decisions: tuple[Decision, ...], deal_wanted: bool) -> _StepResult:
         """The node's own step: the seat acceptance (once confirmed), the clock, the next
         hand if this seat deals it, the person's decisions or the bot's."""
         s = self.session
@@ -1885,7 +1882,7 @@ class _Play:
         if dealt:
             out += self._call(s.start_hand)
         for decision in decisions:
-            error = decision_error(s, decision)
+            error = s.decision_error(decision)
             if error is not None:
                 notices.append(error)
                 continue

@@ -1,11 +1,23 @@
-"""Weeping Willow rules and betting as a pure state machine (SPEC 3).
+"""The rules engine: one hand as a state machine that walks its game's description, the betting,
+and a game across hands (SPEC 3). No game's name is here: the games are data
+(`p2pwillow.games`).
 
 Pure; no I/O, no clock, no randomness: the session layer feeds in actions and protocol inputs.
 """
 
-from p2pwillow.limits import LAYOUT_SIZE, ROUNDS
+from p2pwillow.rules.actions import (
+    ACTION,
+    ACTIONS,
+    Action,
+    ActionKind,
+    By,
+    Needs,
+    decisions,
+    rows_of,
+)
 from p2pwillow.rules.betting import BetOptions, RoundState, betting_options, opener_seat
 from p2pwillow.rules.config import BettingStructure, TableConfig
+from p2pwillow.rules.decision import Decision
 from p2pwillow.rules.errors import ConfigError, IllegalAction, RulesError
 from p2pwillow.rules.events import (
     Announced,
@@ -23,59 +35,68 @@ from p2pwillow.rules.events import (
     HandAborted,
     HandEnded,
     LaidOut,
-    OfferLapsed,
-    OfferWithdrawn,
-    Passed,
+    Namer,
     Raised,
     TimedOut,
-    TradeAccepted,
-    TradeCardsChosen,
-    TradeDeclined,
-    TradeMade,
-    TradeOffered,
-    TradingClosed,
+    Wager,
     WentAllIn,
+    Words,
+    plural,
 )
 from p2pwillow.rules.game import BuyIn, ChipCount, Game, SeatedPlayer, SitOut, SitOutReason
 from p2pwillow.rules.hand import Hand, HandState
-from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
+from p2pwillow.rules.phases import TERMINAL, Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
-from p2pwillow.rules.trading import (
-    MAX_PLAYERS_FOR_DEAL,
+from p2pwillow.rules.script import (
     Announcement,
-    Trade,
-    TradeOffer,
-    TradingClose,
-    TradingMode,
-    hand_after_trade,
+    BetSize,
+    CardOp,
+    Default,
+    Forced,
+    GameSpec,
+    OpDue,
+    Opening,
+    Option,
+    OptionValue,
+    Step,
+    advance,
+    current,
 )
+from p2pwillow.rules.showdown import stalled_to_one
+from p2pwillow.rules.state import player
 
 __all__ = [
-    "ACTIONS_BY_PHASE",
-    "LAYOUT_SIZE",
-    "MAX_PLAYERS_FOR_DEAL",
-    "ROUNDS",
-    "TRANSITIONS",
+    "ACTION",
+    "ACTIONS",
+    "TERMINAL",
+    "Action",
     "ActionKind",
     "Announced",
     "Announcement",
     "BetOptions",
     "BetPlaced",
+    "BetSize",
     "BettingClosed",
     "BettingOpened",
     "BettingSkipped",
     "BettingStructure",
     "BuyIn",
+    "By",
     "Called",
+    "CardOp",
     "CardRevealed",
     "Checked",
     "ChipCount",
     "ConfigError",
     "Dealt",
+    "Decision",
+    "Default",
     "Event",
     "Folded",
     "FoldedForStalling",
+    "Forced",
     "Game",
+    "GameSpec",
     "Hand",
     "HandAborted",
     "HandEnded",
@@ -83,9 +104,12 @@ __all__ = [
     "HandState",
     "IllegalAction",
     "LaidOut",
-    "OfferLapsed",
-    "OfferWithdrawn",
-    "Passed",
+    "Namer",
+    "Needs",
+    "OpDue",
+    "Opening",
+    "Option",
+    "OptionValue",
     "Phase",
     "Pot",
     "PotAward",
@@ -95,23 +119,22 @@ __all__ = [
     "SeatedPlayer",
     "SitOut",
     "SitOutReason",
+    "Step",
     "TableConfig",
     "TimedOut",
-    "Trade",
-    "TradeAccepted",
-    "TradeCardsChosen",
-    "TradeDeclined",
-    "TradeMade",
-    "TradeOffer",
-    "TradeOffered",
-    "TradingClose",
-    "TradingClosed",
-    "TradingMode",
+    "Wager",
     "WentAllIn",
+    "Words",
+    "advance",
     "award_pots",
     "betting_options",
     "build_pots",
-    "hand_after_trade",
+    "current",
+    "decisions",
     "opener_seat",
+    "player",
+    "plural",
+    "rows_of",
     "split_pot",
+    "stalled_to_one",
 ]

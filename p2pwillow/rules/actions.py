@@ -1,39 +1,91 @@
 """The action table: every action and input of a hand, declared once (SPEC 3.3, 6.10, 7.2).
 
-Pure; no I/O. One row per `ActionKind` says who brings the action about, which entry kind
-carries it (SPEC 6.10, by its name on the wire), the one argument it takes, the rules' check
-and step behind it, and whether its entry binds the head it was decided at (SPEC 7.1). `Hand`'s `verify_x` / `can_x` / `x` triplets and its generic
-`verify` / `can` / `act`, `Hand.legal_actions`, the session's entry checks and the bodies it
-builds, the bots' legality and the client's keys all read this table.
+Pure; no I/O. One row per `ActionKind` says who brings the action about, the phases that admit
+it, which entry kind carries it (SPEC 6.10, by its name on the wire), the one argument it
+takes, the rules' check and step behind it, the event its step emits first, whether its entry
+binds the head it was decided at (SPEC 7.1), and how a client offers it (its key and label).
+`Hand`'s generic `verify` / `can` / `act` and `Hand.legal_actions`, the session's entry checks
+and the bodies it builds, the ledger's plain entry kinds, the bots' legality, the view's hand
+log and the client's keys all read this table. The rows here are the engine's; a game's own
+step brings its rows with it (`Step.ACTIONS`, e.g. Weeping Willow's trading) and
+`rows_of(game)` joins them.
 """
 
 # ruff: noqa: E501 - the table below is one row per line, wider than the code around it
 
 # Adding a player action
 # ----------------------
-# Write its check and step in the rule module of its phase (shape: `Check`, `Step` below), its
-# member of `ActionKind` with the phases that admit it (phases.py), its one-line triplet on
-# `Hand`, one row here, and its entry kind in `ledger/kinds.py`. If its entry carries nothing but
-# the action (a `body` of field names), the session checks the entry and builds its body from
-# this row alone; bots and the client find it here too.
+# 1. The rules: its member of `ActionKind` below, and its row in `ACTIONS` (or in the
+#    `ACTIONS` of the game step it belongs to), naming its check and its step (write them in
+#    the rule module of its phase, with the event the step emits first and that event's words)
+#    and, if its entry carries nothing but the action (`body`), the fields of that entry:
+#    the ledger's entry kind, its schema, the session's checks and bodies, the bots'
+#    legality, the view's log and the client's key and label all follow from the row.
+# 2. SPEC: its line in 3.3 or 3.7 and its entry in 6.10 (and `python -m tools.gen_schemas`).
+# 3. A test that plays it.
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from p2pwillow.rules import betting_round, rounds, showdown, timeouts, trade_flow
+from p2pwillow.rules import betting_round, rounds, showdown, timeouts
 from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.events import Event
-from p2pwillow.rules.phases import ActionKind
+from p2pwillow.rules.events import (
+    Announced,
+    BetPlaced,
+    Called,
+    CardRevealed,
+    Checked,
+    Dealt,
+    Event,
+    Folded,
+    FoldedForStalling,
+    HandAborted,
+    LaidOut,
+    Raised,
+    TimedOut,
+    WentAllIn,
+)
+from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.state import HandState
+
+if TYPE_CHECKING:
+    from p2pwillow.rules.script import GameSpec
+
+
+class ActionKind(enum.Enum):
+    """Every action and input the engine knows, by its SPEC name (its row says the rest)."""
+
+    ANNOUNCE = "announce"
+    DEAL = "deal"
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    WITHDRAW = "withdraw"
+    PASS = "pass"
+    CHOOSE_TRADE_CARDS = "choose-trade-cards"
+    CLOSE_TRADING = "close-trading"
+    LAY_OUT = "lay-out"
+    REVEAL = "reveal"
+    CHECK = "check"
+    BET = "bet"
+    CALL = "call"
+    RAISE = "raise"
+    FOLD = "fold"
+    ALL_IN = "all-in"
+    TIMEOUT = "timeout"
+    STALL = "stall"
+    ABORT = "abort"
+
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
 """(config, state, seat, argument): raise IllegalAction with the reason, change nothing. An
-argument of None asks whether the seat may take the action with some argument."""
+argument of None asks whether the seat may take the action with some argument. The phase is
+checked before (`Action.phases`)."""
 Step = Callable[[TableConfig, HandState, int, Any], list[Event]]
 """(config, state, seat, argument): apply a checked action to a copy of the state; the events
 it caused, the action's own first."""
@@ -57,7 +109,7 @@ class Needs(enum.Enum):
 
     NOTHING = "nothing"
     ANNOUNCEMENT = "announcement"
-    """An `Announcement`: deal size, trading mode and closing."""
+    """An `Announcement`: the game and its options."""
     K = "k"
     """The number of cards offered."""
     AMOUNT = "amount"
@@ -73,8 +125,8 @@ class Needs(enum.Enum):
 
     @property
     def decision_field(self) -> str | None:
-        """The field of a player's decision that carries this argument (SPEC 8: `Decision`),
-        or None when a decision carries none."""
+        """The field of a player's decision (`Decision`) that carries this argument, or None
+        when a decision carries none."""
         return self.value if self in _DECIDED else None
 
 
@@ -87,64 +139,136 @@ class Action:
 
     kind: ActionKind
     by: By
+    phases: frozenset[Phase]
+    """The phases that admit the action (SPEC 3.2)."""
     entry: str
     """The entry kind that carries the action (SPEC 6.10, 7.2)."""
     needs: Needs
     check: Check
     step: Step
+    event: type[Event] | tuple[type[Event], ...]
+    """The event the step emits first (the hand log tells an entry's events from it)."""
     body: tuple[str, ...] | None
     """The body fields of a plain entry, one that carries nothing but the action (the session
-    checks it and builds it from this row); None where the entry also carries a mental-poker
-    step or has checks of its own."""
+    checks it and builds it from this row, and the ledger's entry kind is made from it); None
+    where the entry also carries a mental-poker step or has checks of its own."""
     binds: bool
     """The decision means what it means only at the head it was made at (a call, a pass, an
     offer): its entry must come right after that head, `seen == prev` (SPEC 6.4, 7.1). False
     where the entry names what it answers (the offer, the trade) or is bound by its proofs."""
+    key: str = ""
+    """The client's key for it ("" where it has a panel of its own, or none)."""
+    label: str = ""
+    """How the client names it next to its key."""
 
     def argument(self, decision: object) -> object:
         """The argument a player's decision gives this action (None if it needs none)."""
         name = self.needs.decision_field
         return None if name is None else getattr(decision, name)
 
+    @property
+    def decided(self) -> bool:
+        """A player decides it (a key, a bot's choice, an entry the player signs)."""
+        return self.by is By.PLAYER
+
 
 A, N = ActionKind, Needs
 P, S, Q, D = By.PLAYER, By.SESSION, By.PROTOCOL, By.DEALER
-tf, rd, br, to, sd = trade_flow, rounds, betting_round, timeouts, showdown
-ANNOUNCED = ("deal_size", "trading_mode", "closing", "orbits")
+rd, br, to, sd = rounds, betting_round, timeouts, showdown
+ANNOUNCE, DEAL, LAYOUT, REVEAL, BETTING, TRADING = (
+    frozenset({Phase.ANNOUNCE}),
+    frozenset({Phase.DEAL}),
+    frozenset({Phase.LAYOUT}),
+    frozenset({Phase.REVEAL}),
+    frozenset({Phase.BETTING}),
+    frozenset({Phase.TRADING}),
+)
+CLOCKED = TRADING | BETTING
+"""The phases where a decision has a default when its clock runs out (SPEC 3.9)."""
+AFTER_DEAL = TRADING | LAYOUT | REVEAL | BETTING
+"""The phases after the deal, where a stall folds the staller (SPEC 3.9)."""
+BEFORE_DEAL = ANNOUNCE | DEAL
 
 # fmt: off
 ACTIONS: tuple[Action, ...] = (
-    #      kind                  by  entry            needs           check               step                 body        binds
-    Action(A.ANNOUNCE,           P, "announce",      N.ANNOUNCEMENT, tf.verify_announce, tf.do_announce,      ANNOUNCED,  True),
-    Action(A.DEAL,               Q, "deal_shares",   N.NOTHING,      tf.verify_deal,     tf.do_deal,          None,       False),
-    Action(A.OFFER,              P, "offer",         N.K,            tf.verify_offer,    tf.do_offer,         ("k",),     True),
-    Action(A.ACCEPT,             P, "accept",        N.OPEN_OFFER,   tf.verify_accept,   tf.do_accept,        ("offer",), False),
-    Action(A.DECLINE,            P, "decline",       N.OPEN_OFFER,   tf.verify_decline,  tf.do_decline,       ("offer",), False),
-    Action(A.WITHDRAW,           P, "withdraw",      N.OPEN_OFFER,   tf.verify_withdraw, tf.do_withdraw,      ("offer",), False),
-    Action(A.PASS,               P, "pass",          N.NOTHING,      tf.verify_pass,     tf.do_pass,          (),         True),
-    Action(A.CHOOSE_TRADE_CARDS, P, "trade_give",    N.POSITIONS,    tf.verify_choose,   tf.do_choose,        None,       False),
-    Action(A.CLOSE_TRADING,      P, "close_trading", N.NOTHING,      tf.verify_close,    tf.do_close_trading, (),         True),
-    Action(A.LAY_OUT,            P, "hand_shuffle",  N.POSITIONS,    rd.verify_lay_out,  rd.do_lay_out,       None,       False),
-    Action(A.REVEAL,             S, "reveal",        N.CARD,         rd.verify_reveal,   rd.do_reveal,        None,       False),
-    Action(A.CHECK,              P, "check",         N.NOTHING,      br.verify_check,    br.do_check,         (),         True),
-    Action(A.BET,                P, "bet",           N.AMOUNT,       br.verify_bet,      br.do_wager,         ("amount",), True),
-    Action(A.CALL,               P, "call",          N.NOTHING,      br.verify_call,     br.do_call,          (),         True),
-    Action(A.RAISE,              P, "raise",         N.AMOUNT,       br.verify_raise,    br.do_wager,         ("to",),    True),
-    Action(A.FOLD,               P, "fold",          N.NOTHING,      br.verify_fold,     br.do_fold,          (),         True),
-    Action(A.ALL_IN,             P, "all_in",        N.NOTHING,      br.verify_all_in,   br.do_all_in,        (),         True),
-    Action(A.TIMEOUT,            D, "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,       None,       False),
-    Action(A.STALL,              D, "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,         None,       False),
-    Action(A.ABORT,              D, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,         None,       False),
+    #      kind          by  phases       entry           needs           check               step            event                            body         binds  key  label
+    Action(A.ANNOUNCE,   P, ANNOUNCE,    "announce_game", N.ANNOUNCEMENT, rd.verify_announce, rd.do_announce, Announced,                       None,        True),
+    Action(A.DEAL,       Q, DEAL,        "deal_shares",   N.NOTHING,      rd.verify_deal,     rd.do_deal,     Dealt,                           None,        False),
+    Action(A.LAY_OUT,    P, LAYOUT,      "hand_shuffle",  N.POSITIONS,    rd.verify_lay_out,  rd.do_lay_out,  LaidOut,                         None,        False),
+    Action(A.REVEAL,     S, REVEAL,      "reveal",        N.CARD,         rd.verify_reveal,   rd.do_reveal,   CardRevealed,                    None,        False),
+    Action(A.FOLD,       P, BETTING,     "fold",          N.NOTHING,      br.verify_fold,     br.do_fold,     Folded,                          (),          True,  "f", "fold"),
+    Action(A.CHECK,      P, BETTING,     "check",         N.NOTHING,      br.verify_check,    br.do_check,    Checked,                         (),          True,  "k", "check"),
+    Action(A.CALL,       P, BETTING,     "call",          N.NOTHING,      br.verify_call,     br.do_call,     Called,                          (),          True,  "c", "call"),
+    Action(A.BET,        P, BETTING,     "bet",           N.AMOUNT,       br.verify_bet,      br.do_wager,    BetPlaced,                       ("amount",), True,  "b", "bet"),
+    Action(A.RAISE,      P, BETTING,     "raise",         N.AMOUNT,       br.verify_raise,    br.do_wager,    Raised,                          ("to",),     True,  "r", "raise"),
+    Action(A.ALL_IN,     P, BETTING,     "all_in",        N.NOTHING,      br.verify_all_in,   br.do_all_in,   WentAllIn,                       (),          True,  "a", "all in"),
+    Action(A.TIMEOUT,    D, CLOCKED,     "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,  TimedOut,                        None,        False),
+    Action(A.STALL,      D, AFTER_DEAL,  "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,    FoldedForStalling,               None,        False),
+    Action(A.ABORT,      D, BEFORE_DEAL, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,    HandAborted,                     None,        False),
 )
 # fmt: on
 
 ACTION: Mapping[ActionKind, Action] = MappingProxyType({a.kind: a for a in ACTIONS})
-"""The row of each action kind."""
-BY_ENTRY: Mapping[str, Action] = MappingProxyType(
-    {a.entry: a for a in ACTIONS if a.by is By.PLAYER}
-)
-"""The player action each decision entry kind carries (SPEC 7.2)."""
-DECISIONS: tuple[Action, ...] = tuple(a for a in ACTIONS if a.by is By.PLAYER)
-"""The actions a player decides, in table order: the keys of a client, a bot's choices."""
+"""The engine's row of each action kind (a game's own actions: `rows_of`)."""
 
-__all__ = ["ACTION", "ACTIONS", "BY_ENTRY", "DECISIONS", "Action", "By", "Check", "Needs", "Step"]
+
+def rows_of(game: GameSpec | None) -> Mapping[ActionKind, Action]:
+    """Every row a hand of `game` plays by: the engine's and its steps' own (the engine's
+    alone before the announcement)."""
+    if game is None:
+        return ACTION
+    return _rows(game)
+
+
+_CACHE: dict[int, tuple[GameSpec, Mapping[ActionKind, Action]]] = {}
+"""The rows of each game seen, by the game's id; the game is held with them, so that its id
+cannot come back for another game."""
+
+
+def _rows(game: GameSpec) -> Mapping[ActionKind, Action]:
+    found = _CACHE.get(id(game))
+    if found is None:
+        rows = dict(ACTION)
+        for step in game.script:
+            for row in step.ACTIONS:
+                rows[row.kind] = row
+        found = _CACHE[id(game)] = (game, MappingProxyType(rows))
+    return found[1]
+
+
+_KNOWN: dict[ActionKind, Action] = dict(ACTION)
+
+
+def learn(rows: Iterable[Action]) -> None:
+    """Know the rows a game's own steps bring (`GameSpec` calls it when it is made)."""
+    for row in rows:
+        _KNOWN.setdefault(row.kind, row)
+
+
+def known(kind: ActionKind) -> Action | None:
+    """The row of `kind`: the engine's, or that of a step of a game described so far."""
+    return _KNOWN.get(kind)
+
+
+def decisions(rows: Iterable[Action]) -> tuple[Action, ...]:
+    """The rows a player decides, in table order: the keys of a client, a bot's choices."""
+    return tuple(a for a in rows if a.decided)
+
+
+__all__ = [
+    "ACTION",
+    "ACTIONS",
+    "AFTER_DEAL",
+    "BEFORE_DEAL",
+    "CLOCKED",
+    "Action",
+    "ActionKind",
+    "By",
+    "Check",
+    "Needs",
+    "Step",
+    "decisions",
+    "known",
+    "learn",
+    "rows_of",
+]

@@ -50,6 +50,8 @@ class RoundState:
     """Full raises so far this round (a bet is not a raise)."""
     pot: int
     """Every chip in the middle: token money plus all bets, this round's included."""
+    fixed: int = 0
+    """The round's fixed-limit bet and raise size (the game's script says small or big)."""
 
 
 def bet_bounds(config: TableConfig, rs: RoundState) -> tuple[int, int | None]:
@@ -59,8 +61,7 @@ def bet_bounds(config: TableConfig, rs: RoundState) -> tuple[int, int | None]:
         case BettingStructure.SPREAD_LIMIT:
             return config.min_bet, config.max_bet
         case BettingStructure.FIXED_LIMIT:
-            size = config.fixed_bet(rs.betting_round)
-            return size, size
+            return rs.fixed, rs.fixed
         case BettingStructure.POT_LIMIT:
             return config.min_bet, max(config.min_bet, rs.pot)
         case BettingStructure.NO_LIMIT:
@@ -152,6 +153,15 @@ def _showing_key(cards: Sequence[Card]) -> tuple[int, int]:
     if len(cards) == 5:
         return 1, best_hand(list(cards)).key
     return 0, showing_value(list(cards)).key
+
+
+def high_card_seat(order: Sequence[int], showing: Sequence[Sequence[Card]]) -> int:
+    """The seat with the highest card showing (SPEC 3.6): ranks only, suits never break a tie;
+    among tied seats the first in `order` opens."""
+    if not order or len(order) != len(showing):
+        raise ValueError("high_card_seat needs one showing per seat")
+    tops = [max((c.rank for c in cards), default=-1) for cards in showing]
+    return order[tops.index(max(tops))]
 
 
 def opener_seat(order: Sequence[int], showing: Sequence[Sequence[Card]]) -> int:

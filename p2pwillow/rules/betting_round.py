@@ -12,8 +12,11 @@ from dataclasses import replace
 from p2pwillow.limits import is_int
 from p2pwillow.rules.betting import (
     BetOptions,
+    RoundState,
     bet_bounds,
     betting_options,
+    high_card_seat,
+    opener_seat,
     raise_increments,
     raises_capped,
 )
@@ -22,25 +25,27 @@ from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import (
     BetPlaced,
     BettingClosed,
+    BettingOpened,
+    BettingSkipped,
     Called,
     Checked,
     Event,
     Folded,
     FoldedForStalling,
     Raised,
+    Wager,
     WentAllIn,
 )
-from p2pwillow.rules.phases import ActionKind, Phase
+from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import Pot, PotAward
-from p2pwillow.rules.rounds import next_round
+from p2pwillow.rules.script import BetSize, Opening, advance
 from p2pwillow.rules.showdown import finish, stalled_to_one
-from p2pwillow.rules.state import HandState, PlayerState, phase_allows, player, pot_chips
+from p2pwillow.rules.state import HandState, PlayerState, player, pot_chips
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
 
 
-def actor(s: HandState, seat: int, kind: ActionKind) -> PlayerState:
-    phase_allows(s, kind)
+def actor(s: HandState, seat: int) -> PlayerState:
     p = player(s, seat)
     if seat != s.actor:
         raise IllegalAction(f"it is seat {s.actor}'s turn to bet, not seat {seat}'s")
@@ -67,14 +72,14 @@ def current_bet(s: HandState) -> int:
 
 
 def verify_check(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    actor(s, seat, ActionKind.CHECK)
+    actor(s, seat)
     o = options(config, s, seat)
     if not o.can_check:
         raise IllegalAction(f"seat {seat} cannot check: {o.to_call} to call")
 
 
 def verify_bet(config: TableConfig, s: HandState, seat: int, amount: int | None) -> None:
-    actor(s, seat, ActionKind.BET)
+    actor(s, seat)
     o = options(config, s, seat)
     if o.to_call or current_bet(s):
         raise IllegalAction("there is already a bet: call, raise or fold")
@@ -87,13 +92,13 @@ def verify_bet(config: TableConfig, s: HandState, seat: int, amount: int | None)
 
 
 def verify_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    actor(s, seat, ActionKind.CALL)
+    actor(s, seat)
     if options(config, s, seat).to_call == 0:
         raise IllegalAction("there is no bet to call: check or bet")
 
 
 def verify_raise(config: TableConfig, s: HandState, seat: int, to: int | None) -> None:
-    actor(s, seat, ActionKind.RAISE)
+    actor(s, seat)
     o = options(config, s, seat)
     if current_bet(s) == 0:
         raise IllegalAction("there is no bet to raise: bet instead")
@@ -121,11 +126,11 @@ def _why_no_raise(config: TableConfig, s: HandState, seat: int, o: BetOptions) -
 
 
 def verify_fold(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    actor(s, seat, ActionKind.FOLD)
+    actor(s, seat)
 
 
 def verify_all_in(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    p = actor(s, seat, ActionKind.ALL_IN)
+    p = actor(s, seat)
     if p.stack == 0:
         raise IllegalAction(f"seat {seat} has no chips left")
     o = options(config, s, seat)
@@ -135,6 +140,41 @@ def verify_all_in(config: TableConfig, s: HandState, seat: int, _: object = None
             if o.all_in_to > current_bet(s)
             else "nothing to go all in against: check or fold"
         )
+
+
+# --- opening and closing a round (SPEC 3.6, 3.7.3) -------------------------------------------
+
+
+def open_round(config: TableConfig, s: HandState, opening: Opening, size: BetSize) -> list[Event]:
+    """The hand arrives at a betting round: who opens it, or none when fewer than two players
+    can bet (SPEC 3.6: the cards still turn)."""
+    able = [x for x in s.order if not s.players[x].folded and s.players[x].stack > 0]
+    r = s.betting_round
+    if len(able) < 2:
+        return [BettingSkipped(r), *end_round(config, s)]
+    shown = [s.players[x].shown for x in able]
+    if opening is Opening.HIGH_CARD:
+        opener = high_card_seat(able, shown)
+    else:
+        opener = opener_seat(able, shown)
+    fixed = config.small_bet if size is BetSize.SMALL else config.big_bet
+    s.round_state = RoundState(r, 0, 0, 0, 0, 0, fixed)
+    for p in s.players.values():
+        p.round_bet = 0
+        p.acted_level = None
+    s.needs = able
+    s.actor = opener
+    return [BettingOpened(r, opener)]
+
+
+def end_round(config: TableConfig, s: HandState) -> list[Event]:
+    s.round_state = None
+    s.actor = None
+    s.needs = []
+    for p in s.players.values():
+        p.round_bet = 0
+        p.acted_level = None
+    return advance(config, s)
 
 
 # --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
@@ -227,10 +267,10 @@ def do_all_in(config: TableConfig, s: HandState, seat: int, _: object = None) ->
     chips = p.stack
     if to <= rs.current_bet:
         _put(s, seat, to)
-        event = WentAllIn(seat, chips, to, ActionKind.CALL, False)
+        event = WentAllIn(seat, chips, to, Wager.CALL, False)
         return [event, *_after_action(config, s, seat, raised=False)]
     was_bet, full = _raise_to(config, s, seat, to)
-    kind = ActionKind.BET if was_bet else ActionKind.RAISE
+    kind = Wager.BET if was_bet else Wager.RAISE
     return [
         WentAllIn(seat, chips, to, kind, full),
         *_after_action(config, s, seat, raised=True),
@@ -250,7 +290,7 @@ def _after_action(config: TableConfig, s: HandState, seat: int, *, raised: bool)
         ]
     s.needs = needs
     if not needs:
-        return [BettingClosed(rs.betting_round), *next_round(config, s)]
+        return [BettingClosed(rs.betting_round), *end_round(config, s)]
     here = s.order.index(seat)
     n = len(s.order)
     s.actor = next(

@@ -1,4 +1,5 @@
-"""Table settings: seats, stacks, trade tokens, betting structure and action clock (SPEC 3.1).
+"""Table settings: seats, stacks, the games the dealers may call, trade tokens, betting
+structure and action clock (SPEC 3.1).
 
 Pure; no I/O. `TableConfig.to_dict()` / `from_dict()` is the form the ledger's genesis entry
 carries.
@@ -9,11 +10,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 from p2pwillow.limits import MAX_SEATS, is_int
 from p2pwillow.rules.errors import ConfigError
 
 MIN_SEATS = 2
+LEGACY_GAME = "weeping-willow"
+"""The one game a table set up before tables named their games plays (SPEC 3.1)."""
+ADDED = {"games": (LEGACY_GAME,)}
+"""Settings added since the first release, with the value a table without them has: a table
+config read from an older transcript plays as it did then."""
 
 
 class BettingStructure(enum.Enum):
@@ -29,10 +36,12 @@ class BettingStructure(enum.Enum):
 class TableConfig:
     """The settings of a table; checked on construction (ConfigError names the bad field).
 
+    `games` names the games a dealer may call, by their names in the catalogue (SPEC 3.13).
     `min_bet`/`max_bet` bound spread-limit bets and raises; `min_bet` is also the smallest bet
-    and raise increment in pot limit and no limit. `small_bet` (rounds 1-2) and `big_bet`
-    (rounds 3-5) are the fixed-limit sizes. `max_raises` caps full raises per round in spread
-    and fixed limit only. `action_clock` is in whole seconds.
+    and raise increment in pot limit and no limit. `small_bet` and `big_bet` are the
+    fixed-limit sizes (each betting round of a game's script says which it uses).
+    `max_raises` caps full raises per round in spread and fixed limit only. `action_clock` is
+    in whole seconds.
     """
 
     seats: int = 10
@@ -46,6 +55,7 @@ class TableConfig:
     big_bet: int = 50
     max_raises: int = 3
     action_clock: int = 30
+    games: tuple[str, ...] = (LEGACY_GAME,)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -57,6 +67,14 @@ class TableConfig:
             if f.name == "structure":
                 if not isinstance(value, BettingStructure):
                     raise ConfigError(f"structure must be a BettingStructure, not {value!r}")
+            elif f.name == "games":
+                if (
+                    not isinstance(value, tuple)
+                    or not 1 <= len(value) <= 64
+                    or not all(isinstance(g, str) and 1 <= len(g) <= 32 for g in value)
+                    or len(set(value)) != len(value)
+                ):
+                    raise ConfigError(f"games must name 1 to 64 games, each once, not {value!r}")
             elif not is_int(value):
                 raise ConfigError(f"{f.name} must be an integer, not {value!r}")
         ranges = {
@@ -80,24 +98,27 @@ class TableConfig:
         if self.big_bet < self.small_bet:
             raise ConfigError(f"big_bet ({self.big_bet}) is below small_bet ({self.small_bet})")
 
-    def fixed_bet(self, betting_round: int) -> int:
-        """The fixed-limit bet and raise size: small bet in rounds 1-2, big bet in 3-5."""
-        return self.small_bet if betting_round <= 2 else self.big_bet
-
-    def to_dict(self) -> dict[str, int | str]:
-        """Plain form for the ledger (integers and the structure's name)."""
-        out: dict[str, int | str] = {}
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form for the ledger (integers, the structure's name, the games' names)."""
+        out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = value.value if isinstance(value, BettingStructure) else value
+            if isinstance(value, BettingStructure):
+                out[f.name] = value.value
+            elif isinstance(value, tuple):
+                out[f.name] = list(value)
+            else:
+                out[f.name] = value
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> TableConfig:
-        """Inverse of `to_dict`; every field must be present and no other (ConfigError)."""
+        """Inverse of `to_dict`; every field must be present and no other (ConfigError), but
+        for the settings added since the first release (`ADDED`), which take their old value."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"table config must be a mapping, not {type(data).__name__}")
         names = [f.name for f in fields(cls)]
+        data = {**{k: v for k, v in ADDED.items() if k not in data}, **data}
         missing = [n for n in names if n not in data]
         extra = sorted(str(k) for k in data if k not in names)
         if missing:
@@ -111,4 +132,6 @@ class TableConfig:
             known = ", ".join(s.value for s in BettingStructure)
             raise ConfigError(f"structure must be one of {known}, not {structure!r}") from None
         kwargs: dict[str, object] = {n: data[n] for n in names if n != "structure"}
+        games = kwargs["games"]
+        kwargs["games"] = tuple(games) if isinstance(games, list | tuple) else games
         return cls(structure=parsed, **kwargs)  # type: ignore[arg-type]

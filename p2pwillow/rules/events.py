@@ -1,175 +1,200 @@
 """The frozen events a hand emits, one per action or input, plus the ones it makes itself.
 
-Pure; no I/O. Names are past tense; the session records them and the client shows them.
+Pure; no I/O. Names are past tense; the session records them and the client shows them. Each
+event says itself in plain words (`words`), with the names a `Namer` gives the seats: the
+hand log of every front end and the report read them from here. A game's own step has events
+of its own (Weeping Willow's trades), subclasses of `Event` in its module of the catalogue.
 """
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from p2pwillow.cards import Card
-from p2pwillow.rules.phases import ActionKind, Phase
+from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import HandResult
-from p2pwillow.rules.trading import Announcement, Trade, TradeOffer
+from p2pwillow.rules.script import Announcement
+
+Namer = Callable[[int], str]
+"""A seat's name as the reader knows it."""
+Words = tuple[str | Card, ...]
+"""A line of the hand log: text, with cards drawn as cards."""
+
+
+class Event:
+    """Something that happened in a hand (SPEC 3.3)."""
+
+    __slots__ = ()
+    TOLD: ClassVar[bool] = True
+    """False for the events the hand log tells by their entries instead (a layout, the cards
+    chosen for a trade, a round's end) or by the result (the hand's end)."""
+    FOLLOWS: ClassVar[bool] = False
+    """The rules emit it by themselves after an action (a round opening or closing, the
+    hand's end; a game's own, such as a trade made), not as an action's own event."""
+
+    def words(self, n: Namer) -> Words:
+        """The event in plain words, for the hand log."""
+        return ()
+
+
+class Wager(enum.Enum):
+    """What an all-in amounts to (SPEC 3.7.2)."""
+
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+
+
+def plural(count: int, noun: str) -> str:
+    """ "1 card", "3 cards"."""
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 @dataclass(frozen=True, slots=True)
-class Announced:
+class Announced(Event):
     seat: int
     announcement: Announcement
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} announces {self.announcement.words()}",)
+
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(Event):
     deal_size: int
+    """Cards dealt to each player."""
     seats: tuple[int, ...]
     tokens: tuple[int, ...]
-    """Tokens each seat set aside, aligned with `seats` (SPEC 3.4)."""
+    """Trade tokens each seat set aside, aligned with `seats` (SPEC 3.4; 0 for a game without)."""
+
+    def words(self, n: Namer) -> Words:
+        return (f"{plural(self.deal_size, 'card')} dealt to each player",)
 
 
 @dataclass(frozen=True, slots=True)
-class TradeOffered:
-    offer: TradeOffer
-
-
-@dataclass(frozen=True, slots=True)
-class TradeAccepted:
-    seat: int
-    offer: TradeOffer
-
-
-@dataclass(frozen=True, slots=True)
-class TradeDeclined:
-    seat: int
-    offer: TradeOffer
-
-
-@dataclass(frozen=True, slots=True)
-class OfferLapsed:
-    """Every eligible player declined."""
-
-    offer: TradeOffer
-
-
-@dataclass(frozen=True, slots=True)
-class OfferWithdrawn:
-    offer: TradeOffer
-
-
-@dataclass(frozen=True, slots=True)
-class Passed:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TradeCardsChosen:
-    seat: int
-    positions: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TradeMade:
-    """Both sides chose; each paid one token of `token_value` chips into the pot."""
-
-    trade: Trade
-    token_value: int
-
-
-@dataclass(frozen=True, slots=True)
-class TradingClosed:
-    by: int | None
-    """The seat that called it (the dealer, or the first player in after a dealer folded for
-    stalling, SPEC 3.5), None when the announced rule or the clock closed it."""
-    reason: str
-    returned: tuple[tuple[int, int], ...]
-    """(seat, chips) given back to the stack for unused tokens."""
-
-
-@dataclass(frozen=True, slots=True)
-class LaidOut:
+class LaidOut(Event):
+    TOLD = False
     seat: int
     discarded: int
 
 
 @dataclass(frozen=True, slots=True)
-class CardRevealed:
+class CardRevealed(Event):
     seat: int
     betting_round: int
     card: Card
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} turns ", self.card)
+
 
 @dataclass(frozen=True, slots=True)
-class BettingOpened:
+class BettingOpened(Event):
+    FOLLOWS = True
     betting_round: int
     opener: int
 
+    def words(self, n: Namer) -> Words:
+        return (f"Round {self.betting_round}: {n(self.opener)} opens the betting",)
+
 
 @dataclass(frozen=True, slots=True)
-class BettingSkipped:
+class BettingSkipped(Event):
     """Fewer than two players can bet, so the round has no betting."""
 
+    FOLLOWS = True
+
+    betting_round: int
+
+    def words(self, n: Namer) -> Words:
+        return (f"Round {self.betting_round}: no betting, fewer than two can bet",)
+
+
+@dataclass(frozen=True, slots=True)
+class BettingClosed(Event):
+    FOLLOWS = True
+    TOLD = False
     betting_round: int
 
 
 @dataclass(frozen=True, slots=True)
-class BettingClosed:
-    betting_round: int
-
-
-@dataclass(frozen=True, slots=True)
-class Checked:
+class Checked(Event):
     seat: int
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} checks",)
+
 
 @dataclass(frozen=True, slots=True)
-class BetPlaced:
+class BetPlaced(Event):
     seat: int
     amount: int
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} bets {self.amount}",)
+
 
 @dataclass(frozen=True, slots=True)
-class Called:
+class Called(Event):
     seat: int
     amount: int
     """Chips put in by this call; less than the bet when the caller is all in for less."""
     all_in: bool
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} calls {self.amount}" + (", all in" if self.all_in else ""),)
+
 
 @dataclass(frozen=True, slots=True)
-class Raised:
+class Raised(Event):
     seat: int
     to: int
     """The seat's total bet in this round after the raise."""
     amount: int
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} raises to {self.to}",)
+
 
 @dataclass(frozen=True, slots=True)
-class Folded:
+class Folded(Event):
     seat: int
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} folds",)
+
 
 @dataclass(frozen=True, slots=True)
-class WentAllIn:
+class WentAllIn(Event):
     seat: int
     amount: int
     """Chips put in by this action (the seat's whole stack)."""
     to: int
     """The seat's total bet in this round afterwards."""
-    as_action: ActionKind
-    """CALL, BET or RAISE: what the all-in amounts to."""
+    as_action: Wager
+    """What the all-in amounts to: a call, a bet or a raise."""
     full: bool
     """True when a bet or raise is big enough to reopen the betting (SPEC 3.7.2)."""
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} goes all in for {self.amount}",)
+
 
 @dataclass(frozen=True, slots=True)
-class TimedOut:
+class TimedOut(Event):
     seat: int
     outcome: Event
     """The default action taken for the seat (check, fold, pass, decline, withdraw, close)."""
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)}'s clock ran out",)
+
 
 @dataclass(frozen=True, slots=True)
-class FoldedForStalling:
+class FoldedForStalling(Event):
     """A player still in owed a protocol step after the deal and did not give it: it is folded
     out of turn and whatever it bet stays in the pot (SPEC 3.9)."""
 
@@ -178,50 +203,29 @@ class FoldedForStalling:
     """The phase the hand was in (TRADING, LAYOUT, REVEAL or BETTING)."""
     returned: int
     """Chips given back to its stack for trade tokens it had not used (trading only)."""
-    void_trade: TradeOffer | None
-    """The accepted offer of a trade it was a side of, now undone: no cards change hands, no
-    token is paid, and the other side's chosen cards (if it chose) are not given."""
+    void_trade: object | None
+    """In a game with trades, the accepted offer of a trade it was a side of, now undone: no
+    cards change hands, no token is paid, and the other side's chosen cards (if it chose) are
+    not given."""
     partner: int | None
     """The other side of `void_trade`."""
 
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} is folded: it held up the table; its bets stay in",)
+
 
 @dataclass(frozen=True, slots=True)
-class HandEnded:
+class HandEnded(Event):
+    FOLLOWS = True
+    TOLD = False
     result: HandResult
 
 
 @dataclass(frozen=True, slots=True)
-class HandAborted:
+class HandAborted(Event):
     blamed: tuple[int, ...]
     reason: str
     result: HandResult
 
-
-Event = (
-    Announced
-    | Dealt
-    | TradeOffered
-    | TradeAccepted
-    | TradeDeclined
-    | OfferLapsed
-    | OfferWithdrawn
-    | Passed
-    | TradeCardsChosen
-    | TradeMade
-    | TradingClosed
-    | LaidOut
-    | CardRevealed
-    | BettingOpened
-    | BettingSkipped
-    | BettingClosed
-    | Checked
-    | BetPlaced
-    | Called
-    | Raised
-    | Folded
-    | WentAllIn
-    | TimedOut
-    | FoldedForStalling
-    | HandEnded
-    | HandAborted
-)
+    def words(self, n: Namer) -> Words:
+        return (f"Hand aborted: {self.reason}; every stack is back where it started",)

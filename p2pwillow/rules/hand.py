@@ -1,14 +1,15 @@
-"""One hand of Weeping Willow as a state machine: announce, deal, trade, lay out, five rounds of
-reveal and betting, showdown (SPEC 3). Pure; no I/O, no clock, no randomness.
+"""One hand as a state machine: the announcement, then the steps of the announced game's
+script (SPEC 3, 3.13). Pure; no I/O, no clock, no randomness.
 
-Every player action has three faces (SPEC 3.3): `verify_x(...)` raises IllegalAction with the
-reason, `can_x(...)` answers, `x(...)` acts and returns a frozen event; `verify(kind, ...)`,
-`can(kind, ...)` and `act(kind, ...)` are the same for an action named by its kind. An action
-that raises changes nothing: each one is checked in full, then applied to a copy of the state
-that replaces the old state only when the whole step has succeeded. Which check and step stand
-behind each action is the action table's (`actions`); they live in `trade_flow` (announce,
-deal, trading), `rounds` (lay out, reveal, the rounds), `betting_round`, `timeouts` and
-`showdown`. This class holds the state and is the single path that commits a step.
+Every player action has three faces (SPEC 3.3): `verify(kind, seat, argument)` raises
+IllegalAction with the reason, `can(...)` answers, `act(...)` acts and returns a frozen event;
+the betting actions and the engine's inputs also have their named triplets (`verify_fold`,
+`can_fold`, `fold`, …). An action that raises changes nothing: each one is checked in full,
+then applied to a copy of the state that replaces the old state only when the whole step has
+succeeded. Which check and step stand behind each action is the action table's (`actions`:
+the engine's rows and those the game's own steps bring); which step of the script the hand is
+at says whom it waits for (`script`). This class holds the state and is the single path that
+commits a step.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from typing import Any, TypeVar
 
 from p2pwillow.cards import Card
 from p2pwillow.hands import HandValue, best_hand
-from p2pwillow.limits import LAYOUT_SIZE, is_int
-from p2pwillow.rules import betting_round, rounds, trade_flow
-from p2pwillow.rules.actions import ACTION, ACTIONS, By
+from p2pwillow.limits import is_int
+from p2pwillow.rules import betting_round
+from p2pwillow.rules.actions import Action, ActionKind, By, rows_of
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.errors import ConfigError, passes
+from p2pwillow.rules.errors import ConfigError, IllegalAction, passes
 from p2pwillow.rules.events import (
     Announced,
     BetPlaced,
@@ -36,21 +37,15 @@ from p2pwillow.rules.events import (
     FoldedForStalling,
     HandAborted,
     LaidOut,
-    OfferWithdrawn,
-    Passed,
     Raised,
     TimedOut,
-    TradeAccepted,
-    TradeCardsChosen,
-    TradeDeclined,
-    TradeOffered,
-    TradingClosed,
     WentAllIn,
 )
-from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TERMINAL, ActionKind, Phase
+from p2pwillow.rules.phases import TERMINAL, Phase
 from p2pwillow.rules.pots import HandResult
-from p2pwillow.rules.state import HandState, PlayerState, player, pot_chips, trading
-from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingMode
+from p2pwillow.rules.script import Announcement, BetSize, GameSpec, OpDue, Step, current
+from p2pwillow.rules.state import HandState, Own, PlayerState, player, pot_chips
+from p2pwillow.rules.streets import Bet, Showdown
 
 __all__ = ["Hand", "HandState"]
 
@@ -61,7 +56,8 @@ class Hand:
     """One hand at a table (SPEC 3). Seats are table seat numbers; the dealer holds the button.
 
     `seats` and `stacks` list the players in the hand and their stacks at its start; each
-    stack must be at least one chip. Trade tokens are set aside from the stacks at once.
+    stack must be at least one chip. A game that takes trade tokens sets them aside from the
+    stacks when it is announced.
     """
 
     def __init__(
@@ -97,17 +93,12 @@ class Hand:
         # SPEC 3.2: clockwise = increasing seat number, wrapping; the dealer acts last.
         ranked = sorted(seats)
         after = [s for s in ranked if s > dealer] + [s for s in ranked if s <= dealer]
-        players: dict[int, PlayerState] = {}
-        for seat, stack in zip(seats, stacks, strict=True):
-            # SPEC 3.4: tokens are set aside at the start; a short stack sets aside fewer.
-            tokens = min(config.trade_tokens, stack // config.token_value)
-            players[seat] = PlayerState(
-                seat=seat,
-                start_stack=stack,
-                stack=stack - tokens * config.token_value,
-                tokens=tokens,
-                tokens_set_aside=tokens,
+        players = {
+            seat: PlayerState(
+                seat=seat, start_stack=stack, stack=stack, tokens=0, tokens_set_aside=0
             )
+            for seat, stack in zip(seats, stacks, strict=True)
+        }
         self._s = HandState(Phase.ANNOUNCE, dealer, tuple(after), players)
         self._events: list[Event] = []
 
@@ -131,9 +122,34 @@ class Hand:
         return self._s.announcement
 
     @property
+    def game(self) -> GameSpec | None:
+        """The game announced (None before the announcement)."""
+        return self._s.game
+
+    @property
+    def step(self) -> Step | None:
+        """The step of the game's script the hand is at (None before it starts and after)."""
+        s = self._s
+        if s.game is None or s.phase in TERMINAL:
+            return None
+        return current(s)
+
+    @property
+    def own(self) -> Own | None:
+        """What the game's own step keeps (Weeping Willow's trading); read only."""
+        return self._s.own
+
+    @property
     def betting_round(self) -> int:
-        """1..5 once the reveals start, 0 before."""
+        """The betting round the hand is in or leads to (1 for the first), 0 before the first
+        card turns or the first bet (SPEC 3.13)."""
         return self._s.betting_round
+
+    @property
+    def rounds(self) -> int:
+        """The betting rounds of the game announced, played to the showdown (0 before)."""
+        game = self._s.game
+        return 0 if game is None else game.rounds
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -156,27 +172,6 @@ class Hand:
     def current_bet(self) -> int:
         rs = self._s.round_state
         return 0 if rs is None or self._s.phase is not Phase.BETTING else rs.current_bet
-
-    @property
-    def open_offer(self) -> TradeOffer | None:
-        """The offer awaiting answers (None once accepted: see `trade_sides`)."""
-        t = self._s.trading
-        if t is None or self._s.phase is not Phase.TRADING or t.acceptor is not None:
-            return None
-        return t.offer
-
-    @property
-    def trade_sides(self) -> tuple[int, int, int] | None:
-        """(offerer, acceptor, k) of an accepted trade whose cards are being chosen."""
-        t = self._s.trading
-        if t is None or t.offer is None or t.acceptor is None:
-            return None
-        return t.offer.offerer, t.acceptor, t.offer.k
-
-    @property
-    def trades(self) -> tuple[Trade, ...]:
-        t = self._s.trading
-        return () if t is None else tuple(t.trades)
 
     def _p(self, seat: int) -> PlayerState:
         return player(self._s, seat)
@@ -207,10 +202,27 @@ class Hand:
     def committed(self, seat: int) -> int:
         return self._p(seat).committed
 
+    def fixed_bet(self, betting_round: int) -> int:
+        """The fixed-limit bet and raise size of betting round `betting_round` (1 for the
+        first) of the game announced: the table's small or big bet, as its script says."""
+        game = self._s.game
+        bets = () if game is None else game.steps_of(Bet)
+        if not 1 <= betting_round <= len(bets):
+            raise IllegalAction(f"there is no betting round {betting_round} in this hand")
+        size = bets[betting_round - 1].size
+        return self.config.small_bet if size is BetSize.SMALL else self.config.big_bet
+
+    @property
+    def showdown_cards(self) -> int:
+        """How many cards of a hand show at the showdown (5 before a game is announced)."""
+        game = self._s.game
+        steps = () if game is None else game.steps_of(Showdown)
+        return steps[0].cards if steps else 5
+
     def hand_value(self, seat: int) -> HandValue | None:
-        """The seat's hand once all five layout cards are showing."""
+        """The seat's hand once all the cards it shows down are showing."""
         shown = self._p(seat).shown
-        return best_hand(shown) if len(shown) == LAYOUT_SIZE else None
+        return best_hand(shown) if len(shown) == self.showdown_cards else None
 
     def snapshot(self) -> HandState:
         """A copy of the whole state; equal snapshots mean nothing changed."""
@@ -224,37 +236,31 @@ class Hand:
         s = self._s
         if s.phase is Phase.ANNOUNCE:
             return (s.dealer,)
-        if s.phase is Phase.TRADING:
-            t = trading(s)
-            if t.acceptor is not None and t.offer is not None:
-                sides = (t.offer.offerer, t.acceptor)
-                return tuple(x for x in s.order if x in sides and x not in t.chosen)
-            if t.offer is not None:
-                if t.mode is TradingMode.IN_TURN:
-                    return (t.responders[0],)
-                return tuple(t.responders)
-            if t.mode is TradingMode.IN_TURN:
-                assert t.turn is not None
-                return (t.turn,)
-            return (trade_flow.closer(s),)
-        if s.phase is Phase.LAYOUT:
-            return tuple(x for x in s.order if rounds.awaits_layout(s, x))
-        if s.phase is Phase.REVEAL:
-            return tuple(x for x in s.order if rounds.awaits_reveal(s, x))
-        if s.phase is Phase.BETTING:
-            assert s.actor is not None
-            return (s.actor,)
-        return ()
+        if s.phase in TERMINAL:
+            return ()
+        return current(s).to_act(s)
+
+    def ops(self) -> tuple[OpDue, ...]:
+        """The card operations the hand's step owes now (SPEC 3.13)."""
+        s = self._s
+        if s.game is None or s.phase in TERMINAL:
+            return ()
+        return current(s).ops(s)
+
+    @property
+    def rows(self) -> tuple[Action, ...]:
+        """Every row of the action table this hand plays by (the game's own included)."""
+        return tuple(rows_of(self._s.game).values())
 
     def legal_actions(self, seat: int) -> frozenset[ActionKind]:
         """The player actions `seat` may take now, its reveal included (inputs like deal,
         timeout, abort excluded): every row of the action table it passes with some argument."""
         self._p(seat)
-        allowed = ACTIONS_BY_PHASE[self._s.phase]
+        phase = self._s.phase
         return frozenset(
             a.kind
-            for a in ACTIONS
-            if a.by in (By.PLAYER, By.SESSION) and a.kind in allowed and self.can(a.kind, seat)
+            for a in rows_of(self._s.game).values()
+            if a.by in (By.PLAYER, By.SESSION) and phase in a.phases and self.can(a.kind, seat)
         )
 
     def bet_options(self, seat: int) -> BetOptions | None:
@@ -266,10 +272,22 @@ class Hand:
 
     # --- every action, through its row of the action table (rules/actions.py) -------------------
 
+    def row(self, kind: ActionKind) -> Action:
+        """The action table's row for `kind` in this hand; IllegalAction if its game has none."""
+        row = rows_of(self._s.game).get(kind)
+        if row is None:
+            game = self._s.game
+            where = "before the announcement" if game is None else f"in {game.title}"
+            raise IllegalAction(f"there is no {kind.value} {where}")
+        return row
+
     def verify(self, kind: ActionKind, seat: int, argument: object = None) -> None:
         """Raise IllegalAction with the reason unless `seat` may take `kind` now with
         `argument` (None: with some argument). Hand-wide inputs (deal, abort) are the dealer's."""
-        ACTION[kind].check(self.config, self._s, seat, argument)
+        row = self.row(kind)
+        if self._s.phase not in row.phases:
+            raise IllegalAction(f"{kind.value} is not allowed in the {self._s.phase.value} phase")
+        row.check(self.config, self._s, seat, argument)
 
     def can(self, kind: ActionKind, seat: int, argument: object = None) -> bool:
         return passes(lambda: self.verify(kind, seat, argument))
@@ -282,8 +300,8 @@ class Hand:
         return event
 
     def _take(self, kind: ActionKind, seat: int, argument: Any, event: type[E]) -> E:
-        action = ACTION[kind]
-        action.check(self.config, self._s, seat, argument)
+        self.verify(kind, seat, argument)
+        action = self.row(kind)
         new = self._s.clone()
         events = action.step(self.config, new, seat, argument)
         first = events[0]
@@ -312,71 +330,6 @@ class Hand:
 
     def deal(self) -> Dealt:
         return self._take(ActionKind.DEAL, self._s.dealer, None, Dealt)
-
-    def verify_offer(self, seat: int, k: int | None) -> None:
-        self.verify(ActionKind.OFFER, seat, k)
-
-    def can_offer(self, seat: int, k: int) -> bool:
-        return self.can(ActionKind.OFFER, seat, k)
-
-    def offer(self, seat: int, k: int) -> TradeOffered:
-        return self._take(ActionKind.OFFER, seat, k, TradeOffered)
-
-    def verify_accept(self, seat: int, offer: TradeOffer | None = None) -> None:
-        self.verify(ActionKind.ACCEPT, seat, offer)
-
-    def can_accept(self, seat: int, offer: TradeOffer | None = None) -> bool:
-        return self.can(ActionKind.ACCEPT, seat, offer)
-
-    def accept(self, seat: int, offer: TradeOffer | None = None) -> TradeAccepted:
-        """Accept the open offer (`offer`, if given, must be the open one)."""
-        return self._take(ActionKind.ACCEPT, seat, offer, TradeAccepted)
-
-    def verify_decline(self, seat: int, offer: TradeOffer | None = None) -> None:
-        self.verify(ActionKind.DECLINE, seat, offer)
-
-    def can_decline(self, seat: int, offer: TradeOffer | None = None) -> bool:
-        return self.can(ActionKind.DECLINE, seat, offer)
-
-    def decline(self, seat: int, offer: TradeOffer | None = None) -> TradeDeclined:
-        return self._take(ActionKind.DECLINE, seat, offer, TradeDeclined)
-
-    def verify_withdraw(self, seat: int) -> None:
-        self.verify(ActionKind.WITHDRAW, seat)
-
-    def can_withdraw(self, seat: int) -> bool:
-        return self.can(ActionKind.WITHDRAW, seat)
-
-    def withdraw(self, seat: int) -> OfferWithdrawn:
-        return self._take(ActionKind.WITHDRAW, seat, None, OfferWithdrawn)
-
-    def verify_pass_turn(self, seat: int) -> None:
-        self.verify(ActionKind.PASS, seat)
-
-    def can_pass_turn(self, seat: int) -> bool:
-        return self.can(ActionKind.PASS, seat)
-
-    def pass_turn(self, seat: int) -> Passed:
-        return self._take(ActionKind.PASS, seat, None, Passed)
-
-    def verify_choose_trade_cards(self, seat: int, positions: Sequence[int] | None) -> None:
-        self.verify(ActionKind.CHOOSE_TRADE_CARDS, seat, positions)
-
-    def can_choose_trade_cards(self, seat: int, positions: Sequence[int]) -> bool:
-        return self.can(ActionKind.CHOOSE_TRADE_CARDS, seat, positions)
-
-    def choose_trade_cards(self, seat: int, positions: Sequence[int]) -> TradeCardsChosen:
-        """Name the k positions of one's hand to give; the second side's choice makes the trade."""
-        return self._take(ActionKind.CHOOSE_TRADE_CARDS, seat, positions, TradeCardsChosen)
-
-    def verify_close_trading(self, seat: int) -> None:
-        self.verify(ActionKind.CLOSE_TRADING, seat)
-
-    def can_close_trading(self, seat: int) -> bool:
-        return self.can(ActionKind.CLOSE_TRADING, seat)
-
-    def close_trading(self, seat: int) -> TradingClosed:
-        return self._take(ActionKind.CLOSE_TRADING, seat, None, TradingClosed)
 
     # lay out: `positions`, where known, are checked against the hand (the protocol keeps them)
     def verify_lay_out(self, seat: int, positions: Sequence[int] | None = None) -> None:
@@ -461,8 +414,8 @@ class Hand:
         return self.can(ActionKind.TIMEOUT, seat)
 
     def timeout(self, seat: int) -> TimedOut:
-        """Take the default action for `seat` (SPEC 3.9): check if free, else fold; in trading
-        pass, decline, or (free mode, dealer, no offer open) close trading."""
+        """Take the default action for `seat` (SPEC 3.9): the default of the hand's step (in a
+        betting round check if free, else fold)."""
         return self._take(ActionKind.TIMEOUT, seat, None, TimedOut)
 
     # stall (input: after the deal, a player still in did not give a protocol step in time)

@@ -10,9 +10,9 @@ from p2pwillow.hands import best_hand
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import Event, HandAborted, HandEnded
-from p2pwillow.rules.phases import ActionKind, Phase
+from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots
-from p2pwillow.rules.state import HandState, goto, phase_allows, player, pot_chips
+from p2pwillow.rules.state import HandState, end, player, pot_chips
 
 # Steps: each changes the clone it is given and returns the events it caused (SPEC 3.3); the
 # abort's check and step have the action table's shape, (config, state, seat, argument).
@@ -48,7 +48,7 @@ def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
         awards,
     )
     s.round_state, s.actor, s.needs = None, None, []
-    goto(s, Phase.COMPLETE)
+    end(s, Phase.COMPLETE)
     return [HandEnded(s.result)]
 
 
@@ -57,9 +57,8 @@ def stalled_to_one(config: TableConfig, s: HandState) -> list[Event]:
     in whatever phase it happened: unused trade tokens go back first, then the last player
     takes every chip in the pot."""
     (winner,) = (x for x in s.order if not s.players[x].folded)
-    if s.trading is not None:
-        t = s.trading
-        t.offer, t.acceptor, t.chosen, t.responders, t.turn = None, None, {}, [], None
+    if s.own is not None:
+        s.own.settle()
     for p in s.players.values():
         p.stack += p.tokens * config.token_value
         p.tokens = 0
@@ -74,7 +73,6 @@ Blame = tuple[Sequence[int], str]
 def verify_abort(config: TableConfig, s: HandState, seat: int, blame: Blame | None) -> None:
     """An abort is allowed before the deal is complete (ANNOUNCE, DEAL: SPEC 3.10), blaming
     players of the hand, each once."""
-    phase_allows(s, ActionKind.ABORT)
     if blame is None:
         return
     blamed_seats, reason = blame
@@ -101,7 +99,7 @@ def do_abort(config: TableConfig, s: HandState, seat: int, blame: Blame) -> list
         (),
     )
     s.round_state, s.actor, s.needs = None, None, []
-    if s.trading is not None:
-        s.trading.offer, s.trading.acceptor, s.trading.turn = None, None, None
-    goto(s, Phase.ABORTED)
+    if s.own is not None:
+        s.own.settle()
+    end(s, Phase.ABORTED)
     return [HandAborted(blamed, reason, s.result)]

@@ -1,19 +1,20 @@
-"""The mutable records of one hand (players, trading, the hand itself) and the helpers every rule
+"""The mutable records of one hand (its players and the hand itself) and the helpers every rule
 module shares to read and move them (SPEC 3). Pure; no I/O, no clock, no randomness.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Protocol, Self
 
 from p2pwillow.cards import Card
 from p2pwillow.limits import is_int
 from p2pwillow.rules.betting import RoundState
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.phases import ACTIONS_BY_PHASE, TRANSITIONS, ActionKind, Phase
+from p2pwillow.rules.phases import TERMINAL, Phase
 from p2pwillow.rules.pots import HandResult
-from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingClose, TradingMode
+from p2pwillow.rules.script import Announcement, GameSpec
 
 # Mutable records, private to the rules package: every step works on a `clone()` (SPEC 3.3).
 
@@ -42,32 +43,15 @@ class PlayerState:
         return replace(self, shown=list(self.shown))
 
 
-@dataclass(slots=True)
-class TradingState:
-    mode: TradingMode
-    closing: TradingClose
-    orbits: int | None
-    turn: int | None = None
-    """In-turn mode: the seat whose turn it is to offer or pass."""
-    offer: TradeOffer | None = None
-    responders: list[int] = field(default_factory=list)
-    """Seats that may still answer the open offer, clockwise from the offerer."""
-    acceptor: int | None = None
-    """Set once the offer is accepted: both sides now choose their cards."""
-    chosen: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    serial: int = 0
-    quiet_turns: int = 0
-    """In-turn mode: consecutive turns that ended without a trade."""
-    orbit: int = 1
-    trades: list[Trade] = field(default_factory=list)
+class Own(Protocol):
+    """The state a game's own step keeps over the hand (Weeping Willow's trading): copied with
+    the rest of the hand before every step (SPEC 3.3)."""
 
-    def clone(self) -> TradingState:
-        return replace(
-            self,
-            responders=list(self.responders),
-            chosen=dict(self.chosen),
-            trades=list(self.trades),
-        )
+    def clone(self) -> Self: ...
+
+    def settle(self) -> None:
+        """The hand ends early (a stall left one player, or it was aborted): nothing of the
+        step stays open."""
 
 
 @dataclass(slots=True)
@@ -80,7 +64,10 @@ class HandState:
     """Seats in the hand, clockwise from the dealer's left; the dealer is last."""
     players: dict[int, PlayerState]
     announcement: Announcement | None = None
-    trading: TradingState | None = None
+    step: int = -1
+    """The step of the game's script the hand is at (-1 before the announcement)."""
+    own: Own | None = None
+    """What the game's own step keeps (None for a game without one)."""
     betting_round: int = 0
     round_state: RoundState | None = None
     actor: int | None = None
@@ -92,19 +79,20 @@ class HandState:
         return replace(
             self,
             players={seat: p.clone() for seat, p in self.players.items()},
-            trading=None if self.trading is None else self.trading.clone(),
+            own=None if self.own is None else self.own.clone(),
             needs=list(self.needs),
         )
+
+    @property
+    def game(self) -> GameSpec | None:
+        """The game announced for the hand (None before the announcement)."""
+        a = self.announcement
+        return None if a is None else a.game
 
     @property
     def dead_money(self) -> int:
         """Token money in the pot (SPEC 3.4)."""
         return sum(p.tokens_paid for p in self.players.values())
-
-
-def phase_allows(s: HandState, kind: ActionKind) -> None:
-    if kind not in ACTIONS_BY_PHASE[s.phase]:
-        raise IllegalAction(f"{kind.value} is not allowed in the {s.phase.value} phase")
 
 
 def player(s: HandState, seat: int) -> PlayerState:
@@ -114,14 +102,9 @@ def player(s: HandState, seat: int) -> PlayerState:
     return p
 
 
-def trading(s: HandState) -> TradingState:
-    assert s.trading is not None
-    return s.trading
-
-
-def goto(s: HandState, phase: Phase) -> None:
-    # SPEC 3.2: only the changes in TRANSITIONS exist.
-    assert phase in TRANSITIONS[s.phase], (s.phase, phase)
+def end(s: HandState, phase: Phase) -> None:
+    """The hand is over (COMPLETE) or void (ABORTED): the only phases no step leads to."""
+    assert phase in TERMINAL and s.phase not in TERMINAL, (s.phase, phase)
     s.phase = phase
 
 

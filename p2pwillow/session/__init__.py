@@ -24,7 +24,6 @@ from p2pwillow.session.events import (
 from p2pwillow.session.refusal import Refusal, decode_refusal
 from p2pwillow.session.schedule import Due, Step
 from p2pwillow.session.state import SessionState
-from p2pwillow.session.steps import DecisionLike
 
 __all__ = [
     "EVERY_PEER",
@@ -32,7 +31,6 @@ __all__ = [
     "CardsDealt",
     "CardsReceived",
     "ChainCut",
-    "DecisionLike",
     "Due",
     "EntryRefused",
     "HandClosed",

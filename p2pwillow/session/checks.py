@@ -15,6 +15,8 @@ from typing import TypeVar, cast
 from p2pwillow import mental
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
+from p2pwillow.games import BY_ENTRY, CATALOGUE, spec_hash
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
@@ -24,15 +26,15 @@ from p2pwillow.mental import HandContext, MentalPokerError, PlayerHand
 from p2pwillow.mental import encoding as wire
 from p2pwillow.mental.encoding import BadText
 from p2pwillow.rules import (
-    ACTIONS_BY_PHASE,
+    Action,
     ActionKind,
     Announcement,
     ConfigError,
+    Needs,
     Phase,
     RulesError,
     SitOutReason,
 )
-from p2pwillow.rules.actions import ACTION, BY_ENTRY, Action, Needs
 from p2pwillow.session import witness
 from p2pwillow.session.events import (
     CardsDealt,
@@ -437,9 +439,10 @@ def _hand_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     else:
         _require(refusal(r, Step.LAYOUT, a))
         _rules(lambda: r.rules.verify(ActionKind.LAY_OUT, a))
+        size_out = r.rules.showdown_cards
         if st.verifies(a):
-            _mental(lambda: mental.check_layout(r.ctx, a, key, before, step))
-        layout = mental.Layout.split(cts)
+            _mental(lambda: mental.check_layout(r.ctx, a, key, before, step, size_out))
+        layout = mental.Layout.split(cts, r.rules.showdown_cards)
 
     def commit() -> list[SessionEvent]:
         _done(st, e)
@@ -459,7 +462,7 @@ def _hand_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
                 after = PlayerHand.open(cts, r.secret)
             r.held = after
             if layout is not None:
-                r.layout = after.cards[: mental.LAYOUT_SIZE]
+                r.layout = after.cards[: r.rules.showdown_cards]
         return events
 
     return commit
@@ -497,12 +500,39 @@ def argument_of(action: Action, body: Body, r: HandRecord) -> object:
                 raise Rejected(ILLEGAL, f"offer {offer} is not the open offer")
             return None
         case Needs.ANNOUNCEMENT:
-            try:
-                return Announcement.from_entry(body.to_json())
-            except ConfigError as exc:
-                raise Rejected(ILLEGAL, str(exc)) from None
+            return announcement_of(body)
         case _:
             return getattr(body, _one(action))
+
+
+def announcement_of(body: Body) -> Announcement:
+    """The announcement an `announce_game` entry carries, or a legacy `announce` (Weeping
+    Willow's, SPEC 3.13); Rejected if this peer does not play that game by that description,
+    or the options are not the game's."""
+    if isinstance(body, k.Announce):
+        options: Mapping[str, object] = {
+            "deal_size": body.deal_size,
+            "trading_mode": body.trading_mode,
+            "closing": body.closing,
+            "orbits": body.orbits,
+        }
+        game = ww.WEEPING_WILLOW
+    else:
+        assert isinstance(body, k.AnnounceGame)
+        found = CATALOGUE.get(body.game)
+        if found is None:
+            raise Rejected(Reason.BAD_FIELD, f"this peer does not know the game {body.game!r}")
+        if spec_hash(found) != body.description:
+            raise Rejected(
+                Reason.BAD_FIELD,
+                f"this peer plays another description of {found.title} "
+                f"({spec_hash(found)[:16]}…, the announcement pins {body.description[:16]}…)",
+            )
+        game, options = found, body.options
+    try:
+        return Announcement(game, tuple(options.items()))  # type: ignore[arg-type]
+    except ConfigError as exc:
+        raise Rejected(ILLEGAL, str(exc)) from None
 
 
 def _one(action: Action) -> str:
@@ -521,7 +551,11 @@ def body_of(action: Action, argument: object, open_offer: int | None) -> Body:
             fields = {_one(action): open_offer}
         case Needs.ANNOUNCEMENT:
             assert isinstance(argument, Announcement)
-            fields = argument.to_entry()
+            return k.AnnounceGame(
+                game=argument.game.name,
+                description=spec_hash(argument.game),
+                options=argument.options,
+            )
         case _:
             fields = {_one(action): argument}
     make = cast(Callable[..., Body], k.KINDS[action.entry])
@@ -537,7 +571,7 @@ def _bound(e: Entry) -> None:
 @_in_hand
 def _decision(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     action, body, a = BY_ENTRY[e.kind], e.body, e.author
-    if action.kind in ACTIONS_BY_PHASE[Phase.TRADING]:
+    if Phase.TRADING in action.phases:
         # SPEC 7.3: trading waits while a trade is being completed or a shuffle is owed
         _require(refusal(r, Step.DECISION, a))
     argument = argument_of(action, body, r)
@@ -559,18 +593,18 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
     """The session's own record of a rules action: the deal plan once announced, the open
     offer by its entry's seq, the trade an accept opens (SPEC 6.6)."""
     hand = r.rules
-    if isinstance(e.body, k.Announce):
+    if isinstance(e.body, k.Announce | k.AnnounceGame):
         a = hand.announcement
         assert a is not None
-        r.plan = mental.deal_plan(r.order, r.dealer, a.deal_size)
+        r.plan = mental.deal_plan(r.order, r.dealer, a.cards_each)
     elif isinstance(e.body, k.Offer):
         r.offer_seq = e.seq
     elif isinstance(e.body, k.Accept):
-        offer = hand.trade_sides
+        offer = ww.trade_sides(hand)
         assert offer is not None
         r.trade = OpenTrade(e.seq, offer[0], offer[1], offer[2])
         r.offer_seq = None
-    if hand.open_offer is None and not isinstance(e.body, k.Accept):
+    if ww.open_offer(hand) is None and not isinstance(e.body, k.Accept):
         r.offer_seq = None
 
 
@@ -848,7 +882,11 @@ CHECKS: Mapping[str, Check] = {
     k.HandEnd.KIND: _hand_end,
     k.GameEnd.KIND: _game_end,
     k.HeadSignature.KIND: _head_signature,
-    **{a.entry: _decision for a in ACTION.values() if a.body is not None},
+    **{
+        entry: _decision
+        for entry, a in BY_ENTRY.items()
+        if a.body is not None or a.needs is Needs.ANNOUNCEMENT
+    },
 }
 """The check of every entry kind a session accepts (SPEC 7.2): the plain entries of the action
 table through one check, every other kind through its own; `genesis` starts a session."""

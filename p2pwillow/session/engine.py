@@ -31,11 +31,13 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card
 from p2pwillow.crypto.group import G, Rng
+from p2pwillow.games import BY_ENTRY
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
@@ -43,8 +45,16 @@ from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolEr
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.ledger.vote import Vote
-from p2pwillow.rules import ConfigError, Game, Hand, IllegalAction, Phase, RulesError, TableConfig
-from p2pwillow.rules.actions import BY_ENTRY
+from p2pwillow.rules import (
+    ConfigError,
+    Decision,
+    Game,
+    Hand,
+    IllegalAction,
+    Phase,
+    RulesError,
+    TableConfig,
+)
 from p2pwillow.session import checks, schedule, steps, witness
 from p2pwillow.session.checks import Rejected
 from p2pwillow.session.events import (
@@ -60,7 +70,6 @@ from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
 from p2pwillow.session.state import Sent, SessionState
-from p2pwillow.session.steps import DecisionLike
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +102,8 @@ def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
         and len(theirs.replaced) > len(body.replaced)
     )
 
+
+_SEAT_RE = re.compile(r"\bseat (\d+)('s)?")
 
 SEAT_CHANGES = frozenset({k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND})
 """The kinds that change who sits at the table: a next dealer holding another seat's waits
@@ -665,7 +676,64 @@ class Session:
         if not self._state.between_hands:
             raise IllegalAction(f"a player may {what} only between hands")
 
-    def act(self, decision: DecisionLike) -> Output:
+    def decision_error(self, decision: Decision) -> str | None:
+        """Why the local player may not take `decision` now, in the words a person reads (the
+        rules' reason, seats named), or None if `act` will take it (SPEC 3.3, 7.3)."""
+        st = self._state
+        r = st.hand
+        me = st.seat
+        if me is None:
+            return "an observer takes no part"
+        if not st.seated:
+            return "the table is still being seated"
+        if r is None or r.rules.is_over or self.between_hands:
+            return "no hand is running"
+        hand = r.rules
+        if me not in hand.seats:
+            return "you sit out this hand"
+        try:
+            row = hand.row(decision.kind)
+            if not row.decided:
+                return f"{decision.kind.value} is not a player's decision"
+            hand.verify(decision.kind, me, decision.argument())
+        except IllegalAction as exc:
+            return self.named(str(exc))
+        return self.held_back()
+
+    def held_back(self) -> str | None:
+        """Why the session takes no decision from its player now although the rules would."""
+        st = self._state
+        if self.may_decide():
+            return None
+        if st.decision_pending:
+            return "your last decision is on its way to the dealer"
+        if any(w.step == Step.HAND_SHUFFLE for w in self.waiting_for()):
+            return "waiting for the hand shuffles after the last trade"
+        return "the hand is waiting for a protocol step first"
+
+    def names(self) -> dict[int, str]:
+        """Each seat's player's name: those seated, then those of the table as formed."""
+        st = self._state
+        names = {p.seat: p.name for p in st.game.players}
+        genesis = st.ledger.genesis
+        if genesis is not None:
+            for p in genesis.players:
+                names.setdefault(p.seat, p.name)
+        return names
+
+    def named(self, text: str) -> str:
+        """`text` with every "seat N" the rules speak of given its player's name."""
+        names = self.names()
+
+        def repl(m: re.Match[str]) -> str:
+            seat = int(m.group(1))
+            if seat not in names:
+                return m.group(0)
+            return names[seat] + (m.group(2) or "")
+
+        return _SEAT_RE.sub(repl, text)
+
+    def act(self, decision: Decision) -> Output:
         """The local player's decision, checked against the rules, as a signed entry.
 
         Raises IllegalAction (nothing sent, nothing changed) if the rules refuse it now.

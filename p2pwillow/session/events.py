@@ -62,6 +62,9 @@ class HandSummary:
     dealer: int
     seats: tuple[int, ...]
     deal_size: int | None
+    """Cards dealt to each player (None before the announcement)."""
+    game: str | None
+    """The game announced, by its name in the catalogue (None before the announcement)."""
     trades: tuple[TradeSummary, ...]
     shown: tuple[tuple[int, tuple[Card, ...]], ...]
     """(seat, face-up cards in the order turned) for every seat that turned a card."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import Point
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.limits import DECK_SIZE
 from p2pwillow.mental import DealPlan, DealShares, HandContext, Layout, PlayerHand
 from p2pwillow.mental.encoding import MadeValues
@@ -103,7 +104,7 @@ class HandRecord:
         """What the public record shows of this hand (SPEC 7)."""
         hand = self.rules
         a = hand.announcement
-        trades = tuple(TradeSummary((t.offerer, t.acceptor), t.k) for t in hand.trades)
+        trades = tuple(TradeSummary((t.offerer, t.acceptor), t.k) for t in ww.trades(hand))
         shown = tuple((s, hand.showing(s)) for s in self.order if hand.showing(s))
         folded = tuple(s for s in self.order if hand.is_folded(s))
         result = hand.result
@@ -112,7 +113,7 @@ class HandRecord:
         if result is not None:
             pots = tuple(PotSummary(w.pot.amount, w.pot.eligible, w.winners) for w in result.awards)
             chips = tuple((s, result.net(s)) for s in self.order)
-        deal_size = None if a is None else a.deal_size
+        deal_size = None if a is None else a.cards_each
         dealt = 0 if not self.dealt or deal_size is None else deal_size * len(self.order)
         turned = sum(len(cards) for _, cards in shown)
         return HandSummary(
@@ -120,6 +121,7 @@ class HandRecord:
             dealer=self.dealer,
             seats=self.order,
             deal_size=deal_size,
+            game=None if a is None else a.game.name,
             trades=trades,
             shown=shown,
             folded=folded,

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.rules import Game, IllegalAction, Phase
+from p2pwillow.rules import CardOp, Game, IllegalAction, OpDue, Phase
 from p2pwillow.session.record import HandRecord
 
 
@@ -155,10 +155,17 @@ def _owe_deck_shuffle(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return ()
 
 
+def _ops(r: HandRecord, op: CardOp) -> list[OpDue]:
+    """The card operations `op` the hand's step owes now (SPEC 3.13)."""
+    return [due for due in r.rules.ops() if due.op is op]
+
+
 def _owe_deal_shares(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    if r.plan is not None and r.shuffled == len(r.order):
-        return [Due(s, Step.DEAL_SHARES) for s in r.order if s not in r.shares]
-    return ()
+    if r.plan is None or r.shuffled < len(r.order):
+        return ()
+    return [
+        Due(d.seat, Step.DEAL_SHARES) for d in _ops(r, CardOp.DEAL_DOWN) if d.seat not in r.shares
+    ]
 
 
 def _owe_hand_shuffle(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
@@ -169,21 +176,18 @@ def _owe_trade_give(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     t = r.trade
     if t is None:
         return ()
-    return [Due(s, Step.TRADE_GIVE) for s in (t.offerer, t.acceptor) if s not in t.gives]
+    return [Due(d.seat, Step.TRADE_GIVE) for d in _ops(r, CardOp.GIVE) if d.seat not in t.gives]
 
 
 def _owe_layout(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    hand = r.rules
-    if hand.phase is not Phase.LAYOUT:
-        return ()
-    return [Due(s, Step.LAYOUT, ready=s not in r.owed_shuffles) for s in hand.to_act()]
+    return [
+        Due(d.seat, Step.LAYOUT, ready=d.seat not in r.owed_shuffles)
+        for d in _ops(r, CardOp.LAYOUT)
+    ]
 
 
 def _owe_reveal(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
-    hand = r.rules
-    if hand.phase is not Phase.REVEAL:
-        return ()
-    return [Due(s, Step.REVEAL, hand.betting_round - 1) for s in hand.to_act()]
+    return [Due(d.seat, Step.REVEAL, d.index) for d in _ops(r, CardOp.REVEAL)]
 
 
 def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
@@ -311,10 +315,11 @@ def _layout(r: HandRecord, seat: int, index: int) -> str | None:
 
 def _reveal(r: HandRecord, seat: int, card: int) -> str | None:
     hand = r.rules
-    if hand.phase is not Phase.REVEAL:
+    due = _ops(r, CardOp.REVEAL)
+    if not due:
         return f"no card is turned in the {hand.phase.value} phase"
-    if card != hand.betting_round - 1:
-        return f"round {hand.betting_round} turns layout card {hand.betting_round - 1}"
+    if card != due[0].index:
+        return f"round {hand.betting_round} turns layout card {due[0].index}"
     if seat not in r.layouts:
         return f"seat {seat} has no layout"
     return None
@@ -371,7 +376,7 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.FOLD,    HAND,    _owe_trade_give,     _trade_give),
     Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.FOLD,    HAND,    _owe_layout,         _layout),
     Rule(Step.REVEAL,         "reveal",         SESSION, Stall.FOLD,    HAND,    _owe_reveal,         _reveal),
-    Rule(Step.ANNOUNCE,       "announce",       PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
+    Rule(Step.ANNOUNCE,       "announce_game",  PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
     Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),

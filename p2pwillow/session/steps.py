@@ -5,35 +5,17 @@ bodies that carry its decisions (SPEC 7.3). Pure, no I/O; randomness is the sess
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol
 
 from p2pwillow import mental
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.fields import Body
 from p2pwillow.mental import encoding as wire
-from p2pwillow.rules import ActionKind, Announcement, IllegalAction
-from p2pwillow.rules.actions import ACTION, By
+from p2pwillow.rules import ActionKind, Decision, IllegalAction, Needs
 from p2pwillow.session.checks import body_of
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.schedule import Due, Maker, Step
 from p2pwillow.session.state import SessionState
-
-
-class DecisionLike(Protocol):
-    """A player's decision (the bots' `Decision` has this shape): exactly one rules action."""
-
-    @property
-    def kind(self) -> ActionKind: ...
-    @property
-    def amount(self) -> int | None: ...
-    @property
-    def k(self) -> int | None: ...
-    @property
-    def positions(self) -> tuple[int, ...] | None: ...
-    @property
-    def announcement(self) -> Announcement | None: ...
-
 
 # --- the automatic steps -----------------------------------------------------------------------
 
@@ -142,19 +124,20 @@ MAKERS: Mapping[Step, Make] = {
 # --- the player's decisions --------------------------------------------------------------------
 
 
-def decision_body(st: SessionState, r: HandRecord, d: DecisionLike, rng: Rng) -> Body:
+def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Body:
     """The body of the entry that carries the local player's decision `d`, checked against the
     rules now; IllegalAction (nothing made) if they refuse it."""
     me = st.seat
     assert me is not None
-    action = ACTION.get(d.kind)
-    if action is None or action.by is not By.PLAYER:
-        raise IllegalAction(f"{d.kind!r} is not a player's decision")
+    action = r.rules.row(d.kind)
+    if not action.decided:
+        raise IllegalAction(f"{d.kind.value} is not a player's decision")
     if d.kind is ActionKind.CHOOSE_TRADE_CARDS:
         return _trade_give(r, me, d.positions, rng)
     if d.kind is ActionKind.LAY_OUT:
         return _layout(r, me, d.positions, rng)
-    assert action.body is not None, action  # every other decision is a plain entry
+    # every other decision is a plain entry, or the announcement
+    assert action.body is not None or action.needs is Needs.ANNOUNCEMENT, action
     argument = action.argument(d)
     field = action.needs.decision_field
     if field is not None and argument is None:
@@ -168,7 +151,7 @@ def _trade_give(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: 
     if positions is None or t is None:
         raise IllegalAction("no trade to give cards in, or no positions")
     ascending = tuple(sorted(positions))
-    r.rules.verify_choose_trade_cards(me, ascending)
+    r.rules.verify(ActionKind.CHOOSE_TRADE_CARDS, me, ascending)
     assert r.secret is not None and r.held is not None
     other = t.other(me)
     give = mental.make_trade_give(
@@ -198,4 +181,4 @@ def _layout(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng)
     return k.HandShuffle(purpose="layout", trade=0, cards=texts.cards, proof=texts.proof)
 
 
-__all__ = ["MAKERS", "DecisionLike", "decision_body", "due_step", "make_step"]
+__all__ = ["MAKERS", "decision_body", "due_step", "make_step"]

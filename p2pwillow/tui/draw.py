@@ -12,13 +12,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card, Suit
-from p2pwillow.rules import ActionKind, Phase, TradingClose, TradingMode
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
+from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     BETTING,
     CLOSING_KEY,
     END_KEY,
+    GAME_KEY,
     HELP_KEY,
+    LABELS,
     LEAVE_KEY,
     MAX_KEY,
     MIN_KEY,
@@ -94,20 +98,6 @@ ASCII = Glyphs(
     },
 )
 
-_ACTION_WORDS = {
-    ActionKind.FOLD: "fold",
-    ActionKind.CHECK: "check",
-    ActionKind.CALL: "call",
-    ActionKind.BET: "bet",
-    ActionKind.RAISE: "raise",
-    ActionKind.ALL_IN: "all in",
-    ActionKind.OFFER: "offer",
-    ActionKind.ACCEPT: "accept",
-    ActionKind.DECLINE: "decline",
-    ActionKind.WITHDRAW: "withdraw",
-    ActionKind.PASS: "pass",
-    ActionKind.CLOSE_TRADING: "close trading",
-}
 
 # --- fragments --------------------------------------------------------------------------------
 
@@ -290,9 +280,9 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     if bets:
         rows.append([("class:bet", f"bets {bets}")])
     a = view.announcement
-    if a is not None and view.phase is Phase.TRADING:
-        mode = "free" if a.trading_mode is TradingMode.FREE else "in turn"
-        rows.append([("class:dim", f"{a.deal_size} cards · {mode}")])
+    if a is not None and view.phase is Phase.TRADING and a.game is ww.WEEPING_WILLOW:
+        mode = "free" if ww.Setup.of(a).mode is TradingMode.FREE else "in turn"
+        rows.append([("class:dim", f"{a.cards_each} cards · {mode}")])
     o = view.offer
     if o is not None:
         if o.accepted_by is None:
@@ -509,7 +499,7 @@ def _action_keys(view: TableView, kinds: Sequence[ActionKind]) -> Row:
     rows: list[Row] = []
     for kind in kinds:
         a = view.action(kind)
-        words = _ACTION_WORDS[kind] + (_bounds(a) if a.legal else "")
+        words = LABELS[kind] + (_bounds(a) if a.legal else "")
         if kind is ActionKind.OFFER and a.legal:
             words += " cards"
         rows.append(key(ACTION_KEYS[kind], words, a.legal))
@@ -529,33 +519,41 @@ def _waiting_row(view: TableView) -> Row:
 
 def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
     d = state.draft
-    sizes: Row = []
-    for size in (5, 6, 7):
-        if size not in view.deal_sizes:
-            sizes.append(("class:dim", f" {size} "))
-        elif size == d.deal_size:
-            sizes.append(("class:chosen", f"[{size}]"))
-        else:
-            sizes.append(("", f" {size} "))
-    free = d.trading_mode is TradingMode.FREE
-    closing = {
-        TradingClose.ORBIT_WITHOUT_TRADE: "after an orbit without a trade",
-        TradingClose.ORBITS: f"after {state.orbits} orbit{'s' * (state.orbits > 1)}",
-        TradingClose.DEALER_CALLS: "when you call it",
-    }[d.closing]
-    first: Row = [("class:strong", "You deal: announce. "), ("", "Deal size "), *sizes]
-    first += [("class:dim", "  (keys 5 6 7)")]
-    second: Row = [
-        *key(MODE_KEY, "trading "),
-        ("class:chosen", "free" if free else "in turn"),
-        ("", "   "),
-        *key(CLOSING_KEY, "closes "),
-        ("class:chosen", closing),
-    ]
-    if d.closing is TradingClose.ORBITS:
-        second += [("", "  "), *key("+/-", "orbits")]
-    third = join([key("Enter", "announce"), key("Esc", "back to the defaults")])
-    return [first, second, third]
+    first: Row = [("class:strong", "You deal: announce. ")]
+    if len(view.games) > 1:
+        first += [*key(GAME_KEY, "game "), ("class:chosen", d.game.title), ("", "   ")]
+    elif view.games:
+        first += [("class:chosen", d.game.title), ("", "   ")]
+    if "deal_size" in d.options:
+        sizes: Row = []
+        for size in (5, 6, 7):
+            if size not in view.deal_sizes:
+                sizes.append(("class:dim", f" {size} "))
+            elif size == d.number("deal_size"):
+                sizes.append(("class:chosen", f"[{size}]"))
+            else:
+                sizes.append(("", f" {size} "))
+        first += [("", "Deal size "), *sizes, ("class:dim", "  (keys 5 6 7)")]
+    rows = [first]
+    if d.game is ww.WEEPING_WILLOW:
+        setup = ww.Setup.of(d)
+        closing = {
+            TradingClose.ORBIT_WITHOUT_TRADE: "after an orbit without a trade",
+            TradingClose.ORBITS: f"after {state.orbits} orbit{'s' * (state.orbits > 1)}",
+            TradingClose.DEALER_CALLS: "when you call it",
+        }[setup.closing]
+        second: Row = [
+            *key(MODE_KEY, "trading "),
+            ("class:chosen", "free" if setup.mode is TradingMode.FREE else "in turn"),
+            ("", "   "),
+            *key(CLOSING_KEY, "closes "),
+            ("class:chosen", closing),
+        ]
+        if setup.closing is TradingClose.ORBITS:
+            second += [("", "  "), *key("+/-", "orbits")]
+        rows.append(second)
+    rows.append(join([key("Enter", "announce"), key("Esc", "back to the defaults")]))
+    return rows
 
 
 def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:

@@ -1,45 +1,32 @@
-"""Which key stands for which player action: one table read by the key bindings and by the
-screen that shows the keys. Pure data; no I/O.
+"""Which key stands for which player action: read from the action table's rows (each row
+carries its key and its label), for the key bindings and the screen that shows the keys. Pure
+data; no I/O.
 """
 
 from __future__ import annotations
 
-from p2pwillow.rules import ActionKind
+from p2pwillow.games import ACTIONS
+from p2pwillow.rules import Action, ActionKind, Needs, Phase
 
-ACTION_KEYS: dict[ActionKind, str] = {
-    ActionKind.FOLD: "f",
-    ActionKind.CHECK: "k",
-    ActionKind.CALL: "c",
-    ActionKind.BET: "b",
-    ActionKind.RAISE: "r",
-    ActionKind.ALL_IN: "a",
-    ActionKind.OFFER: "o",
-    ActionKind.ACCEPT: "y",
-    ActionKind.DECLINE: "n",
-    ActionKind.WITHDRAW: "w",
-    ActionKind.PASS: "p",
-    ActionKind.CLOSE_TRADING: "x",
-}
-"""The key of every action a person takes with one key (the others have their own panels:
-announcing, choosing the cards to give, laying out)."""
+KEYED: tuple[Action, ...] = tuple(row for row in ACTIONS if row.key)
+"""Every action a person takes with one key, in the table's order (the others have panels of
+their own: announcing, choosing the cards to give, laying out)."""
 
-BETTING = (
-    ActionKind.FOLD,
-    ActionKind.CHECK,
-    ActionKind.CALL,
-    ActionKind.BET,
-    ActionKind.RAISE,
-    ActionKind.ALL_IN,
-)
-TRADING = (
-    ActionKind.OFFER,
-    ActionKind.ACCEPT,
-    ActionKind.DECLINE,
-    ActionKind.WITHDRAW,
-    ActionKind.PASS,
-    ActionKind.CLOSE_TRADING,
-)
-AMOUNT_ACTIONS = (ActionKind.BET, ActionKind.RAISE, ActionKind.OFFER)
+ACTION_KEYS: dict[ActionKind, str] = {row.kind: row.key for row in KEYED}
+"""The key of every action a person takes with one key."""
+
+LABELS: dict[ActionKind, str] = {row.kind: row.label for row in KEYED}
+"""How the screen names each keyed action beside its key."""
+
+
+def keyed_in(phase: Phase) -> tuple[ActionKind, ...]:
+    """The keyed actions of `phase`, in the table's order: the key bar of that phase."""
+    return tuple(row.kind for row in KEYED if phase in row.phases)
+
+
+BETTING = keyed_in(Phase.BETTING)
+TRADING = keyed_in(Phase.TRADING)
+AMOUNT_ACTIONS = tuple(row.kind for row in KEYED if row.needs in (Needs.AMOUNT, Needs.K))
 """Actions that open the amount field (the bet, the raise-to total, the offer size)."""
 
 HELP_KEY = "?"
@@ -52,7 +39,9 @@ SIT_IN_KEY = "i"
 """Play again from the next hand, after sitting out (timed out, say)."""
 MIN_KEY = "<"
 MAX_KEY = ">"
+GAME_KEY = "g"
+"""Announcing: the next of the games the table plays."""
 MODE_KEY = "t"
-"""Announcing: in turn or free trading."""
+"""Announcing Weeping Willow: in turn or free trading."""
 CLOSING_KEY = "c"
-"""Announcing: how trading closes."""
+"""Announcing Weeping Willow: how trading closes."""

@@ -14,6 +14,7 @@ from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
     END_KEY,
+    GAME_KEY,
     HELP_KEY,
     LEAVE_KEY,
     MAX_KEY,
@@ -106,6 +107,8 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         if mode is Mode.ANNOUNCE:
             if name in "567" and len(name) == 1:
                 state.announce_size(int(name))
+            elif name == GAME_KEY:
+                state.announce_game()
             elif name == MODE_KEY:
                 state.announce_mode()
             elif name == CLOSING_KEY:
@@ -116,7 +119,7 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
                 send(state.announce_enter())
             elif name == "escape":
                 state.cancel()
-                state.draft = type(state.draft)()
+                state.reset_draft()
             elif name in _BY_KEY:
                 send(state.press(_BY_KEY[name]))
             return
@@ -145,6 +148,16 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         def _(event: KeyPressEvent) -> None:
             dispatch(name)
 
-    for name in {*_BY_KEY, *DIGITS, MODE_KEY, QUIT_KEY, END_KEY, LEAVE_KEY, SIT_IN_KEY, *_NAMED}:
+    for name in {
+        *_BY_KEY,
+        *DIGITS,
+        MODE_KEY,
+        GAME_KEY,
+        QUIT_KEY,
+        END_KEY,
+        LEAVE_KEY,
+        SIT_IN_KEY,
+        *_NAMED,
+    }:
         bind(name, eager=name == "escape")
     return kb

@@ -12,14 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from p2pwillow.client import Decision, Notice
-from p2pwillow.rules import (
-    LAYOUT_SIZE,
-    ActionKind,
-    Announcement,
-    ConfigError,
-    TradingClose,
-    TradingMode,
-)
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
+from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
 from p2pwillow.tui.keymap import AMOUNT_ACTIONS
 from p2pwillow.view import Link, TableView
 
@@ -35,7 +30,7 @@ class Mode(enum.Enum):
     GIVE = "give"
     """Choosing the cards to give in an agreed trade."""
     LAYOUT = "layout"
-    """Picking five cards in reveal order."""
+    """Picking the cards to lay out, in reveal order."""
     ANNOUNCE = "announce"
     """The dealer's announcement form."""
 
@@ -77,7 +72,7 @@ class ScreenState:
         self.amount_text = ""
         self.picked: list[int] = []
         """Card numbers as shown (1-based), in the order picked."""
-        self.draft = Announcement()
+        self.draft = Announcement.of(ww.WEEPING_WILLOW)
         self.orbits = DEFAULT_ORBITS
         self._sent_on: TableView | None = None
         self._notice_seen = 0
@@ -144,9 +139,7 @@ class ScreenState:
         self._mode_hand = hand
         self.picked = []
         if mode is Mode.ANNOUNCE:
-            # The table's defaults, preselected.
-            self.draft = Announcement()
-            self.orbits = DEFAULT_ORBITS
+            self.reset_draft()
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
@@ -359,11 +352,16 @@ class ScreenState:
         if number in self.picked:
             self.picked.remove(number)
             return
-        limit = self._give_size() if self.mode is Mode.GIVE else LAYOUT_SIZE
+        limit = self._give_size() if self.mode is Mode.GIVE else self._layout_size()
         if len(self.picked) >= limit:
             self._say(f"{limit} are picked: press a picked card again to put it back", error=True)
             return
         self.picked.append(number)
+
+    def _layout_size(self) -> int:
+        view = self.view
+        low = None if view is None else view.action(ActionKind.LAY_OUT).low
+        return 5 if low is None else low
 
     def pick_back(self) -> None:
         if self.picked:
@@ -382,27 +380,65 @@ class ScreenState:
             words = f"you give {k} card{'s' * (k > 1)}"
             return self._send(Decision(ActionKind.CHOOSE_TRADE_CARDS, positions=positions), words)
         if self.mode is Mode.LAYOUT:
-            if len(positions) != LAYOUT_SIZE:
+            size = self._layout_size()
+            if len(positions) != size:
                 picked = len(positions)
-                self._say(f"pick {LAYOUT_SIZE} cards in reveal order ({picked} picked)", error=True)
+                self._say(f"pick {size} cards in reveal order ({picked} picked)", error=True)
                 return None
             return self._send(
-                Decision(ActionKind.LAY_OUT, positions=positions), "you lay out five cards"
+                Decision(ActionKind.LAY_OUT, positions=positions), f"you lay out {size} cards"
             )
         return None
 
     # --- the announcement ------------------------------------------------------------------------
 
+    def reset_draft(self) -> None:
+        """The announcement form at its defaults: the table's first game, its own defaults,
+        the largest deal that fits where the default does not."""
+        view = self.view
+        games = () if view is None else view.games
+        self.orbits = DEFAULT_ORBITS
+        self._draft_game(games[0] if games else ww.WEEPING_WILLOW)
+
+    def _draft_game(self, game: GameSpec) -> None:
+        draft = Announcement.of(game)
+        sizes = () if self.view is None else self.view.deal_sizes
+        if "deal_size" in draft.options and sizes and draft.number("deal_size") not in sizes:
+            draft = Announcement.of(game, deal_size=sizes[-1])
+        self.draft = draft
+
+    def announce_game(self) -> None:
+        """The next of the games this table plays."""
+        view = self.view
+        games = () if view is None else view.games
+        if len(games) < 2:
+            self._say(f"this table plays {self.draft.game.title} only", error=True)
+            return
+        i = games.index(self.draft.game) if self.draft.game in games else -1
+        self._draft_game(games[(i + 1) % len(games)])
+        self.clear_message()
+
     def announce_size(self, size: int) -> None:
         view = self.view
+        if "deal_size" not in self.draft.options:
+            self._say(f"{self.draft.game.title} has no deal size to choose", error=True)
+            return
         if view is not None and size not in view.deal_sizes:
             self._say(f"a {size}-card deal does not fit this many players", error=True)
             return
         self._redraft(deal_size=size)
 
+    def _trading(self) -> ww.Setup | None:
+        if self.draft.game is not ww.WEEPING_WILLOW:
+            self._say(f"{self.draft.game.title} has no trading", error=True)
+            return None
+        return ww.Setup.of(self.draft)
+
     def announce_mode(self) -> None:
-        free = self.draft.trading_mode is TradingMode.IN_TURN
-        if free:
+        setup = self._trading()
+        if setup is None:
+            return
+        if setup.mode is TradingMode.IN_TURN:
             self._redraft(trading_mode=TradingMode.FREE, closing=TradingClose.DEALER_CALLS)
         else:
             self._redraft(
@@ -410,15 +446,21 @@ class ScreenState:
             )
 
     def announce_closing(self) -> None:
-        if self.draft.trading_mode is TradingMode.FREE:
+        setup = self._trading()
+        if setup is None:
+            return
+        if setup.mode is TradingMode.FREE:
             self._say("free trading closes only when the dealer calls it", error=True)
             return
-        i = _CLOSING_CYCLE.index(self.draft.closing)
+        i = _CLOSING_CYCLE.index(setup.closing)
         self._redraft(closing=_CLOSING_CYCLE[(i + 1) % len(_CLOSING_CYCLE)])
 
     def announce_orbits(self, step: int) -> None:
-        if self.draft.closing is not TradingClose.ORBITS:
-            self._say("the number of orbits is for trading closed after set orbits", error=True)
+        setup = self._trading()
+        if setup is None:
+            return
+        if setup.closing is not TradingClose.ORBITS:
+            self._say("set orbits only when trading closes after a number of them", error=True)
             return
         self.orbits = max(1, min(100, self.orbits + step))
         self._redraft()
@@ -431,14 +473,18 @@ class ScreenState:
         closing: TradingClose | None = None,
     ) -> None:
         d = self.draft
-        closing = d.closing if closing is None else closing
+        options = d.options
+        if deal_size is not None:
+            options["deal_size"] = deal_size
+        if d.game is ww.WEEPING_WILLOW:
+            setup = ww.Setup.of(d)
+            closing = setup.closing if closing is None else closing
+            mode = setup.mode if trading_mode is None else trading_mode
+            options["trading_mode"] = mode.value
+            options["closing"] = closing.value
+            options["orbits"] = self.orbits if closing is TradingClose.ORBITS else 0
         try:
-            self.draft = Announcement(
-                d.deal_size if deal_size is None else deal_size,
-                d.trading_mode if trading_mode is None else trading_mode,
-                closing,
-                self.orbits if closing is TradingClose.ORBITS else None,
-            )
+            self.draft = Announcement.of(d.game, **options)
         except ConfigError as exc:
             self._say(str(exc), error=True)
             return
@@ -448,7 +494,7 @@ class ScreenState:
         if self.mode is not Mode.ANNOUNCE or self._on_its_way():
             return None
         return self._send(
-            Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the deal"
+            Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the game"
         )
 
 

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from p2pwillow.cards import Card
+from p2pwillow.games.weeping_willow import TradingClosed
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.rules import (
     Announced,
@@ -25,7 +26,6 @@ from p2pwillow.rules import (
     HandEnded,
     Raised,
     TimedOut,
-    TradingClosed,
     WentAllIn,
 )
 from p2pwillow.rules import Event as RulesEvent

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from p2pwillow.cards import Card
-from p2pwillow.rules import Announcement, BettingStructure, TableConfig, TradingClose, TradingMode
+from p2pwillow.rules import Announcement, BettingStructure, Phase, TableConfig
 from p2pwillow.session import Wait
 from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
 from p2pwillow.verify.outcome import Verdict, VerifyReport
@@ -103,14 +103,12 @@ def _header(report: VerifyReport) -> list[str]:
 # --- one hand ----------------------------------------------------------------------------------
 
 
-def _trading(a: Announcement) -> str:
-    if a.trading_mode is TradingMode.FREE:
-        return "free trading until the dealer calls it"
-    if a.closing is TradingClose.ORBITS:
-        return f"trading in turn for {_plural(a.orbits or 0, 'orbit')}"
-    if a.closing is TradingClose.DEALER_CALLS:
-        return "trading in turn until the dealer calls it"
-    return "trading in turn until a full orbit passes without a trade"
+def _terms(a: Announcement) -> str:
+    """What the announcement says beyond the deal ("; trading in turn until …"), or ""."""
+    said = [
+        w for step in a.game.script if step.PHASE is not Phase.DEAL and (w := step.words(a.options))
+    ]
+    return "; " + ", ".join(said) if said else ""
 
 
 def _action(a: BetAction, name: Callable[[int], str]) -> str:
@@ -176,8 +174,8 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
         out = [f"Hand {s.number}: {dealer} deals; players {_and([name(x) for x in s.seats])}"]
     else:
         out = [
-            f"Hand {s.number}: {dealer} deals {s.deal_size} cards each to "
-            f"{_and([name(x) for x in s.seats])}; {_trading(h.announcement)}"
+            f"Hand {s.number}: {dealer} deals {h.announcement.game.title}, {s.deal_size} cards "
+            f"each to {_and([name(x) for x in s.seats])}{_terms(h.announcement)}"
         ]
     if s.aborted:
         blamed = _and([name(x) for x in s.blamed]) or "nobody"

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from p2pwillow.cards import Card, parse_cards
-from p2pwillow.rules import Announcement, BettingStructure, Hand, Phase, TableConfig
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.rules import (
+    BettingStructure,
+    Hand,
+    Phase,
+    TableConfig,
+)
 
 Script = Callable[[Hand, int], None]
 """Takes the action of the seat to act in a betting round."""
@@ -31,7 +37,7 @@ def betting_hand(
     config = TableConfig(trade_tokens=0, structure=structure, seats=max(seats) + 1)
     button = seats[-1] if dealer is None else dealer
     hand = Hand(config, seats, [1000] * len(seats), button, hand_number=number)
-    hand.announce(button, Announcement(5))
+    hand.announce(button, ww.announcement(5))
     hand.deal()
     held = {seat: cards(text) for seat, text in layouts.items()}
     for seat in hand.seats:

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from p2pwillow.bots import ArenaResult, BotError, play_hands
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
     BettingStructure,
     TableConfig,
-    TradingClose,
-    TradingMode,
 )
 
 # Fewer samples than a live bot uses: the flow is under test here, not the estimates.
@@ -77,9 +77,9 @@ def test_many_hands_use_every_kind_of_decision() -> None:
 @pytest.mark.parametrize(
     "announcement",
     [
-        Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS),
-        Announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
-        Announcement(7, TradingMode.IN_TURN, TradingClose.ORBITS, 3),
+        ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS),
+        ww.announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
+        ww.announcement(7, TradingMode.IN_TURN, TradingClose.ORBITS, 3),
     ],
     ids=["free", "in-turn-dealer-calls", "three-orbits"],
 )
@@ -87,7 +87,7 @@ def test_other_announcements_play_through(announcement: Announcement) -> None:
     result = play_hands(5, 3, seed=11, announcement=announcement, samples=SAMPLES, draws=DRAWS)
     _check(result, 3)
     assert all(record.announcement == announcement for record in result.hands)
-    if announcement.closing is TradingClose.DEALER_CALLS:
+    if ww.Setup.of(announcement).closing is TradingClose.DEALER_CALLS:
         assert result.count(ActionKind.CLOSE_TRADING) >= 1
 
 
@@ -105,8 +105,8 @@ def test_random_tables_play_legally() -> None:
         announcement = rng.choice(
             [
                 None,
-                Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS),
-                Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
+                ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS),
+                ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
             ]
         )
         result = play_hands(

@@ -21,7 +21,12 @@ from p2pwillow.bots import (
 )
 from p2pwillow.bots.arena import PlayerMaker
 from p2pwillow.bots.baselines import CallingStation, Maniac, RandomBettor, Rock
-from p2pwillow.rules import ActionKind, BettingStructure, Hand, TableConfig
+from p2pwillow.rules import (
+    ActionKind,
+    BettingStructure,
+    Hand,
+    TableConfig,
+)
 
 JUNK = "Ah 9d 6c 4h 2s"
 TRIPS = "Qh Jd 7c 7d 7s"

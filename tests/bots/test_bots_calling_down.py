@@ -12,7 +12,7 @@ from p2pwillow.bots import Bot, OpponentModel, OpponentView, equity
 from p2pwillow.bots.betting import HARD, NORMAL, Style, choose_bet
 from p2pwillow.bots.equity import layout_draws
 from p2pwillow.bots.opponents import PRIOR_SHOWN, Line, Read
-from p2pwillow.bots.strategy import HEADS_UP_MARGIN, OFFER_MARGIN
+from p2pwillow.games.weeping_willow.bot import HEADS_UP_MARGIN, OFFER_MARGIN
 from p2pwillow.hands import rank5
 from p2pwillow.rules import ActionKind, Hand
 
@@ -173,7 +173,7 @@ def test_heads_up_the_trade_margin_rises_with_how_rarely_the_opponent_folds() ->
         for i in range(30):
             bot.model.observe(betting_hand({0: OTHER[i % 4], 1: WEAK[i % 4]}, 6, script=script))
         bot.model.observe(hand)
-        margins[name] = bot._margin(hand)
+        margins[name] = bot.willow._margin(hand)
     assert margins["calls"] == pytest.approx(HEADS_UP_MARGIN, abs=0.01)
     assert OFFER_MARGIN < margins["folds"] < OFFER_MARGIN + 0.02
-    assert Bot(1, random.Random(2), level="easy")._margin(hand) == OFFER_MARGIN
+    assert Bot(1, random.Random(2), level="easy").willow._margin(hand) == OFFER_MARGIN

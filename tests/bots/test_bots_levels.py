@@ -27,6 +27,8 @@ from p2pwillow.bots import (
     play_matchup,
 )
 from p2pwillow.bots.arena import PlayerMaker
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -34,8 +36,6 @@ from p2pwillow.rules import (
     Hand,
     Phase,
     TableConfig,
-    TradingClose,
-    TradingMode,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,10 +68,25 @@ def test_a_bot_takes_its_level() -> None:
 # --- easy is the strategy from before levels ----------------------------------------------
 
 
+def _announced(a: Announcement) -> str:
+    # The announcement as the recorded digests saw it, before games were descriptions.
+    setup = ww.Setup.of(a)
+    return (
+        f"Announcement(deal_size={a.number('deal_size')}, trading_mode={setup.mode!r}, "
+        f"closing={setup.closing!r}, orbits={setup.orbits!r})"
+    )
+
+
+class _Raw(str):
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _digest(result: ArenaResult) -> str:
     parts = [repr(result.final_stacks), repr(result.actions), repr(result.facing_bet)]
     for r in result.hands:
-        record = (r.number, r.dealer, r.announcement, r.trades, r.showdown, r.pot, r.winners)
+        announced = _Raw(_announced(r.announcement))
+        record = (r.number, r.dealer, announced, r.trades, r.showdown, r.pot, r.winners)
         parts.append(repr((*record, r.decisions, r.players_at_end, r.busted)))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
@@ -162,14 +177,14 @@ def test_hard_bluffs_in_position_against_a_player_who_folds() -> None:
 def _traded_hand() -> Hand:
     """Seats 0 and 1 trade two cards in a five-card deal; layout; round 1 turned."""
     hand = Hand(TableConfig(seats=2), [0, 1], [1000, 1000], 1)
-    hand.announce(1, Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE))
+    hand.announce(1, ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE))
     hand.deal()
-    hand.offer(0, 2)
-    hand.accept(1)
-    hand.choose_trade_cards(0, [0, 1])
-    hand.choose_trade_cards(1, [0, 1])
+    ww.offer(hand, 0, 2)
+    ww.accept(hand, 1)
+    ww.choose_trade_cards(hand, 0, [0, 1])
+    ww.choose_trade_cards(hand, 1, [0, 1])
     while hand.phase is Phase.TRADING:
-        hand.pass_turn(hand.to_act()[0])
+        ww.pass_turn(hand, hand.to_act()[0])
     for seat in hand.seats:
         hand.lay_out(seat)
     hand.reveal(0, cards("Ah")[0])

@@ -9,16 +9,15 @@ import pytest
 
 from p2pwillow.bots import LEVELS, Bot, BotError, Decision, Knowledge, apply_decision, is_legal
 from p2pwillow.cards import Card, parse_cards
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import (
     ActionKind,
-    Announcement,
     BettingStructure,
     Hand,
     IllegalAction,
     Phase,
     TableConfig,
-    TradingClose,
-    TradingMode,
 )
 
 
@@ -33,29 +32,6 @@ def _bot(seat: int, seed: int = 0, samples: int = 200) -> Bot:
 # --- values --------------------------------------------------------------------------------
 
 
-def test_decision_needs_exactly_its_field() -> None:
-    Decision(ActionKind.BET, amount=25)
-    Decision(ActionKind.CHECK)
-    with pytest.raises(BotError):
-        Decision(ActionKind.BET)
-    with pytest.raises(BotError):
-        Decision(ActionKind.CHECK, amount=25)
-    with pytest.raises(BotError):
-        Decision(ActionKind.OFFER, k=2, amount=3)
-    with pytest.raises(BotError):
-        Decision(ActionKind.DEAL)
-    with pytest.raises(BotError):
-        Decision(ActionKind.LAY_OUT, positions=(0, 1, 2, 3))
-    with pytest.raises(BotError):
-        Decision(ActionKind.LAY_OUT, positions=(0, 1, 2, 3, 3))
-    with pytest.raises(BotError):
-        Decision(ActionKind.CHOOSE_TRADE_CARDS, positions=[0, 1])  # type: ignore[arg-type]
-    with pytest.raises(BotError):
-        Decision(ActionKind.RAISE, amount=True)
-    with pytest.raises(BotError):
-        Decision(ActionKind.ANNOUNCE, announcement="5 cards")  # type: ignore[arg-type]
-
-
 def test_knowledge_refuses_inconsistent_cards() -> None:
     hand = _cards("As Kd 7c 4h 2s")
     Knowledge(0, hand, {1: _cards("Qc Qc")}, {}, hand)  # a card may travel back and forth
@@ -63,8 +39,6 @@ def test_knowledge_refuses_inconsistent_cards() -> None:
         Knowledge(0, _cards("As As 7c 4h 2s"))
     with pytest.raises(BotError):
         Knowledge(0, hand, layout=_cards("As Kd 7c 4h 3s"))
-    with pytest.raises(BotError):
-        Knowledge(0, hand, layout=_cards("As Kd 7c 4h"))
     with pytest.raises(BotError):
         Knowledge(0, hand, given={0: _cards("Qc")})
     with pytest.raises(BotError):
@@ -96,7 +70,8 @@ def test_announcements_fit_the_table_and_vary() -> None:
             assert decision.kind is ActionKind.ANNOUNCE and decision.announcement is not None
             assert is_legal(hand, 0, decision)
             a = decision.announcement
-            seen[(a.deal_size, a.trading_mode, a.closing)] += 1
+            setup = ww.Setup.of(a)
+            seen[(a.number("deal_size"), setup.mode, setup.closing)] += 1
     assert {size for size, _, _ in seen} == {5, 6, 7}
     # every mode and closing the rules allow (SPEC 3.5) comes up
     assert {(mode, closing) for _, mode, closing in seen} == {
@@ -117,7 +92,7 @@ def _trading_hand(
         TradingClose.DEALER_CALLS if mode is TradingMode.FREE else TradingClose.ORBIT_WITHOUT_TRADE
     )
     hand = Hand(TableConfig(trade_tokens=tokens), list(range(players)), [1000] * players, 0)
-    hand.announce(0, Announcement(5, mode, closing))
+    hand.announce(0, ww.announcement(5, mode, closing))
     hand.deal()
     return hand
 
@@ -139,7 +114,7 @@ def test_answers_and_trade_cards_follow_the_hand() -> None:
     accepted = declined = 0
     for seed in range(10):
         hand = _trading_hand()
-        hand.offer(1, 2)
+        ww.offer(hand, 1, 2)
         assert hand.to_act() == (2,)
         knows_flush = Knowledge(2, _cards("2h 5h 9h Jh Kh"))
         d = _bot(2, seed).decide(hand, knows_flush)
@@ -148,8 +123,8 @@ def test_answers_and_trade_cards_follow_the_hand() -> None:
         accepted += d.kind is ActionKind.ACCEPT
     assert declined == 10 and accepted >= 8
     hand = _trading_hand()
-    hand.offer(1, 2)
-    hand.accept(2)
+    ww.offer(hand, 1, 2)
+    ww.accept(hand, 2)
     pair = Knowledge(1, _cards("8s Kc 4h 8d 2s"))
     d = _bot(1).decide(hand, pair)
     assert d.kind is ActionKind.CHOOSE_TRADE_CARDS and d.positions is not None
@@ -157,7 +132,7 @@ def test_answers_and_trade_cards_follow_the_hand() -> None:
     apply_decision(hand, 1, d)
     d = _bot(2).decide(hand, Knowledge(2, _cards("2c 5d 9h Js 7c")))
     apply_decision(hand, 2, d)
-    assert len(hand.trades) == 1
+    assert len(ww.trades(hand)) == 1
 
 
 def test_no_offer_past_the_trade_limit_or_without_tokens() -> None:
@@ -166,10 +141,10 @@ def test_no_offer_past_the_trade_limit_or_without_tokens() -> None:
     assert Bot(1, random.Random(0), max_trades=0).decide(hand, junk).kind is ActionKind.PASS
     # One token each: after seats 1 and 2 trade, seat 1 has none and may not offer.
     hand = _trading_hand(players=4, tokens=1, mode=TradingMode.FREE)
-    hand.offer(1, 1)
-    hand.accept(2)
-    hand.choose_trade_cards(1, [0])
-    hand.choose_trade_cards(2, [0])
+    ww.offer(hand, 1, 1)
+    ww.accept(hand, 2)
+    ww.choose_trade_cards(hand, 1, [0])
+    ww.choose_trade_cards(hand, 2, [0])
     assert hand.tokens(1) == 0
     assert _bot(1).initiative(hand, junk) is None
     assert _bot(3).initiative(hand, Knowledge(3, _cards("2d 5c 9s Jh 7d"))) is not None
@@ -181,9 +156,9 @@ def test_a_lapsed_offer_is_not_repeated_until_the_hand_changes() -> None:
     offer = _bot(1).initiative(hand, junk)
     assert offer is not None
     apply_decision(hand, 1, offer)
-    hand.decline(2)
-    hand.decline(0)
-    assert hand.open_offer is None
+    ww.decline(hand, 2)
+    ww.decline(hand, 0)
+    assert ww.open_offer(hand) is None
     assert _bot(1).initiative(hand, junk) is None
     # Free trading: once nobody offers, the dealer closes.
     dealer = _bot(0).decide(hand, Knowledge(0, _cards("2h 5h 9h Jh Kh")))
@@ -192,10 +167,10 @@ def test_a_lapsed_offer_is_not_repeated_until_the_hand_changes() -> None:
 
 def test_dealer_called_in_turn_trading_is_closed_after_a_quiet_orbit() -> None:
     hand = Hand(TableConfig(), [0, 1, 2], [1000] * 3, 0)
-    hand.announce(0, Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
+    hand.announce(0, ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
     hand.deal()
-    hand.pass_turn(1)
-    hand.pass_turn(2)
+    ww.pass_turn(hand, 1)
+    ww.pass_turn(hand, 2)
     d = _bot(0).decide(hand, Knowledge(0, _cards("2h 5h 9h Jh Kh")))
     assert d.kind is ActionKind.CLOSE_TRADING
     apply_decision(hand, 0, d)
@@ -205,13 +180,13 @@ def test_dealer_called_in_turn_trading_is_closed_after_a_quiet_orbit() -> None:
 def test_a_dealer_without_tokens_still_closes_dealer_called_trading() -> None:
     # The dealer's stack is below one token: it never has a turn, yet it closes trading.
     hand = Hand(TableConfig(), [0, 1, 2], [3, 1000, 1000], 0)
-    hand.announce(0, Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
+    hand.announce(0, ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
     hand.deal()
     dealer = Knowledge(0, _cards("2h 5h 9h Jh Kh"))
     assert _bot(0).initiative(hand, dealer) is None
-    hand.pass_turn(1)
+    ww.pass_turn(hand, 1)
     assert _bot(0).initiative(hand, dealer) is None
-    hand.pass_turn(2)
+    ww.pass_turn(hand, 2)
     close = _bot(0).initiative(hand, dealer)
     assert close == Decision(ActionKind.CLOSE_TRADING)
     apply_decision(hand, 0, close)
@@ -223,7 +198,7 @@ def test_a_dealer_without_tokens_still_closes_dealer_called_trading() -> None:
 
 def _layout_hand(size: int = 5) -> Hand:
     hand = Hand(TableConfig(trade_tokens=0), [0, 1], [1000, 1000], 0)
-    hand.announce(0, Announcement(size))
+    hand.announce(0, ww.announcement(size))
     hand.deal()
     assert hand.phase is Phase.LAYOUT
     return hand
@@ -280,7 +255,7 @@ def _betting_hand(
     hand = Hand(
         TableConfig(trade_tokens=0, structure=structure), seats, [1000] * len(seats), seats[-1]
     )
-    hand.announce(seats[-1], Announcement(5))
+    hand.announce(seats[-1], ww.announcement(5))
     hand.deal()
     cards = {seat: _cards(text) for seat, text in layouts.items()}
     for seat in hand.seats:

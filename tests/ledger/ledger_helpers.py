@@ -172,6 +172,16 @@ def sample_bodies() -> dict[str, Body]:
         ),
         k.Reveal(card=0, share=hexs("r", 33), proof=hexs("dleq", 64)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
+        k.AnnounceGame(
+            game="weeping-willow",
+            description=hexs("spec", 32),
+            options={
+                "deal_size": 6,
+                "trading_mode": "free",
+                "closing": "dealer-calls",
+                "orbits": 0,
+            },
+        ),
         k.Offer(k=2),
         k.Accept(offer=15),
         k.Decline(offer=15),

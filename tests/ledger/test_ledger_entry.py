@@ -176,12 +176,18 @@ BODY_TAMPERINGS = [
     ("trade_give", ("cards", 1, "position"), 1),  # not ascending
     ("trade_give", ("cards", 1, "position"), 7),
     ("trade_give", ("cards", 0, "proof"), "0"),
-    ("reveal", ("card",), 5),
+    ("reveal", ("card",), 7),
     ("reveal", ("card",), -1),
     ("announce", ("deal_size",), 8),
     ("announce", ("trading_mode",), "in_turn"),
     ("announce", ("orbits",), 0),  # closing is orbits
     ("announce", ("closing",), "dealer-calls"),  # orbits is 2
+    ("announce_game", ("game",), ""),
+    ("announce_game", ("description",), "00"),
+    ("announce_game", ("options", "deal_size"), -1),
+    ("announce_game", ("options", "trading_mode"), ""),
+    ("announce_game", ("options", "x" * 33), 1),
+    ("announce_game", ("options", "closing"), ["dealer-calls"]),
     ("raise", ("to",), 0),
     ("call", ("amount",), 25),
     ("offer", ("k",), 8),

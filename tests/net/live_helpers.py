@@ -21,8 +21,8 @@ from p2pwillow.net.node import BotSeat, Node
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import AuthoredFrame, decode_frame
-from p2pwillow.rules import ActionKind, TableConfig
-from p2pwillow.session import DecisionLike, Session
+from p2pwillow.rules import ActionKind, Decision, TableConfig
+from p2pwillow.session import Session
 from p2pwillow.store import NodeKeys, Store
 from p2pwillow.table import Decider
 
@@ -62,7 +62,7 @@ class HeldBot(BotSeat):
     def decider(self, seat: int) -> Decider:
         decide = BotSeat.decider(self, seat)
 
-        def held(s: Session) -> DecisionLike | None:
+        def held(s: Session) -> Decision | None:
             decision = decide(s)
             if self.go.is_set() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
                 return decision

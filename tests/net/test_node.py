@@ -16,13 +16,14 @@ from live_helpers import DEADLINE, SAMPLES, Table, close_all, finish, play_game
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_from_json
 from p2pwillow.net.lobby import GuestLobby, HostLobby
 from p2pwillow.net.node import HAND_SECRET, BotSeat, Node, NodeError, _Play
 from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
-from p2pwillow.rules import ActionKind, Announcement, TableConfig
-from p2pwillow.session import DecisionLike, Session
+from p2pwillow.rules import ActionKind, TableConfig
+from p2pwillow.session import Session
 from p2pwillow.store import Store
 from p2pwillow.table import Decider
 from p2pwillow.verify import verify_transcript
@@ -97,7 +98,7 @@ def _decision(view: TableView) -> Decision | None:
     checks or calls."""
     legal = set(view.legal)
     if K.ANNOUNCE in legal:
-        return Decision(K.ANNOUNCE, announcement=Announcement())
+        return Decision(K.ANNOUNCE, announcement=ww.announcement())
     if K.LAY_OUT in legal:
         return Decision(K.LAY_OUT, positions=tuple(c.position for c in view.cards[:5]))
     for kind in (K.DECLINE, K.PASS, K.CLOSE_TRADING, K.CHECK, K.CALL, K.FOLD):
@@ -311,7 +312,7 @@ class _AwayForHandOne(BotSeat):
     def decider(self, seat: int) -> Decider:
         plays = BotSeat.decider(self, seat)
 
-        def decide(session: Session) -> DecisionLike | None:
+        def decide(session: Session) -> Decision | None:
             return None if session.hand_number == 1 else plays(session)
 
         return decide

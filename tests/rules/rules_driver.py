@@ -7,11 +7,14 @@ every step and tries illegal actions on the way.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pwillow.cards import DECK, Card
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradeMade, TradingClose, TradingMode, hand_after_trade
 from p2pwillow.hands import best_hand
 from p2pwillow.rules import (
     ActionKind,
@@ -23,10 +26,6 @@ from p2pwillow.rules import (
     LaidOut,
     Phase,
     TableConfig,
-    TradeMade,
-    TradingClose,
-    TradingMode,
-    hand_after_trade,
 )
 
 
@@ -71,10 +70,10 @@ def random_announcement(n: int, rng: random.Random) -> Announcement:
     sizes = [d for d, most in ((5, 10), (6, 8), (7, 7)) if n <= most]
     mode = rng.choice(list(TradingMode))
     if mode is TradingMode.FREE:
-        return Announcement(rng.choice(sizes), mode, TradingClose.DEALER_CALLS)
+        return ww.announcement(rng.choice(sizes), mode, TradingClose.DEALER_CALLS)
     closing = rng.choice(list(TradingClose))
     orbits = rng.randint(1, 3) if closing is TradingClose.ORBITS else None
-    return Announcement(rng.choice(sizes), mode, closing, orbits)
+    return ww.announcement(rng.choice(sizes), mode, closing, orbits)
 
 
 Attempt = tuple[str, Callable[[], object]]
@@ -89,15 +88,15 @@ def junk_attempts(hand: Hand, rng: random.Random, undealt: list[Card]) -> list[A
     # Mostly seats that cannot stall (folded, or not in the hand): legal stalls are drawn apart.
     out = rng.choice([-1, 99, *(s for s in hand.seats if hand.is_folded(s)), seat])
     return [
-        ("announce", lambda: hand.announce(seat, Announcement(7))),
+        ("announce", lambda: hand.announce(seat, ww.announcement(7))),
         ("deal", hand.deal),
-        ("offer", lambda: hand.offer(seat, n % 9)),
-        ("accept", lambda: hand.accept(seat)),
-        ("decline", lambda: hand.decline(seat)),
-        ("withdraw", lambda: hand.withdraw(seat)),
-        ("pass", lambda: hand.pass_turn(seat)),
-        ("choose", lambda: hand.choose_trade_cards(seat, [n % 8, (n + 1) % 8])),
-        ("close", lambda: hand.close_trading(seat)),
+        ("offer", lambda: ww.offer(hand, seat, n % 9)),
+        ("accept", lambda: ww.accept(hand, seat)),
+        ("decline", lambda: ww.decline(hand, seat)),
+        ("withdraw", lambda: ww.withdraw(hand, seat)),
+        ("pass", lambda: ww.pass_turn(hand, seat)),
+        ("choose", lambda: ww.choose_trade_cards(hand, seat, [n % 8, (n + 1) % 8])),
+        ("close", lambda: ww.close_trading(hand, seat)),
         ("lay_out", lambda: hand.lay_out(seat)),
         ("reveal", lambda: hand.reveal(seat, card)),
         ("check", lambda: hand.check(seat)),
@@ -188,21 +187,21 @@ class RandomTable:
         if kind is ActionKind.ANNOUNCE:
             h.announce(seat, random_announcement(len(h.seats), rng))
         elif kind is ActionKind.OFFER:
-            h.offer(seat, rng.randint(1, h.hand_size(seat)))
+            ww.offer(h, seat, rng.randint(1, h.hand_size(seat)))
         elif kind is ActionKind.ACCEPT:
-            h.accept(seat)
+            ww.accept(h, seat)
         elif kind is ActionKind.DECLINE:
-            h.decline(seat)
+            ww.decline(h, seat)
         elif kind is ActionKind.WITHDRAW:
-            h.withdraw(seat)
+            ww.withdraw(h, seat)
         elif kind is ActionKind.PASS:
-            h.pass_turn(seat)
+            ww.pass_turn(h, seat)
         elif kind is ActionKind.CHOOSE_TRADE_CARDS:
-            sides = h.trade_sides
+            sides = ww.trade_sides(h)
             assert sides is not None
-            h.choose_trade_cards(seat, rng.sample(range(h.hand_size(seat)), sides[2]))
+            ww.choose_trade_cards(h, seat, rng.sample(range(h.hand_size(seat)), sides[2]))
         elif kind is ActionKind.CLOSE_TRADING:
-            h.close_trading(seat)
+            ww.close_trading(h, seat)
         elif kind is ActionKind.LAY_OUT:
             self.model.layout[seat] = rng.sample(self.model.held[seat], 5)
             h.lay_out(seat)
@@ -323,8 +322,11 @@ def dealt(announcement: Announcement, stacks: tuple[int, ...] = (500,) * 4) -> H
 def refused(hand: Hand, action: str, *args: object) -> None:
     """`hand.action(*args)` raises IllegalAction and changes nothing."""
     before, events = hand.snapshot(), hand.events
+    act = getattr(hand, action, None)
+    if act is None:  # a trading action: Weeping Willow's own (games.weeping_willow)
+        act = functools.partial(getattr(ww, action), hand)
     try:
-        getattr(hand, action)(*args)
+        act(*args)
     except IllegalAction:
         assert hand.snapshot() == before and hand.events == events
         return
@@ -341,10 +343,10 @@ def random_hand(rng: random.Random, config: TableConfig | None = None) -> Hand:
 
 def to_layout(hand: Hand, announcement: Announcement | None = None) -> None:
     """Announce, deal, and close trading at once (needs trading to end immediately)."""
-    hand.announce(hand.dealer, announcement or Announcement(5))
+    hand.announce(hand.dealer, announcement or ww.announcement(5))
     hand.deal()
     if hand.phase is Phase.TRADING:
-        hand.close_trading(hand.dealer)
+        ww.close_trading(hand, hand.dealer)
 
 
 def reveal_round(hand: Hand, layouts: dict[int, list[Card]]) -> None:
@@ -361,10 +363,10 @@ def to_betting(
     """A hand with no trading, laid out, with round 1's cards turned."""
     seats = sorted(layouts)
     hand = Hand(config, seats, [stacks[s] for s in seats], dealer)
-    hand.announce(dealer, Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS))
+    hand.announce(dealer, ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS))
     hand.deal()
     if hand.phase is Phase.TRADING:
-        hand.close_trading(dealer)
+        ww.close_trading(hand, dealer)
     for seat in hand.seats:
         hand.lay_out(seat)
     reveal_round(hand, layouts)

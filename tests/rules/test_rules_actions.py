@@ -6,14 +6,20 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from rules_driver import RandomTable, random_hand
 
 from p2pwillow.bots import Decision, apply_decision, is_legal
+from p2pwillow.games import ACTION, ACTIONS, BY_ENTRY, CATALOGUE, LEGACY_ANNOUNCE, ROLL_YOUR_OWN
 from p2pwillow.ledger.kinds import KINDS
-from p2pwillow.rules import ACTIONS_BY_PHASE, ActionKind, IllegalAction
-from p2pwillow.rules.actions import ACTION, ACTIONS, BY_ENTRY, DECISIONS, By, Needs
+from p2pwillow.rules import ActionKind, IllegalAction, Phase
+from p2pwillow.rules.actions import ACTIONS as ENGINE
+from p2pwillow.rules.actions import By, Needs, decisions, rows_of
+from p2pwillow.rules.decision import DecisionError
+
+DECISIONS = decisions(ACTIONS)
 
 
 def test_every_action_kind_has_exactly_one_row() -> None:
@@ -21,14 +27,24 @@ def test_every_action_kind_has_exactly_one_row() -> None:
     assert set(ACTION) == set(ActionKind)
 
 
+def test_every_game_plays_by_the_engine_rows_and_its_steps_own() -> None:
+    for game in CATALOGUE.values():
+        own = tuple(row for step in game.script for row in step.ACTIONS)
+        assert rows_of(game) == {row.kind: row for row in (*ENGINE, *own)}
+    assert not any(step.ACTIONS for step in ROLL_YOUR_OWN.script)
+    assert rows_of(None) == {row.kind: row for row in ENGINE}
+
+
 def test_every_action_is_admitted_by_some_phase() -> None:
-    admitted = set().union(*ACTIONS_BY_PHASE.values())
-    assert {a.kind for a in ACTIONS} == admitted
+    for action in ACTIONS:
+        assert action.phases, action
+        assert not action.phases & {Phase.SHOWDOWN, Phase.COMPLETE, Phase.ABORTED}, action
 
 
 def test_every_row_names_a_registered_entry_kind() -> None:
     for action in ACTIONS:
         assert action.entry in KINDS, action
+    assert LEGACY_ANNOUNCE in KINDS
 
 
 def test_every_decision_entry_kind_carries_exactly_one_action() -> None:
@@ -36,7 +52,8 @@ def test_every_decision_entry_kind_carries_exactly_one_action() -> None:
     assert all(n == 1 for n in entries.values()), entries
     assert {a.kind for a in BY_ENTRY.values()} == {a.kind for a in DECISIONS}
     for entry, action in BY_ENTRY.items():
-        assert action.entry == entry and action.by is By.PLAYER
+        assert action.entry == entry or entry == LEGACY_ANNOUNCE
+        assert action.by is By.PLAYER
 
 
 def test_a_plain_entry_is_exactly_the_fields_the_row_declares() -> None:
@@ -45,11 +62,20 @@ def test_a_plain_entry_is_exactly_the_fields_the_row_declares() -> None:
             continue
         assert action.by is By.PLAYER, action
         assert tuple(KINDS[action.entry].FIELDS) == action.body, action
-        # one field carries the argument, or the whole body does (the announcement)
+        # one field carries the argument
         if action.needs in (Needs.K, Needs.AMOUNT, Needs.OPEN_OFFER):
             assert len(action.body) == 1
         elif action.needs is Needs.NOTHING:
             assert action.body == ()
+
+
+def test_the_keys_are_one_a_phase() -> None:
+    for phase in Phase:
+        keys = [a.key for a in ACTIONS if a.key and phase in a.phases]
+        assert len(keys) == len(set(keys)), (phase, keys)
+    for action in ACTIONS:
+        assert bool(action.key) <= action.decided, action
+        assert bool(action.key) == bool(action.label), action
 
 
 def test_the_fields_a_decision_needs() -> None:
@@ -74,6 +100,25 @@ def test_the_fields_a_decision_needs() -> None:
     }
 
 
+def test_a_decision_carries_exactly_its_field() -> None:
+    Decision(ActionKind.BET, amount=25)
+    Decision(ActionKind.CHECK)
+    Decision(ActionKind.OFFER, k=2)
+    bads: tuple[Callable[[], object], ...] = (
+        lambda: Decision(ActionKind.BET),
+        lambda: Decision(ActionKind.CHECK, amount=25),
+        lambda: Decision(ActionKind.OFFER, k=2, amount=3),
+        lambda: Decision(ActionKind.DEAL),
+        lambda: Decision(ActionKind.LAY_OUT, positions=(0, 1, 2, 3, 3)),
+        lambda: Decision(ActionKind.CHOOSE_TRADE_CARDS, positions=[0, 1]),  # type: ignore[arg-type]
+        lambda: Decision(ActionKind.RAISE, amount=True),
+        lambda: Decision(ActionKind.ANNOUNCE, announcement="5 cards"),  # type: ignore[arg-type]
+    )
+    for bad in bads:
+        with pytest.raises(DecisionError):
+            bad()
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_legal_actions_are_the_rows_a_seat_passes(seed: int) -> None:
     rng = random.Random(seed)
@@ -85,7 +130,8 @@ def test_legal_actions_are_the_rows_a_seat_passes(seed: int) -> None:
         for seat in hand.seats:
             legal = hand.legal_actions(seat)
             for action in ACTIONS:
-                allowed = action.kind in ACTIONS_BY_PHASE[hand.phase]
+                plays = action.kind in {row.kind for row in hand.rows}
+                allowed = plays and hand.phase in action.phases
                 passes = allowed and hand.can(action.kind, seat)
                 expected = passes and action.by in (By.PLAYER, By.SESSION)
                 assert (action.kind in legal) == expected, (action.kind, seat, hand.phase)

@@ -15,6 +15,7 @@ from p2pwillow.rules import (
     Phase,
     RoundState,
     TableConfig,
+    Wager,
     WentAllIn,
 )
 from p2pwillow.rules.betting import bet_bounds, raise_increments, raises_capped
@@ -27,7 +28,7 @@ LAYOUTS = {
 
 
 def table(structure: BettingStructure, stacks: dict[int, int] | None = None, **kw: int) -> Hand:
-    cfg = TableConfig(seats=4, structure=structure, trade_tokens=0, **kw)
+    cfg = TableConfig(seats=4, structure=structure, trade_tokens=0, **kw)  # type: ignore[arg-type]
     return to_betting(cfg, LAYOUTS, stacks or {1: 1000, 2: 1000, 3: 1000}, dealer=3)
 
 
@@ -133,7 +134,7 @@ def test_short_all_in_does_not_reopen_the_betting() -> None:
     hand = table(BettingStructure.NO_LIMIT, {1: 1000, 2: 150, 3: 1000}, min_bet=10)
     hand.bet(1, 100)
     event = hand.all_in(2)  # to 150: a raise of 50, less than the 100 needed
-    assert isinstance(event, WentAllIn) and event.as_action is ActionKind.RAISE
+    assert isinstance(event, WentAllIn) and event.as_action is Wager.RAISE
     assert not event.full
     o = hand.bet_options(3)
     assert o is not None and o.raise_min == 250  # seat 3 has not acted: may raise
@@ -160,12 +161,12 @@ def test_short_all_in_bet_and_call_for_less() -> None:
     hand = table(BettingStructure.SPREAD_LIMIT, {1: 20, 2: 1000, 3: 10})
     assert ActionKind.BET not in hand.legal_actions(1)  # 20 chips cannot make a 25 bet
     event = hand.all_in(1)
-    assert isinstance(event, WentAllIn) and event.as_action is ActionKind.BET and not event.full
+    assert isinstance(event, WentAllIn) and event.as_action is Wager.BET and not event.full
     o = hand.bet_options(2)
     assert o is not None and (o.to_call, o.raise_min) == (20, 45)
     hand.call(2)
     event = hand.all_in(3)
-    assert event.as_action is ActionKind.CALL and event.amount == 10
+    assert event.as_action is Wager.CALL and event.amount == 10
     # Two players all in, one left with chips: the rest of the rounds have no betting.
     assert hand.phase is Phase.REVEAL
     while not hand.is_over:
@@ -223,8 +224,9 @@ def test_every_structure_has_its_own_limits(structure: BettingStructure) -> None
     cfg = TableConfig(
         seats=4, structure=structure, min_bet=10, max_bet=100, small_bet=20, big_bet=40
     )
-    empty = RoundState(1, 0, 0, 0, 0, 0)
-    raised = RoundState(1, 30, 30, 30, 3, 30)
+    # the round's fixed-limit size is what its step of the game says: the small bet here
+    empty = RoundState(1, 0, 0, 0, 0, 0, fixed=20)
+    raised = RoundState(1, 30, 30, 30, 3, 30, fixed=20)
     bets, raises, capped = EXPECTED[structure]
     assert bet_bounds(cfg, empty) == bets
     assert raise_increments(cfg, raised, 30) == raises

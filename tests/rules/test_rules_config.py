@@ -12,7 +12,8 @@ def test_defaults_are_the_house_game() -> None:
     assert (cfg.trade_tokens, cfg.token_value) == (6, 5)
     assert cfg.structure is BettingStructure.SPREAD_LIMIT
     assert (cfg.min_bet, cfg.max_bet, cfg.max_raises) == (25, 100, 3)
-    assert [cfg.fixed_bet(r) for r in range(1, 6)] == [25, 25, 50, 50, 50]
+    assert (cfg.small_bet, cfg.big_bet) == (25, 50)
+    assert cfg.games == ("weeping-willow",)
 
 
 @pytest.mark.parametrize(

@@ -5,17 +5,10 @@ from __future__ import annotations
 from rules_driver import phase_of, reveal_round
 
 from p2pwillow.cards import parse_cards
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import TradeMade, TradingClose, TradingMode, hand_after_trade
 from p2pwillow.hands import Category
-from p2pwillow.rules import (
-    Announcement,
-    Hand,
-    Phase,
-    TableConfig,
-    TradeMade,
-    TradingClose,
-    TradingMode,
-    hand_after_trade,
-)
+from p2pwillow.rules import Hand, Phase, TableConfig
 
 A, B, C = 1, 2, 0  # C deals, so A (on C's left) has the first turn to offer
 
@@ -27,16 +20,16 @@ def test_two_card_trade_from_the_rule_text() -> None:
         C: parse_cards("A♣ J♦ 9♥ 6♠ 2♦"),
     }
     hand = Hand(TableConfig(seats=3), [C, A, B], [1000, 1000, 1000], dealer=C)
+    hand.announce(C, ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE))
     assert [hand.tokens(s) for s in (A, B, C)] == [6, 6, 6]
-    hand.announce(C, Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE))
     hand.deal()
     assert hand.to_act() == (A,)
-    offer = hand.offer(A, 2).offer  # A calls out "two"
+    offer = ww.offer(hand, A, 2).offer  # A calls out "two"
     assert hand.to_act() == (B,)
-    hand.accept(B, offer)
+    ww.accept(hand, B, offer)
     assert hand.to_act() == (A, B)
-    hand.choose_trade_cards(A, [3, 4])  # 4♥ 2♠
-    hand.choose_trade_cards(B, [0, 1])  # 8♥ 5♣
+    ww.choose_trade_cards(hand, A, [3, 4])  # 4♥ 2♠
+    ww.choose_trade_cards(hand, B, [0, 1])  # 8♥ 5♣
     made = hand.events[-1]
     assert isinstance(made, TradeMade) and made.token_value == 5
     t = made.trade
@@ -49,7 +42,7 @@ def test_two_card_trade_from_the_rule_text() -> None:
     assert hand.pot == 10 and hand.hand_size(A) == hand.hand_size(B) == 5
     assert hand.to_act() == (B,)
     for seat in (B, C, A):
-        hand.pass_turn(seat)
+        ww.pass_turn(hand, seat)
     assert hand.phase is Phase.LAYOUT
     # Unused tokens went back: A and B are down one token each.
     assert (hand.stack(A), hand.stack(B), hand.stack(C)) == (995, 995, 1000)

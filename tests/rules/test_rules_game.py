@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from rules_driver import RandomTable
 
 from p2pwillow.cards import parse_cards
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import (
-    Announcement,
     BettingStructure,
     BuyIn,
     ChipCount,
@@ -43,7 +43,7 @@ def scripted_hand(game: Game, loser: int, winner: int, chips: int | None) -> Non
     """One hand where `loser` loses `chips` to `winner` (raised, then folds), or with `chips`
     None its whole stack (all in, called, beaten at the showdown); the others fold."""
     hand = game.start_hand()
-    hand.announce(hand.dealer, Announcement(5))
+    hand.announce(hand.dealer, ww.announcement(5))
     hand.deal()
     assert hand.phase is Phase.LAYOUT  # no tokens: no trading
     for seat in hand.seats:
@@ -202,7 +202,7 @@ def test_sit_out_for_a_reason_and_back_in_after_a_hand() -> None:
         game.sit_in(2)
     with pytest.raises(IllegalAction, match="during a hand"):
         game.sit_out(1, SitOutReason.MISSED_HAND_START)
-    hand.announce(hand.dealer, Announcement(5))
+    hand.announce(hand.dealer, ww.announcement(5))
     hand.abort([3], "seat 3 sent no hand key")
     game.end_hand()
     assert game.player(3).sit_out_reason is SitOutReason.BLAMED_FOR_ABORT
@@ -228,7 +228,7 @@ def test_stallers_sit_out_and_leaving_does_not_end_the_wait() -> None:
     game = Game(NO_LIMIT)
     seat_all(game, "ann", "bob", "cy")
     hand = game.start_hand()
-    hand.announce(hand.dealer, Announcement(5))
+    hand.announce(hand.dealer, ww.announcement(5))
     hand.deal()
     hand.stall(1)  # in LAYOUT
     hand.lay_out(2)

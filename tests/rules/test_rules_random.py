@@ -10,7 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_driver import RandomTable, random_hand
 
-from p2pwillow.rules import BettingStructure, FoldedForStalling, Phase, TableConfig
+from p2pwillow.rules import (
+    BettingStructure,
+    FoldedForStalling,
+    Phase,
+    TableConfig,
+)
 
 
 def _config(structure: BettingStructure, tokens: int, value: int) -> TableConfig:

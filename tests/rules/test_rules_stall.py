@@ -5,26 +5,28 @@ from __future__ import annotations
 from rules_driver import dealt, phase_of, refused, reveal_round, to_betting
 
 from p2pwillow.cards import parse_cards
-from p2pwillow.rules import (
-    ActionKind,
-    Announcement,
-    BettingClosed,
-    BettingOpened,
-    FoldedForStalling,
-    Hand,
-    HandEnded,
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import (
     OfferLapsed,
-    Phase,
-    TableConfig,
     TradeMade,
     TradingClose,
     TradingClosed,
     TradingMode,
 )
+from p2pwillow.rules import (
+    ActionKind,
+    BettingClosed,
+    BettingOpened,
+    FoldedForStalling,
+    Hand,
+    HandEnded,
+    Phase,
+    TableConfig,
+)
 
-IN_TURN = Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
-DEALER_CALLS = Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS)
-FREE = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
+DEALER_CALLS = ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS)
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
 LAYOUTS = {
     1: parse_cards("Ac 7d 8h Jd Qd"),  # ace high: opens round 1, beats seat 3
     2: parse_cards("Ks 5d 5h 9s Ts"),  # a pair of fives: the best hand here
@@ -83,55 +85,55 @@ def test_stall_is_an_input_not_a_player_action() -> None:
 
 def test_offerer_stalls_its_offer_lapses_and_the_turn_moves_on() -> None:
     hand = dealt(IN_TURN)
-    offer = hand.offer(1, 2).offer
+    offer = ww.offer(hand, 1, 2).offer
     assert hand.stack(1) == 470 and hand.tokens(1) == 6
     event, after = stalled(hand, 1)
     assert event == FoldedForStalling(1, Phase.TRADING, 30, None, None)
     assert after == [OfferLapsed(offer)]
-    assert hand.open_offer is None and hand.to_act() == (2,)
+    assert ww.open_offer(hand) is None and hand.to_act() == (2,)
     assert hand.stack(1) == 500 and hand.tokens(1) == 0  # unused tokens back at once
     refused(hand, "offer", 1, 1)
-    hand.offer(2, 1)
+    ww.offer(hand, 2, 1)
     assert hand.to_act() == (3,)  # seat 1 no longer answers offers
 
 
 def test_responder_stalls_and_the_next_one_answers() -> None:
     hand = dealt(IN_TURN)
-    hand.offer(1, 1)
+    ww.offer(hand, 1, 1)
     assert hand.to_act() == (2,)
     _, after = stalled(hand, 2)
     assert after == [] and hand.to_act() == (3,)
     refused(hand, "decline", 2)
-    hand.decline(3)
-    hand.decline(0)
+    ww.decline(hand, 3)
+    ww.decline(hand, 0)
     assert isinstance(hand.events[-1], OfferLapsed)
     assert hand.to_act() == (3,)  # seat 2 holds no token now: its turn is skipped
 
 
 def test_last_responder_stalls_and_the_offer_lapses() -> None:
     hand = dealt(FREE)
-    offer = hand.offer(2, 1).offer
-    hand.decline(1)
-    hand.decline(0)
+    offer = ww.offer(hand, 2, 1).offer
+    ww.decline(hand, 1)
+    ww.decline(hand, 0)
     assert hand.to_act() == (3,)
     _, after = stalled(hand, 3)
     assert after == [OfferLapsed(offer)]
-    assert hand.open_offer is None and hand.to_act() == (0,)
-    hand.offer(1, 3)
+    assert ww.open_offer(hand) is None and hand.to_act() == (0,)
+    ww.offer(hand, 1, 3)
     assert hand.to_act() == (2, 0)  # answers clockwise from the offerer; seat 3 is out
 
 
 def test_accepted_trade_is_undone_when_a_side_stalls() -> None:
     hand = dealt(IN_TURN)
-    offer = hand.offer(1, 2).offer
-    hand.decline(2)
-    hand.accept(3)
-    hand.choose_trade_cards(1, [0, 4])
-    assert hand.trade_sides == (1, 3, 2)
+    offer = ww.offer(hand, 1, 2).offer
+    ww.decline(hand, 2)
+    ww.accept(hand, 3)
+    ww.choose_trade_cards(hand, 1, [0, 4])
+    assert ww.trade_sides(hand) == (1, 3, 2)
     event, after = stalled(hand, 3)
     assert event == FoldedForStalling(3, Phase.TRADING, 30, offer, 1)
     assert after == []  # the turn moved to seat 2 without closing
-    assert hand.trade_sides is None and hand.trades == ()
+    assert ww.trade_sides(hand) is None and ww.trades(hand) == ()
     assert not any(isinstance(e, TradeMade) for e in hand.events)
     # No token paid, no card moved: seat 1 still has six tokens and five cards.
     assert hand.pot == 0 and hand.tokens(1) == 6 and hand.hand_size(1) == 5
@@ -141,9 +143,9 @@ def test_accepted_trade_is_undone_when_a_side_stalls() -> None:
 
 def test_free_trade_undone_when_the_offerer_stalls_after_the_other_side_chose() -> None:
     hand = dealt(FREE)
-    offer = hand.offer(2, 1).offer
-    hand.accept(0)
-    hand.choose_trade_cards(0, [3])
+    offer = ww.offer(hand, 2, 1).offer
+    ww.accept(hand, 0)
+    ww.choose_trade_cards(hand, 0, [3])
     event, after = stalled(hand, 2)
     assert (event.void_trade, event.partner, after) == (offer, 0, [])
     assert hand.pot == 0 and hand.tokens(0) == 6
@@ -152,12 +154,12 @@ def test_free_trade_undone_when_the_offerer_stalls_after_the_other_side_chose() 
 
 def test_a_trade_between_others_goes_on() -> None:
     hand = dealt(IN_TURN)
-    hand.offer(1, 1)
-    hand.accept(2)
+    ww.offer(hand, 1, 1)
+    ww.accept(hand, 2)
     stalled(hand, 3)
     assert hand.to_act() == (1, 2)
-    hand.choose_trade_cards(1, [0])
-    hand.choose_trade_cards(2, [1])
+    ww.choose_trade_cards(hand, 1, [0])
+    ww.choose_trade_cards(hand, 2, [1])
     assert isinstance(hand.events[-1], TradeMade) and hand.pot == 10
     assert hand.to_act() == (2,)
 
@@ -165,7 +167,7 @@ def test_a_trade_between_others_goes_on() -> None:
 def test_turn_holder_stalls_and_the_orbit_rule_is_checked() -> None:
     hand = dealt(IN_TURN)
     for seat in (1, 2, 3):
-        hand.pass_turn(seat)
+        ww.pass_turn(hand, seat)
     _, after = stalled(hand, 0)
     # Seats 1, 2 and 3 passed and seat 0's turn ended in its stall: an orbit without a trade.
     assert len(after) == 1 and isinstance(after[0], TradingClosed)
@@ -176,12 +178,12 @@ def test_turn_holder_stalls_and_the_orbit_rule_is_checked() -> None:
 
 def test_a_stall_out_of_turn_does_not_end_the_turn() -> None:
     hand = dealt(IN_TURN)
-    hand.pass_turn(1)
-    hand.pass_turn(2)
+    ww.pass_turn(hand, 1)
+    ww.pass_turn(hand, 2)
     stalled(hand, 1)
     # Two quiet turns against three eligible players: trading goes on with seat 3.
     assert hand.phase is Phase.TRADING and hand.to_act() == (3,)
-    hand.pass_turn(3)
+    ww.pass_turn(hand, 3)
     assert phase_of(hand) is Phase.LAYOUT
 
 
@@ -202,24 +204,24 @@ def test_the_first_player_in_after_a_stalled_dealer_calls_the_close() -> None:
     refused(hand, "close_trading", 0)
     refused(hand, "timeout", 0)
     assert hand.can_timeout(1)
-    closed = hand.close_trading(1)
+    closed = ww.close_trading(hand, 1)
     assert closed.by == 1 and hand.phase is Phase.LAYOUT
     hand = dealt(DEALER_CALLS)
     stalled(hand, 0)  # not the turn holder: seat 1 keeps its turn
-    assert hand.to_act() == (1,) and hand.can_close_trading(1)
+    assert hand.to_act() == (1,) and hand.can(ActionKind.CLOSE_TRADING, 1)
     stalled(hand, 1)  # the turn holder: the turn moves to seat 2
     assert hand.to_act() == (2,)
-    assert hand.can_close_trading(2) and not hand.can_close_trading(3)
-    hand.pass_turn(2)
-    assert hand.close_trading(2).by == 2
+    assert hand.can(ActionKind.CLOSE_TRADING, 2) and not hand.can(ActionKind.CLOSE_TRADING, 3)
+    ww.pass_turn(hand, 2)
+    assert ww.close_trading(hand, 2).by == 2
 
 
 def test_stall_to_one_in_trading_pays_the_token_money() -> None:
     hand = dealt(IN_TURN, (500, 500))  # order: 1, 0
-    hand.offer(1, 1)
-    hand.accept(0)
-    hand.choose_trade_cards(1, [0])
-    hand.choose_trade_cards(0, [0])
+    ww.offer(hand, 1, 1)
+    ww.accept(hand, 0)
+    ww.choose_trade_cards(hand, 1, [0])
+    ww.choose_trade_cards(hand, 0, [0])
     assert hand.pot == 10 and hand.to_act() == (0,)
     event, after = stalled(hand, 1)
     assert event.returned == 25
@@ -229,7 +231,7 @@ def test_stall_to_one_in_trading_pays_the_token_money() -> None:
     # Seat 1: 470 + 25 back; seat 0: 470 + 25 back + the pot of 10.
     assert dict(zip(result.seats, result.final_stacks, strict=True)) == {1: 495, 0: 505}
     assert result.awards[0].winners == (0,) and result.awards[0].pot.amount == 10
-    assert hand.trade_sides is None and hand.open_offer is None
+    assert ww.trade_sides(hand) is None and ww.open_offer(hand) is None
 
 
 # --- layout and reveal ------------------------------------------------------------------------
@@ -237,7 +239,7 @@ def test_stall_to_one_in_trading_pays_the_token_money() -> None:
 
 def test_layout_no_longer_waits_for_the_staller() -> None:
     hand = Hand(NO_TOKENS, [1, 2, 3], [100] * 3, 3)
-    hand.announce(3, Announcement(5))
+    hand.announce(3, ww.announcement(5))
     hand.deal()
     hand.lay_out(1)
     assert hand.to_act() == (2, 3)
@@ -251,7 +253,7 @@ def test_layout_no_longer_waits_for_the_staller() -> None:
 
 def test_last_one_to_lay_out_stalls_and_round_one_starts() -> None:
     hand = Hand(NO_TOKENS, [1, 2, 3], [100] * 3, 3)
-    hand.announce(3, Announcement(5))
+    hand.announce(3, ww.announcement(5))
     hand.deal()
     hand.lay_out(1)
     hand.lay_out(2)
@@ -263,11 +265,11 @@ def test_last_one_to_lay_out_stalls_and_round_one_starts() -> None:
 
 def test_stall_to_one_in_layout_pays_the_token_money() -> None:
     hand = dealt(DEALER_CALLS, (500, 500, 500))  # order: 1, 2, 0
-    hand.offer(1, 2)
-    hand.accept(2)
-    hand.choose_trade_cards(1, [0, 1])
-    hand.choose_trade_cards(2, [2, 3])
-    hand.close_trading(0)
+    ww.offer(hand, 1, 2)
+    ww.accept(hand, 2)
+    ww.choose_trade_cards(hand, 1, [0, 1])
+    ww.choose_trade_cards(hand, 2, [2, 3])
+    ww.close_trading(hand, 0)
     hand.stall(0)
     assert hand.phase is Phase.LAYOUT and hand.pot == 10
     hand.lay_out(1)
@@ -281,7 +283,7 @@ def test_stall_to_one_in_layout_pays_the_token_money() -> None:
 def test_reveal_no_longer_waits_for_the_staller() -> None:
     seats = [1, 2, 3]
     hand = Hand(NO_TOKENS, seats, [300] * 3, 3)
-    hand.announce(3, Announcement(5))
+    hand.announce(3, ww.announcement(5))
     hand.deal()
     for seat in seats:
         hand.lay_out(seat)

@@ -5,49 +5,52 @@ from __future__ import annotations
 import pytest
 from rules_driver import dealt, phase_of, refused
 
-from p2pwillow.rules import (
-    ActionKind,
-    Announcement,
-    ConfigError,
-    Hand,
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.weeping_willow import (
     OfferLapsed,
-    Phase,
-    TableConfig,
     TradeMade,
     TradingClose,
     TradingClosed,
     TradingMode,
     hand_after_trade,
 )
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    ConfigError,
+    Hand,
+    Phase,
+    TableConfig,
+)
 
-IN_TURN = Announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
-FREE = Announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
 
 
 def trade(hand: Hand, a: int, b: int, k: int) -> None:
-    hand.offer(a, k)
-    while hand.to_act() != (b,) and hand.open_offer is not None and hand.to_act()[0] != b:
-        hand.decline(hand.to_act()[0])
-    hand.accept(b)
-    hand.choose_trade_cards(a, list(range(k)))
-    hand.choose_trade_cards(b, list(range(k)))
+    ww.offer(hand, a, k)
+    while hand.to_act() != (b,) and ww.open_offer(hand) is not None and hand.to_act()[0] != b:
+        ww.decline(hand, hand.to_act()[0])
+    ww.accept(hand, b)
+    ww.choose_trade_cards(hand, a, list(range(k)))
+    ww.choose_trade_cards(hand, b, list(range(k)))
 
 
 def test_announcement_must_fit_the_deck_and_come_from_the_dealer() -> None:
     hand = Hand(TableConfig(seats=8), range(8), [100] * 8, dealer=2)
-    refused(hand, "announce", 3, Announcement(5))
-    refused(hand, "announce", 2, Announcement(7))
-    hand.announce(2, Announcement(6))
+    refused(hand, "announce", 3, ww.announcement(5))
+    refused(hand, "announce", 2, ww.announcement(7))
+    hand.announce(2, ww.announcement(6))
     assert hand.phase is Phase.DEAL and hand.to_act() == ()
     refused(hand, "offer", 3, 1)
     with pytest.raises(ConfigError):
-        Announcement(8)
+        ww.announcement(8)
     with pytest.raises(ConfigError):
-        Announcement(5, TradingMode.FREE, TradingClose.ORBITS, 2)
+        ww.announcement(5, TradingMode.FREE, TradingClose.ORBITS, 2)
     with pytest.raises(ConfigError):
-        Announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS)
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS)
     with pytest.raises(ConfigError):
-        Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, 2)
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, 2)
 
 
 def test_in_turn_offers_go_from_the_dealers_left_and_answers_clockwise() -> None:
@@ -57,25 +60,25 @@ def test_in_turn_offers_go_from_the_dealers_left_and_answers_clockwise() -> None
     refused(hand, "withdraw", 1)
     refused(hand, "offer", 1, 6)  # more cards than a hand holds
     refused(hand, "offer", 1, 0)
-    offer = hand.offer(1, 3).offer
+    offer = ww.offer(hand, 1, 3).offer
     assert hand.to_act() == (2,)
     refused(hand, "accept", 3)  # seat 2 answers first
     refused(hand, "accept", 1)  # not one's own offer
     refused(hand, "pass_turn", 1)
     refused(hand, "close_trading", 0)
-    hand.decline(2, offer)
-    hand.decline(3)
-    hand.decline(0)
+    ww.decline(hand, 2, offer)
+    ww.decline(hand, 3)
+    ww.decline(hand, 0)
     assert isinstance(hand.events[-1], OfferLapsed)
     assert hand.to_act() == (2,)
-    hand.offer(2, 1)
+    ww.offer(hand, 2, 1)
     assert hand.to_act() == (3,)
 
 
 def test_trade_positions_are_checked_and_tokens_paid() -> None:
     hand = dealt(IN_TURN)
-    hand.offer(1, 2)
-    hand.accept(2)
+    ww.offer(hand, 1, 2)
+    ww.accept(hand, 2)
     refused(hand, "choose_trade_cards", 3, [0, 1])
     refused(hand, "choose_trade_cards", 1, [0])
     refused(hand, "choose_trade_cards", 1, [0, 0])
@@ -83,9 +86,9 @@ def test_trade_positions_are_checked_and_tokens_paid() -> None:
     refused(hand, "choose_trade_cards", 1, "01")
     refused(hand, "timeout", 1)  # no default for choosing cards
     refused(hand, "offer", 3, 1)
-    hand.choose_trade_cards(2, [4, 0])
+    ww.choose_trade_cards(hand, 2, [4, 0])
     refused(hand, "choose_trade_cards", 2, [1, 2])
-    hand.choose_trade_cards(1, [1, 3])
+    ww.choose_trade_cards(hand, 1, [1, 3])
     made = hand.events[-1]
     assert isinstance(made, TradeMade)
     assert made.trade.offerer_positions == (1, 3) and made.trade.acceptor_positions == (4, 0)
@@ -97,9 +100,9 @@ def test_orbit_without_trade_closes_and_returns_tokens() -> None:
     hand = dealt(IN_TURN)
     trade(hand, 1, 3, 1)  # seat 1's turn ends in a trade
     for seat in (2, 3, 0):
-        hand.pass_turn(seat)
+        ww.pass_turn(hand, seat)
     assert hand.phase is Phase.TRADING  # seat 1 has not passed since the trade
-    hand.pass_turn(1)
+    ww.pass_turn(hand, 1)
     closed = hand.events[-1]
     assert isinstance(closed, TradingClosed) and closed.by is None
     assert dict(closed.returned) == {1: 25, 2: 30, 3: 25, 0: 30}
@@ -108,22 +111,22 @@ def test_orbit_without_trade_closes_and_returns_tokens() -> None:
 
 
 def test_set_number_of_orbits_closes_even_with_trades() -> None:
-    hand = dealt(Announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1))
+    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1))
     trade(hand, 1, 2, 1)
     trade(hand, 2, 3, 2)
     trade(hand, 3, 0, 3)
     assert hand.to_act() == (0,)
-    hand.pass_turn(0)
-    assert hand.phase is Phase.LAYOUT and len(hand.trades) == 3
+    ww.pass_turn(hand, 0)
+    assert hand.phase is Phase.LAYOUT and len(ww.trades(hand)) == 3
 
 
 def test_dealer_calls_in_turn_and_free() -> None:
-    hand = dealt(Announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
+    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
     for seat in (1, 2, 3, 0, 1, 2):
-        hand.pass_turn(seat)
+        ww.pass_turn(hand, seat)
     assert hand.phase is Phase.TRADING
     refused(hand, "close_trading", 3)
-    hand.close_trading(0)
+    ww.close_trading(hand, 0)
     assert phase_of(hand) is Phase.LAYOUT
 
 
@@ -131,18 +134,18 @@ def test_free_trading_any_order_withdraw_and_dealer_closes() -> None:
     hand = dealt(FREE)
     assert hand.to_act() == (0,)
     refused(hand, "pass_turn", 2)
-    offer = hand.offer(3, 2).offer
+    offer = ww.offer(hand, 3, 2).offer
     assert hand.to_act() == (0, 1, 2)
     refused(hand, "offer", 2, 1)  # one offer at a time
     refused(hand, "close_trading", 0)
     refused(hand, "withdraw", 2)
-    hand.withdraw(3)
-    assert hand.open_offer is None
-    hand.offer(2, 1)
-    hand.accept(0, None)  # any eligible player, not only the next one
+    ww.withdraw(hand, 3)
+    assert ww.open_offer(hand) is None
+    ww.offer(hand, 2, 1)
+    ww.accept(hand, 0, None)  # any eligible player, not only the next one
     refused(hand, "accept", 1, offer)
-    hand.choose_trade_cards(0, [0])
-    hand.choose_trade_cards(2, [4])
+    ww.choose_trade_cards(hand, 0, [0])
+    ww.choose_trade_cards(hand, 2, [4])
     assert hand.tokens(0) == hand.tokens(2) == 5
     out = hand.timeout(0)  # the dealer's clock running out closes free trading
     assert isinstance(out.outcome, TradingClosed)
@@ -151,9 +154,9 @@ def test_free_trading_any_order_withdraw_and_dealer_closes() -> None:
 
 def test_stale_offer_is_refused() -> None:
     hand = dealt(FREE)
-    old = hand.offer(1, 2).offer
-    hand.withdraw(1)
-    hand.offer(1, 2)
+    old = ww.offer(hand, 1, 2).offer
+    ww.withdraw(hand, 1)
+    ww.offer(hand, 1, 2)
     refused(hand, "accept", 2, old)
 
 
@@ -162,12 +165,12 @@ def test_short_stacks_set_aside_fewer_tokens_and_tokenless_cannot_trade() -> Non
     assert [hand.tokens(s) for s in range(4)] == [6, 2, 0, 6]
     assert [hand.stack(s) for s in range(4)] == [470, 2, 4, 470]
     assert hand.to_act() == (1,)
-    hand.offer(1, 1)
+    ww.offer(hand, 1, 1)
     assert hand.to_act() == (3,)  # seat 2 has no token: not asked
     refused(hand, "accept", 2)
-    hand.accept(3)
-    hand.choose_trade_cards(1, [0])
-    hand.choose_trade_cards(3, [0])
+    ww.accept(hand, 3)
+    ww.choose_trade_cards(hand, 1, [0])
+    ww.choose_trade_cards(hand, 3, [0])
     assert hand.to_act() == (3,)  # seat 2 is skipped for turns too
     trade(hand, 3, 1, 1)
     # Seat 1 has used both tokens; seats 3 and 0 can still trade.
@@ -184,7 +187,7 @@ def test_no_trading_when_fewer_than_two_hold_tokens() -> None:
 def test_trading_timeouts_pass_and_decline() -> None:
     hand = dealt(IN_TURN)
     assert type(hand.timeout(1).outcome).__name__ == "Passed"
-    hand.offer(2, 1)
+    ww.offer(hand, 2, 1)
     refused(hand, "timeout", 0)  # seat 3 answers first
     assert type(hand.timeout(3).outcome).__name__ == "TradeDeclined"
 
@@ -193,7 +196,7 @@ def test_legal_actions_in_trading() -> None:
     hand = dealt(IN_TURN)
     assert hand.legal_actions(1) == {ActionKind.OFFER, ActionKind.PASS}
     assert hand.legal_actions(2) == frozenset()
-    hand.offer(1, 1)
+    ww.offer(hand, 1, 1)
     assert hand.legal_actions(2) == {ActionKind.ACCEPT, ActionKind.DECLINE}
 
 
@@ -205,12 +208,14 @@ def test_hand_after_trade_keeps_order_and_appends_received() -> None:
         hand_after_trade("abc", [1, 1], "XY")
 
 
-def test_announcement_dict_round_trip() -> None:
-    a = Announcement(6, TradingMode.IN_TURN, TradingClose.ORBITS, 2)
-    assert Announcement.from_dict(a.to_dict()) == a
-    with pytest.raises(ConfigError):
-        Announcement.from_dict({**a.to_dict(), "closing": "never"})
-    with pytest.raises(ConfigError):
-        Announcement.from_dict({"deal_size": 5})
-    with pytest.raises(ConfigError):
-        Announcement.from_dict({**a.to_dict(), "deal_size": "5"})
+def test_announcement_options_are_checked_against_the_game() -> None:
+    a = ww.announcement(6, TradingMode.IN_TURN, TradingClose.ORBITS, 2)
+    assert Announcement(ww.WEEPING_WILLOW, a.chosen) == a
+    with pytest.raises(ConfigError, match="closing"):
+        Announcement.of(ww.WEEPING_WILLOW, closing="never")
+    with pytest.raises(ConfigError, match="lacks"):
+        Announcement(ww.WEEPING_WILLOW, (("deal_size", 5),))
+    with pytest.raises(ConfigError, match="deal_size"):
+        Announcement.of(ww.WEEPING_WILLOW, deal_size="5")
+    with pytest.raises(ConfigError, match="no option"):
+        Announcement.of(ww.WEEPING_WILLOW, ante=5)

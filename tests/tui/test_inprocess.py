@@ -13,10 +13,11 @@ import pytest
 
 from p2pwillow.bots import Level
 from p2pwillow.client import LEFT_TABLE, Client, Decision
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.ledger.kinds import Leave
-from p2pwillow.rules import ActionKind, Announcement
+from p2pwillow.rules import ActionKind
 from p2pwillow.view import Link, TableView
 
 DEADLINE = 60.0
@@ -85,9 +86,9 @@ def test_an_illegal_decision_comes_back_with_the_rules_reason(tmp_path: Path) ->
         assert c.notice is not None
         assert c.notice.text == "raise is not allowed in the announce phase"
         first = c.notice.serial
-        c.decide(Decision(K.ANNOUNCE, announcement=Announcement(deal_size=7)))
+        c.decide(Decision(K.ANNOUNCE, announcement=ww.announcement(deal_size=7)))
         view = await until(c, lambda v: v.phase is not None and v.phase.value != "announce")
-        assert view.announcement == Announcement(deal_size=7)
+        assert view.announcement == ww.announcement(deal_size=7)
         assert c.notice.serial == first  # nothing refused this time
         await c.close()
 
@@ -128,7 +129,7 @@ async def play_a_hand(c: Client) -> tuple[TableView, int]:
             return view, plays
         legal = view.legal
         if K.ANNOUNCE in legal:
-            d = Decision(K.ANNOUNCE, announcement=Announcement())
+            d = Decision(K.ANNOUNCE, announcement=ww.announcement())
         elif K.CHOOSE_TRADE_CARDS in legal:
             k = view.action(K.CHOOSE_TRADE_CARDS).low
             assert k is not None

@@ -706,9 +706,9 @@ def _decoding_cases(v: _Valid) -> list[Json]:
         0,
     )
     add(
-        "reveal card 5 (layout cards are 0..4)",
+        "reveal card 7 (a hand holds at most seven cards: positions 0..6)",
         ["BadValue"],
-        resigned(_with(reveal, body={**reveal["body"], "card": 5})),
+        resigned(_with(reveal, body={**reveal["body"], "card": 7})),
         Reason.BAD_FIELD,
         reveal["seq"],
     )

@@ -109,7 +109,7 @@ OWNER = 3
 _LAYOUT_STEP, _ = mental.make_layout(
     CTX, OWNER, SECRETS[OWNER], HELD[OWNER], list(HELD[OWNER].cards), _RNG
 )
-LAYOUT = mental.Layout.split(_LAYOUT_STEP.ciphertexts)
+LAYOUT = mental.Layout.split(_LAYOUT_STEP.ciphertexts, 5)
 REVEAL = mental.make_reveal(CTX, OWNER, SECRETS[OWNER], LAYOUT, REVEALED, _RNG)
 
 
@@ -208,9 +208,10 @@ def _context_group() -> Json:
         ("hand shuffle after trade 2^63-1", "hand-shuffle", 2**63 - 1, f"hand-shuffle/{2**63 - 1}"),
         ("reveal of layout card 0", "reveal", 0, "reveal/0"),
         ("reveal of layout card 4", "reveal", 4, "reveal/4"),
+        ("reveal of layout card 6 (a hand holds at most seven)", "reveal", 6, "reveal/6"),
         ("trade -1", "trade-give", -1, None),
         ("trade 2^63", "hand-shuffle", 2**63, None),
-        ("layout card 5", "reveal", 5, None),
+        ("layout card 7", "reveal", 7, None),
         ("layout card -1", "reveal", -1, None),
     ]
     for comment, label, argument, expected in labels:

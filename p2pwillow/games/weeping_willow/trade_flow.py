@@ -1,62 +1,71 @@
-"""The dealer's announcement, the deal and blind trading as the hand plays them: turns, offers,
-answers, choosing cards, tokens, closing, and a player folded for stalling while trading
-(SPEC 3.3-3.5, 3.9). Pure; no I/O.
+"""Weeping Willow's trading step: turns, offers, answers, choosing cards, tokens, closing, its
+clock's defaults and a player folded for stalling while trading (SPEC 3.4, 3.5, 3.9); and the
+rows of the action table it brings. Pure; no I/O.
 
 Every check and step has the action table's shape (`actions.Check`, `actions.Step`):
 (config, state, seat, argument); a check given None for the argument asks whether some
-argument would do.
+argument would do. The phase was checked before.
 """
+
+# ruff: noqa: E501 - the table of rows is one row per line, wider than the code around it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
-from p2pwillow.limits import is_int
-from p2pwillow.rules.config import TableConfig
-from p2pwillow.rules.errors import ConfigError, IllegalAction
-from p2pwillow.rules.events import (
-    Announced,
-    Dealt,
-    Event,
-    FoldedForStalling,
+from p2pwillow.games.weeping_willow.trading import (
     OfferLapsed,
     OfferWithdrawn,
     Passed,
+    Setup,
+    Trade,
     TradeAccepted,
     TradeCardsChosen,
     TradeDeclined,
     TradeMade,
+    TradeOffer,
     TradeOffered,
+    TradingClose,
     TradingClosed,
-)
-from p2pwillow.rules.phases import ActionKind, Phase
-from p2pwillow.rules.showdown import stalled_to_one
-from p2pwillow.rules.state import (
-    HandState,
+    TradingMode,
     TradingState,
-    goto,
-    phase_allows,
-    player,
-    trading,
 )
-from p2pwillow.rules.trading import Announcement, Trade, TradeOffer, TradingClose, TradingMode
+from p2pwillow.limits import is_int
+from p2pwillow.rules import (
+    Action,
+    ActionKind,
+    By,
+    CardOp,
+    ConfigError,
+    Default,
+    Event,
+    FoldedForStalling,
+    HandState,
+    IllegalAction,
+    Needs,
+    OpDue,
+    OptionValue,
+    Phase,
+    Step,
+    TableConfig,
+    advance,
+    player,
+    plural,
+    stalled_to_one,
+)
+from p2pwillow.rules.actions import TRADING
+
+
+def trading(s: HandState) -> TradingState:
+    """The trading state of a Weeping Willow hand."""
+    t = s.own
+    assert isinstance(t, TradingState), t
+    return t
+
 
 # --- checks: raise IllegalAction with the reason, change nothing -----------------------------
-
-
-def verify_announce(config: TableConfig, s: HandState, seat: int, a: Announcement | None) -> None:
-    phase_allows(s, ActionKind.ANNOUNCE)
-    player(s, seat)
-    if seat != s.dealer:
-        raise IllegalAction(f"only the dealer (seat {s.dealer}) announces")
-    if a is None:
-        return
-    if not isinstance(a, Announcement):
-        raise IllegalAction(f"not an announcement: {a!r}")
-    try:
-        a.check_fits(len(s.order))
-    except ConfigError as exc:
-        raise IllegalAction(str(exc)) from None
 
 
 def eligible(s: HandState) -> list[int]:
@@ -73,13 +82,7 @@ def _trade_idle(s: HandState, what: str) -> TradingState:
     return t
 
 
-def verify_deal(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    """The deal is the protocol's input (SPEC 3.3): only the phase can refuse it."""
-    phase_allows(s, ActionKind.DEAL)
-
-
 def verify_offer(config: TableConfig, s: HandState, seat: int, k: int | None) -> None:
-    phase_allows(s, ActionKind.OFFER)
     p = player(s, seat)
     t = _trade_idle(s, "offer")
     if t.mode is TradingMode.IN_TURN and seat != t.turn:
@@ -94,7 +97,6 @@ def verify_offer(config: TableConfig, s: HandState, seat: int, k: int | None) ->
 
 def _verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: ActionKind) -> None:
     """Accepting or declining the open offer (`kind` says which)."""
-    phase_allows(s, kind)
     player(s, seat)
     t = trading(s)
     if t.offer is None or t.acceptor is not None:
@@ -119,7 +121,6 @@ def verify_decline(config: TableConfig, s: HandState, seat: int, offer: TradeOff
 
 
 def verify_withdraw(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    phase_allows(s, ActionKind.WITHDRAW)
     player(s, seat)
     t = trading(s)
     if t.mode is not TradingMode.FREE:
@@ -131,7 +132,6 @@ def verify_withdraw(config: TableConfig, s: HandState, seat: int, _: object = No
 
 
 def verify_pass(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    phase_allows(s, ActionKind.PASS)
     player(s, seat)
     t = _trade_idle(s, "pass")
     if t.mode is not TradingMode.IN_TURN:
@@ -143,7 +143,6 @@ def verify_pass(config: TableConfig, s: HandState, seat: int, _: object = None) 
 def verify_choose(
     config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
 ) -> None:
-    phase_allows(s, ActionKind.CHOOSE_TRADE_CARDS)
     p = player(s, seat)
     t = trading(s)
     if t.offer is None or t.acceptor is None:
@@ -175,7 +174,6 @@ def closer(s: HandState) -> int:
 
 
 def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
-    phase_allows(s, ActionKind.CLOSE_TRADING)
     player(s, seat)
     t = trading(s)
     if seat != closer(s):
@@ -189,26 +187,18 @@ def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None)
 # --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
 
 
-def do_announce(config: TableConfig, s: HandState, seat: int, a: Announcement) -> list[Event]:
-    s.announcement = a
-    goto(s, Phase.DEAL)
-    return [Announced(seat, a)]
-
-
-def do_deal(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+def enter(config: TableConfig, s: HandState) -> list[Event]:
+    """Trading opens after the deal (SPEC 3.5), unless fewer than two players can trade."""
     a = s.announcement
     assert a is not None
-    for p in s.players.values():
-        p.hand_size = a.deal_size
-    events: list[Event] = [Dealt(a.deal_size, s.order, tuple(s.players[x].tokens for x in s.order))]
-    s.trading = TradingState(a.trading_mode, a.closing, a.orbits)
+    setup = Setup.of(a)
+    t = TradingState(setup.mode, setup.closing, setup.orbits)
+    s.own = t
     able = eligible(s)
     if len(able) < 2:
-        events += do_close(config, s, None, "fewer than two players can trade")
-        return events
-    goto(s, Phase.TRADING)
-    s.trading.turn = able[0]
-    return events
+        return do_close(config, s, None, "fewer than two players can trade")
+    t.turn = able[0]
+    return []
 
 
 def do_offer(config: TableConfig, s: HandState, seat: int, k: int) -> list[Event]:
@@ -327,8 +317,8 @@ def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> 
         p.stack += chips
         p.tokens = 0
         returned.append((x, chips))
-    goto(s, Phase.LAYOUT)
-    return [TradingClosed(by, reason, tuple(returned))]
+    t.open = False
+    return [TradingClosed(by, reason, tuple(returned)), *advance(config, s)]
 
 
 def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
@@ -368,3 +358,111 @@ def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
     elif t.offer is None and len(eligible(s)) < 2:
         follow += do_close(config, s, None, "fewer than two players can trade")
     return [event, *follow]
+
+
+# --- who trading waits for, its clock, its step ------------------------------------------------
+
+
+def to_act(s: HandState) -> tuple[int, ...]:
+    """The seats trading waits for (SPEC 3.3, 3.5): the sides of an accepted trade that have
+    not chosen their cards, the answerers of an open offer (in turn, the first of them), the
+    seat whose turn it is, or (free trading, no offer open) the closer."""
+    t = trading(s)
+    if t.acceptor is not None and t.offer is not None:
+        sides = (t.offer.offerer, t.acceptor)
+        return tuple(x for x in s.order if x in sides and x not in t.chosen)
+    if t.offer is not None:
+        if t.mode is TradingMode.IN_TURN:
+            return (t.responders[0],)
+        return tuple(t.responders)
+    if t.mode is TradingMode.IN_TURN:
+        assert t.turn is not None
+        return (t.turn,)
+    return (closer(s),)
+
+
+def default(config: TableConfig, s: HandState, seat: int) -> Default:
+    """A trading clock's default for `seat` (SPEC 3.9): decline the open offer, pass the turn,
+    or (free mode, the closer, no offer open) close trading. Choosing trade cards has none."""
+    player(s, seat)
+    t = trading(s)
+    if t.acceptor is not None:
+        raise IllegalAction("choosing trade cards has no default; the staller is folded")
+    if t.offer is not None:
+        verify_decline(config, s, seat, None)
+        return lambda n: do_decline(config, n, seat)
+    if t.mode is TradingMode.IN_TURN:
+        verify_pass(config, s, seat)
+        return lambda n: do_pass(config, n, seat)
+    if seat != closer(s):
+        raise IllegalAction("no clock runs for this seat now")
+    return lambda n: do_close(config, n, None, "the trading clock ran out")
+
+
+_DEAL_SIZES = (5, 6, 7)
+OPTIONS = ("trading_mode", "closing", "orbits")
+
+
+A, N = ActionKind, Needs
+P = By.PLAYER
+
+# fmt: off
+ROWS: tuple[Action, ...] = (
+    #      kind                  by  phases   entry            needs         check           step               event             body        binds  key  label
+    Action(A.OFFER,              P, TRADING, "offer",         N.K,          verify_offer,   do_offer,          TradeOffered,     ("k",),     True,  "o", "offer"),
+    Action(A.ACCEPT,             P, TRADING, "accept",        N.OPEN_OFFER, verify_accept,  do_accept,         TradeAccepted,    ("offer",), False, "y", "accept"),
+    Action(A.DECLINE,            P, TRADING, "decline",       N.OPEN_OFFER, verify_decline, do_decline,        TradeDeclined,    ("offer",), False, "n", "decline"),
+    Action(A.WITHDRAW,           P, TRADING, "withdraw",      N.OPEN_OFFER, verify_withdraw, do_withdraw,      OfferWithdrawn,   ("offer",), False, "w", "withdraw"),
+    Action(A.PASS,               P, TRADING, "pass",          N.NOTHING,    verify_pass,    do_pass,           Passed,           (),         True,  "p", "pass"),
+    Action(A.CHOOSE_TRADE_CARDS, P, TRADING, "trade_give",    N.POSITIONS,  verify_choose,  do_choose,         TradeCardsChosen, None,       False),
+    Action(A.CLOSE_TRADING,      P, TRADING, "close_trading", N.NOTHING,    verify_close,   do_close_trading,  TradingClosed,    (),         True,  "x", "close trading"),
+)
+# fmt: on
+
+
+@dataclass(frozen=True, slots=True)
+class Trading(Step):
+    """Blind trading, in turn or free, as the dealer announced (SPEC 3.4, 3.5): Weeping
+    Willow's own step."""
+
+    KIND: ClassVar[str] = "trading"
+    PHASE: ClassVar[Phase] = Phase.TRADING
+    ACTIONS: ClassVar[tuple[Action, ...]] = ROWS
+
+    def reads(self) -> tuple[str, ...]:
+        return OPTIONS
+
+    def check_options(self, chosen: Mapping[str, OptionValue]) -> None:
+        mode, closing, orbits = (chosen[name] for name in OPTIONS)
+        if mode == TradingMode.FREE.value and closing != TradingClose.DEALER_CALLS.value:
+            raise ConfigError("free trading closes only when the dealer calls it")
+        if (closing == TradingClose.ORBITS.value) != (orbits != 0):
+            raise ConfigError("orbits is 1..100 when trading closes after a set number, else 0")
+
+    def words(self, chosen: Mapping[str, OptionValue]) -> str:
+        if chosen["trading_mode"] == TradingMode.FREE.value:
+            return "free trading until the dealer calls it"
+        closing = chosen["closing"]
+        if closing == TradingClose.ORBITS.value:
+            return f"trading in turn for {plural(int(chosen['orbits']), 'orbit')}"
+        if closing == TradingClose.DEALER_CALLS.value:
+            return "trading in turn until the dealer calls it"
+        return "trading in turn until a full orbit passes without a trade"
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        return enter(config, s)
+
+    def to_act(self, s: HandState) -> tuple[int, ...]:
+        return to_act(s)
+
+    def ops(self, s: HandState) -> tuple[OpDue, ...]:
+        t = trading(s)
+        if t.offer is None or t.acceptor is None:
+            return ()
+        return tuple(OpDue(CardOp.GIVE, x) for x in to_act(s))
+
+    def default(self, config: TableConfig, s: HandState, seat: int) -> Default:
+        return default(config, s, seat)
+
+    def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
+        return do_stall(config, s, seat)

@@ -1,0 +1,91 @@
+"""The catalogue: every game this release plays, each a description the engine walks
+(SPEC 3.13). Pure; no I/O.
+
+A game is found by its name on the wire (`game`); the hash of its description (`spec_hash`)
+is pinned by the announcement of every hand that plays it, so a peer or the verifier whose
+catalogue holds another description of the game refuses the hand rather than play other rules.
+`ACTIONS` is the whole action table: the engine's rows and those every catalogued game's own
+steps bring.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
+from p2pwillow.games.weeping_willow import WEEPING_WILLOW
+from p2pwillow.ledger.canonical import canonical_bytes
+from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
+from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec
+
+CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
+    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN)}
+)
+"""Every game by its name on the wire, in the order a menu lists them."""
+
+DEFAULT = WEEPING_WILLOW.name
+
+
+def game(name: str) -> GameSpec:
+    """The game called `name`; ConfigError naming the games there are if there is none."""
+    found = CATALOGUE.get(name)
+    if found is None:
+        known = ", ".join(CATALOGUE)
+        raise ConfigError(f"no game called {name!r} here (the games: {known})")
+    return found
+
+
+_HASHES: dict[str, str] = {}
+
+
+def spec_hash(spec: GameSpec) -> str:
+    """SHA-256 of the canonical JSON of the description, lowercase hex (SPEC 3.13)."""
+    found = _HASHES.get(spec.name)
+    if found is None or CATALOGUE.get(spec.name) is not spec:
+        found = hashlib.sha256(canonical_bytes(spec.describe())).hexdigest()
+        if CATALOGUE.get(spec.name) is spec:
+            _HASHES[spec.name] = found
+    return found
+
+
+def _all_rows() -> tuple[Action, ...]:
+    rows: dict[ActionKind, Action] = {a.kind: a for a in ENGINE_ACTIONS}
+    for spec in CATALOGUE.values():
+        for step in spec.script:
+            for row in step.ACTIONS:
+                rows.setdefault(row.kind, row)
+    return tuple(rows.values())
+
+
+ACTIONS: tuple[Action, ...] = _all_rows()
+"""Every row of the action table, the engine's first, then each game's own."""
+
+ACTION: Mapping[ActionKind, Action] = MappingProxyType({a.kind: a for a in ACTIONS})
+"""The row of every action kind."""
+
+LEGACY_ANNOUNCE = "announce"
+"""The entry kind of Weeping Willow's announcement in transcripts made before games were
+descriptions (SPEC 3.13): it carries the announce action too."""
+
+BY_ENTRY: Mapping[str, Action] = MappingProxyType(
+    {
+        **{a.entry: a for a in ACTIONS if a.decided},
+        LEGACY_ANNOUNCE: ACTION[ActionKind.ANNOUNCE],
+    }
+)
+"""The player action each decision entry kind carries (SPEC 7.2)."""
+
+__all__ = [
+    "ACTION",
+    "ACTIONS",
+    "BY_ENTRY",
+    "CATALOGUE",
+    "DEFAULT",
+    "LEGACY_ANNOUNCE",
+    "ROLL_YOUR_OWN",
+    "WEEPING_WILLOW",
+    "game",
+    "spec_hash",
+]

@@ -1,0 +1,70 @@
+"""A player's decision: exactly one action of the action table with the one argument its row
+needs (SPEC 3.3). Pure; no I/O.
+
+Bots make them, the terminal client makes them from keys, the session turns them into signed
+entries, the in-process table and the arena apply them: one type for all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pwillow.limits import is_int
+from p2pwillow.rules.actions import ActionKind, known
+from p2pwillow.rules.errors import IllegalAction
+from p2pwillow.rules.script import Announcement
+
+_FIELDS = ("amount", "k", "positions", "announcement")
+
+
+class DecisionError(IllegalAction, ValueError):
+    """A decision that is no decision: an action no player decides, or the wrong argument."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Exactly one player action for the rules engine.
+
+    `amount` is the bet, or the raise-to round total; `k` the offer size; `positions` the hand
+    positions given in a trade, or for LAY_OUT the hand positions in reveal order (first
+    revealed first); `announcement` the dealer's announcement. Only the field the action's row
+    needs is set (`Needs.decision_field`).
+    """
+
+    kind: ActionKind
+    amount: int | None = None
+    k: int | None = None
+    positions: tuple[int, ...] | None = None
+    announcement: Announcement | None = None
+
+    def __post_init__(self) -> None:
+        row = known(self.kind) if isinstance(self.kind, ActionKind) else None
+        if row is None or not row.decided:
+            raise DecisionError(f"{self.kind!r} is not a player's decision")
+        needed = row.needs.decision_field
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if (value is None) == (name == needed):
+                state = "needs" if name == needed else "takes no"
+                raise DecisionError(f"a {self.kind.value} decision {state} {name}")
+        if self.amount is not None and not is_int(self.amount):
+            raise DecisionError(f"amount must be an integer, not {self.amount!r}")
+        if self.k is not None and not is_int(self.k):
+            raise DecisionError(f"k must be an integer, not {self.k!r}")
+        if self.positions is not None and (
+            not isinstance(self.positions, tuple) or not all(map(is_int, self.positions))
+        ):
+            raise DecisionError(f"positions must be a tuple of integers, not {self.positions!r}")
+        if self.positions is not None and len(set(self.positions)) != len(self.positions):
+            raise DecisionError("a position is named twice")
+        if self.announcement is not None and not isinstance(self.announcement, Announcement):
+            raise DecisionError(f"not an announcement: {self.announcement!r}")
+
+    def argument(self) -> object:
+        """The argument the action's row takes from this decision (None if it needs none)."""
+        row = known(self.kind)
+        assert row is not None
+        return row.argument(self)
+
+
+__all__ = ["Decision", "DecisionError"]
