@@ -38,6 +38,10 @@ EXIT_BROKEN_PIPE = 141
 """The reader of the output went away (as a shell shows a process ended by SIGPIPE)."""
 
 MAX_HANDS = 10_000
+GAMES = ("weeping-willow", "roll-your-own")
+"""The catalogue's games by name, for the help text (a test holds them equal to
+`p2pwillow.games.CATALOGUE`: the command line is built without importing it)."""
+DEFAULT_GAME = GAMES[0]
 MAX_STACK = 10**12
 """The largest starting stack a table allows (SPEC 3.1)."""
 MAX_JOBS = 256
@@ -114,7 +118,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return _usage("simulate", f"--hands must be 1 to {MAX_HANDS}, not {args.hands}")
     if not 1 <= args.stack <= MAX_STACK:
         return _usage("simulate", f"--stack must be 1 to {MAX_STACK} chips, not {args.stack}")
-    config = TableConfig(seats=args.players, starting_stack=args.stack)
+    games = _games(args)
+    if isinstance(games, str):
+        return _usage("simulate", games)
+    config = TableConfig(seats=args.players, starting_stack=args.stack, games=games)
     to_stdout = args.out == "-"
     where = "standard output" if to_stdout else args.out
     out: BinaryIO
@@ -373,8 +380,12 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
 
     if not 0 <= args.hands <= MAX_HANDS:
         return f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}"
+    games = _games(args)
+    if isinstance(games, str):
+        return games
     try:
         config = TableConfig(
+            games=games,
             seats=seats,
             starting_stack=args.stack,
             trade_tokens=args.tokens,
@@ -509,9 +520,28 @@ def _seat_arguments(
         )
 
 
+def _game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        metavar="NAME",
+        help=f"the game the table plays: {', '.join(GAMES)} (default {DEFAULT_GAME})",
+    )
+
+
+def _games(args: argparse.Namespace) -> tuple[str, ...] | str:
+    """The table's games from --game, or why not (a name the catalogue does not hold)."""
+    from p2pwillow.games import CATALOGUE
+
+    if args.game not in CATALOGUE:
+        return f"--game: no game called {args.game!r} here (the games: {', '.join(CATALOGUE)})"
+    return (args.game,)
+
+
 def _table_arguments(parser: argparse.ArgumentParser) -> None:
     """The table settings `willow host` and `willow play` take (SPEC 3.1)."""
     parser.add_argument("--table", help="the table's name (default: NAME's table)")
+    _game_argument(parser)
     parser.add_argument(
         "--hands", type=int, default=0, help="end the game after N hands (default 0: no limit)"
     )
@@ -653,6 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--level", default="normal", help="how well the bots play: easy, normal (default), hard"
     )
+    _game_argument(simulate)
     simulate.set_defaults(run=_cmd_simulate)
 
     verify = commands.add_parser(

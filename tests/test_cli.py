@@ -57,6 +57,9 @@ def test_the_levels_offered_are_the_bots_and_verify_does_not_load_the_table() ->
     from p2pwillow import bots, cli
 
     assert cli.LEVELS == bots.LEVELS
+    from p2pwillow.games import CATALOGUE, DEFAULT
+
+    assert tuple(CATALOGUE) == cli.GAMES and cli.DEFAULT_GAME == DEFAULT
     probe = (
         "import sys; from p2pwillow.cli import main; "
         "code = main(['verify', '--brief', sys.argv[1]]); "

@@ -172,7 +172,7 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
         person.remember("announce", text)
         assert transcript_lines(path) > 1
         t.press("\r")
-        await t.wait_for("bot 0 announces 5 cards, trading in turn")
+        await t.wait_for("bot 0 announces Weeping Willow: 5 cards, trading in turn")
         # Hands until one reaches the showdown (the bots may all fold to a bet).
         for _hand in range(HANDS):
             for _ in range(300):
@@ -230,7 +230,7 @@ def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
     # What the screen showed happened in the transcript too, and the transcript verifies.
     entries = [json.loads(line) for line in path.read_bytes().splitlines()]
     kinds = [(e["kind"], e["author"]) for e in entries]
-    assert ("announce", 0) in kinds
+    assert ("announce_game", 0) in kinds
     assert ("trade_give", 0) in kinds
     assert ("bet", 0) in kinds
     assert any(k == "offer" and a == 0 for k, a in kinds)

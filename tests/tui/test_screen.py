@@ -160,7 +160,7 @@ def test_announcing_free_trading_and_closing_it(tmp_path: Path) -> None:
         t.press("c", "t")
         await t.wait_for(lambda s: "[t] trading free" in s and "when you call it" in s)
         t.press("\r")
-        await t.wait_for("bot 0 announces 6 cards, free trading, closing when the dealer calls")
+        await t.wait_for("bot 0 announces Weeping Willow: 6 cards, free trading until the dealer")
         closed = False
         for _ in range(100):
             text = await t.settled(
