@@ -44,8 +44,10 @@ Linux-only: asyncio and threads, no signals.
 # hands are played the sequencer writes it at once and every other seat END_GRACE later, so
 # that a sequencer gone silent after the last hand does not keep the game open: the witnesses
 # hold a game end that passes and replace the sequencer (SPEC 7.5, 8.9). A game end binds the
-# head, so each seat writes it again whenever its head moves. The store's log of signed
-# entries keeps the per-author counters a restarted node needs.
+# head, so each seat writes it again whenever its head moves. When to write it, to leave, to
+# sit in and to deal is the seat's policy (`p2pwillow.seat`, shared with the in-process
+# table); the node's step only asks it. The store's log of signed entries keeps the
+# per-author counters a restarted node needs (`p2pwillow.keeping`).
 #
 # Between hands one seat, the sequencer, countersigns every entry, the next dealer's
 # `hand_start` included (SPEC 6.6): a game end, a leave or a sit in and the next hand's start
@@ -90,7 +92,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pwillow.bots import LEVELS, BotError, strength
-from p2pwillow.client import LEFT_TABLE, Notice, Shown
+from p2pwillow.client import Notice, Shown
 from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
@@ -128,6 +130,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, IllegalAction, RulesError
+from p2pwillow.seat import Do, SeatPolicy, Wishes
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -150,14 +153,6 @@ HAND_SECRET = "hand-key"
 """The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
 TICK = 0.5
 """How often the session's clock is read (its action clock counts whole seconds)."""
-DEAL_GRACE = 0.3
-"""A next dealer waits this long once no hand is running before it deals: a game end or a leave
-another seat wrote at the same moment then reaches the sequencer first and is placed first,
-rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
-END_GRACE = 1.0
-"""Once the hands are played, a seat that does not sequence waits this long before it writes
-the game end too: the sequencer's own normally comes first and the rest are refused; if the
-sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
 LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
@@ -171,7 +166,6 @@ the heartbeat to leave before the connection closes (sockets close with LINGER 0
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
-ENDED_BY_YOU = "the game is over: you ended it"
 JOIN_TRIES = 3
 """A `join` the sequencer refused while no hand runs is written again at once at most this many
 times; after that (or if a hand started first), once the next hand has ended."""
@@ -1398,17 +1392,8 @@ class _Play:
         self.sequencer = -1
         self.between = False
         """No hand is running (the session's `between_hands` after the last call)."""
-        self._end_asked: bytes | None = None
-        """The head at which this seat last wrote the game end (a game end binds the head)."""
-        self._between_key: tuple[int, bool] | None = None
-        self._between_at = 0.0
-        self._leave_asked: int | None = None
-        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`): a
-        leave the sequencer refused (the next hand's start came first) is written again after
-        that hand, until one is placed. The session keeps no leave pending, so its refusal
-        needs no answer here."""
-        self._sit_in_asked: int | None = None
-        """The hand after which this seat wrote its `sit_in` (once per hand)."""
+        self.policy = SeatPolicy(hands=node.seating.roster.hands)
+        """What this seat does of its own accord: deal, end the game, leave, sit in."""
         self.departed: deque[tuple[int, int]] = deque()
         """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
@@ -1834,8 +1819,9 @@ class _Play:
     def step(
         self, now: float, decisions: tuple[DecisionLike, ...], deal_wanted: bool
     ) -> _StepResult:
-        """The node's own step: the seat acceptance (once confirmed), the clock, the next
-        hand if this seat deals it, the person's decisions or the bot's."""
+        """The node's own step: the seat acceptance (once confirmed), the clock, what the
+        seat's policy says it does now (`seat.SeatPolicy`: the game's end, leaving, sitting
+        in, the next hand), the person's decisions or the bot's."""
         s = self.session
         if self.watching:
             waiting = self._join_step(s)
@@ -1846,44 +1832,39 @@ class _Play:
             self._polled = True
             out += self._call(s.poll)
         out += self._call(lambda: s.handle_timer(now))
-        if self._leave_asked is not None and s.seat not in s.ledger.identities:
-            return _StepResult(out, left=LEFT_TABLE.format(hand=s.hand_number))
-        over = self._over(s)
-        if over is not None:
-            waited = now - self._between_since(s, now) >= END_GRACE
-            wants = over == ENDED_BY_YOU or s.sequencer == s.seat or waited
-            head = s.ledger.head_hash
-            if not s.ended and wants and self._end_asked != head:
-                # this seat writes the game's end (the person asked, or the hands are played:
-                # the sequencer at once, the others a moment later); every seat signs it (SPEC
-                # 7.3). Once per head: a game end binds the head, so one refused because the
-                # state moved (a next hand started, the sequencer was replaced) is made again.
-                self._end_asked = head
+        node = self.node
+        bot = node.bot is not None
+        wishes = Wishes(
+            deal=bot or deal_wanted,
+            end=node.end_wanted,
+            leave=node.leave_wanted,
+            sit_in=node.sit_in_wanted,
+        )
+        sat_in = dealt = False
+        while (move := self.policy.next(s, wishes, now)) is not None:
+            if move.do is Do.STOP:
+                if move.left:
+                    return _StepResult(out, left=move.reason)
+                return _StepResult(out, over=move.reason)
+            if move.do is Do.WAIT:
+                return _StepResult(out)
+            if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
-            if s.complete:
-                return _StepResult(out, over=over)
-            return _StepResult(out)
+            elif move.do is Do.LEAVE:
+                try:
+                    out += self._call(s.leave)
+                except IllegalAction as exc:
+                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
+                return _StepResult(out)
+            elif move.do is Do.SIT_IN:
+                with contextlib.suppress(IllegalAction):
+                    out += self._call(s.sit_in)
+                    sat_in = True
+            else:
+                out += self._call(s.start_hand)
+                dealt = True
         notices: list[str] = []
-        sat_in = False
-        if self._leaves(s):
-            self._leave_asked = s.hand_number
-            try:
-                out += self._call(s.leave)
-            except IllegalAction as exc:
-                return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
-            return _StepResult(out)
-        if self._sits_in(s):
-            # a seat sat out (timed out, a replaced sequencer) that is here again plays from
-            # the next hand; once per hand: a sit_in refused because the state moved is
-            # written again after the next
-            self._sit_in_asked = s.hand_number
-            with contextlib.suppress(IllegalAction):
-                out += self._call(s.sit_in)
-                sat_in = True
-        dealt = self._deals(s, deal_wanted, now)
-        if dealt:
-            out += self._call(s.start_hand)
         for decision in decisions:
             error = decision_error(s, decision)
             if error is not None:
@@ -1917,66 +1898,6 @@ class _Play:
         except (IllegalAction, RulesError) as exc:
             log.warning("the bot in seat %s decided what the rules refuse: %s", s.seat, exc)
             return Output(), True
-
-    def _leaves(self, s: Session) -> bool:
-        """This seat writes its `leave` now: the player asked and no hand is running (SPEC
-        8.9). The sequencer places it, or refuses it if the next hand started first (it
-        countersigns that hand's start too, SPEC 6.6); a sequencer's own leave hands sequencing
-        to the seat that takes over from it. Once per hand: a leave refused because the state
-        moved is written again after the next."""
-        if not self.node.leave_wanted or not s.between_hands or s.ended:
-            return False
-        return self._leave_asked != s.hand_number
-
-    def _sits_in(self, s: Session) -> bool:
-        """This seat writes its `sit_in` now: it sits out, the rules let it play the next
-        hand, and its player wants to (a bot always)."""
-        me = s.seat
-        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
-            return False
-        if not self.node.sit_in_wanted or self._sit_in_asked == s.hand_number:
-            return False
-        return s.game.can_sit_in(me)
-
-    def _between_since(self, s: Session, now: float) -> float:
-        """Since when no hand is running (as this seat saw it)."""
-        key = (s.hand_number, s.between_hands)
-        if self._between_key != key:
-            self._between_key, self._between_at = key, now
-        return self._between_at
-
-    def _deals(self, s: Session, wanted: bool, now: float) -> bool:
-        """This seat opens the next hand now: it deals it, and it is a bot's seat, or the
-        first hand, or the person asked for the next hand."""
-        if not s.between_hands or self._leave_asked == s.hand_number:
-            return False  # not while this seat's leave is on its way
-        if s.hand_start_pending:
-            return False  # its hand start is on its way to the sequencer
-        if s.holds_seat_change or now - self._between_since(s, now) < DEAL_GRACE:
-            # a courtesy: another seat's game end or leave may be on its way; the sequencer
-            # places it first, rather than refusing it once the hand has started
-            return False
-        try:
-            dealer = s.game.next_button()
-        except RulesError:
-            return False
-        return dealer == s.seat and (self.node.bot is not None or wanted or s.hand_number == 0)
-
-    def _over(self, s: Session) -> str | None:
-        """Why the game ends now, or None while it goes on. Once a `game_end` is in the chain
-        the game has ended whoever wrote it; the node stops once every seat signed it."""
-        if not s.between_hands and not s.ended:
-            return None
-        if self.node.end_wanted:
-            return ENDED_BY_YOU
-        limit = self.node.seating.roster.hands
-        if limit and s.hand_number >= limit:
-            return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
-        if sum(p.plays for p in s.game.players) < 2:
-            return "the game is over: one player has all the chips"
-        if s.ended:
-            return "the game is over: a player ended it"
-        return None
 
 
 __all__ = [
