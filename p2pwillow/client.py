@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Protocol
 
 from p2pwillow.rules import Decision
+from p2pwillow.seat import LEFT_TABLE
 from p2pwillow.view import Link, TableView
 
 __all__ = ["LEFT_TABLE", "Client", "Decision", "Notice", "Shown"]
-
-LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
-"""What `ended` says once the person's seat has left (`Client.leave_table`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,12 @@ action clock. Does I/O: it writes the transcript, and runs the table in a worker
 # hand, close) and reads only what the worker publishes: a frozen `TableView`, `busy` and
 # a `Notice`, each publication bumping the version that `changed()` waits on.
 #
-# The worker plays the table one step at a time: start a hand when the person asks for
-# it; else one round of decisions (the person's seat decides with the decision the person
-# sent, if any); else, when the hand waits for nobody but the clock, a tick of the table's
-# virtual clock. When the hand waits for the person, the worker waits for a command.
+# The worker plays the table one step at a time: what the person's seat does of its own
+# accord, as a live node's seat does (`p2pwillow.seat`: leave, end the game, sit in, start
+# the next hand when the person asks for it, whoever deals it); else one round of
+# decisions (the person's seat decides with the decision the person sent, if any); else,
+# when the hand waits for nobody but the clock, a tick of the table's virtual clock. When
+# the hand waits for the person, the worker waits for a command.
 #
 # Seating (SPEC 6.7): the sessions are made together, so the person's session signs its
 # seat acceptance at once; the table holds everything that seat sends until the person has
@@ -36,10 +38,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from p2pwillow.bots import DEFAULT_LEVEL, Level
-from p2pwillow.client import LEFT_TABLE, Notice, Shown
+from p2pwillow.client import Notice, Shown
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import Decision, IllegalAction, RulesError, TableConfig
+from p2pwillow.seat import Do, SeatPolicy, Wishes
 from p2pwillow.session import Output, Session
 from p2pwillow.table import Decider, Table, TableError
 from p2pwillow.view import Link, TableView, table_view
@@ -152,7 +155,8 @@ class InProcessClient:
     `level` how well the bots play (SPEC 9, Levels), `pace` how many seconds the worker lets
     pass after each round of bot decisions so that a person can follow them (0 in tests),
     `idle` how long the others wait when only the person may still act and need not (an
-    offer in free trading) before their clock runs.
+    offer in free trading) before their clock runs. `hands` ends the game after that many
+    hands (0: no limit), as `willow host --hands` does.
 
     Raises FileExistsError if `transcript` exists, ValueError for an impossible table.
     """
@@ -171,10 +175,13 @@ class InProcessClient:
         name: str = "in-process table",
         pace: float = 0.0,
         idle: float = 15.0,
+        hands: int = 0,
     ) -> None:
         players = bots + 1
         if not 1 <= bots <= 9 or not 0 <= seat < players:
             raise ValueError(f"a table has 1 to 9 bots and the person in seat 0..{bots}")
+        if hands < 0:
+            raise ValueError(f"a hand limit is 0 (none) or more, not {hands}")
         self._config = config if config is not None else TableConfig(seats=players)
         self._players = players
         self._seat = seat
@@ -202,6 +209,10 @@ class InProcessClient:
         self._leave_wanted = False
         self._sit_in_wanted = False
         self._left = False
+        # The person's seat's own policy, the live node's (`p2pwillow.seat`): one process
+        # drives every seat, so nothing another seat writes can cross this one's and no grace
+        # is waited; the person paces the table, starting every hand whoever deals it.
+        self._policy = SeatPolicy(hands=hands, deal_grace=0.0, end_grace=0.0, paces=True)
         self._refusals_seen = 0
         self._stale_seen = 0
         self._stopped = False
@@ -384,24 +395,6 @@ class InProcessClient:
         except (IllegalAction, TableError) as exc:
             self.failure = exc
 
-    def _leave(self, hand: int) -> _Step:
-        """Between hands, the person's seat leaves (SPEC 3.11): its `leave` entry, and the
-        table is over for it (one process drives every seat, so no race with a next hand)."""
-        table = self._table
-        assert table is not None
-        self._leave_wanted = False
-        try:
-            table.leave(self._seat)
-        except (IllegalAction, TableError) as exc:
-            self._publish(notice=f"you cannot leave now: {exc}")
-            return _Step.WAIT
-        why = LEFT_TABLE.format(hand=hand)
-        self._left = True
-        with self._lock:
-            self._ended = why
-        self._publish(notice=why)
-        return _Step.WAIT
-
     def _take(self, command: _Command) -> None:
         if isinstance(command, _Seat):
             table = self._table
@@ -409,7 +402,6 @@ class InProcessClient:
             if command.same:
                 with self._lock:
                     self._confirmed = True
-                self._want_hand = True
                 table.release()
             else:
                 self._stop("you left the table: the safety codes did not match")
@@ -432,55 +424,65 @@ class InProcessClient:
             else:
                 self._decision = command.decision
 
-    def _sit_in(self) -> None:
-        """Between hands, the person's seat, which asked, plays again after sitting out once
-        the rules allow (SPEC 3.11: after a hand without it); one process drives every seat,
-        so it is in the chain before the next hand starts."""
-        table, me = self._table, self._seat
+    def _own_move(self) -> _Step | None:
+        """What the person's seat does of its own accord (`SeatPolicy`, as a live node's seat:
+        leave, end the game, sit in, start the next hand), made until nothing is left; the
+        step to wait for after it, or None when it is the hand's turn."""
+        table = self._table
         assert table is not None
-        player = self._session.game.player(me)
-        if not player.sitting_out:
-            self._sit_in_wanted = False
-        elif self._session.game.can_sit_in(me):
-            self._sit_in_wanted = False
-            try:
-                table.sit_in(me)
-            except (IllegalAction, TableError) as exc:
-                self._publish(notice=f"you cannot sit in now: {exc}")
+        session = self._session
+        wishes = Wishes(
+            deal=self._want_hand,
+            end=self._end_wanted,
+            leave=self._leave_wanted,
+            sit_in=self._sit_in_wanted,
+        )
+        while (move := self._policy.next(session, wishes, table.now)) is not None:
+            if move.do is Do.STOP:
+                self._left = move.left
+                with self._lock:
+                    first = self._ended is None
+                    self._ended = move.reason
+                if first:
+                    self._publish(notice=move.reason)
+                return _Step.WAIT
+            if move.do is Do.WAIT:
+                return _Step.WAIT
+            if move.do is Do.END_GAME:
+                self._end_game()  # the game_end, signed by every seat (SPEC 7.3)
+            elif move.do is Do.LEAVE:
+                # (one process drives every seat: no race with a next hand, SPEC 3.11)
+                try:
+                    table.leave(self._seat)
+                except (IllegalAction, TableError) as exc:
+                    self._leave_wanted = False
+                    self._publish(notice=f"you cannot leave now: {exc}")
+                    return _Step.WAIT
+            elif move.do is Do.SIT_IN:
+                # the wish lasts until the seat's sit_in is written (after the next hand if
+                # the rules refuse it now)
+                try:
+                    table.sit_in(self._seat)
+                except (IllegalAction, TableError) as exc:
+                    self._publish(notice=f"you cannot sit in now: {exc}")
+                else:
+                    self._sit_in_wanted = False
+            else:
+                self._want_hand = False
+                table.start_hand()
+                return _Step.DONE
+        return _Step.WAIT if session.between_hands else None
 
     def _step(self, *, tick: bool) -> _Step:
         """One step of the table, and what to wait for before the next one."""
         table = self._table
         assert table is not None
         session = self._session
-        if not self._confirmed:
+        if not self._confirmed or self._left:
             return _Step.WAIT
-        if session.between_hands:
-            playing = [p for p in session.game.players if p.plays]
-            over = None
-            if self._end_wanted:
-                over = "the game is over: you ended it"
-            elif len(playing) < 2 and session.hand_number:
-                over = "the game is over: one player has all the chips"
-            if self._left:
-                return _Step.WAIT
-            if self._sit_in_wanted and not session.ended:
-                self._sit_in()
-            if over is None and self._leave_wanted and not session.ended:
-                return self._leave(session.hand_number)
-            if over is not None:
-                self._end_game()  # the game_end, signed by every seat (SPEC 7.3)
-                with self._lock:
-                    first = self._ended is None
-                    self._ended = over
-                if first:
-                    self._publish(notice=over)
-                return _Step.WAIT
-            if not self._want_hand:
-                return _Step.WAIT
-            self._want_hand = False
-            table.start_hand()
-            return _Step.DONE
+        own = self._own_move()
+        if own is not None:
+            return own
         if not tick:
             try:
                 if table.decide_round():

@@ -20,11 +20,11 @@ Linux-only: asyncio and threads, no signals.
 #                 applied it), then runs the node's own step: the session's clock, the next
 #                 hand when this seat deals it, the bot's or the person's decision;
 #   the worker    (one thread, `worker.Worker`) is where the session lives. Around every
-#                 Session call it keeps the store in step before anything is sent: the hand's
-#                 secret is on disk (fsynced), every applied entry is in the transcript (one
-#                 line, flushed), and every entry this seat signed is in its log of signed
-#                 entries. Only then does the driver hand what the call produced to the
-#                 replication.
+#                 Session call it keeps the store in step before anything is sent
+#                 (`keeping.GameFiles.keep`): the hand's secret is on disk (fsynced), every
+#                 applied entry is in the transcript (one line, flushed), and every entry this
+#                 seat signed is in its log of signed entries. Only then does the driver hand
+#                 what the call produced to the replication.
 #
 # The session sees nothing until the player has compared the safety code and confirmed its
 # seat: the driver leaves the replication's events where they are (peers resend what is not
@@ -44,8 +44,10 @@ Linux-only: asyncio and threads, no signals.
 # hands are played the sequencer writes it at once and every other seat END_GRACE later, so
 # that a sequencer gone silent after the last hand does not keep the game open: the witnesses
 # hold a game end that passes and replace the sequencer (SPEC 7.5, 8.9). A game end binds the
-# head, so each seat writes it again whenever its head moves. The store's log of signed
-# entries keeps the per-author counters a restarted node needs.
+# head, so each seat writes it again whenever its head moves. When to write it, to leave, to
+# sit in and to deal is the seat's policy (`p2pwillow.seat`, shared with the in-process
+# table); the node's step only asks it. The store's log of signed entries keeps the
+# per-author counters a restarted node needs (`p2pwillow.keeping`).
 #
 # Between hands one seat, the sequencer, countersigns every entry, the next dealer's
 # `hand_start` included (SPEC 6.6): a game end, a leave or a sit in and the next hand's start
@@ -90,8 +92,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pwillow.bots import LEVELS, BotError, strength
-from p2pwillow.client import LEFT_TABLE, Notice, Shown
-from p2pwillow.crypto.group import DecodeError, Rng, scalar_from_bytes, scalar_to_bytes
+from p2pwillow.client import Notice, Shown
+from p2pwillow.crypto.group import DecodeError, Rng
+from p2pwillow.keeping import HAND_SECRET, GameFiles, KeepError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
@@ -128,6 +131,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
+from p2pwillow.seat import Do, SeatPolicy, Wishes
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -138,25 +142,15 @@ from p2pwillow.session import (
     Refusal,
     Session,
 )
-from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, SignedLog, Store, StoreError, Transcript
+from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError
 from p2pwillow.table import Decider, bot_decider
 from p2pwillow.view import Link, TableView, table_view
 
 log = logging.getLogger(__name__)
 
 DEAL_SIZES = (5, 6, 7)
-HAND_SECRET = "hand-key"
-"""The name under which a hand's secret x is kept in the store (SPEC 5.2)."""
 TICK = 0.5
 """How often the session's clock is read (its action clock counts whole seconds)."""
-DEAL_GRACE = 0.3
-"""A next dealer waits this long once no hand is running before it deals: a game end or a leave
-another seat wrote at the same moment then reaches the sequencer first and is placed first,
-rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
-END_GRACE = 1.0
-"""Once the hands are played, a seat that does not sequence waits this long before it writes
-the game end too: the sequencer's own normally comes first and the rest are refused; if the
-sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
 LOOK_AGAIN = 0.3
 """A bot that chose to wait looks once more after this long if nothing happened (a dealer
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
@@ -170,7 +164,6 @@ the heartbeat to leave before the connection closes (sockets close with LINGER 0
 GREET_EVERY = 0.5
 LINKS_EVERY = 0.25
 """Each peer's link is looked at this often (and whenever its liveness changes)."""
-ENDED_BY_YOU = "the game is over: you ended it"
 JOIN_TRIES = 3
 """A `join` the sequencer refused while no hand runs is written again at once at most this many
 times; after that (or if a hand started first), once the next hand has ended."""
@@ -1397,29 +1390,17 @@ class _Play:
         self.sequencer = -1
         self.between = False
         """No hand is running (the session's `between_hands` after the last call)."""
-        self._end_asked: bytes | None = None
-        """The head at which this seat last wrote the game end (a game end binds the head)."""
-        self._between_key: tuple[int, bool] | None = None
-        self._between_at = 0.0
-        self._leave_asked: int | None = None
-        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`): a
-        leave the sequencer refused (the next hand's start came first) is written again after
-        that hand, until one is placed. The session keeps no leave pending, so its refusal
-        needs no answer here."""
-        self._sit_in_asked: int | None = None
-        """The hand after which this seat wrote its `sit_in` (once per hand)."""
+        self.policy = SeatPolicy(hands=node.seating.roster.hands)
+        """What this seat does of its own accord: deal, end the game, leave, sit in."""
         self.departed: deque[tuple[int, int]] = deque()
         """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
         self._session: Session | None = None
-        self._transcript: Transcript | None = None
-        self._signed: SignedLog | None = None
-        self._saved_secret: tuple[int, int] | None = None
+        self.files: GameFiles | None = None
+        """The game's transcript, log of signed entries and hand secrets (once open)."""
         self._decider: Decider | None = None
         self._looked_head: int | None = None
         self._polled = False
-        self._logged: dict[int, bytes] = {}
-        """counter -> author signature of every entry in the log of signed entries."""
         self.restored: tuple[Entry, ...] = ()
         """The transcript a resumed node started from (empty for a new game)."""
         self.accepted = False
@@ -1444,13 +1425,8 @@ class _Play:
         """The last refusal of this seat's join (its signature and why), for the loop to say."""
         self.join_sent: int | None = None
         """The hand after which this newcomer last wrote its `join`."""
-        self._checked_upto = 0
-        """Entries of a returning player's transcript checked against the chain so far."""
         self._code_of: tuple[bytes | None, Mapping[int, bytes], str] | None = None
         """The game and seats `safety_code` was last worked out for here, and the code."""
-        self._kept: tuple[int, bytes, int | None, int] | None = None
-        """The chain's length and head, the hand's secret and how many entries this seat had
-        signed when `_keep` last ran."""
 
     @property
     def ready(self) -> bool:
@@ -1470,33 +1446,27 @@ class _Play:
         seating, store = node.seating, node.store
         game = seating.genesis.game
         try:
-            transcript = store.transcript(game)
-            if transcript.entries and not (
-                seating.late and transcript.entries[0] == seating.genesis
-            ):
-                transcript.close()
-                raise NodeError(
-                    f"{transcript.path} holds this game already: a new seat never overwrites "
-                    "it (--resume takes the seat again)"
-                )
-            # A player coming back (SPEC 8.9): its file holds the game up to its leave, which
-            # the chain must hold as it is; its log holds the counters it signed, never reused.
-            self._checked_upto = 1 if transcript.entries else 0
-            self._signed = store.signed(game)
-            for authored in self._signed.entries:
-                self._logged[authored.counter] = authored.sig
-            store.save_table(game, seating.encode())
+            # a player coming back (SPEC 8.9): its file may hold the game up to its leave
+            files = GameFiles.new_seat(
+                store, game, returning_to=seating.genesis if seating.late else None
+            )
+        except KeepError as exc:
+            raise NodeError(str(exc)) from None
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
+        self.files = files
         try:
+            store.save_table(game, seating.encode())
             if seating.late:
                 session = self._watch(seating.genesis)
             else:
                 session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except (StoreError, OSError) as exc:
+            self.close()
+            raise NodeError(f"cannot keep this game's files: {exc}") from None
         except (RemoteProtocolError, LocalProtocolError) as exc:
-            transcript.close()
+            self.close()
             raise NodeError(f"cannot take this seat: {exc}") from None
-        self._transcript = transcript
         self._session = session
         self.safety_code = session.ledger.safety_code()
         if node.bot is not None:
@@ -1512,7 +1482,9 @@ class _Play:
         body = genesis.body
         if isinstance(body, k.Genesis) and seat in body.identity_keys():
             return Session(None, None, genesis)
-        return Session.restore(self.keys.identity, seat, [genesis], self.rng, signed=self._logged)
+        return Session.restore(
+            self.keys.identity, seat, [genesis], self.rng, signed=self._files.logged
+        )
 
     def _take_seat(self) -> None:
         """A newcomer's observer session hands over to its seat's once that seat is free in
@@ -1523,11 +1495,11 @@ class _Play:
             return
         try:
             self._session = Session.restore(
-                self.keys.identity, seat, s.ledger.entries, self.rng, signed=self._logged
+                self.keys.identity, seat, s.ledger.entries, self.rng, signed=self._files.logged
             )
         except (RemoteProtocolError, LocalProtocolError) as exc:
             raise NodeError(f"cannot take seat {seat}: {exc}") from None
-        self._kept = None  # another session: kept in full at its first call
+        self._files.reset()  # another session: kept in full at its first call
         self.dirty = True
 
     def _join_step(self, s: Session) -> _StepResult | None:
@@ -1567,26 +1539,20 @@ class _Play:
         node = self.node
         seating, store = node.seating, node.store
         game = seating.genesis.game
-        path = store.game_dir(game) / TRANSCRIPT_FILE
-        if not path.is_file():
-            raise NodeError(f"{path} is missing: there is no game to resume there")
-        secrets: dict[int, int] = {}
         try:
-            transcript = store.transcript(game)
-            signed = store.signed(game)
-            for hand, name in store.secrets(game):
-                data = store.load_secret(game, hand, name) if name == HAND_SECRET else None
-                if data is not None:
-                    secrets[hand] = scalar_from_bytes(data)
+            files = GameFiles.reopen(store, game)
+        except KeepError as exc:
+            raise NodeError(str(exc)) from None
         except (StoreError, OSError, DecodeError) as exc:
             raise NodeError(f"cannot resume from this store: {exc}") from None
-        self._transcript, self._signed = transcript, signed
+        self.files = files
         try:
-            self._session = self._restored(transcript, signed, secrets)
+            self._session = self._restored(files)
         except NodeError:
             self.close()
-            self._transcript = self._signed = None
+            self.files = None
             raise
+        transcript = files.transcript
         self.restored = tuple(transcript.entries)
         self.accepted = self.session.seat in self.session.ledger.seated
         self.safety_code = self.session.ledger.safety_code()
@@ -1594,10 +1560,9 @@ class _Play:
             self._decider = node.bot.decider(seating.seat)
         self._keep(Output())
 
-    def _restored(
-        self, transcript: Transcript, signed: SignedLog, secrets: dict[int, int]
-    ) -> Session:
+    def _restored(self, files: GameFiles) -> Session:
         seating = self.node.seating
+        transcript = files.transcript
         entries = transcript.entries
         me = self.keys.identity.public_key.hex()
         if seating.late and not any(
@@ -1610,21 +1575,14 @@ class _Play:
             )
         if not entries or entries[0] != seating.genesis:
             raise NodeError(f"{transcript.path} does not start with this table's genesis")
-        for authored in signed.entries:
-            held = self._logged.get(authored.counter)
-            if held is not None and held != authored.sig:
-                raise NodeError(
-                    f"{signed.path} holds two different entries for counter {authored.counter}"
-                )
-            self._logged[authored.counter] = authored.sig
         try:
             session = Session.restore(
                 self.keys.identity,
                 seating.seat,
                 entries,
                 self.rng,
-                secrets=secrets,
-                signed=self._logged,
+                secrets=files.secrets,
+                signed=files.logged,
             )
         except RemoteProtocolError as exc:
             raise NodeError(f"{transcript.path} does not verify: {exc}") from None
@@ -1644,27 +1602,21 @@ class _Play:
             raise NodeError(f"the secret of hand {r.number} is not in the store")
         return session
 
+    @property
+    def _files(self) -> GameFiles:
+        assert self.files is not None, "open() first"
+        return self.files
+
     def _log_signed(self, authored: AuthoredEntry) -> None:
-        """Keep an entry this seat signed in its log, before it is sent (SPEC 7.7). The same
-        entry again (a resend) is kept once; another entry for a counter kept already is a
-        bug that must never reach a peer."""
-        assert self._signed is not None
-        held = self._logged.get(authored.counter)
-        if held == authored.sig:
-            return
-        if held is not None:
-            raise NodeError(
-                f"this seat signed two different entries for counter {authored.counter}"
-            )
-        self._signed.append(authored)
-        self._logged[authored.counter] = authored.sig
+        """Keep an entry this seat signed in its log, before it is sent (SPEC 7.7)."""
+        try:
+            self._files.log_signed(authored)
+        except KeepError as exc:
+            raise NodeError(str(exc)) from None
 
     def close(self) -> None:
-        for f in (self._transcript, self._signed):
-            if f is not None:
-                with contextlib.suppress(OSError):
-                    f.sync()
-                f.close()
+        if self.files is not None:
+            self.files.close()
 
     def view(self, links: Mapping[int, Link]) -> TableView:
         self.dirty = False
@@ -1683,73 +1635,20 @@ class _Play:
         return out
 
     def _keep(self, out: Output) -> None:
-        """Before anything `out` holds is sent: the hand's secret on disk (fsynced), every
-        entry the session has applied in the transcript, every entry this seat signed in its
-        log (DESIGN 6)."""
+        """Before anything `out` holds is sent: the store in step with the session
+        (`GameFiles.keep`: the hand's secret, the log of signed entries, the transcript), then
+        what the node reads of the session, and of the chain if it moved."""
         s = self.session
-        ledger = s.ledger
-        secret = s.hand_secret
-        # A call that made nothing and moved neither the chain, the hand's secret nor what this
-        # seat signed (most clock ticks, a look for a decision) leaves nothing to keep: the
-        # node makes hundreds of such calls a hand.
-        mark = (len(ledger), ledger.head_hash, secret, len(s.state.signed))
-        kept = self._kept
-        if not out.send and not out.events and mark == kept:
-            self._follow_session(s)
-            self.dirty = True
-            return
-        game = s.game_id
-        hand = s.hand_number
-        if secret is not None and self._saved_secret != (hand, secret):
-            self.node.store.save_secret(game, hand, HAND_SECRET, scalar_to_bytes(secret))
-            self._saved_secret = (hand, secret)
-            # the secrets of hands that ended and were signed are no longer needed
-            self.node.store.drop_secrets(game, before_hand=hand)
-        transcript, signed = self._transcript, self._signed
-        assert transcript is not None and signed is not None
-        # The log of signed entries first: a transcript holding an entry in this seat's name
-        # whose counter the log lacks would not restore (SPEC 7.7).
-        me = s.seat
-        for item in out.send:
-            if isinstance(item, AuthoredEntry) and item.author == me:
-                self._log_signed(item)
-            elif isinstance(item, Entry) and item.author == me:
-                self._log_signed(item.authored())
-        if kept is None or mark[3] != kept[3]:
-            unlogged = s.state.signed.keys() - self._logged.keys()
-            if unlogged:
-                raise NodeError(
-                    f"counters {sorted(unlogged)} were signed but not kept; nothing sent"
-                )
-        cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
-        if cuts and min(cuts) < len(transcript.entries):
-            transcript.cut_back(min(cuts))
-            self._checked_upto = min(self._checked_upto, len(transcript.entries))
-        held = len(transcript.entries)
-        if self._checked_upto < held:
-            # a player coming back: what its file holds must be the chain's, entry for entry
-            upto = min(held, ledger.head_seq + 1)
-            for seq in range(self._checked_upto, upto):
-                if ledger[seq] != transcript.entries[seq]:
-                    raise NodeError(
-                        f"{transcript.path} holds another entry {seq} than this table's chain"
-                    )
-            self._checked_upto = upto
-        for seq in range(held, ledger.head_seq + 1):
-            entry = ledger[seq]
-            transcript.append(entry)
-            if isinstance(entry.body, k.Leave):
-                self.departed.append((entry.author, seq))
-        if self._checked_upto == held:
-            self._checked_upto = len(transcript.entries)  # what it wrote just now is the chain's
-        if any(isinstance(e, HandClosed) for e in out.events):
-            transcript.sync()
-            signed.sync()
+        try:
+            kept = self._files.keep(s, out)
+        except KeepError as exc:
+            raise NodeError(str(exc)) from None
+        if kept.leaves:
+            self.departed.extend(kept.leaves)
         self._follow_session(s)
-        if kept is None or mark[:2] != kept[:2]:
+        if kept.moved:
             self._follow_chain(s)
             self.urgent = s.seats_owing() if s.seat == s.sequencer else None
-        self._kept = mark
         self.dirty = True
 
     def _follow_session(self, s: Session) -> None:
@@ -1831,8 +1730,9 @@ class _Play:
         self._join_tries = hand, tries
 
     def step(self, now: float, decisions: tuple[Decision, ...], deal_wanted: bool) -> _StepResult:
-        """The node's own step: the seat acceptance (once confirmed), the clock, the next
-        hand if this seat deals it, the person's decisions or the bot's."""
+        """The node's own step: the seat acceptance (once confirmed), the clock, what the
+        seat's policy says it does now (`seat.SeatPolicy`: the game's end, leaving, sitting
+        in, the next hand), the person's decisions or the bot's."""
         s = self.session
         if self.watching:
             waiting = self._join_step(s)
@@ -1843,44 +1743,39 @@ class _Play:
             self._polled = True
             out += self._call(s.poll)
         out += self._call(lambda: s.handle_timer(now))
-        if self._leave_asked is not None and s.seat not in s.ledger.identities:
-            return _StepResult(out, left=LEFT_TABLE.format(hand=s.hand_number))
-        over = self._over(s)
-        if over is not None:
-            waited = now - self._between_since(s, now) >= END_GRACE
-            wants = over == ENDED_BY_YOU or s.sequencer == s.seat or waited
-            head = s.ledger.head_hash
-            if not s.ended and wants and self._end_asked != head:
-                # this seat writes the game's end (the person asked, or the hands are played:
-                # the sequencer at once, the others a moment later); every seat signs it (SPEC
-                # 7.3). Once per head: a game end binds the head, so one refused because the
-                # state moved (a next hand started, the sequencer was replaced) is made again.
-                self._end_asked = head
+        node = self.node
+        bot = node.bot is not None
+        wishes = Wishes(
+            deal=bot or deal_wanted,
+            end=node.end_wanted,
+            leave=node.leave_wanted,
+            sit_in=node.sit_in_wanted,
+        )
+        sat_in = dealt = False
+        while (move := self.policy.next(s, wishes, now)) is not None:
+            if move.do is Do.STOP:
+                if move.left:
+                    return _StepResult(out, left=move.reason)
+                return _StepResult(out, over=move.reason)
+            if move.do is Do.WAIT:
+                return _StepResult(out)
+            if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
-            if s.complete:
-                return _StepResult(out, over=over)
-            return _StepResult(out)
+            elif move.do is Do.LEAVE:
+                try:
+                    out += self._call(s.leave)
+                except IllegalAction as exc:
+                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
+                return _StepResult(out)
+            elif move.do is Do.SIT_IN:
+                with contextlib.suppress(IllegalAction):
+                    out += self._call(s.sit_in)
+                    sat_in = True
+            else:
+                out += self._call(s.start_hand)
+                dealt = True
         notices: list[str] = []
-        sat_in = False
-        if self._leaves(s):
-            self._leave_asked = s.hand_number
-            try:
-                out += self._call(s.leave)
-            except IllegalAction as exc:
-                return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
-            return _StepResult(out)
-        if self._sits_in(s):
-            # a seat sat out (timed out, a replaced sequencer) that is here again plays from
-            # the next hand; once per hand: a sit_in refused because the state moved is
-            # written again after the next
-            self._sit_in_asked = s.hand_number
-            with contextlib.suppress(IllegalAction):
-                out += self._call(s.sit_in)
-                sat_in = True
-        dealt = self._deals(s, deal_wanted, now)
-        if dealt:
-            out += self._call(s.start_hand)
         for decision in decisions:
             error = s.decision_error(decision)
             if error is not None:
@@ -1914,66 +1809,6 @@ class _Play:
         except (IllegalAction, RulesError) as exc:
             log.warning("the bot in seat %s decided what the rules refuse: %s", s.seat, exc)
             return Output(), True
-
-    def _leaves(self, s: Session) -> bool:
-        """This seat writes its `leave` now: the player asked and no hand is running (SPEC
-        8.9). The sequencer places it, or refuses it if the next hand started first (it
-        countersigns that hand's start too, SPEC 6.6); a sequencer's own leave hands sequencing
-        to the seat that takes over from it. Once per hand: a leave refused because the state
-        moved is written again after the next."""
-        if not self.node.leave_wanted or not s.between_hands or s.ended:
-            return False
-        return self._leave_asked != s.hand_number
-
-    def _sits_in(self, s: Session) -> bool:
-        """This seat writes its `sit_in` now: it sits out, the rules let it play the next
-        hand, and its player wants to (a bot always)."""
-        me = s.seat
-        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
-            return False
-        if not self.node.sit_in_wanted or self._sit_in_asked == s.hand_number:
-            return False
-        return s.game.can_sit_in(me)
-
-    def _between_since(self, s: Session, now: float) -> float:
-        """Since when no hand is running (as this seat saw it)."""
-        key = (s.hand_number, s.between_hands)
-        if self._between_key != key:
-            self._between_key, self._between_at = key, now
-        return self._between_at
-
-    def _deals(self, s: Session, wanted: bool, now: float) -> bool:
-        """This seat opens the next hand now: it deals it, and it is a bot's seat, or the
-        first hand, or the person asked for the next hand."""
-        if not s.between_hands or self._leave_asked == s.hand_number:
-            return False  # not while this seat's leave is on its way
-        if s.hand_start_pending:
-            return False  # its hand start is on its way to the sequencer
-        if s.holds_seat_change or now - self._between_since(s, now) < DEAL_GRACE:
-            # a courtesy: another seat's game end or leave may be on its way; the sequencer
-            # places it first, rather than refusing it once the hand has started
-            return False
-        try:
-            dealer = s.game.next_button()
-        except RulesError:
-            return False
-        return dealer == s.seat and (self.node.bot is not None or wanted or s.hand_number == 0)
-
-    def _over(self, s: Session) -> str | None:
-        """Why the game ends now, or None while it goes on. Once a `game_end` is in the chain
-        the game has ended whoever wrote it; the node stops once every seat signed it."""
-        if not s.between_hands and not s.ended:
-            return None
-        if self.node.end_wanted:
-            return ENDED_BY_YOU
-        limit = self.node.seating.roster.hands
-        if limit and s.hand_number >= limit:
-            return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
-        if sum(p.plays for p in s.game.players) < 2:
-            return "the game is over: one player has all the chips"
-        if s.ended:
-            return "the game is over: a player ended it"
-        return None
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from live_helpers import DEADLINE, SAMPLES, Table, close_all, finish, play_game
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
 from p2pwillow.games import weeping_willow as ww
+from p2pwillow.keeping import GameFiles
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_from_json
 from p2pwillow.net.lobby import GuestLobby, HostLobby
@@ -260,10 +261,9 @@ def test_a_seat_never_signs_two_entries_for_one_counter(tmp_path: Path) -> None:
             seen=other.seen,
         )
         play = _Play(node, keys, random.Random(1).randbytes)
-        play._signed = store.signed(node.game)
         log = store.game_dir(node.game) / "signed.jsonl"
         before = log.read_bytes()
-        play._logged = {a.counter: a.sig for a in play._signed.entries}
+        play.files = GameFiles.reopen(store, node.game)
         play._log_signed(first)  # the same entry again: kept once
         with pytest.raises(NodeError, match=f"two different entries for counter {first.counter}"):
             play._log_signed(twin)

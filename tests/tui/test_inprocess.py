@@ -18,6 +18,7 @@ from p2pwillow.inprocess import InProcessClient
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.ledger.kinds import Leave
 from p2pwillow.rules import ActionKind
+from p2pwillow.verify import Verdict, verify_transcript
 from p2pwillow.view import Link, TableView
 
 DEADLINE = 60.0
@@ -178,6 +179,32 @@ def test_the_person_leaves_between_hands(tmp_path: Path) -> None:
     asyncio.run(main())
     chain = [decode_entry(line) for line in (tmp_path / "game.jsonl").read_bytes().splitlines()]
     assert [(e.author, e.hand) for e in chain if isinstance(e.body, Leave)] == [(0, 1)]
+
+
+def test_the_hand_limit_ends_the_game_as_at_a_live_table(tmp_path: Path) -> None:
+    """`hands=1`: once the first hand is over the game ends by itself, with the live node's
+    reason (`p2pwillow.seat`), its end signed by every seat; no next hand starts."""
+
+    async def main() -> None:
+        c = make(tmp_path, hands=1)
+        c.confirm_seat(True)
+        await play_a_hand(c)
+        await until(c, lambda v: c.ended is not None)
+        assert c.ended == "the game is over: 1 hand played"
+        assert c.notice is not None and c.notice.text == c.ended
+        c.next_hand()
+        await until(c, changed_from(c.view()))
+        assert c.view().hand == 1
+        await c.close()
+        assert c.failure is None
+
+    asyncio.run(main())
+    data = (tmp_path / "game.jsonl").read_bytes()
+    report = verify_transcript(data)
+    assert report.verdict is Verdict.VALID, report
+    assert len(report.hands) == 1
+    kinds = [decode_entry(line).kind for line in data.splitlines()]
+    assert kinds.count("game_end") == 1 and kinds.count("hand_start") == 1
 
 
 def test_a_transcript_is_never_overwritten(tmp_path: Path) -> None:

@@ -1,0 +1,252 @@
+"""The seat's own policy: when it deals the next hand, ends the game, leaves, sits in.
+
+Pure: no I/O, no clock (time comes in as `now`), no randomness. The live node (`net/node.py`)
+and the in-process table (`inprocess.py`) both ask it what their seat does next.
+"""
+
+# Theory of operation
+# -------------------
+# Like the session itself (and aioquic's connection), the policy is sans-I/O: a driver feeds
+# it the seat's `Session`, what the player wants (`Wishes`) and the time, and it answers with
+# the next thing the seat does (`Move`); the driver makes the Session call, keeps and sends
+# what it made, and asks again, until the policy has nothing more (None) or says to wait or
+# stop. The questions are asked in one order, the node's:
+#
+#   1. this seat's `leave` is in the chain: the seat stops (LEFT_TABLE);
+#   2. the game is over (`game_over`, the one rule): the seat writes the `game_end` (the
+#      person asked: at once; the hands played: the sequencer at once, every other seat
+#      `end_grace` later, so that a sequencer gone silent does not keep the game open, SPEC
+#      7.5), then waits until every seat signed it, then stops;
+#   3. the player wants to leave: the seat writes its `leave` between hands;
+#   4. the seat sits out and its player wants to play: it writes its `sit_in` between hands;
+#   5. this seat deals the next hand and may: it starts it, `deal_grace` after the last one
+#      ended (a courtesy, SPEC 8.9: another seat's game end or leave written at that moment
+#      reaches the sequencer first and is placed before the hand, rather than refused).
+#
+# Each write is made once per head (a game end binds the head) or once per hand (a leave, a
+# sit in): one the sequencer refused because the state moved is written again once the state
+# has moved on, never in a loop. The policy keeps that bookkeeping; nothing else does.
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from p2pwillow.rules import RulesError
+from p2pwillow.session import Session
+
+__all__ = [
+    "DEAL_GRACE",
+    "ENDED_BY_A_PLAYER",
+    "ENDED_BY_YOU",
+    "END_GRACE",
+    "LEFT_TABLE",
+    "ONE_HAS_ALL",
+    "Do",
+    "Move",
+    "SeatPolicy",
+    "Wishes",
+    "game_over",
+    "hands_played",
+]
+
+DEAL_GRACE = 0.3
+"""A next dealer waits this long once no hand is running before it deals: a game end or a leave
+another seat wrote at the same moment then reaches the sequencer first and is placed first,
+rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
+END_GRACE = 1.0
+"""Once the hands are played, a seat that does not sequence waits this long before it writes
+the game end too: the sequencer's own normally comes first and the rest are refused; if the
+sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
+
+# Why a game is over, or over for this seat: one set of texts for every driver.
+ENDED_BY_YOU = "the game is over: you ended it"
+ENDED_BY_A_PLAYER = "the game is over: a player ended it"
+ONE_HAS_ALL = "the game is over: one player has all the chips"
+LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
+"""What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
+
+
+def hands_played(limit: int) -> str:
+    """Why the game is over once its hand limit is reached."""
+    return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
+
+
+def game_over(s: Session, *, hands: int, end_wanted: bool) -> str | None:
+    """Why the game ends now, or None while it goes on: the one rule that says when a game is
+    over (change it here, and only here).
+
+    Only between hands (or once a `game_end` is in the chain, whoever wrote it): the player
+    asked to end it (`end_wanted`); `hands` hands were played (0: no limit); fewer than two
+    players are dealt into the next hand (with chips and not sitting out); or another seat
+    ended it. (Issue 24 will have it: fewer than two players have chips, a seat sitting out
+    counting; the hand limit; or the players end it.)"""
+    if not s.between_hands and not s.ended:
+        return None
+    if end_wanted:
+        return ENDED_BY_YOU
+    if hands and s.hand_number >= hands:
+        return hands_played(hands)
+    if sum(p.plays for p in s.game.players) < 2:
+        return ONE_HAS_ALL
+    if s.ended:
+        return ENDED_BY_A_PLAYER
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Wishes:
+    """What the seat's player wants now. A bot wants to deal and to sit in, always."""
+
+    deal: bool = False
+    """Deal the next hand when this seat deals it (the first hand is dealt unasked)."""
+    end: bool = False
+    """End the game (between hands: at once; else once the hand is over)."""
+    leave: bool = False
+    """Leave the table between hands, the game going on (SPEC 3.11)."""
+    sit_in: bool = False
+    """Play again after sitting out, once the rules allow (SPEC 3.11)."""
+
+
+class Do(enum.Enum):
+    """What the seat does next."""
+
+    END_GAME = "end_game"
+    """Write the `game_end` (`Session.end_game`); IllegalAction from it means the state moved."""
+    LEAVE = "leave"
+    """Write this seat's `leave` (`Session.leave`); IllegalAction: the rules refuse it, the
+    wish is dropped. Nothing more this step either way."""
+    SIT_IN = "sit_in"
+    """Write this seat's `sit_in` (`Session.sit_in`); IllegalAction means the state moved."""
+    DEAL = "deal"
+    """Start the next hand (`Session.start_hand`)."""
+    WAIT = "wait"
+    """The game is over and its end not yet signed by every seat: nothing more this step
+    (no hand, no decision)."""
+    STOP = "stop"
+    """The game is over and complete, or this seat left: the driver stops (`Move.reason`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    do: Do
+    reason: str = ""
+    """Why the game is over (END_GAME, WAIT, STOP) or why this seat stops (STOP)."""
+    left: bool = False
+    """STOP: this seat's `leave` is in the chain (the game goes on without it)."""
+
+
+_LEAVE = Move(Do.LEAVE)
+_SIT_IN = Move(Do.SIT_IN)
+_DEAL = Move(Do.DEAL)
+
+
+class SeatPolicy:
+    """One seat's own policy (see the top of this module), for one seat's session.
+
+    `hands` ends the game after that many hands (0: no limit). `deal_grace` and `end_grace`
+    are the courtesy waits of a live table, in the driver's seconds; a table whose seats are
+    all driven by one process (nothing another seat writes can cross this one's) passes 0.
+    `paces` makes this seat start every hand whoever deals it: the in-process table, at which
+    one person paces a table of bots; a live seat starts only the hands it deals."""
+
+    def __init__(
+        self,
+        *,
+        hands: int = 0,
+        deal_grace: float = DEAL_GRACE,
+        end_grace: float = END_GRACE,
+        paces: bool = False,
+    ) -> None:
+        self.hands = hands
+        self.deal_grace = deal_grace
+        self.end_grace = end_grace
+        self.paces = paces
+        self._end_asked: bytes | None = None
+        """The head at which this seat last wrote the game end (a game end binds the head)."""
+        self._leave_asked: int | None = None
+        """The hand after which this seat wrote its `leave` (once per hand, as `game_end`): a
+        leave the sequencer refused (the next hand's start came first) is written again after
+        that hand, until one is placed. The session keeps no leave pending, so its refusal
+        needs no answer here."""
+        self._sit_in_asked: int | None = None
+        """The hand after which this seat wrote its `sit_in` (once per hand)."""
+        self._between_key: tuple[int, bool] | None = None
+        self._between_at = 0.0
+
+    def next(self, s: Session, wishes: Wishes, now: float) -> Move | None:
+        """What this seat does now, or None: nothing of its own (the hand's decisions follow).
+        Ask again after each move made, until None, WAIT or STOP (or LEAVE)."""
+        if self._leave_asked is not None and s.seat not in s.ledger.identities:
+            return Move(Do.STOP, LEFT_TABLE.format(hand=s.hand_number), left=True)
+        over = game_over(s, hands=self.hands, end_wanted=wishes.end)
+        if over is not None:
+            if self._writes_end(s, over, now):
+                return Move(Do.END_GAME, over)
+            return Move(Do.STOP if s.complete else Do.WAIT, over)
+        if self._leaves(s, wishes):
+            self._leave_asked = s.hand_number
+            return _LEAVE
+        if self._sits_in(s, wishes):
+            self._sit_in_asked = s.hand_number
+            return _SIT_IN
+        if self._deals(s, wishes, now):
+            return _DEAL
+        return None
+
+    def _writes_end(self, s: Session, over: str, now: float) -> bool:
+        """This seat writes the game's end now: the person asked, or the hands are played (the
+        sequencer at once, the others `end_grace` later); every seat signs it (SPEC 7.3). Once
+        per head: a game end binds the head, so one refused because the state moved (a next
+        hand started, the sequencer was replaced) is made again."""
+        waited = now - self._between_since(s, now) >= self.end_grace
+        wants = over == ENDED_BY_YOU or s.sequencer == s.seat or waited
+        head = s.ledger.head_hash
+        if s.ended or not wants or self._end_asked == head:
+            return False
+        self._end_asked = head
+        return True
+
+    def _leaves(self, s: Session, wishes: Wishes) -> bool:
+        """This seat writes its `leave` now: the player asked and no hand is running (SPEC
+        8.9). The sequencer places it, or refuses it if the next hand started first (it
+        countersigns that hand's start too, SPEC 6.6); a sequencer's own leave hands sequencing
+        to the seat that takes over from it. Once per hand."""
+        if not wishes.leave or not s.between_hands or s.ended:
+            return False
+        return self._leave_asked != s.hand_number
+
+    def _sits_in(self, s: Session, wishes: Wishes) -> bool:
+        """This seat writes its `sit_in` now: it sits out, the rules let it play the next
+        hand, and its player wants to (a bot always). Once per hand: a sit_in refused because
+        the state moved is written again after the next."""
+        me = s.seat
+        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
+            return False
+        if not wishes.sit_in or self._sit_in_asked == s.hand_number:
+            return False
+        return s.game.can_sit_in(me)
+
+    def _between_since(self, s: Session, now: float) -> float:
+        """Since when no hand is running (as this seat saw it)."""
+        key = (s.hand_number, s.between_hands)
+        if self._between_key != key:
+            self._between_key, self._between_at = key, now
+        return self._between_at
+
+    def _deals(self, s: Session, wishes: Wishes, now: float) -> bool:
+        """This seat opens the next hand now: it deals it (or paces the table), and its player
+        wants it, or it is the first hand."""
+        if not s.between_hands or self._leave_asked == s.hand_number:
+            return False  # not while this seat's leave is on its way
+        if s.hand_start_pending:
+            return False  # its hand start is on its way to the sequencer
+        if s.holds_seat_change or now - self._between_since(s, now) < self.deal_grace:
+            # a courtesy: another seat's game end or leave may be on its way; the sequencer
+            # places it first, rather than refusing it once the hand has started
+            return False
+        try:
+            dealer = s.game.next_button()
+        except RulesError:
+            return False
+        return (self.paces or dealer == s.seat) and (wishes.deal or s.hand_number == 0)

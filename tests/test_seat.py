@@ -1,0 +1,187 @@
+"""The seat's own policy (`p2pwillow.seat`), pure: real sessions at an in-process table, and
+the time given as `now`. When a seat deals, ends the game, leaves and sits in, and that each
+write is asked once per head or per hand."""
+
+from __future__ import annotations
+
+from test_seats_and_chips import StallsOnce
+from test_session_helpers import new_table
+
+from p2pwillow.seat import (
+    DEAL_GRACE,
+    END_GRACE,
+    ENDED_BY_A_PLAYER,
+    ENDED_BY_YOU,
+    LEFT_TABLE,
+    ONE_HAS_ALL,
+    Do,
+    Move,
+    SeatPolicy,
+    Wishes,
+    game_over,
+    hands_played,
+)
+from p2pwillow.table import Table
+
+DEAL = Move(Do.DEAL)
+WANTS_TO_DEAL = Wishes(deal=True)
+
+
+def _after_one_hand() -> tuple[Table, int, int]:
+    """Three bots after their first hand; its sequencer and the next dealer."""
+    table = new_table(3)
+    assert table.play(1) == 1
+    first = table.sessions[0]
+    sequencer, dealer = first.sequencer, first.game.next_button()
+    assert sequencer != dealer
+    return table, sequencer, dealer
+
+
+def test_the_first_hand_is_dealt_unasked_by_its_dealer_once_the_grace_has_passed() -> None:
+    table = new_table(3)
+    dealer = table.sessions[0].game.next_button()
+    s = table.sessions[dealer]
+    policy = SeatPolicy()
+    assert policy.next(s, Wishes(), 0.0) is None  # no hand is running since 0.0
+    assert policy.next(s, Wishes(), DEAL_GRACE / 2) is None
+    assert policy.next(s, Wishes(), DEAL_GRACE) == DEAL
+    for seat in set(range(3)) - {dealer}:
+        other = SeatPolicy()
+        assert other.next(table.sessions[seat], WANTS_TO_DEAL, 0.0) is None
+        assert other.next(table.sessions[seat], WANTS_TO_DEAL, 100.0) is None
+
+
+def test_a_next_hand_waits_for_its_dealers_wish_and_the_grace() -> None:
+    table, sequencer, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    policy = SeatPolicy()
+    assert policy.next(s, WANTS_TO_DEAL, 0.0) is None  # the grace runs from 0.0
+    assert policy.next(s, Wishes(), 100.0) is None  # not wanted: a person's seat waits
+    assert policy.next(s, WANTS_TO_DEAL, DEAL_GRACE) == DEAL
+    # a seat that paces the table (the in-process one) starts it whoever deals it
+    pacer = SeatPolicy(deal_grace=0.0, paces=True)
+    assert pacer.next(table.sessions[sequencer], WANTS_TO_DEAL, 0.0) == DEAL
+    assert pacer.next(table.sessions[sequencer], Wishes(), 0.0) is None
+    # once its start is on its way to the sequencer, it is not dealt again
+    table._route(dealer, s.start_hand())
+    assert s.hand_start_pending
+    assert policy.next(s, WANTS_TO_DEAL, 100.0) is None
+    table.run()
+    assert not s.between_hands
+    assert policy.next(s, WANTS_TO_DEAL, 100.0) is None
+
+
+def test_a_next_dealer_holding_another_seats_leave_waits_for_it() -> None:
+    """A courtesy (SPEC 8.9): a seat change another seat wrote at this moment is placed before
+    the hand, rather than refused once it has started."""
+    table, sequencer, dealer = _after_one_hand()
+    leaver = (set(range(3)) - {sequencer, dealer}).pop()
+    s = table.sessions[dealer]
+    for item, _ in table.sessions[leaver].leave().addressed:
+        s.receive(item)  # the dealer holds it as a witness; the sequencer has it not yet
+    assert s.holds_seat_change
+    policy = SeatPolicy()
+    assert policy.next(s, WANTS_TO_DEAL, 0.0) is None
+    assert policy.next(s, WANTS_TO_DEAL, 100.0) is None
+
+
+def test_the_hand_limit_ends_the_game_the_sequencer_first() -> None:
+    table, sequencer, dealer = _after_one_hand()
+    over = hands_played(1)
+    assert over == "the game is over: 1 hand played"
+    assert hands_played(3) == "the game is over: 3 hands played"
+    first, second = SeatPolicy(hands=1), SeatPolicy(hands=1)
+    seq, other = table.sessions[sequencer], table.sessions[dealer]
+    assert first.next(seq, WANTS_TO_DEAL, 0.0) == Move(Do.END_GAME, over)
+    # once per head: not made again while the head stands still
+    assert first.next(seq, WANTS_TO_DEAL, 50.0) == Move(Do.WAIT, over)
+    # every other seat writes it too, END_GRACE later (a silent sequencer keeps no game open)
+    assert second.next(other, WANTS_TO_DEAL, 0.0) == Move(Do.WAIT, over)
+    assert second.next(other, WANTS_TO_DEAL, END_GRACE) == Move(Do.END_GAME, over)
+    table.end_game(sequencer)  # written, and signed by every seat
+    assert seq.complete and other.complete
+    assert first.next(seq, Wishes(), 60.0) == Move(Do.STOP, over)
+    assert second.next(other, Wishes(), 60.0) == Move(Do.STOP, over)
+    # a seat without the limit learns the game is over from the chain
+    assert SeatPolicy().next(other, Wishes(), 0.0) == Move(Do.STOP, ENDED_BY_A_PLAYER)
+
+
+def test_the_game_goes_on_below_the_hand_limit_and_ends_when_the_person_asks() -> None:
+    table, _, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    assert SeatPolicy(hands=2).next(s, WANTS_TO_DEAL, DEAL_GRACE) is None  # the grace runs
+    assert game_over(s, hands=2, end_wanted=False) is None
+    assert game_over(s, hands=0, end_wanted=True) == ENDED_BY_YOU
+    # the person's wish: at once, whatever this seat's place
+    policy = SeatPolicy(hands=2)
+    assert policy.next(s, Wishes(end=True), 0.0) == Move(Do.END_GAME, ENDED_BY_YOU)
+    table.start_hand()
+    assert game_over(s, hands=1, end_wanted=True) is None  # a hand is running
+    assert policy.next(s, Wishes(end=True), 10.0) is None
+
+
+def test_a_game_end_is_asked_once_per_head() -> None:
+    """A game end binds the head: one refused because the state moved is written again once the
+    head has moved, and only then."""
+    table, sequencer, dealer = _after_one_hand()
+    leaver = (set(range(3)) - {sequencer, dealer}).pop()
+    s = table.sessions[dealer]
+    policy = SeatPolicy()
+    ending = Move(Do.END_GAME, ENDED_BY_YOU)
+    assert policy.next(s, Wishes(end=True), 0.0) == ending
+    assert policy.next(s, Wishes(end=True), 1.0) == Move(Do.WAIT, ENDED_BY_YOU)
+    table.leave(leaver)  # placed first: the head moved
+    assert policy.next(s, Wishes(end=True), 2.0) == ending
+    assert policy.next(s, Wishes(end=True), 3.0) == Move(Do.WAIT, ENDED_BY_YOU)
+
+
+def test_one_player_with_chips_is_the_games_end() -> None:
+    table = new_table(2)
+    assert table.play(1) == 1
+    s = table.sessions[0]
+    table.leave(1)
+    assert game_over(s, hands=0, end_wanted=False) == ONE_HAS_ALL
+
+
+def test_a_leave_wanted_during_a_hand_is_written_between_hands_once() -> None:
+    table, sequencer, dealer = _after_one_hand()
+    leaver = (set(range(3)) - {sequencer, dealer}).pop()
+    s = table.sessions[leaver]
+    policy = SeatPolicy()
+    table.start_hand()
+    assert not s.between_hands
+    assert policy.next(s, Wishes(leave=True), 0.0) is None  # not while the hand runs
+    table.finish_hand()
+    assert policy.next(s, Wishes(leave=True), 1.0) == Move(Do.LEAVE)
+    assert policy.next(s, Wishes(leave=True), 2.0) is None  # once per hand
+    table.leave(leaver)
+    left = Move(Do.STOP, LEFT_TABLE.format(hand=2), left=True)
+    assert policy.next(s, Wishes(leave=True), 3.0) == left
+
+
+def test_a_dealer_whose_leave_is_on_its_way_does_not_deal() -> None:
+    table, _, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    policy = SeatPolicy()
+    assert policy.next(s, Wishes(leave=True, deal=True), 0.0) == Move(Do.LEAVE)
+    assert policy.next(s, Wishes(leave=True, deal=True), 100.0) is None
+
+
+def test_a_seat_sitting_out_sits_in_once_per_hand_when_the_rules_let_it() -> None:
+    """Seat 2, folded for stalling in hand 1, sits out hand 2 (SPEC 3.11); its sit in is asked
+    after that, once per hand until it is in the chain."""
+    table = new_table(3, seed=8, table=StallsOnce)
+    assert table.play(1) == 1
+    s = table.sessions[2]
+    assert s.game.player(2).sitting_out
+    policy = SeatPolicy()
+    assert policy.next(s, Wishes(sit_in=True), 0.0) is None  # it sits out a hand first
+    assert table.play(1) == 1
+    assert policy.next(s, Wishes(), 1.0) is None  # not wanted
+    assert policy.next(s, Wishes(sit_in=True), 1.0) == Move(Do.SIT_IN)
+    assert policy.next(s, Wishes(sit_in=True), 2.0) is None  # once per hand
+    assert table.play(1) == 1  # (not written: it sat out this one too)
+    assert policy.next(s, Wishes(sit_in=True), 3.0) == Move(Do.SIT_IN)
+    table.sit_in(2)
+    assert not s.game.player(2).sitting_out
+    assert policy.next(s, Wishes(sit_in=True), 4.0) is None
