@@ -1,12 +1,19 @@
-"""The key bindings: what each key does in each panel of the screen. Terminal input only
-through prompt_toolkit; the meaning of a key lives in `ScreenState`, its name in `keymap`.
+"""The key bindings: one handler per key, or per group of keys with one meaning, each with a
+filter for where on the screen it works. The filters are the screen's mode machine, built as
+pyvim builds its own: prompt_toolkit `Condition`s over `ScreenState` composed with `&`, `|`
+and `~`. They are mutually exclusive, so whatever the state, at most one handler takes a key;
+a key that no handler takes says which keys work now. Terminal input only through
+prompt_toolkit; the meaning of a key lives in `ScreenState`, its name in `keymap`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import reduce, wraps
 
+from prompt_toolkit.filters import Condition, Filter, Never
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.rules import ActionKind
@@ -25,139 +32,313 @@ from p2pwillow.tui.keymap import (
 )
 from p2pwillow.tui.state import Mode, ScreenState
 
+__all__ = ["DIGITS", "Modes", "build_bindings", "key_name"]
+
+Handler = Callable[[KeyPressEvent], None]
+
 _BY_KEY: dict[str, ActionKind] = {k: kind for kind, k in ACTION_KEYS.items()}
 DIGITS = "0123456789"
-_NAMED = ("enter", "escape", "backspace", "c-c", "+", "-", MIN_KEY, MAX_KEY, HELP_KEY)
+_PANEL, _ACTION, _TABLE = 0, 1, 2
+"""Where a key is named among the keys that work: the panel's keys, then the actions', then
+the table's."""
+_NAMES = {
+    Keys.Escape.value: "Esc",
+    Keys.Enter.value: "Enter",
+    Keys.Backspace.value: "Bksp",
+    Keys.ControlC.value: "Ctrl-C",
+    " ": "Space",
+}
+
+
+def key_name(key: str) -> str:
+    """How the screen writes a key: prompt_toolkit's name ("enter", "c-m") or the character."""
+    return _NAMES.get(_pressed_key(key), key)
+
+
+def _pressed_key(key: str | Keys) -> str:
+    """prompt_toolkit's name of a key as pressed: "enter" arrives as "c-m"."""
+    if isinstance(key, Keys):
+        return key.value
+    return {"enter": Keys.Enter.value, "backspace": Keys.Backspace.value}.get(key, key)
+
+
+def _any_of(filters: Iterable[Filter]) -> Filter:
+    none: Filter = Never()
+    return reduce(lambda a, b: a | b, filters, none)
+
+
+class Modes:
+    """Where the screen is, as filters over `state`, one layer excluding the next: the quit
+    question beats the end question, which beats the leave question, which beats the help;
+    with none of them open the keys reach the table, where `state.mode` says which panel
+    takes them. At the table the keys of the table itself (help, quit, and once seated end,
+    leave, sit in) work in every panel; a one-key action works wherever its key is free."""
+
+    def __init__(self, state: ScreenState) -> None:
+        def in_mode(*modes: Mode) -> Filter:
+            return Condition(lambda: state.mode in modes)
+
+        quit_asked = Condition(lambda: state.quit_asked)
+        end_asked = Condition(lambda: state.end_asked)
+        leave_asked = Condition(lambda: state.leave_asked)
+        help_open = Condition(lambda: state.help_open)
+        seat_answered = Condition(lambda: state.seat_answered)
+        question = quit_asked | end_asked | leave_asked
+
+        self.quit_asked: Filter = quit_asked
+        self.end_asked: Filter = ~quit_asked & end_asked
+        self.leave_asked: Filter = ~quit_asked & ~end_asked & leave_asked
+        self.help_open: Filter = ~question & help_open
+        self.table: Filter = ~question & ~help_open
+        """No question open and no help: the keys reach the table."""
+        self.seat_question: Filter = self.table & in_mode(Mode.SEATING) & ~seat_answered
+        """The safety code is shown and the person has not answered yet."""
+        self.seated: Filter = self.table & ~in_mode(Mode.SEATING)
+        self.amount: Filter = self.table & in_mode(Mode.AMOUNT)
+        self.announce: Filter = self.table & in_mode(Mode.ANNOUNCE)
+        several = Condition(lambda: state.view is not None and len(state.view.games) > 1)
+        self.choosing_game: Filter = self.announce & several
+        """Announcing at a table of several games: the game key cycles them."""
+        self.picking: Filter = self.table & in_mode(Mode.GIVE, Mode.LAYOUT)
+        self.play: Filter = self.table & in_mode(Mode.PLAY)
+        self.action_key_open: Filter = self.play | self.announce | self.picking
+        """Where a one-key action's key presses it (in the amount field it first closes the
+        field), unless the panel uses the key itself."""
 
 
 def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], None]) -> KeyBindings:
     """Key bindings over `state` that send decisions to `client`; `leave(why)` ends the app."""
     kb = KeyBindings()
+    m = Modes(state)
+    uses: dict[str, list[Filter]] = {}
+    """Every key bound, with the filters of its handlers."""
+    listed: list[tuple[int, str, Filter]] = []
+    """The keys named when a key does nothing (in the order of their `show`), with where
+    they work."""
+
+    def on(*keys: str, when: Filter, show: int | None = _PANEL) -> Callable[[Handler], Handler]:
+        """Bind the decorated handler to `keys` where `when` holds; `show`: where to name the
+        keys among the keys that work (None: not named, for a handler that says why not)."""
+
+        def register(handler: Handler) -> Handler:
+            @wraps(handler)
+            def handle(event: KeyPressEvent) -> None:
+                state.forget_keys()
+                handler(event)
+
+            for k in keys:
+                kb.add(k, filter=when, eager=k == "escape")(handle)
+                uses.setdefault(k, []).append(when)
+                if show is not None:
+                    listed.append((show, key_name(k), when))
+            return handler
+
+        return register
+
+    def at_table(
+        *keys: str, when: Filter, show: int | None = _PANEL
+    ) -> Callable[[Handler], Handler]:
+        """`on`, for keys that reach the table: the message shown so far goes first."""
+
+        def register(handler: Handler) -> Handler:
+            @wraps(handler)
+            def fresh(event: KeyPressEvent) -> None:
+                state.clear_message()
+                handler(event)
+
+            on(*keys, when=when, show=show)(fresh)
+            return handler
+
+        return register
+
+    def free(key: str, where: Filter) -> Filter:
+        """`where`, except where a handler bound so far takes `key`."""
+        return where & ~_any_of(uses.get(key, []))
 
     def send(decision: Decision | None) -> None:
         if decision is not None:
             client.decide(decision)
 
-    def dispatch(name: str) -> None:
-        if state.quit_asked:
-            if name == "y":
-                leave("you left the table")
-            elif name in ("n", "escape"):
-                state.quit_asked = False
-            return
-        if state.end_asked:
-            if name in ("y", "n", "escape") and state.answer_end(name == "y"):
-                client.end_game()
-            return
-        if state.leave_asked:
-            if name in ("y", "n", "escape") and state.answer_leave(name == "y"):
-                client.leave_table()
-            return
-        if state.help_open:
-            if name in (HELP_KEY, "escape"):
-                state.help_open = False
-            return
-        if name == HELP_KEY:
-            state.help_open = True
-            return
-        if name in (QUIT_KEY, "c-c"):
-            if state.over and not (state.view is not None and state.view.hand_running):
-                leave("you left the table")  # nothing is abandoned: no question to ask
-            else:
-                state.quit_asked = True
-            return
-        state.clear_message()
-        mode = state.mode
-        if mode is Mode.SEATING:
-            if state.seat_answered:
-                return
-            if name in ("y", "n"):
-                same = state.answer_seat(name == "y")
-                client.confirm_seat(same)
-                if not same:
-                    leave("you left the table: the safety codes did not match")
-            return
-        if name == END_KEY:  # in every panel: no panel uses the key
-            state.ask_end()
-            return
-        if name == LEAVE_KEY:  # in every panel too
-            state.ask_leave()
-            return
-        if name == SIT_IN_KEY:  # in every panel too
-            if state.ask_sit_in():
-                client.sit_in()
-            return
-        if mode is Mode.AMOUNT:
-            if name in DIGITS:
-                state.amount_type(name)
-            elif name == "backspace":
-                state.amount_back()
-            elif name in (MIN_KEY, "-"):
-                state.amount_min()
-            elif name in (MAX_KEY, "+"):
-                state.amount_max()
-            elif name == "enter":
-                send(state.amount_enter())
-            elif name == "escape":
-                state.cancel()
-            elif name in _BY_KEY:
-                state.cancel()
-                send(state.press(_BY_KEY[name]))
-            return
-        if mode is Mode.ANNOUNCE:
-            if name in "567" and len(name) == 1:
-                state.announce_size(int(name))
-            elif name == GAME_KEY:
-                state.announce_game()
-            elif name == MODE_KEY:
-                state.announce_mode()
-            elif name == CLOSING_KEY:
-                state.announce_closing()
-            elif name in ("+", "-"):
-                state.announce_orbits(1 if name == "+" else -1)
-            elif name == "enter":
-                send(state.announce_enter())
-            elif name == "escape":
-                state.cancel()
-                state.reset_draft()
-            elif name in _BY_KEY:
-                send(state.press(_BY_KEY[name]))
-            return
-        if mode in (Mode.GIVE, Mode.LAYOUT):
-            if name in DIGITS and len(name) == 1:
-                state.pick(int(name))
-            elif name == "backspace":
-                state.pick_back()
-            elif name == "enter":
-                send(state.pick_enter())
-            elif name == "escape":
-                state.cancel()
-            elif name in _BY_KEY:
-                send(state.press(_BY_KEY[name]))
-            return
-        if name in _BY_KEY:
-            send(state.press(_BY_KEY[name]))
-        elif name == "enter":
-            if state.next_hand():
-                client.next_hand()
-        elif name in DIGITS:
-            state.pick(int(name))
+    def pressed(event: KeyPressEvent) -> str:
+        return _pressed_key(event.key_sequence[0].key)
 
-    def bind(name: str, *, eager: bool = False) -> None:
-        @kb.add(name, eager=eager)
-        def _(event: KeyPressEvent) -> None:
-            dispatch(name)
+    def yes(event: KeyPressEvent) -> bool:
+        return pressed(event) == "y"
 
-    for name in {
-        *_BY_KEY,
-        *DIGITS,
-        MODE_KEY,
-        GAME_KEY,
-        QUIT_KEY,
-        END_KEY,
-        LEAVE_KEY,
-        SIT_IN_KEY,
-        *_NAMED,
-    }:
-        bind(name, eager=name == "escape")
+    # --- a question open: y, n or Esc answers it ------------------------------------------------
+
+    @on("y", "n", "escape", when=m.quit_asked)
+    def answer_quit(event: KeyPressEvent) -> None:
+        if state.answer_quit(yes(event)):
+            leave("you left the table")
+
+    @on("y", "n", "escape", when=m.end_asked)
+    def answer_end(event: KeyPressEvent) -> None:
+        if state.answer_end(yes(event)):
+            client.end_game()
+
+    @on("y", "n", "escape", when=m.leave_asked)
+    def answer_leave(event: KeyPressEvent) -> None:
+        if state.answer_leave(yes(event)):
+            client.leave_table()
+
+    @on(HELP_KEY, "escape", when=m.help_open)
+    def close_help(event: KeyPressEvent) -> None:
+        state.close_help()
+
+    # --- the table's own keys, in every panel --------------------------------------------------
+
+    @on(HELP_KEY, when=m.table, show=_TABLE)
+    def open_help(event: KeyPressEvent) -> None:
+        state.open_help()
+
+    @on(QUIT_KEY, when=m.table, show=_TABLE)
+    @on("c-c", when=m.table, show=None)
+    def ask_quit(event: KeyPressEvent) -> None:
+        if state.ask_quit():
+            leave("you left the table")  # nothing is abandoned: no question to ask
+
+    @at_table("y", "n", when=m.seat_question)
+    def confirm_seat(event: KeyPressEvent) -> None:
+        same = state.answer_seat(yes(event))
+        client.confirm_seat(same)
+        if not same:
+            leave("you left the table: the safety codes did not match")
+
+    @at_table(END_KEY, when=m.seated, show=_TABLE)
+    def ask_end(event: KeyPressEvent) -> None:
+        state.ask_end()
+
+    @at_table(LEAVE_KEY, when=m.seated, show=_TABLE)
+    def ask_leave(event: KeyPressEvent) -> None:
+        state.ask_leave()
+
+    @at_table(SIT_IN_KEY, when=m.seated, show=_TABLE)
+    def sit_in(event: KeyPressEvent) -> None:
+        if state.ask_sit_in():
+            client.sit_in()
+
+    # --- the amount field ----------------------------------------------------------------------
+
+    @at_table(*DIGITS, when=m.amount)
+    def amount_type(event: KeyPressEvent) -> None:
+        state.amount_type(pressed(event))
+
+    @at_table("backspace", when=m.amount)
+    def amount_back(event: KeyPressEvent) -> None:
+        state.amount_back()
+
+    @at_table(MIN_KEY, "-", when=m.amount)
+    def amount_min(event: KeyPressEvent) -> None:
+        state.amount_min()
+
+    @at_table(MAX_KEY, "+", when=m.amount)
+    def amount_max(event: KeyPressEvent) -> None:
+        state.amount_max()
+
+    @at_table("enter", when=m.amount)
+    def amount_enter(event: KeyPressEvent) -> None:
+        send(state.amount_enter())
+
+    @at_table("escape", when=m.amount)
+    def amount_cancel(event: KeyPressEvent) -> None:
+        state.cancel()
+
+    # --- the announcement ----------------------------------------------------------------------
+
+    @at_table("5", "6", "7", when=m.announce)
+    def announce_size(event: KeyPressEvent) -> None:
+        state.announce_size(int(pressed(event)))
+
+    @at_table(GAME_KEY, when=m.choosing_game)
+    def announce_game(event: KeyPressEvent) -> None:
+        state.announce_game()
+
+    @at_table(MODE_KEY, when=m.announce)
+    def announce_mode(event: KeyPressEvent) -> None:
+        state.announce_mode()
+
+    @at_table(CLOSING_KEY, when=m.announce)
+    def announce_closing(event: KeyPressEvent) -> None:
+        state.announce_closing()
+
+    @at_table("+", "-", when=m.announce)
+    def announce_orbits(event: KeyPressEvent) -> None:
+        state.announce_orbits(1 if pressed(event) == "+" else -1)
+
+    @at_table("enter", when=m.announce)
+    def announce_enter(event: KeyPressEvent) -> None:
+        send(state.announce_enter())
+
+    @at_table("escape", when=m.announce)
+    def announce_defaults(event: KeyPressEvent) -> None:
+        state.announce_defaults()
+
+    # --- picking the cards to give or lay out ----------------------------------------------------
+
+    @at_table(*DIGITS, when=m.picking)
+    def pick(event: KeyPressEvent) -> None:
+        state.pick(int(pressed(event)))
+
+    @at_table("backspace", when=m.picking)
+    def pick_back(event: KeyPressEvent) -> None:
+        state.pick_back()
+
+    @at_table("enter", when=m.picking)
+    def pick_enter(event: KeyPressEvent) -> None:
+        send(state.pick_enter())
+
+    @at_table("escape", when=m.picking)
+    def pick_clear(event: KeyPressEvent) -> None:
+        state.cancel()
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    @at_table("enter", when=m.play)
+    def next_hand(event: KeyPressEvent) -> None:
+        if state.next_hand():
+            client.next_hand()
+
+    @at_table(*DIGITS, when=m.play, show=None)
+    def pick_not_now(event: KeyPressEvent) -> None:
+        state.pick(int(pressed(event)))  # says when numbers pick cards
+
+    # --- the one-key actions, wherever their key is free -----------------------------------------
+
+    def press_action(event: KeyPressEvent) -> None:
+        send(state.press(_BY_KEY[pressed(event)]))
+
+    def close_and_press_action(event: KeyPressEvent) -> None:
+        state.cancel()
+        press_action(event)
+
+    for k in _BY_KEY:
+        in_amount, elsewhere = free(k, m.amount), free(k, m.action_key_open)
+        at_table(k, when=in_amount, show=_ACTION)(close_and_press_action)
+        at_table(k, when=elsewhere, show=_ACTION)(press_action)
+
+    # --- a key that does nothing here: say which keys work now -----------------------------------
+
+    def no_such_key(event: KeyPressEvent) -> None:
+        now = [name for _, name, when in sorted(listed, key=lambda e: e[0]) if when()]
+        state.say_keys(key_name(pressed(event)), _runs(dict.fromkeys(now)))
+
+    for k, filters in list(uses.items()):
+        # prompt_toolkit's own bindings would take some of these keys (Enter, Bksp, Ctrl-C).
+        kb.add(k, filter=~_any_of(filters), eager=k == "escape")(no_such_key)
+    # Every other key. prompt_toolkit tries a binding with <any> after every binding of the
+    # key itself, whatever the order they were added in.
+    kb.add(Keys.Any)(no_such_key)
     return kb
+
+
+def _runs(names: Iterable[str]) -> list[str]:
+    """The names with each run of consecutive digits written as one ("1-9")."""
+    out: list[str] = []
+    for name in names:
+        run = out[-1] if out and out[-1][0].isdigit() else ""
+        if name.isdigit() and run and int(name) == int(run[-1]) + 1:
+            out[-1] = f"{run[0]}-{name}"
+        else:
+            out.append(name)
+    return out

@@ -8,7 +8,7 @@ into decisions; it never touches the session, and the layout only draws it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from p2pwillow.client import Decision, Notice
@@ -68,6 +68,8 @@ class ScreenState:
         self.seat_answered = False
         self.message = ""
         self.message_is_error = False
+        self._keys_said = False
+        """The message says which keys work (`say_keys`)."""
         self.amount_kind: ActionKind | None = None
         self.amount_text = ""
         self.picked: list[int] = []
@@ -144,10 +146,22 @@ class ScreenState:
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
         self.message_is_error = error
+        self._keys_said = False
+
+    def say_keys(self, key: str, keys: Sequence[str]) -> None:
+        """`key` does nothing now: say which `keys` do."""
+        self._say(f"{key} does nothing now; keys: {' '.join(keys)}", error=True)
+        self._keys_said = True
+
+    def forget_keys(self) -> None:
+        """A key that works was pressed: the keys said for an earlier one go."""
+        if self._keys_said:
+            self.clear_message()
 
     def clear_message(self) -> None:
         self.message = ""
         self.message_is_error = False
+        self._keys_said = False
 
     def _send(self, decision: Decision, words: str) -> Decision:
         self._sent_on = self.view
@@ -167,6 +181,28 @@ class ScreenState:
             self._say("your decision is on its way")
             return True
         return False
+
+    # --- help and quitting ---------------------------------------------------------------------
+
+    def open_help(self) -> None:
+        self.help_open = True
+
+    def close_help(self) -> None:
+        self.help_open = False
+
+    def ask_quit(self) -> bool:
+        """The quit key: True to leave at once (the game is over and no hand runs: nothing
+        is abandoned), else the question "leave the table?" opens."""
+        if self.over and not (self.view is not None and self.view.hand_running):
+            return True
+        self.quit_asked = True
+        return False
+
+    def answer_quit(self, leave: bool) -> bool:
+        """The answer to "leave the table?" after the quit key; True to leave now."""
+        if not leave:
+            self.quit_asked = False
+        return leave
 
     # --- seating -------------------------------------------------------------------------------
 
@@ -489,6 +525,11 @@ class ScreenState:
             self._say(str(exc), error=True)
             return
         self.clear_message()
+
+    def announce_defaults(self) -> None:
+        """Esc in the announcement: back to the table's defaults."""
+        self.cancel()
+        self.reset_draft()
 
     def announce_enter(self) -> Decision | None:
         if self.mode is not Mode.ANNOUNCE or self._on_its_way():

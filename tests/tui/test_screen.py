@@ -1,5 +1,6 @@
 """The table screen, read back from a pyte terminal: resizing, Unicode and ASCII suits and
-their colours, help, seating refused, the announcement panel, free trading, leaving."""
+their colours, help, seating refused, the announcement panel, free trading, leaving, a key
+that does nothing."""
 
 from __future__ import annotations
 
@@ -123,6 +124,22 @@ def test_help_opens_and_closes(tmp_path: Path) -> None:
         assert "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass" in text
         t.press("?")
         await t.wait_for(lambda s: "closes this help" not in s and "You deal: announce." in s)
+
+    run(tmp_path, script)
+
+
+def test_a_key_that_does_nothing_says_which_keys_work(tmp_path: Path) -> None:
+    async def script(t: Terminal, c: InProcessClient) -> None:
+        await seated(t)
+        t.press("z")
+        await t.wait_for("z does nothing now; keys: 5-7 t c + - Enter Esc")
+        t.press("q")
+        await t.wait_for("Leave the table?")
+        t.press("\r")
+        await t.wait_for("Enter does nothing now; keys: y n Esc")
+        t.press("n")
+        text = await t.wait_for(lambda s: "Leave the table?" not in s)
+        assert "does nothing now" not in text and "You deal: announce." in text
 
     run(tmp_path, script)
 

@@ -1,0 +1,144 @@
+"""The key bindings without a terminal: their filters are mutually exclusive in every state
+of the screen, the precedence between the questions, the help and the panels, and a key that
+does nothing says which keys work."""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import cast
+
+import pytest
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.key_processor import KeyPress, KeyPressEvent, KeyProcessor
+from prompt_toolkit.keys import Keys
+
+from p2pwillow.client import Client
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.tui.keymap import (
+    ACTION_KEYS,
+    CLOSING_KEY,
+    END_KEY,
+    HELP_KEY,
+    LEAVE_KEY,
+    MODE_KEY,
+    QUIT_KEY,
+    SIT_IN_KEY,
+)
+from p2pwillow.tui.keys import build_bindings, key_name
+from p2pwillow.tui.state import Mode, ScreenState
+
+
+class Recorder:
+    """A client that writes down what the keys asked of it."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        return lambda *args: self.calls.append(name)
+
+
+def bound(
+    state: ScreenState | None = None,
+) -> tuple[ScreenState, KeyBindings, Recorder, list[str]]:
+    state = ScreenState() if state is None else state
+    client, left = Recorder(), list[str]()
+    return state, build_bindings(state, cast(Client, client), left.append), client, left
+
+
+def press(kb: KeyBindings, key: str | Keys) -> None:
+    """What prompt_toolkit's key processor does with one key: of the bindings for the key
+    whose filter holds, the last one runs."""
+    event_key = KeyPress(key)
+    active = [b for b in kb.get_bindings_for_keys((event_key.key,)) if b.filter()]
+    event = KeyPressEvent(weakref.ref(KeyProcessor(kb)), None, [event_key], [], False)
+    active[-1].call(event)
+
+
+def states() -> list[dict[str, object]]:
+    """Every combination of the flags and the mode the bindings' filters read."""
+    flags = ("quit_asked", "end_asked", "leave_asked", "help_open", "seat_answered")
+    out: list[dict[str, object]] = []
+    for values in itertools.product((False, True), repeat=len(flags)):
+        for mode in Mode:
+            out.append({**dict(zip(flags, values, strict=True)), "mode": mode})
+    return out
+
+
+def test_one_handler_per_key_in_every_state() -> None:
+    """For every key bound, in every state, exactly one of its bindings has a filter that
+    holds: its handler, or the one that says which keys work. The `<any>` binding comes
+    first among the candidates, so prompt_toolkit tries it last."""
+    state, kb, _, _ = bound()
+    keys = {b.keys for b in kb.bindings if Keys.Any not in b.keys}
+    assert all(len(k) == 1 for k in keys)
+    assert {(ACTION_KEYS[kind],) for kind in ACTION_KEYS} <= keys
+    for values in states():
+        for name, value in values.items():
+            setattr(state, name, value)
+        for k in keys:
+            candidates = kb.get_bindings_for_keys(k)
+            assert candidates[0].keys == (Keys.Any,)
+            active = [b for b in candidates[1:] if b.filter()]
+            assert len(active) == 1, (k, values, [b.handler.__name__ for b in active])
+        assert [b.keys for b in kb.get_bindings_for_keys(("z",))] == [(Keys.Any,)]
+
+
+def test_a_question_beats_the_help_and_the_panels() -> None:
+    state, kb, client, left = bound()
+    state.mode = Mode.ANNOUNCE
+    state.quit_asked = state.end_asked = state.help_open = True
+    press(kb, "n")  # the quit question first
+    assert (state.quit_asked, state.end_asked, state.help_open) == (False, True, True)
+    press(kb, "n")  # then the end question
+    assert (state.end_asked, state.help_open) == (False, True)
+    press(kb, "t")  # the help takes no panel key
+    assert state.help_open and state.message == "t does nothing now; keys: ? Esc"
+    press(kb, Keys.Escape)
+    assert not state.help_open and state.message == ""
+    assert client.calls == [] and left == []
+
+
+def test_a_panel_key_beats_the_action_with_the_same_key() -> None:
+    """The announcement's closing key (`c`, the call key elsewhere) changes the closing."""
+    state, kb, client, _ = bound()
+    state.mode = Mode.ANNOUNCE
+    before = ww.Setup.of(state.draft).closing
+    press(kb, CLOSING_KEY)
+    assert ww.Setup.of(state.draft).closing is not before
+    assert client.calls == []
+
+
+ACTIONS = " ".join(ACTION_KEYS.values())
+TABLE = f"{HELP_KEY} {QUIT_KEY} {END_KEY} {LEAVE_KEY} {SIT_IN_KEY}"
+ANNOUNCING = f"5-7 {MODE_KEY} {CLOSING_KEY} + - Enter Esc"
+ANNOUNCING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in ANNOUNCING.split())
+
+
+@pytest.mark.parametrize(
+    ("setup", "key", "keys"),
+    [
+        ({"quit_asked": True}, "z", "y n Esc"),
+        ({"quit_asked": True}, Keys.ControlM, "y n Esc"),
+        ({"end_asked": True}, "e", "y n Esc"),
+        ({"mode": Mode.SEATING}, "e", f"y n {HELP_KEY} {QUIT_KEY}"),
+        ({"mode": Mode.SEATING, "seat_answered": True}, "y", f"{HELP_KEY} {QUIT_KEY}"),
+        ({"mode": Mode.PLAY}, Keys.Escape, f"Enter {ACTIONS} {TABLE}"),
+        ({"mode": Mode.LAYOUT}, "+", f"0-9 Bksp Enter Esc {ACTIONS} {TABLE}"),
+        ({"mode": Mode.ANNOUNCE}, "4", f"{ANNOUNCING} {ANNOUNCING_ACTIONS} {TABLE}"),
+    ],
+)
+def test_a_key_that_does_nothing_says_which_keys_work(
+    setup: dict[str, object], key: str | Keys, keys: str
+) -> None:
+    state, kb, client, left = bound()
+    for name, value in setup.items():
+        setattr(state, name, value)
+    press(kb, key)
+    name = key_name(key)
+    assert (state.message, state.message_is_error) == (
+        f"{name} does nothing now; keys: {keys}",
+        True,
+    )
+    assert client.calls == [] and left == []
