@@ -151,9 +151,14 @@ def report_object(report: VerifyReport) -> dict[str, object]:
     }
 
 
+def json_line(obj: dict[str, object]) -> str:
+    """A report object as `--json` prints it: one line, keys sorted."""
+    return json.dumps(obj, sort_keys=True)
+
+
 def report_json(report: VerifyReport) -> str:
     """One line of JSON: `report_object`."""
-    return json.dumps(report_object(report), sort_keys=True)
+    return json_line(report_object(report))
 
 
 def bug_object(source: str, what: str) -> dict[str, object]:
@@ -181,7 +186,7 @@ def bug_object(source: str, what: str) -> dict[str, object]:
 
 def bug_json(source: str, what: str) -> str:
     """One line of JSON: `bug_object`."""
-    return json.dumps(bug_object(source, what), sort_keys=True)
+    return json_line(bug_object(source, what))
 
 
-__all__ = ["BUG", "bug_json", "bug_object", "report_json", "report_object"]
+__all__ = ["BUG", "bug_json", "bug_object", "json_line", "report_json", "report_object"]
