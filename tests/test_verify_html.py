@@ -366,6 +366,33 @@ def test_every_verdict_makes_a_page_that_says_it_first(tmp_path: Path) -> None:
     assert "hand 2 has not ended" in report_html(objects["truncated.jsonl"])
 
 
+def test_every_showdown_is_shown_with_its_cards_and_hand_named() -> None:
+    obj = _honest()
+    dom = parse(report_html(obj))
+    rows = dom.find("section", id="showdowns").find_all("tr")
+    want = [
+        (h["number"], sh["seat"], sh["cards"], sh["hand"])
+        for h in obj["hands"]
+        for sh in h["showdown"]
+    ]
+    assert want  # the sample game has a showdown
+    got = [
+        (
+            int(r.attrs["data-hand"]),
+            int(r.attrs["data-seat"]),
+            [c.attrs["data-card"] for c in r.find_all(cls="card")],
+            r.find(cls="value").text(),
+        )
+        for r in rows
+    ]
+    assert got == want
+    # the same hands, named, in the hand's last step
+    hand = dom.find("section", cls="hand", data_hand=str(want[0][0]))
+    result = hand.find(cls="step", data_key="result")
+    for _, _, _, value in want:
+        assert value in result.text()
+
+
 def test_the_chart_starts_each_player_at_its_stack_before_its_first_hand() -> None:
     obj = _honest()
     runs = stack_points(obj)

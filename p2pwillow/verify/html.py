@@ -160,6 +160,21 @@ class PotView:
 
 
 @dataclass(frozen=True, slots=True)
+class Shown:
+    """A hand a player showed down."""
+
+    hand: int
+    seat: int
+    name: str
+    color: str
+    cards: tuple[CardView, ...]
+    value: str
+    """The hand's name: "full house, kings full of fives"."""
+    won: int
+    """Chips it won in the hand's pots."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandView:
     number: int
     dealer: str
@@ -173,6 +188,7 @@ class HandView:
     aborted: bool
     best: tuple[str, int] | None
     """The name and net of the hand's biggest winner, for the list of hands."""
+    showdown: tuple[Shown, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +290,7 @@ class Page:
     night: str
     chart: Chart | None
     big_pots: list[BigPot]
+    showdowns: list[Shown]
     hands: list[HandView]
     notes: list[str]
     entries: int
@@ -508,6 +525,19 @@ class _Hand:
             signed=bool(h["signed"]),
             aborted=bool(h["aborted"]),
             best=best,
+            showdown=tuple(
+                Shown(
+                    int(h["number"]),
+                    s,
+                    self.name(s),
+                    _color(s),
+                    tuple(card_view(c) for c in self.showdown[s]["cards"]),
+                    str(self.showdown[s]["hand"]),
+                    self._won(s),
+                )
+                for s in self.seats
+                if s in self.showdown
+            ),
         )
 
     def _deal(self, deal_size: int) -> StepView:
@@ -692,11 +722,14 @@ class _Hand:
         )
         return StepView("result", "Aborted" if h["aborted"] else title, tuple(lines), seats, aside)
 
+    def _won(self, seat: int) -> int:
+        return sum(c for pv in self.pots for w, _, c in pv.winners if w == seat)
+
     def _outcome(self, seat: int) -> str:
         """How the hand ended for `seat`, in a few words."""
         if self.h["aborted"]:
             return ""
-        won = sum(c for pv in self.pots for w, _, c in pv.winners if w == seat)
+        won = self._won(seat)
         if seat in self.showdown:
             hand = str(self.showdown[seat]["hand"])
             return f"{hand}: wins {chips(won)}" if won else hand
@@ -876,11 +909,11 @@ def _verdict(report: Mapping[str, Any], name: _Names) -> tuple[str, list[str]]:
         ]
     reason = str(error.get("reason", ""))
     if verdict == "not-closed":
+        what = reason.removeprefix("not closed: ")
         return "Not closed", [
             f"Every entry read checks ({_plural(entries, 'entry', 'entries')}), but the game is "
             "not complete.",
-            reason[:1].upper() + reason[1:] + ".",
-            complete,
+            what[:1].upper() + what[1:] + ".",
         ]
     if verdict == "unreadable":
         line = error.get("line")
@@ -1014,6 +1047,7 @@ def page(report: Mapping[str, Any]) -> Page:
         night=night,
         chart=_chart(report, name),
         big_pots=big_pots,
+        showdowns=[sh for hv in hands for sh in hv.showdown],
         hands=hands,
         notes=[str(n) for n in report["notes"]],
         entries=int(report["entries"]),
