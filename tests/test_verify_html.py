@@ -393,6 +393,37 @@ def test_every_showdown_is_shown_with_its_cards_and_hand_named() -> None:
         assert value in result.text()
 
 
+def test_an_aborted_hand_is_told_as_aborted_with_no_card_shown() -> None:
+    obj = _honest()
+    first = obj["hands"][0]
+    seats = first["seats"]
+    before = {k: v - first["chips"][k] for k, v in first["stacks"].items()}
+    obj["hands"][0] = {
+        **first,
+        "aborted": True,
+        "blamed": [seats[1]],
+        "reason": f"seat(s) {seats[1]} stalled: hand_key",
+        "chips": {str(s): 0 for s in seats},
+        "stacks": before,
+        "folded": [],
+        "hidden_cards": 52,
+        "pots": [],
+        "proofs": {"schnorr": 2},
+        "returned": [],
+        "rounds": [],
+        "showdown": [],
+        "shown": {},
+        "trades": [],
+    }
+    dom = parse(report_html(obj))
+    hand = dom.find("section", cls="hand", data_hand="1")
+    steps = hand.find_all(cls="step")
+    assert [s.attrs["data-key"] for s in steps] == ["result"]
+    assert hand.find(cls="headline").text().startswith("Aborted")
+    assert not hand.find_all(cls="card") and not hand.find_all("tr", cls="pot")
+    assert "stalled: hand_key" in steps[0].text() and _name(obj, seats[1]) in steps[0].text()
+
+
 def test_the_chart_starts_each_player_at_its_stack_before_its_first_hand() -> None:
     obj = _honest()
     runs = stack_points(obj)

@@ -499,7 +499,8 @@ class _Hand:
     def view(self) -> HandView:
         h = self.h
         steps: list[StepView] = []
-        if h["deal_size"] is not None:
+        # An aborted hand stopped before its deal was complete (SPEC 3.10): nothing to replay.
+        if h["deal_size"] is not None and not h["aborted"]:
             steps += [self._deal(int(h["deal_size"])), self._trades(int(h["deal_size"]))]
         put_in: dict[int, int] = {}
         steps += [self._round(r, put_in) for r in h["rounds"]]
@@ -507,7 +508,7 @@ class _Hand:
         if h["aborted"]:
             headline = "Aborted: every stack went back to where it was"
         else:
-            headline = "; ".join(_won(pv) for pv in self.pots) or "No pot"
+            headline = "; ".join(_won(pv) for pv in self.pots) or self._no_pot()
         best = max(
             ((self.name(s), n) for s, n in self.net.items() if n > 0),
             key=lambda x: x[1],
@@ -675,8 +676,30 @@ class _Hand:
         lines: list[tuple[Part, ...]] = []
         if h["aborted"]:
             blamed = _and([self.name(int(s)) for s in h.get("blamed", [])]) or "nobody"
-            lines.append((Part(f"The hand was aborted: {h.get('reason', '')}."),))
-            lines.append((Part(f"Blamed: {blamed}. Every stack went back to where it was."),))
+            if h["trading"] is not None:
+                lines.append(
+                    (
+                        Part(self.name(self.dealer), strong=True),
+                        Part(
+                            f" announced {h['deal_size']} cards each and {_trading(h['trading'])}."
+                        ),
+                    )
+                )
+            lines.append(
+                (
+                    Part(
+                        f"The hand was aborted before its deal was complete: {h.get('reason', '')}."
+                    ),
+                )
+            )
+            lines.append(
+                (
+                    Part(
+                        f"Blamed: {blamed}. No card was dealt or shown, no pot was played for, and "
+                        "every stack went back to what it was at the start of the hand."
+                    ),
+                )
+            )
         else:
             if self.showdown:
                 lines.append(
@@ -706,7 +729,7 @@ class _Hand:
         seats = tuple(
             self._seat(
                 s,
-                self._layout(s, LAYOUT_CARDS, fresh=False),
+                [] if h["aborted"] else self._layout(s, LAYOUT_CARDS, fresh=False),
                 note=self._outcome(s),
                 out=s in self.folded_in,
                 winner=s in winners,
@@ -720,7 +743,19 @@ class _Hand:
             f"{h['hidden_cards']} of the {DECK} cards were never turned face up and stay secret: "
             "the cards players kept face down, the discards and the undealt rest of the deck."
         )
+        if h["aborted"]:
+            aside = (
+                f"No card was turned face up: {h['hidden_cards']} of the {DECK} cards stay secret."
+            )
         return StepView("result", "Aborted" if h["aborted"] else title, tuple(lines), seats, aside)
+
+    def _no_pot(self) -> str:
+        """The headline of a hand in which nobody won a chip."""
+        if not self.h["returned"]:
+            return "Nothing was in the pot"
+        back = self.h["returned"][0]
+        who = self.name(int(back["seat"]))
+        return f"Nobody called: {who}'s bet of {chips(back['amount'])} went back; no pot"
 
     def _won(self, seat: int) -> int:
         return sum(c for pv in self.pots for w, _, c in pv.winners if w == seat)
