@@ -54,8 +54,8 @@ exit status:
      off or its end is not signed (the report says through which hand, and
      what is missing)
   4  unreadable: no such file, a read error, an empty file, or not a transcript
-  2  usage error, or the --html page could not be written; 70 a bug in
-     willow (not in the transcript); 130 Ctrl-C
+  2  usage error, or the --html page could not be written
+  70 a bug in willow (not in the transcript); 130 Ctrl-C
 With several files the status is the worst verdict's: invalid, unreadable,
 not closed, valid (a bug in willow comes before all of them).
 --html OUT writes the game as one web page, whatever the verdict, for one

@@ -337,13 +337,18 @@ class _Names:
         self._players = [(int(p["seat"]), str(p["name"])) for p in players]
 
     def __call__(self, seat: int) -> str:
+        """The player at `seat` (the last one, if the seat changed hands)."""
         names = [n for s, n in self._players if s == seat]
-        if not names:
-            return f"seat {seat}"
-        name = names[-1]
+        return self.named(names[-1], seat) if names else f"seat {seat}"
+
+    def named(self, name: str, seat: int) -> str:
         if sum(1 for _, n in self._players if n == name) > 1:
             return f"{name} (seat {seat})"
         return name
+
+    def everyone(self) -> list[tuple[int, str]]:
+        """(seat, name) of every player who sat at the table, by seat."""
+        return [(s, self.named(n, s)) for s, n in sorted(set(self._players))]
 
 
 def _color(seat: int) -> str:
@@ -1010,7 +1015,7 @@ def page(report: Mapping[str, Any]) -> Page:
             Standing(
                 place,
                 seat,
-                name(seat),
+                name.named(str(st["name"]), seat),
                 _color(seat),
                 int(st["bought_in"]),
                 int(st["final"]),
@@ -1059,13 +1064,7 @@ def page(report: Mapping[str, Any]) -> Page:
         balanced = c["at_table"] + c["left"] == c["bought_in"]
         sums = "every chip accounted for" if balanced else "the chips do not add up"
         chips_line = f"{chips(c['bought_in'])} chips bought in; {where}: {sums}."
-    seen: set[int] = set()
-    players = []
-    for p in report["players"]:
-        seat = int(p["seat"])
-        if seat not in seen:
-            seen.add(seat)
-            players.append((seat, name(seat), _color(seat)))
+    players = [(seat, who, _color(seat)) for seat, who in name.everyone()]
     table = report["table"]
     return Page(
         title=f"{table} — willow verify" if table else "willow verify",
@@ -1076,7 +1075,7 @@ def page(report: Mapping[str, Any]) -> Page:
         checks=_checks(report, sum(totals.values())),
         table=table,
         rules=rules,
-        players=sorted(players),
+        players=players,
         standings=standings,
         standings_title="Final standings" if valid else "Standings as far as the transcript checks",
         night=night,
