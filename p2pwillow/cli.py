@@ -11,9 +11,11 @@ import argparse
 import dataclasses
 import os
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable, Coroutine, Sequence
 from contextlib import closing, suppress
+from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from p2pwillow import __version__
@@ -56,9 +58,13 @@ exit status:
      off or its end is not signed (the report says through which hand, and
      what is missing)
   4  unreadable: no such file, a read error, an empty file, or not a transcript
-  2  usage error; 70 a bug in willow (not in the transcript); 130 Ctrl-C
+  2  usage error, or the --html page could not be written
+  70 a bug in willow (not in the transcript); 130 Ctrl-C
 With several files the status is the worst verdict's: invalid, unreadable,
-not closed, valid (a bug in willow comes before all of them)."""
+not closed, valid (a bug in willow comes before all of them).
+--html OUT writes the game as one web page, whatever the verdict, for one
+FILE: it needs no network to be read. The report still goes to standard
+output (add --brief for one line); an existing OUT is replaced whole."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -196,6 +202,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return _usage("verify", "'-' (standard input) can only be verified alone")
     if not 1 <= args.jobs <= MAX_JOBS:
         return _usage("verify", f"-j must be 1 to {MAX_JOBS}, not {args.jobs}")
+    page: Path | None = None
+    if args.html is not None:
+        if len(files) > 1:
+            return _usage("verify", "--html makes the page of one game: give one FILE")
+        page, problem = _page_path(args.html)
+        if page is None:
+            return _usage("verify", problem)
     shown = _VerifyOutput(args, several=len(files) > 1)
     try:
         # closing: a closed pipe or Ctrl-C stops the worker processes at once
@@ -214,19 +227,67 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     if shown.several and not args.json and not args.brief:
         print(LEGEND)
+    if page is not None and shown.objects:
+        from p2pwillow.verify.html import report_html
+
+        try:
+            _write_whole(page, report_html(shown.objects[0]))
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            print(f"willow verify: cannot write the page {args.html}: {why}", file=sys.stderr)
+            return EXIT_USAGE
     if shown.bugs:
         return EXIT_BUG
     return EXIT_CODES[worst(shown.verdicts)]
 
 
+def _page_path(name: str) -> tuple[Path | None, str]:
+    """Where `--html NAME` writes (a symbolic link's target), or None and why it cannot."""
+    if name in ("", "-"):
+        return None, "--html needs a file name to write the page to"
+    path = Path(os.path.realpath(name))
+    if path.is_dir():
+        return None, f"--html {name}: is a directory"
+    if path.exists() and not path.is_file():
+        return None, f"--html {name}: not a regular file"
+    if not path.parent.is_dir():
+        return None, f"--html {name}: no such directory {path.parent}"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return None, f"--html {name}: cannot write in {path.parent}"
+    return path, ""
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write `path` all at once: a file beside it, renamed over it. A reader never sees part of
+    the page, and an earlier file stays whole until the new one replaces it."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 class _VerifyOutput:
-    """Prints each file's outcome of `willow verify` as it comes: report, line or object."""
+    """Prints each file's outcome of `willow verify` as it comes: report, line or object.
+
+    With `--html` it also keeps each file's JSON object, the page's one source."""
 
     def __init__(self, args: argparse.Namespace, *, several: bool) -> None:
         from p2pwillow.verify import Verdict
 
         self.json: bool = args.json
         self.brief: bool = args.brief
+        self.keep: bool = args.html is not None
+        self.objects: list[dict[str, object]] = []
         self.several = several
         self.unicode = _suits_print()
         self.verdicts: list[Verdict] = []
@@ -234,10 +295,26 @@ class _VerifyOutput:
         self.done = 0
 
     def show(self, outcome: Outcome) -> None:
-        from p2pwillow.verify import Verdict, bug_json, report_brief, report_json, report_text
+        from p2pwillow.verify import (
+            Verdict,
+            bug_object,
+            json_line,
+            report_brief,
+            report_object,
+            report_text,
+        )
 
         self.done += 1
         report = outcome.report
+        obj: dict[str, object] | None = None
+        if self.json or self.keep:
+            obj = (
+                bug_object(outcome.source, _last_line(outcome.bug))
+                if report is None
+                else report_object(report)
+            )
+            if self.keep:
+                self.objects.append(obj)
         if report is None:
             self.bugs += 1
             print(outcome.bug, end="", file=sys.stderr)
@@ -246,12 +323,12 @@ class _VerifyOutput:
                 "transcript; please report it with the traceback above",
                 file=sys.stderr,
             )
-            if self.json:
-                print(bug_json(outcome.source, _last_line(outcome.bug)))
+            if obj is not None and self.json:
+                print(json_line(obj))
         else:
             self.verdicts.append(report.verdict)
-            if self.json:
-                print(report_json(report))
+            if obj is not None and self.json:
+                print(json_line(obj))
             elif self.brief:
                 print(report_brief(report))
             elif report.verdict is Verdict.UNREADABLE and not report.entries:
@@ -702,6 +779,12 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--brief", action="store_true", help="one line per file")
     verify.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="verify N files at once"
+    )
+    verify.add_argument(
+        "--html",
+        metavar="OUT",
+        help="also write the game as one web page to OUT (one FILE only): verdict, standings, "
+        "a chart of the stacks and a replay of every hand; it opens with no network",
     )
     verify.set_defaults(run=_cmd_verify)
     _add_play_command(commands)

@@ -246,6 +246,30 @@ def test_json_holds_the_table_players_and_final_stacks(honest: VerifyReport) -> 
         assert all(all(len(c) == 2 for c in cards) for cards in hand["shown"].values())
 
 
+def test_json_holds_each_round_the_trading_and_the_settings(honest: VerifyReport) -> None:
+    obj = json.loads(report_json(honest))
+    assert honest.config is not None
+    assert obj["config"]["structure"] == honest.config.structure.value
+    assert obj["config"]["trade_tokens"] == honest.config.trade_tokens
+    for hand, history in zip(obj["hands"], honest.hands, strict=True):
+        assert hand["trading"]["closed"] == history.trading_closed
+        assert [r["number"] for r in hand["rounds"]] == [r.number for r in history.rounds]
+        turned: dict[str, list[str]] = {}
+        for r in hand["rounds"]:
+            for t in r["turned"]:
+                turned.setdefault(str(t["seat"]), []).append(t["card"])
+        assert turned == hand["shown"]
+        bets = {seat: 0 for seat in hand["seats"]}
+        for r in hand["rounds"]:
+            for a in r["actions"]:
+                bets[a["seat"]] += a["chips"]
+        assert bets == dict(history.bets)
+        for pot in hand["pots"]:
+            assert sum(pot["shares"]) == pot["amount"]
+            assert len(pot["shares"]) == len(pot["winners"])
+    assert json.loads(report_json(verify_transcript(b"")))["config"] is None
+
+
 def test_an_invalid_transcript_names_line_author_and_reason_in_json() -> None:
     obj = json.loads(report_json(verify_file(DIR / "bad-signature.jsonl")))
     assert obj["verdict"] == "invalid"

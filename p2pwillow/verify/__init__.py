@@ -2,8 +2,9 @@
 
 Reads transcript files one bounded line at a time (`lines`); the checks are the pure core's
 (`audit`). A report has one of four verdicts (`outcome`) and is printed as a hand history
-(`text`), one line (`text.report_brief`) or one JSON object (`json_report`); `batch` verifies
-several files, in worker processes if asked.
+(`text`), one line (`text.report_brief`) or one JSON object (`json_report`), and that object
+as a web page (`html`, imported only when asked for); `batch` verifies several files, in worker
+processes if asked.
 """
 
 from p2pwillow.verify.audit import (
@@ -15,7 +16,14 @@ from p2pwillow.verify.audit import (
 )
 from p2pwillow.verify.batch import Outcome, check_all, check_one
 from p2pwillow.verify.history import HandHistory
-from p2pwillow.verify.json_report import BUG, bug_json, report_json, report_object
+from p2pwillow.verify.json_report import (
+    BUG,
+    bug_json,
+    bug_object,
+    json_line,
+    report_json,
+    report_object,
+)
 from p2pwillow.verify.outcome import (
     EXIT_CODES,
     EXIT_INVALID,
@@ -48,8 +56,10 @@ __all__ = [
     "VerifyInterrupted",
     "VerifyReport",
     "bug_json",
+    "bug_object",
     "check_all",
     "check_one",
+    "json_line",
     "report_brief",
     "report_json",
     "report_object",

@@ -7,11 +7,59 @@ from __future__ import annotations
 
 import json
 
-from p2pwillow.verify.history import HandHistory
+from p2pwillow.rules import Announcement, TableConfig
+from p2pwillow.verify.history import BettingRound, HandHistory
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
 
 BUG = "bug"
 """The `verdict` when willow itself failed: no verdict on the transcript."""
+
+
+def _config(c: TableConfig | None) -> dict[str, object] | None:
+    if c is None:
+        return None
+    return {
+        "seats": c.seats,
+        "starting_stack": c.starting_stack,
+        "trade_tokens": c.trade_tokens,
+        "token_value": c.token_value,
+        "structure": c.structure.value,
+        "min_bet": c.min_bet,
+        "max_bet": c.max_bet,
+        "small_bet": c.small_bet,
+        "big_bet": c.big_bet,
+        "max_raises": c.max_raises,
+        "action_clock": c.action_clock,
+    }
+
+
+def _trading(a: Announcement | None, closed: str) -> dict[str, object] | None:
+    if a is None:
+        return None
+    return {
+        "mode": a.trading_mode.value,
+        "closing": a.closing.value,
+        "orbits": a.orbits,
+        "closed": closed,
+    }
+
+
+def _round(r: BettingRound) -> dict[str, object]:
+    return {
+        "number": r.number,
+        "turned": [{"seat": seat, "card": card.ascii} for seat, card in r.turned],
+        "opener": r.opener,
+        "actions": [
+            {
+                "seat": a.seat,
+                "action": a.action,
+                "chips": a.chips,
+                "to": a.to,
+                "timed_out": a.timed_out,
+            }
+            for a in r.actions
+        ],
+    }
 
 
 def _hand(h: HandHistory) -> dict[str, object]:
@@ -21,15 +69,22 @@ def _hand(h: HandHistory) -> dict[str, object]:
         "dealer": s.dealer,
         "seats": list(s.seats),
         "deal_size": s.deal_size,
+        "trading": _trading(h.announcement, h.trading_closed),
         "trades": [{"seats": list(t.seats), "cards": t.cards} for t in s.trades],
         "shown": {str(seat): [c.ascii for c in cards] for seat, cards in s.shown},
         "folded": list(s.folded),
+        "rounds": [_round(r) for r in h.rounds],
         "showdown": [
             {"seat": sh.seat, "cards": [c.ascii for c in sh.cards], "hand": sh.value}
             for sh in h.showdown
         ],
         "pots": [
-            {"amount": p.amount, "eligible": list(p.contested), "winners": list(p.winners)}
+            {
+                "amount": p.amount,
+                "eligible": list(p.contested),
+                "winners": list(p.winners),
+                "shares": list(p.shares),
+            }
             for p in h.pots
         ],
         "returned": [{"seat": seat, "amount": chips} for seat, chips in h.returned],
@@ -65,6 +120,7 @@ def report_object(report: VerifyReport) -> dict[str, object]:
         "verdict": report.verdict.value,
         "error": _error(report.error),
         "table": report.table,
+        "config": _config(report.config),
         "players": [{"seat": seat, "name": name} for seat, name in report.players],
         "stacks": [
             {
@@ -95,19 +151,25 @@ def report_object(report: VerifyReport) -> dict[str, object]:
     }
 
 
+def json_line(obj: dict[str, object]) -> str:
+    """A report object as `--json` prints it: one line, keys sorted."""
+    return json.dumps(obj, sort_keys=True)
+
+
 def report_json(report: VerifyReport) -> str:
     """One line of JSON: `report_object`."""
-    return json.dumps(report_object(report), sort_keys=True)
+    return json_line(report_object(report))
 
 
-def bug_json(source: str, what: str) -> str:
+def bug_object(source: str, what: str) -> dict[str, object]:
     """The object for a transcript willow failed on: `verdict` "bug", `what` in `error`."""
     error = VerifyError(None, None, f"a bug in willow, not in the transcript: {what}")
-    obj: dict[str, object] = {
+    return {
         "file": source,
         "verdict": BUG,
         "error": _error(error),
         "table": None,
+        "config": None,
         "players": [],
         "stacks": [],
         "chips": None,
@@ -120,7 +182,11 @@ def bug_json(source: str, what: str) -> str:
         "notes": [],
         "hands": [],
     }
-    return json.dumps(obj, sort_keys=True)
 
 
-__all__ = ["BUG", "bug_json", "report_json", "report_object"]
+def bug_json(source: str, what: str) -> str:
+    """One line of JSON: `bug_object`."""
+    return json_line(bug_object(source, what))
+
+
+__all__ = ["BUG", "bug_json", "bug_object", "json_line", "report_json", "report_object"]
