@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import Announcement, TableConfig
 from p2pwillow.verify.history import BettingRound, HandHistory
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
@@ -30,16 +31,19 @@ def _config(c: TableConfig | None) -> dict[str, object] | None:
         "big_bet": c.big_bet,
         "max_raises": c.max_raises,
         "action_clock": c.action_clock,
+        "games": list(c.games),
     }
 
 
 def _trading(a: Announcement | None, closed: str) -> dict[str, object] | None:
-    if a is None:
+    """How the hand traded (Weeping Willow's trading step); None in a game without one."""
+    if a is None or a.game is not ww.WEEPING_WILLOW:
         return None
+    setup = ww.Setup.of(a)
     return {
-        "mode": a.trading_mode.value,
-        "closing": a.closing.value,
-        "orbits": a.orbits,
+        "mode": setup.mode.value,
+        "closing": setup.closing.value,
+        "orbits": setup.orbits,
         "closed": closed,
     }
 
@@ -68,6 +72,7 @@ def _hand(h: HandHistory) -> dict[str, object]:
         "number": s.number,
         "dealer": s.dealer,
         "seats": list(s.seats),
+        "game": s.game,
         "deal_size": s.deal_size,
         "trading": _trading(h.announcement, h.trading_closed),
         "trades": [{"seats": list(t.seats), "cards": t.cards} for t in s.trades],
