@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_session_helpers import SAMPLES, make_rng
+from session_helpers import SAMPLES, make_rng
 
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
 from p2pwillow.keeping import HAND_SECRET, GameFiles, KeepError, Kept

@@ -5,7 +5,7 @@ write is asked once per head or per hand."""
 from __future__ import annotations
 
 from test_seats_and_chips import StallsOnce
-from test_session_helpers import new_table
+from session_helpers import new_table
 
 from p2pwillow.seat import (
     DEAL_GRACE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_session_helpers import honest_game, make_rng, new_table, observer
+from session_helpers import honest_game, make_rng, new_table, observer
 
 from p2pwillow.ledger import decode_entry
 from p2pwillow.table import Table

@@ -6,7 +6,7 @@ last signature is not a closed game."""
 from __future__ import annotations
 
 import pytest
-from test_session_helpers import new_table, observer
+from session_helpers import new_table, observer
 
 from p2pwillow.ledger import AuthoredEntry, Body, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k

@@ -36,7 +36,7 @@ from p2pwillow.verify import (
 )
 from p2pwillow.verify.html import report_html, stack_points
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIR = ROOT / "protocol" / "transcripts"
 HONEST = DIR / "honest-3p-2h.jsonl"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}

@@ -21,7 +21,7 @@ from p2pwillow.verify import (
     EXIT_VALID,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIR = ROOT / "protocol" / "transcripts"
 HONEST = DIR / "honest-3p-2h.jsonl"
 MANIFEST = json.loads((DIR / "manifest.json").read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from test_session_helpers import (
+from session_helpers import (
     away_in,
     fork,
     honest_game,
@@ -39,7 +39,7 @@ from p2pwillow.rules import (
 from p2pwillow.session import EntryRefused, Output, Refusal, Session
 from p2pwillow.table import Table
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "protocol" / "schemas"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ replaced and the next hand starts, or the game ends, without it."""
 from __future__ import annotations
 
 import pytest
-from test_session_helpers import new_table
+from session_helpers import new_table
 
 from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k

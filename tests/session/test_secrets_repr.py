@@ -4,7 +4,7 @@ one): a player's hand record mid-hand shows neither its hand secret nor a card i
 from __future__ import annotations
 
 import pytest
-from test_session_helpers import new_table
+from session_helpers import new_table
 
 from p2pwillow.mental.hand import PlayerHand
 from p2pwillow.rules import Phase

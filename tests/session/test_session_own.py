@@ -7,7 +7,7 @@ import copy
 import dataclasses
 
 import pytest
-from test_session_helpers import make_rng
+from session_helpers import make_rng
 
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import IDENTITY, OPS, G

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_session_helpers import make_rng, new_table
+from session_helpers import make_rng, new_table
 
 from p2pwillow.crypto.group import G
 from p2pwillow.ledger import AuthoredEntry, LocalProtocolError, Reason, RemoteProtocolError

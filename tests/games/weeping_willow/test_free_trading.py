@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from test_session_helpers import SAMPLES, fork, new_table, observer
+from session_helpers import SAMPLES, fork, new_table, observer
 
 from p2pwillow.bots import Bot, Decision, Knowledge
 from p2pwillow.cards import parse_cards
@@ -38,7 +38,7 @@ from p2pwillow.session import (
 from p2pwillow.table import Decider, Table, bot_decider
 from p2pwillow.verify import verify_transcript
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[3] / "protocol" / "schemas"
 
 FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
 ILLEGAL = Reason.ILLEGAL_ACTION

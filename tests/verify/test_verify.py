@@ -13,7 +13,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from test_session_helpers import fork, honest_game, states_before
+from session_helpers import fork, honest_game, states_before
 
 from p2pwillow.ledger import LocalProtocolError, RemoteProtocolError, decode_entry
 from p2pwillow.session import Session
@@ -32,7 +32,7 @@ from p2pwillow.verify import (
 )
 from p2pwillow.verify.lines import read_lines
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIR = ROOT / "protocol" / "transcripts"
 MANIFEST = json.loads((DIR / "manifest.json").read_text(encoding="utf-8"))
 HONEST = (DIR / "honest-3p-2h.jsonl").read_bytes()

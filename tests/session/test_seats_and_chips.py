@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_session_helpers import new_table
+from session_helpers import new_table
 
 from p2pwillow.ledger import AuthoredEntry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 import pytest
-from test_session_helpers import SAMPLES, away_in, make_rng
+from session_helpers import SAMPLES, away_in, make_rng
 
 from p2pwillow.games import BY_ENTRY
 from p2pwillow.ledger import Entry

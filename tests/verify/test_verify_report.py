@@ -39,7 +39,7 @@ from p2pwillow.verify import (
 from p2pwillow.verify.history import HandLog
 from p2pwillow.verify.text import PROOF_NAMES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIR = ROOT / "protocol" / "transcripts"
 HONEST = DIR / "honest-3p-2h.jsonl"
 SCHEMA = json.loads(

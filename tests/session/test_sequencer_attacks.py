@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from test_session_helpers import SAMPLES, away_in, fork, new_table
+from session_helpers import SAMPLES, away_in, fork, new_table
 
 from p2pwillow.bots import Decision
 from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError, Vote
