@@ -4,8 +4,8 @@ write is asked once per head or per hand."""
 
 from __future__ import annotations
 
-from test_seats_and_chips import StallsOnce
 from session_helpers import new_table
+from test_seats_and_chips import StallsOnce
 
 from p2pwillow.seat import (
     DEAL_GRACE,
