@@ -556,21 +556,21 @@ def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
     return rows
 
 
+_AMOUNT_LABELS = {ActionKind.RAISE: "Raise to", ActionKind.OFFER: "Offer cards"}
+"""What the amount field is called where the action's label alone would not say it."""
+
+
 def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     kind = state.amount_kind
     assert kind is not None
     a = view.action(kind)
-    label = {
-        ActionKind.BET: "Bet",
-        ActionKind.RAISE: "Raise to",
-        ActionKind.OFFER: "Offer cards",
-    }[kind]
+    verb = LABELS[kind]
+    label = _AMOUNT_LABELS.get(kind, verb.capitalize())
     first: Row = [
         ("class:strong", f"{label}: "),
         ("class:field", f" {state.amount_text or ' '} "),
         ("class:dim", f"   from {a.low} to {a.high}"),
     ]
-    verb = {ActionKind.BET: "bet", ActionKind.RAISE: "raise", ActionKind.OFFER: "offer"}[kind]
     second = join(
         [
             key("0-9", "type"),
