@@ -337,9 +337,14 @@ class Table:
             self._route(session.seat, session.handle_timer(self.now))
         self.run()
 
+    @property
+    def _first(self) -> Session:
+        """The session the table follows: the first seat not gone silent."""
+        return next(s for s in self.sessions if s.seat not in self.muted)
+
     def play_hand(self) -> bool:
         """Play one hand to its end and its head signatures; False if no hand can start."""
-        first = self.sessions[0]
+        first = self._first
         playing = [p for p in first.game.players if p.plays]
         if len(playing) < 2:
             return False
@@ -351,18 +356,18 @@ class Table:
         """The next dealer opens the next hand: its `hand_start` goes to the sequencer, which
         places it (SPEC 6.6); the automatic steps run until a decision is due (IllegalAction if
         no hand can start now)."""
-        dealer = self.sessions[0].game.next_button()
+        dealer = self._first.game.next_button()
         self._route(dealer, self.sessions[dealer].start_hand())
         self.run()
 
     def finish_hand(self) -> None:
         """Play the running hand to its end and its head signatures (a silent player's are
         excused by the witnessed clock, SPEC 7.5). TableError if it stalls."""
-        first = self.sessions[0]
-        while not first.between_hands:
+        # the session followed is looked up again each time: a seat may go silent meanwhile
+        while not self._first.between_hands:
             if self.decide_round():
                 continue
-            self._wait_for_clock(f"the table stalled in hand {first.hand_number}")
+            self._wait_for_clock(f"the table stalled in hand {self._first.hand_number}")
 
     def _wait_for_clock(self, why: str) -> None:
         """Let the clock run until the chain moves (the players vote, the sequencer acts, or a
@@ -377,11 +382,10 @@ class Table:
     def end_game(self, seat: int | None = None) -> None:
         """Between hands, `seat` (the hand's sequencer by default) ends the game, and every
         seated player signs its end (SPEC 7.3); silent players are excused by the clock."""
-        first = self.sessions[0]
-        author = first.sequencer if seat is None else seat
+        author = self._first.sequencer if seat is None else seat
         self._route(author, self.sessions[author].end_game())
         self.run()
-        while not first.complete:
+        while not self._first.complete:
             self._wait_for_clock("the game's end is not signed")
 
     def play(self, hands: int) -> int:

@@ -16,6 +16,7 @@ from p2pwillow.ledger.identity import safety_code
 from p2pwillow.ledger.kinds import (
     Abort,
     Equivocation,
+    FalseClaim,
     GameEnd,
     Genesis,
     HandEnd,
@@ -25,12 +26,16 @@ from p2pwillow.ledger.kinds import (
     Leave,
     SeatAcceptance,
     SequencerChange,
+    TableStop,
+    Timeout,
 )
 
 SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
 """Seating: a player may join or leave before the first hand too (SPEC 6.6)."""
 """The only kinds allowed in hand 0, before the first hand starts (SPEC 6.6)."""
 HAND_ENDINGS = (HandEnd, Abort)
+CLAIMS = (Timeout, Abort, SequencerChange)
+"""The remedies a player may refuse as a false claim (SPEC 7.9)."""
 
 
 def _fail(reason: Reason, detail: str, entry: Entry) -> RemoteProtocolError:
@@ -80,6 +85,7 @@ class Ledger:
         "_hand_first",
         "_hand_hashes",
         "_hand_seats",
+        "_hand_sequencers",
         "_hashes",
         "_head_signers",
         "_keeps_entries",
@@ -88,6 +94,7 @@ class Ledger:
         "_sequencer",
         "_sequencers",
         "_signers",
+        "_stopped",
     )
 
     def __init__(self, game: bytes | None = None) -> None:
@@ -113,6 +120,10 @@ class Ledger:
         """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
         self._hand_first = 0
         self._game_ended = False
+        self._stopped = False
+        self._hand_sequencers: dict[int, int] = {}
+        """seq -> the seat that sequences the entry after it, for every entry of the current
+        hand (a refused claim names the place it was made for, SPEC 7.9)"""
         self._signers: tuple[int, ...] = ()
         """Who signs the head now: the players of the hand that ended, or the seated players
         once the game has ended."""
@@ -226,8 +237,13 @@ class Ledger:
 
     @property
     def game_ended(self) -> bool:
-        """A game_end is in the chain: no hand starts again (SPEC 6.6)."""
+        """A game_end (or a table_stop) is in the chain: no hand starts again (SPEC 6.6)."""
         return self._game_ended
+
+    @property
+    def stopped(self) -> bool:
+        """A table_stop ends the chain: nothing follows it (SPEC 7.9)."""
+        return self._stopped
 
     def safety_code(self) -> str:
         """The safety code of the table as now seated (SPEC 6.7)."""
@@ -251,7 +267,7 @@ class Ledger:
             return entry.author
         if isinstance(body, Equivocation):
             return self.successor(self._sequencer)
-        if isinstance(body, SequencerChange):
+        if isinstance(body, SequencerChange | TableStop):
             return entry.author
         return self._sequencer
 
@@ -326,6 +342,15 @@ class Ledger:
         self._check_seen(entry)
         if isinstance(body, Equivocation):
             self._check_equivocation(entry, body, roster)
+        elif isinstance(body, TableStop):
+            if body.claim.seq != entry.seq or body.claim.prev != entry.prev:
+                raise _fail(Reason.BAD_CLAIM, "a table_stop takes the place of its claim", entry)
+            self._check_claim(entry, body.claim, roster)
+        elif isinstance(body, FalseClaim):
+            claim = body.claim
+            if not 0 < claim.seq <= self.head_seq or self._hashes[claim.seq] == claim.hash:
+                raise _fail(Reason.BAD_CLAIM, "the claim is not one the chain left out", entry)
+            self._check_claim(entry, claim, roster)
 
     def _check_seen(self, entry: Entry) -> None:
         """SPEC 6.5: an entry follows from a head of the current hand (a `hand_start` from a
@@ -342,6 +367,30 @@ class Ledger:
         if isinstance(body, HeadSignature) and at < self._ended_at:
             raise _fail(Reason.WRONG_SEEN, "seen is before the head it signs", entry)
 
+    def _check_claim(self, entry: Entry, claim: Entry, roster: Mapping[int, bytes]) -> None:
+        """SPEC 7.9: a refused claim is a remedy of this game and hand, made for a place right
+        after an entry of the current hand, signed by its author and countersigned by the seat
+        that sequenced at that place (by its author, for a sequencer change)."""
+        if not isinstance(claim.body, CLAIMS) or claim.game != entry.game:
+            raise _fail(Reason.BAD_CLAIM, "the claim is no remedy of this game", entry)
+        at = self._hand_hashes.get(claim.prev)
+        if claim.hand != self._hand or at is None or at != claim.seq - 1:
+            raise _fail(Reason.BAD_CLAIM, "the claim is not made for a place in this hand", entry)
+        key = roster.get(claim.author)
+        if key is None or not claim.verify_author(key):
+            raise _fail(Reason.BAD_CLAIM, "the claim's author signature does not verify", entry)
+        if isinstance(claim.body, SequencerChange):
+            sequencer = claim.author
+        else:
+            sequencer = self._hand_sequencers.get(at, self._sequencer)
+        key = roster.get(sequencer)
+        if key is None or not claim.verify_countersig(key):
+            raise _fail(
+                Reason.BAD_CLAIM,
+                f"the claim is not countersigned by seat {sequencer}, its sequencer",
+                entry,
+            )
+
     def _check_genesis(self, entry: Entry, body: Genesis) -> dict[int, bytes]:
         if entry.seq != 0 or entry.hand != 0:
             raise _fail(Reason.BAD_SEATING, "genesis is entry 0 of hand 0", entry)
@@ -353,6 +402,8 @@ class Ledger:
         body = entry.body
         if entry.seq == 0:
             raise _fail(Reason.BAD_SEATING, "entry 0 must be the genesis", entry)
+        if self._stopped:
+            raise _fail(Reason.WRONG_HAND, "the table stopped: nothing follows", entry)
         if isinstance(body, HandStart):
             if self._game_ended:
                 raise _fail(Reason.WRONG_HAND, "the game has ended", entry)
@@ -460,6 +511,7 @@ class Ledger:
         self._counters[key] = entry.counter
         if isinstance(body, Genesis | HandStart):
             self._hand_hashes = {}
+            self._hand_sequencers = {}
             self._hand_first = len(self._hashes)
         self._hand_hashes[digest] = len(self._hashes)
         if isinstance(body, Genesis):
@@ -495,6 +547,12 @@ class Ledger:
             self._head_signers = set()
             self._signers = tuple(sorted(self._roster))
             self._game_ended = True
+        elif isinstance(body, TableStop):
+            self._ended_by = digest
+            self._ended_at = len(self._hashes)
+            self._head_signers = set()
+            self._signers = ()
+            self._game_ended = self._stopped = True
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
         if self._keeps_entries or not self._entries:
@@ -503,6 +561,7 @@ class Ledger:
         self._sequencers.append(countersigner)
         # SPEC 6.6: the new hand's dealer sequences the hand it opens
         self._sequencer = body.dealer if isinstance(body, HandStart) else sequencer
+        self._hand_sequencers[len(self._hashes) - 1] = self._sequencer
 
     def conflict(self, entry: Entry) -> Equivocation | None:
         """If `entry` (already held or older seq) and the held entry with its seq were both

@@ -40,6 +40,9 @@ class Reason(enum.StrEnum):
     """A witness vote (SPEC 7.5) that does not verify, or by a seat that does not vote now."""
     NOT_EQUIVOCATION = "not-equivocation"
     """An equivocation proof that proves nothing (SPEC 6.8)."""
+    BAD_CLAIM = "bad-claim"
+    """A `false_claim` or `table_stop` whose claim is no remedy signed for a place in this hand,
+    or one the chain holds (SPEC 7.9)."""
     ILLEGAL_ACTION = "illegal-action"
     """The rules or the protocol's order do not allow this entry now (SPEC 7.3)."""
     BAD_PROOF = "bad-proof"

@@ -285,6 +285,26 @@ class Equivocation(Body):
     second: Entry = spec(EntryOf())  # noqa: RUF009
 
 
+@kind("false_claim")
+@dataclass(frozen=True, slots=True)
+class FalseClaim(Body):
+    """A remedy (`timeout`, `abort` or `sequencer_change`) the author refused to apply,
+    recorded with its signatures so that anyone can see who signed it (SPEC 7.9). It is not in
+    the chain: another entry took its place."""
+
+    claim: Entry = spec(EntryOf())  # noqa: RUF009
+
+
+@kind("table_stop")
+@dataclass(frozen=True, slots=True)
+class TableStop(Body):
+    """The author refused `claim` and no quorum without its signers can go on: it takes the
+    claim's place, countersigned by the author itself, and ends the author's transcript. The
+    running hand is void; nothing follows (SPEC 7.9)."""
+
+    claim: Entry = spec(EntryOf())  # noqa: RUF009
+
+
 @kind("timeout")
 @dataclass(frozen=True, slots=True)
 class Timeout(Body):
@@ -429,6 +449,8 @@ _KINDS: dict[str, type[Body]] = dict(
         HeadSignature,
         Abort,
         Equivocation,
+        FalseClaim,
+        TableStop,
         SequencerChange,
         Timeout,
         HandKey,
@@ -473,6 +495,7 @@ __all__ = [
     "DeckShuffle",
     "EntryOf",
     "Equivocation",
+    "FalseClaim",
     "GameEnd",
     "Genesis",
     "HandEnd",
@@ -488,6 +511,7 @@ __all__ = [
     "SeatedPlayer",
     "SequencerChange",
     "SitIn",
+    "TableStop",
     "Timeout",
     "TradeGive",
     "TradedCard",

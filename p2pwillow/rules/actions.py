@@ -49,6 +49,7 @@ from p2pwillow.rules.events import (
     Folded,
     FoldedForStalling,
     HandAborted,
+    HandVoided,
     LaidOut,
     Raised,
     TimedOut,
@@ -84,6 +85,7 @@ class ActionKind(enum.Enum):
     TIMEOUT = "timeout"
     STALL = "stall"
     ABORT = "abort"
+    VOID = "void"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
@@ -126,6 +128,8 @@ class Needs(enum.Enum):
     """The card a reveal turns, known once its proof verifies."""
     BLAME = "blame"
     """The seats an abort blames and its reason (`showdown.Blame`)."""
+    SIGNERS = "signers"
+    """The seats that signed a false claim the table stopped on (SPEC 7.9)."""
 
     @property
     def decision_field(self) -> str | None:
@@ -192,6 +196,8 @@ CLOCKED = TRADING | BETTING
 AFTER_DEAL = TRADING | LAYOUT | REVEAL | BETTING
 """The phases after the deal, where a stall folds the staller (SPEC 3.9)."""
 BEFORE_DEAL = ANNOUNCE | DEAL
+RUNNING = frozenset(Phase) - {Phase.COMPLETE, Phase.ABORTED}
+"""Every phase of a hand not over yet."""
 
 # fmt: off
 ACTIONS: tuple[Action, ...] = (
@@ -209,6 +215,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(A.TIMEOUT,    D, CLOCKED,     "timeout",       N.NOTHING,      to.verify_timeout,  to.do_timeout,  TimedOut,                        None,        False),
     Action(A.STALL,      D, AFTER_DEAL,  "timeout",       N.NOTHING,      to.verify_stall,    to.do_stall,    FoldedForStalling,               None,        False),
     Action(A.ABORT,      D, BEFORE_DEAL, "abort",         N.BLAME,        sd.verify_abort,    sd.do_abort,    HandAborted,                     None,        False),
+    Action(A.VOID,       Q, RUNNING,     "table_stop",    N.SIGNERS,      sd.verify_void,     sd.do_void,     HandVoided,                      None,        False),
 )
 # fmt: on
 

@@ -244,3 +244,18 @@ class HandAborted(Event):
 
     def words(self, n: Namer) -> Words:
         return (f"Hand aborted: {self.reason}; every stack is back where it started",)
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided(Event):
+    """The table stopped in this hand (SPEC 7.9): `signers` signed a claim this player refused,
+    and no quorum without them was left to go on."""
+
+    signers: tuple[int, ...]
+    result: HandResult
+
+    def words(self, n: Namer) -> Words:
+        who = ", ".join(n(s) for s in self.signers)
+        return (
+            f"The table stopped: {who} signed a false claim; every stack is back where it started",
+        )

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from p2pwillow.hands import best_hand
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.events import Event, HandAborted, HandEnded
+from p2pwillow.rules.events import Event, HandAborted, HandEnded, HandVoided
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots
 from p2pwillow.rules.state import HandState, end, player, pot_chips
@@ -89,6 +89,30 @@ def do_abort(config: TableConfig, s: HandState, seat: int, blame: Blame) -> list
     """SPEC 3.10: every stack goes back to its start; nobody wins anything."""
     blamed_seats, reason = blame
     blamed = tuple(x for x in s.order if x in set(blamed_seats))
+    _void(s, Phase.ABORTED)
+    assert s.result is not None
+    return [HandAborted(blamed, reason, s.result)]
+
+
+def verify_void(
+    config: TableConfig, s: HandState, seat: int, signers: Sequence[int] | None
+) -> None:
+    """The table stops in any phase of a running hand (SPEC 7.9), naming the claim's
+    signers, each a player of the table once."""
+    if signers is None:
+        return
+    if len(set(signers)) != len(signers):
+        raise IllegalAction("a signer is named twice")
+
+
+def do_void(config: TableConfig, s: HandState, seat: int, signers: Sequence[int]) -> list[Event]:
+    """SPEC 7.9: the hand is void, every stack back at its start, whatever was dealt."""
+    _void(s, Phase.ABORTED)
+    assert s.result is not None
+    return [HandVoided(tuple(signers), s.result)]
+
+
+def _void(s: HandState, phase: Phase) -> None:
     for p in s.players.values():
         p.stack = p.start_stack
         p.tokens = p.tokens_paid = p.committed = p.round_bet = p.ante = 0
@@ -102,5 +126,4 @@ def do_abort(config: TableConfig, s: HandState, seat: int, blame: Blame) -> list
     s.round_state, s.actor, s.needs = None, None, []
     if s.own is not None:
         s.own.settle()
-    end(s, Phase.ABORTED)
-    return [HandAborted(blamed, reason, s.result)]
+    end(s, phase)

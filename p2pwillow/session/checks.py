@@ -35,10 +35,11 @@ from p2pwillow.rules import (
     RulesError,
     SitOutReason,
 )
-from p2pwillow.session import witness
+from p2pwillow.session import claims, witness
 from p2pwillow.session.events import (
     CardsDealt,
     CardsReceived,
+    ClaimSummary,
     HandClosed,
     HandStarted,
     SessionEvent,
@@ -863,6 +864,68 @@ def _head_signature(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
+# --- claims refused as false (SPEC 7.9) ----------------------------------------------------------
+
+
+def _claim_summary(st: SessionState, e: Entry, claim: Entry) -> ClaimSummary:
+    """The refused `claim` an entry carries, its votes checked (they are what makes it a claim
+    of their signers); the entry's author must not be one of them."""
+    votes = _votes(st, claim, claims.votes_in(claim))
+    seats = claims.claimed(claim)
+    signers = claims.signers(claim, votes, seats)
+    if e.author in signers:
+        raise Rejected(ILLEGAL, "the claim's signer cannot refuse it")
+    if e.author not in witness.voters(st):
+        raise Rejected(ILLEGAL, f"seat {e.author} has no say on the claim")
+    return ClaimSummary(claim.kind, seats, signers)
+
+
+def _false_claim(st: SessionState, e: Entry) -> Commit:
+    """A player records a remedy it refused (the ledger has checked that it is one the chain
+    left out, signed for a place in this hand); each claim once."""
+    body = _body(e, k.FalseClaim)
+    r = st.hand
+    if r is None:
+        raise Rejected(ILLEGAL, "no hand has started")
+    if body.claim.hash in r.false_claims:
+        raise Rejected(ILLEGAL, "this claim is recorded already")
+    summary = _claim_summary(st, e, body.claim)
+
+    def commit() -> list[SessionEvent]:
+        r.false_claims[body.claim.hash] = summary
+        if r.closed:
+            st.summaries[-1] = r.summary()
+        return []
+
+    return commit
+
+
+def _table_stop(st: SessionState, e: Entry) -> Commit:
+    """The author refused the claim whose place it takes and no quorum is left without the
+    claim's signers: the running hand is void (its stacks as at its start) and the table
+    stops; nothing follows (the ledger sees to that)."""
+    body = _body(e, k.TableStop)
+    r = st.hand
+    if r is None:
+        raise Rejected(ILLEGAL, "no hand has started")
+    summary = _claim_summary(st, e, body.claim)
+    signers = summary.signers
+    if not r.ended:
+        _rules(lambda: r.rules.verify(ActionKind.VOID, e.author, signers))
+
+    def commit() -> list[SessionEvent]:
+        r.false_claims[body.claim.hash] = summary
+        r.stopped = signers
+        st.ended = GameEnded(())
+        if not r.ended:
+            return _close(st, r, e, lambda: r.rules.act(ActionKind.VOID, e.author, signers), ())
+        if st.summaries and st.summaries[-1].number == r.number:
+            st.summaries[-1] = r.summary()
+        return []
+
+    return commit
+
+
 CHECKS: Mapping[str, Check] = {
     k.SeatAcceptance.KIND: _seat,
     k.Join.KIND: _join,
@@ -879,6 +942,8 @@ CHECKS: Mapping[str, Check] = {
     k.Abort.KIND: _abort,
     k.SequencerChange.KIND: _sequencer_change,
     k.Equivocation.KIND: _equivocation,
+    k.FalseClaim.KIND: _false_claim,
+    k.TableStop.KIND: _table_stop,
     k.HandEnd.KIND: _hand_end,
     k.GameEnd.KIND: _game_end,
     k.HeadSignature.KIND: _head_signature,

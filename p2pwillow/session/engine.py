@@ -55,10 +55,11 @@ from p2pwillow.rules import (
     RulesError,
     TableConfig,
 )
-from p2pwillow.session import checks, schedule, steps, witness
+from p2pwillow.session import checks, claims, schedule, steps, witness
 from p2pwillow.session.checks import Rejected
 from p2pwillow.session.events import (
     ChainCut,
+    ClaimRefused,
     EntryRefused,
     HandSummary,
     Outgoing,
@@ -508,7 +509,11 @@ class Session:
         A bad entry raises RemoteProtocolError naming it, its author and why, and changes
         nothing; so does an authored entry of another game or by a seat that holds no seat,
         a refusal not signed by the hand's sequencer, and a vote that does not verify.
+
+        A player that stopped the table (SPEC 7.9) takes nothing more: its transcript ends.
         """
+        if self._state.ledger.stopped:
+            return Output()
         if isinstance(item, AuthoredEntry):
             st = self._state
             if st.seat is not None and st.seat == st.ledger.sequencer:
@@ -525,8 +530,133 @@ class Session:
             if ledger.hash_of(item.seq) == item.hash:
                 return Output()  # DESIGN 6: applying an entry twice is harmless
             return self._conflict(item)
+        if self._judges(item):
+            return self._judge(item)
+        if isinstance(item.body, k.TableStop) and self._identity is not None:
+            return Output()  # another player's stop ends its own transcript, not this one's
         events = self._apply(item)
         return Output((), tuple(events)) + self._auto()
+
+    # --- a remedy this player applies only where it would have signed it (SPEC 7.9) ------------
+
+    def _judges(self, entry: Entry) -> bool:
+        """`entry` is a remedy for the place after the head, made by another seat, and this
+        player has a say in it (it votes now)."""
+        st = self._state
+        me = st.seat
+        return (
+            me is not None
+            and self._identity is not None
+            and entry.kind in claims.REMEDIES
+            and entry.author != me
+            and entry.seq == st.ledger.head_seq + 1
+            and entry.prev == st.ledger.head_hash
+            and me in witness.voters(st)
+        )
+
+    def _judge(self, entry: Entry, *, passing: bool = False) -> Output:
+        """Apply the remedy `entry` if this player agrees with it, hold it until its own clock
+        can say, or refuse it (SPEC 7.9). An entry that fails its checks is rejected as any
+        other. `passing`: it was held, and is applied now: it goes on to every peer."""
+        st = self._state
+        self._checked(entry)
+        verdict = self._agreement(entry)
+        if verdict.agreement is claims.Agreement.WAIT:
+            st.held_claim = entry
+            return Output()
+        st.held_claim = None
+        if verdict.agreement is claims.Agreement.REFUSE:
+            return self._refuse(entry, verdict.why)
+        events = self._apply(entry)
+        return Output((entry,) if passing else (), tuple(events)) + self._auto()
+
+    def _checked(self, entry: Entry) -> None:
+        """Every check `_apply` makes, nothing applied (RemoteProtocolError)."""
+        self._state.ledger.check_next(entry)
+        self._check_own(entry)
+        try:
+            checks.check(self._state, entry)
+        except checks.Rejected as exc:
+            raise _fail(exc, entry) from None
+
+    def _agreement(self, entry: Entry) -> claims.Verdict:
+        """Whether this player would have signed `entry`'s claim at the head it follows: the
+        seats it claimed stalled are the ones this player's own votes there accused, and
+        none of them (this player included) made an entry in time that this player holds."""
+        st = self._state
+        me = st.seat
+        assert me is not None
+        r = st.hand
+        seats = claims.claimed(entry, () if r is None else r.replaced)
+        clock = st.clock
+        head = entry.prev
+        accused = clock.voted.get(head) if clock.voted_hand == st.ledger.hand else None
+        if head != st.ledger.head_hash:
+            # a sequencer change for a place the chain has gone past: only what this player
+            # saw while it was at that head counts, and it saw it all
+            return claims.agreement(
+                me=me, seats=seats, in_time=frozenset(), accused=accused, periods=1, needed=0
+            )
+        periods = clock.periods if clock.head == head else 0
+        needed = len(seats) if isinstance(entry.body, k.SequencerChange) else 1
+        return claims.agreement(
+            me=me,
+            seats=seats,
+            in_time=self._in_time(),
+            accused=accused,
+            periods=periods,
+            needed=needed,
+        )
+
+    def _in_time(self) -> frozenset[int]:
+        """The seats this player holds an entry from (its own included) that passes at the
+        head and arrived before the last part of the first clock there (SPEC 7.9)."""
+        st = self._state
+        clock = st.clock
+        length = float(st.config.action_clock)
+        running = clock.head == st.ledger.head_hash
+        cut = clock.cut(1, length) if running else float("inf")
+        return frozenset(
+            e.author
+            for e in st.pool.entries()
+            if st.pool.arrived(e) <= cut and self._counts(e) and self._passes_here(e)
+        )
+
+    def _refuse(self, entry: Entry, why: str) -> Output:
+        """Refuse `entry`'s claim: keep it and who signed it; the table goes on without its
+        signers, or, where no quorum is left without them, this player stops it (SPEC 7.9)."""
+        st = self._state
+        r = st.hand
+        seats = claims.claimed(entry, () if r is None else r.replaced)
+        votes = [witness.vote_of(v, entry) for v in claims.votes_in(entry)]
+        signers = claims.signers(entry, votes, seats)
+        ledger = st.ledger
+        st.refused = {h: c for h, c in st.refused.items() if c.claim.hand == ledger.hand}
+        if entry.hash in st.refused:
+            return Output()
+        st.refused[entry.hash] = claims.RefusedClaim(entry, seats, signers, why)
+        stops = entry.prev == ledger.head_hash or st.seat in seats
+        stops = stops and self._no_quorum_without(signers)
+        told = ClaimRefused(entry.kind, seats, signers, why, stops)
+        out = Output((), (told,))
+        if not stops:
+            return out
+        if entry.seq <= ledger.head_seq:
+            # a claim for a place this chain went past (a change replacing a sequencer that
+            # went on): the stop takes the claim's place, and the hand it voids loses the rest
+            rewound = self._rewound(entry.seq)
+            made = rewound._emit(k.TableStop(claim=entry))
+            return self._adopt(rewound, entry.seq) + out + made
+        return out + self._emit(k.TableStop(claim=entry))
+
+    def _no_quorum_without(self, signers: Sequence[int]) -> bool:
+        """Whether the players who did not sign a claim are too few to go on without its
+        signers: to replace a signer that sequences, or to time out those that went their own
+        way (SPEC 7.9), they need a quorum against a signer among themselves."""
+        st = self._state
+        eligible = witness.voters(st)
+        honest = [s for s in eligible if s not in signers]
+        return len(honest) < witness.quorum(eligible, signers[0])
 
     # --- another entry where the chain holds one (SPEC 6.8, 7.5) -------------------------------
 
@@ -543,6 +673,10 @@ class Session:
             return Output()
         held = ledger[seq]
         if entry.prev == ledger.hash_of(seq - 1) and _supersedes(entry, held, ledger, seq):
+            if self._identity is not None and st.seat is not None and entry.author != st.seat:
+                verdict = self._agreement(entry)
+                if verdict.agreement is not claims.Agreement.AGREE:
+                    return self._refuse(entry, verdict.why)
             return self._cut_and_apply(seq, entry)
         proof = ledger.conflict(entry)
         if proof is None or self._identity is None or st.seat is None:
@@ -585,6 +719,9 @@ class Session:
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
             new.pool.take(e, new.ledger)
         new.start_sent = old.start_sent  # still on its way, unless the new head makes it stale
+        new.clock.voted, new.clock.voted_hand = old.clock.voted, old.clock.voted_hand
+        new.clock.now = old.clock.now
+        new.refused = old.refused
         self._state = new
         self._settle_decision()
         return Output((), (ChainCut(seq),))
@@ -776,6 +913,11 @@ class Session:
         if periods > clock.periods:
             clock.periods = periods
             out += self._vote(periods)
+        held = st.held_claim
+        if held is not None:
+            st.held_claim = None
+            if held.prev == st.ledger.head_hash:
+                out += self._judge(held, passing=True)
         return out + self._act_on_votes() + self._auto()
 
     def _vote(self, periods: int) -> Output:
@@ -786,8 +928,15 @@ class Session:
         if st.ledger.hand == 0:
             return Output()  # seating has no remedy: a table that does not fill is left
         passing = [e for e in st.pool.entries() if self._counts(e) and self._passes_here(e)]
-        holding = {e.author: True for e in passing}
+        # SPEC 7.9: what arrived in the last part of this clock was late for it
+        cut = st.clock.cut(periods, float(st.config.action_clock))
+        holding = {e.author: True for e in passing if st.pool.arrived(e) <= cut}
         seats = witness.accused(st, holding, periods)
+        clock = st.clock
+        if clock.voted_hand != st.ledger.hand:
+            clock.voted, clock.voted_hand = {}, st.ledger.hand
+        head = st.ledger.head_hash
+        clock.voted[head] = clock.voted.get(head, frozenset()) | frozenset(seats)
         resend = tuple(dict.fromkeys(passing))
         if not seats:
             return Output(resend, ())
@@ -835,13 +984,17 @@ class Session:
         if me is None or r is None or not votes or st.clock.head != st.ledger.head_hash:
             return Output()
         records = [witness.record_of(v) for v in sorted(votes, key=lambda v: v.voter)]
+        own = st.clock.votes.get(me)
+        mine = frozenset(() if own is None else own.seats)
         if me != st.ledger.sequencer:
             replaced = witness.replacing(st)
-            if not replaced:
-                return Output()
+            if not replaced or not set(replaced) <= mine:
+                return Output()  # SPEC 7.9: it replaces only seats its own vote accuses
             return self._emit(k.SequencerChange(replaced=replaced, votes=records))
         owed = witness.owed(st)
+        # SPEC 7.9: only seats its own vote accuses, and itself (others' votes) for its default
         accused = [s for s in sorted(owed) if witness.has_quorum(st, votes, s)]
+        accused = [s for s in accused if s in mine or s == me]
         if me in accused and owed[me] & {Stall.TIMEOUT} != owed[me]:
             accused.remove(me)  # only its own default it takes itself; else it is replaced
         pre_deal = [s for s in accused if Stall.ABORT in owed[s]]
@@ -928,7 +1081,7 @@ class Session:
                 kind=authored.kind,
                 author=authored.author,
             )
-        self._state.pool.take(authored, ledger)
+        self._state.pool.take(authored, ledger, self._state.clock.now)
         return Output()
 
     def _passes_here(self, authored: AuthoredEntry) -> bool:
@@ -1086,7 +1239,7 @@ class Session:
                 st.pending.add(due)
             if isinstance(body, k.HandStart):
                 st.start_sent = Sent(authored, ledger.head_seq)
-            st.pool.take(authored, ledger)  # its own entry on its way counts as held (7.5)
+            st.pool.take(authored, ledger, st.clock.now)  # its own on its way is held (7.5)
             return Output((authored,), ())
         try:
             events = self._apply(entry, signed_here=True, countersigned_here=True)

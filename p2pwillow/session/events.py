@@ -55,6 +55,16 @@ class PotSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimSummary:
+    """A remedy a player refused as false, as the transcript records it (SPEC 7.9): its kind,
+    the seats it claimed stalled, and who signed it."""
+
+    kind: str
+    seats: tuple[int, ...]
+    signers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HandSummary:
     """The public record of one hand, as `willow verify` reports it."""
 
@@ -81,6 +91,10 @@ class HandSummary:
     reason: str = ""
     signed: bool = False
     """Every player of the hand signed the head that ended it."""
+    false_claims: tuple[ClaimSummary, ...] = ()
+    """Remedies refused as false in this hand, recorded in the chain (SPEC 7.9)."""
+    stopped: tuple[int, ...] = ()
+    """The table stopped in this hand: the signers of the claim it stopped on (SPEC 7.9)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +117,19 @@ class EntryRefused:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimRefused:
+    """This player refused a remedy (SPEC 7.9): `signers` claimed that `seats` stalled, and
+    this player saw otherwise (`why`). `stops`: no quorum is left without the signers, so this
+    player stops the table (its `table_stop` follows)."""
+
+    kind: str
+    seats: tuple[int, ...]
+    signers: tuple[int, ...]
+    why: str
+    stops: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ChainCut:
     """The chain was cut back to before entry `seq` (SPEC 6.8, 7.5): an equivocation was proved,
     or a sequencer change took the place of what the replaced seat sequenced. A live node cuts
@@ -112,7 +139,14 @@ class ChainCut:
 
 
 SessionEvent = (
-    RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused | ChainCut
+    RulesEvent
+    | HandStarted
+    | CardsDealt
+    | CardsReceived
+    | HandClosed
+    | EntryRefused
+    | ClaimRefused
+    | ChainCut
 )
 
 
@@ -157,6 +191,8 @@ __all__ = [
     "CardsDealt",
     "CardsReceived",
     "ChainCut",
+    "ClaimRefused",
+    "ClaimSummary",
     "EntryRefused",
     "HandClosed",
     "HandStarted",

@@ -36,18 +36,21 @@ class Pool:
     """Authored entries of the current hand (and the next hand's `hand_start`), not yet in
     the chain, at most PER_AUTHOR per author."""
 
-    __slots__ = ("_by_sig", "_hand", "_verified")
+    __slots__ = ("_arrived", "_by_sig", "_hand", "_verified")
 
     def __init__(self) -> None:
         self._by_sig: dict[bytes, AuthoredEntry] = {}
         self._verified: dict[bytes, bool] = {}
+        self._arrived: dict[bytes, float] = {}
+        """sig -> when the entry first arrived (the clock's time, SPEC 7.9)"""
         self._hand = -1
 
     def __len__(self) -> int:
         return len(self._by_sig)
 
-    def take(self, authored: AuthoredEntry, ledger: Ledger) -> bool:
-        """Keep `authored` if it may still be sequenced in this hand; True if it is new here."""
+    def take(self, authored: AuthoredEntry, ledger: Ledger, at: float = 0.0) -> bool:
+        """Keep `authored` if it may still be sequenced in this hand; True if it is new here.
+        `at`: when it arrived (or was made, for the local seat's own), by the clock."""
         self._follow(ledger)
         key = author_key(authored, ledger)
         if (
@@ -58,6 +61,7 @@ class Pool:
         ):
             return False
         self._by_sig[authored.sig] = authored
+        self._arrived[authored.sig] = at
         mine = [e for e in self._by_sig.values() if e.author == authored.author]
         if len(mine) > PER_AUTHOR:
             # make room: entries that do not verify go first (a peer cannot evict another's
@@ -91,6 +95,10 @@ class Pool:
         held = [e for e in self._by_sig.values() if author is None or e.author == author]
         return tuple(sorted(held, key=lambda e: (e.author, e.counter)))
 
+    def arrived(self, authored: AuthoredEntry) -> float:
+        """When `authored` first arrived here (the clock's time when it was taken)."""
+        return self._arrived.get(authored.sig, 0.0)
+
     def verified(self, authored: AuthoredEntry, key: bytes) -> bool:
         """Whether `authored` is signed under `key` (checked once, then remembered)."""
         known = self._verified.get(authored.sig)
@@ -101,12 +109,14 @@ class Pool:
     def _drop(self, sig: bytes) -> None:
         self._by_sig.pop(sig, None)
         self._verified.pop(sig, None)
+        self._arrived.pop(sig, None)
 
     def _follow(self, ledger: Ledger) -> None:
         """A new hand: what was held for the last one can no longer be sequenced."""
         if self._hand != ledger.hand:
             self._by_sig.clear()
             self._verified.clear()
+            self._arrived.clear()
             self._hand = ledger.hand
 
 

@@ -18,7 +18,7 @@ from p2pwillow.limits import DECK_SIZE
 from p2pwillow.mental import DealPlan, DealShares, HandContext, Layout, PlayerHand
 from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import Hand, Phase
-from p2pwillow.session.events import HandSummary, PotSummary, TradeSummary
+from p2pwillow.session.events import ClaimSummary, HandSummary, PotSummary, TradeSummary
 
 
 @dataclass(slots=True)
@@ -73,6 +73,10 @@ class HandRecord:
     abort_reason: str = ""
     signed: set[int] = field(default_factory=set)
     proofs: Counter[str] = field(default_factory=Counter)
+    false_claims: dict[bytes, ClaimSummary] = field(default_factory=dict)
+    """Remedies recorded as refused in this hand, by the claim's hash (SPEC 7.9)."""
+    stopped: tuple[int, ...] = ()
+    """The table stopped in this hand: the signers of its claim (SPEC 7.9)."""
     # --- the local player's secrets (None for an observer) ----------------------------------
     # Kept out of repr: a traceback with locals, a log line or a crash report must never show
     # the hand secret or a card the player has not turned.
@@ -133,4 +137,6 @@ class HandRecord:
             blamed=self.blamed,
             reason=self.abort_reason,
             signed=self.signed | self.excused >= set(self.order),
+            false_claims=tuple(self.false_claims.values()),
+            stopped=self.stopped,
         )

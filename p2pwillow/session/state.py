@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pwillow.ledger.chain import Ledger
-from p2pwillow.ledger.entry import AuthoredEntry
+from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Game, TableConfig
+from p2pwillow.session.claims import RefusedClaim
 from p2pwillow.session.events import HandSummary
 from p2pwillow.session.pool import Pool
 from p2pwillow.session.record import HandRecord
@@ -33,6 +34,13 @@ class Sent:
         return self.entry.sig
 
 
+def grace(length: float) -> float:
+    """The last part of an action clock of `length` seconds in which what arrives counts as
+    late (SPEC 7.9): far above the time an entry takes to reach every peer, so that honest
+    peers agree on what came in time."""
+    return min(1.0, length / 4)
+
+
 @dataclass(slots=True)
 class Clock:
     """A player's action clock and the votes it holds at one head (SPEC 7.5)."""
@@ -44,13 +52,28 @@ class Clock:
     """Whole action clocks this player has voted for at this head."""
     votes: dict[int, Vote] = field(default_factory=dict)
     """The votes held at this head, by voter (its widest)."""
+    now: float = 0.0
+    """The last time the clock was read: when what arrives since arrived, near enough."""
+    voted: dict[bytes, frozenset[int]] = field(default_factory=dict)
+    """Head -> the seats this player's own votes accused there, for every head of the hand
+    where its clock ran out: what it would sign, asked again when a remedy at that head
+    arrives (SPEC 7.9)."""
+    voted_hand: int = -1
+    """The hand `voted` is about."""
 
     def at(self, head: bytes, now: float) -> bool:
         """Follow the head; True if the clock was already running at it."""
+        self.now = max(self.now, now)
         if head == self.head:
             return True
         self.head, self.since, self.periods, self.votes = head, now, 0, {}
         return False
+
+    def cut(self, period: int, length: float) -> float:
+        """The time by which an entry must have arrived to count, in the vote after `period`
+        clocks of `length` seconds at this head, as made in time: the end of that clock less
+        its grace (SPEC 7.9)."""
+        return self.since + period * length - grace(length)
 
     def hold(self, vote: Vote) -> bool:
         """Keep `vote` (its voter's widest at this head); True if it adds something."""
@@ -92,6 +115,11 @@ class SessionState:
     """Authored entries of other seats, not sequenced yet (SPEC 7.1)."""
     forwarded: set[bytes] = field(default_factory=set)
     """Hashes of conflicting entries this peer passed on (each once, SPEC 6.8)."""
+    held_claim: Entry | None = None
+    """A remedy for the place after the head, held until this player's own clock has run
+    there long enough to say whether it agrees (SPEC 7.9)."""
+    refused: dict[bytes, RefusedClaim] = field(default_factory=dict)
+    """The remedies of this hand this player refused, by the claim's hash (SPEC 7.9)."""
     signed: dict[int, bytes] = field(default_factory=dict)
     """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
     7.1): an entry in its name that is not one of these is refused. The live node keeps it."""

@@ -43,6 +43,7 @@ _SIGNED_REASONS = frozenset(
         Reason.WRONG_SEEN,
         Reason.BAD_VOTE,
         Reason.NOT_EQUIVOCATION,
+        Reason.BAD_CLAIM,
         Reason.ILLEGAL_ACTION,
         Reason.BAD_PROOF,
     }

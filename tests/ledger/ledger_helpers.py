@@ -138,6 +138,7 @@ def sample_bodies() -> dict[str, Body]:
         other.make(2, body, sequencer=0)
         for body in (plain("bet", amount=25), plain("bet", amount=50))
     ]
+    claim = other.make(0, k.Timeout(seats=[2], votes=[VOTES[0], VOTES[3]]), sequencer=0)
     bodies: list[Body] = [
         genesis_body(),
         k.SeatAcceptance(genesis=hexs("genesis", 32)),
@@ -157,6 +158,8 @@ def sample_bodies() -> dict[str, Body]:
         k.Equivocation(sequencer=0, first=fork[0], second=fork[1]),
         k.Timeout(seats=[2], votes=[VOTES[0], VOTES[3]]),
         k.SequencerChange(replaced=[1, 2], votes=VOTES),
+        k.FalseClaim(claim=claim),
+        k.TableStop(claim=claim),
         k.HandKey(key=hexs("Y", 33), proof=hexs("schnorr", 64)),
         k.DeckShuffle(deck=[hexs(f"c{i}", 66) for i in range(52)], proof=hexs("tw", 2000)),
         k.DealShares(
