@@ -42,6 +42,7 @@ __all__ = [
     "END_GRACE",
     "LEFT_TABLE",
     "ONE_HAS_ALL",
+    "TABLE_STOPPED",
     "Do",
     "Move",
     "SeatPolicy",
@@ -63,6 +64,10 @@ sequencer is gone, the witnessed clock replaces it on the game ends it sits on (
 ENDED_BY_YOU = "the game is over: you ended it"
 ENDED_BY_A_PLAYER = "the game is over: a player ended it"
 ONE_HAS_ALL = "the game is over: one player has all the chips"
+TABLE_STOPPED = (
+    "the game is over for you: you refused a false claim that no quorum can overrule; "
+    "your transcript ends with the last hand void and every stack as at its start"
+)
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
 
@@ -179,6 +184,9 @@ class SeatPolicy:
         Ask again after each move made, until None, WAIT or STOP (or LEAVE)."""
         if self._leave_asked is not None and s.seat not in s.ledger.identities:
             return Move(Do.STOP, LEFT_TABLE.format(hand=s.hand_number), left=True)
+        if s.ledger.stopped:
+            # nothing follows a table_stop, not even a game end (SPEC 7.9)
+            return Move(Do.STOP, TABLE_STOPPED)
         over = game_over(s, hands=self.hands, end_wanted=wishes.end)
         if over is not None:
             if self._writes_end(s, over, now):

@@ -65,6 +65,12 @@ def next_seat_clockwise(seats: Iterable[int], after: int) -> int:
     return later[0] if later else ordered[0]
 
 
+def _voters(claim: Entry) -> set[int]:
+    """The seats whose votes a remedy carries."""
+    votes = getattr(claim.body, "votes", ())
+    return {v.voter for v in votes}
+
+
 class Ledger:
     """One game's append-only chain of entries and what it implies for the next one.
 
@@ -345,6 +351,8 @@ class Ledger:
         elif isinstance(body, TableStop):
             if body.claim.seq != entry.seq or body.claim.prev != entry.prev:
                 raise _fail(Reason.BAD_CLAIM, "a table_stop takes the place of its claim", entry)
+            if entry.author == body.claim.author or entry.author in _voters(body.claim):
+                raise _fail(Reason.BAD_CLAIM, "a claim's own signer cannot refuse it", entry)
             self._check_claim(entry, body.claim, roster)
         elif isinstance(body, FalseClaim):
             claim = body.claim

@@ -135,6 +135,7 @@ from p2pwillow.seat import Do, SeatPolicy, Wishes
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
+    ClaimRefused,
     EntryRefused,
     HandClosed,
     HandStarted,
@@ -936,7 +937,9 @@ class Node:
             last = not self._rep.ready(after=event.entry.seq)
             out = await self._session_call(event.peer, self._play.entry, event.entry, last)
             if out is not None:
-                self._rep.applied(event.entry, time.monotonic())
+                if self._play.holds(event.entry):
+                    # not a remedy this player holds back or refuses (SPEC 7.9)
+                    self._rep.applied(event.entry, time.monotonic())
                 self._send(out)
                 self._took(self._stepped)
                 if self._end_wanted and self._play.between:
@@ -1128,10 +1131,38 @@ class Node:
             chips = {str(seat): c for seat, c in s.chips}
             ended = {"hand": s.number, "dealer": s.dealer, "aborted": s.aborted, "chips": chips}
             self._event("hand_end", **ended, **self._counters())
+        elif isinstance(ev, ClaimRefused):
+            self._say(self._refused(ev))
+            self._publish(notice=self._refused(ev))
+            self._event(
+                "claim_refused",
+                kind=ev.kind,
+                seats=list(ev.seats),
+                signers=list(ev.signers),
+                why=ev.why,
+                stops=ev.stops,
+            )
         elif isinstance(ev, EntryRefused) and ev.author == self.seat:
             if self.bot is None:
                 self._publish(notice=f"the dealer refused your {ev.kind}: {ev.detail}")
             self._poke()
+
+    def _refused(self, ev: ClaimRefused) -> str:
+        """A refused claim in words (SPEC 7.9): who claimed what, and what this node does."""
+        name = self._names.get
+        signers = ", ".join(str(name(s, f"seat {s}")) for s in ev.signers)
+        seats = ", ".join(str(name(s, f"seat {s}")) for s in ev.seats)
+        what = {
+            "timeout": f"that {seats} ran out of time",
+            "abort": f"that {seats} stalled the deal",
+            "sequencer_change": f"that {seats} stopped dealing",
+        }.get(ev.kind, f"a {ev.kind} against {seats}")
+        then = (
+            "the table stops here: this hand is void and every stack is as at its start"
+            if ev.stops
+            else "the table goes on without them"
+        )
+        return f"refused a false claim {what}, signed by {signers} ({ev.why}); {then}"
 
     def _result(self, chips: tuple[tuple[int, int], ...], aborted: bool, reason: str) -> str:
         if aborted:
@@ -1682,6 +1713,11 @@ class _Play:
         if self.watching:
             self._take_seat()
         return out
+
+    def holds(self, entry: Entry) -> bool:
+        """Whether the session's chain holds `entry` at its place."""
+        ledger = self.session.ledger
+        return entry.seq <= ledger.head_seq and ledger.hash_of(entry.seq) == entry.hash
 
     def take_authored(self, entry: AuthoredEntry) -> Output:
         """An authored entry from a peer: the sequencer's session sequences it, every other

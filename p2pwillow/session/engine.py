@@ -1259,12 +1259,35 @@ class Session:
                 st.pool.discard(held.sig)
                 if self._counts(held):
                     out += self._sequence_authored(held)
+        if st.seat == st.ledger.sequencer:
+            out += self._record_false_claims()
         for _ in range(10_000):
             due = steps.due_step(self._state)
             if due is None:
                 return out
             out += self._emit(steps.make_step(self._state, due, self._random()), due)
         raise LocalProtocolError("automatic steps do not settle")  # pragma: no cover
+
+    def _record_false_claims(self) -> Output:
+        """The sequencer writes each claim it refused in the running hand into the chain once
+        another entry holds the claim's place (SPEC 7.9): the transcript then says who signed
+        it. Not once the hand has ended: its head signatures sign a head that stays put."""
+        st = self._state
+        r = st.hand
+        out = Output()
+        if r is None or r.ended:
+            return out
+        ledger = st.ledger
+        for refused in list(st.refused.values()):
+            claim = refused.claim
+            if (
+                claim.hand == ledger.hand
+                and claim.seq <= ledger.head_seq
+                and ledger.hash_of(claim.seq) != claim.hash
+                and claim.hash not in r.false_claims
+            ):
+                out += self._emit(k.FalseClaim(claim=claim))
+        return out
 
     def _random(self) -> Rng:
         assert self._rng is not None

@@ -245,7 +245,7 @@ class _Audit:
         if self.error is not None:
             verdict = Verdict.UNREADABLE if self.unreadable else Verdict.INVALID
             return replace(report, verdict=verdict, error=self.error)
-        if self.cut_off is not None or not session.complete:
+        if self.cut_off is not None or not session.complete or session.ledger.stopped:
             report = replace(report, verdict=Verdict.NOT_CLOSED, missing=session.missing)
             error = VerifyError(self.last, None, not_closed_reason(report))
             return replace(report, error=error)

@@ -166,6 +166,16 @@ def _proofs(proofs: Sequence[tuple[str, int]]) -> str:
     return ", ".join(parts) or "none"
 
 
+def _claim(kind: str, seats: Sequence[int], name: Callable[[int], str]) -> str:
+    """What a refused remedy claimed, in words (SPEC 7.9)."""
+    who = _and([name(x) for x in seats])
+    return {
+        "timeout": f"that {who} ran out of time",
+        "abort": f"that {who} stalled the deal",
+        "sequencer_change": f"that {who} stopped sequencing",
+    }.get(kind, f"a {kind} against {who}")
+
+
 def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]) -> list[str]:
     """One hand as a hand history."""
     s = h.summary
@@ -195,6 +205,17 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
         elif trading:
             out.append(f"  No trades{closed}")
     out += [_round(r, name, card) for r in h.rounds]
+    for c in s.false_claims:
+        out.append(
+            f"  False claim refused: {_claim(c.kind, c.seats, name)}, signed by "
+            f"{_and([name(x) for x in c.signers])}; the table went on without them"
+        )
+    if s.stopped:
+        out.append(
+            f"  STOPPED: a player refused a false claim signed by "
+            f"{_and([name(x) for x in s.stopped])}, and no quorum was left without them; "
+            "the hand is void and nothing follows"
+        )
     hands = {sh.seat: sh.value for sh in h.showdown}
     if h.showdown:
         out.append("  Showdown:")
@@ -312,6 +333,14 @@ def not_closed_reason(report: VerifyReport) -> str:
     """The verdict's reason for a transcript that is valid so far but not complete."""
     through = report.through_hand
     so_far = f"valid through hand {through}" if through else "valid so far, no hand complete"
+    stops = [h.summary for h in report.hands if h.summary.stopped]
+    if stops:
+        s = stops[-1]
+        signers = _and([report.name(x) for x in s.stopped])
+        return (
+            f"not closed: {so_far}; the table stopped in hand {s.number}: its author refused "
+            f"a false claim signed by {signers} (the hand is void, every stack as at its start)"
+        )
     return f"not closed: {so_far}; " + "; ".join(missing_texts(report))
 
 
@@ -327,7 +356,15 @@ def verdict_text(report: VerifyReport) -> list[str]:
     if report.verdict is Verdict.NOT_CLOSED:
         checked = _plural(report.entries, "entry", "entries")
         lines = [f"NOT CLOSED: every entry read checks ({checked}), but the game is not complete:"]
-        lines += [f"  {m}" for m in missing_texts(report)]
+        stops = [h.summary for h in report.hands if h.summary.stopped]
+        if stops:
+            signers = _and([report.name(x) for x in stops[-1].stopped])
+            lines.append(
+                f"  the table stopped in hand {stops[-1].number}: a player refused a false claim "
+                f"signed by {signers}; that hand is void and every stack is as at its start"
+            )
+        else:
+            lines += [f"  {m}" for m in missing_texts(report)]
         through = report.through_hand
         done = _complete(through)
         lines.append(f"  {done}")
