@@ -103,6 +103,13 @@ def _hand(h: HandHistory) -> dict[str, object]:
     if s.aborted:
         out["blamed"] = list(s.blamed)
         out["reason"] = s.reason
+    if s.false_claims:
+        out["false_claims"] = [
+            {"kind": c.kind, "seats": list(c.seats), "signers": list(c.signers)}
+            for c in s.false_claims
+        ]
+    if s.stopped:
+        out["stopped"] = list(s.stopped)
     return out
 
 

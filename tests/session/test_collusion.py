@@ -6,8 +6,11 @@ start; where one is, the table goes on without the pair and the claim is recorde
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from session_helpers import new_table
 
@@ -21,7 +24,16 @@ from p2pwillow.ledger.identity import Identity
 from p2pwillow.session import ClaimRefused, Session
 from p2pwillow.table import Table
 from p2pwillow.verify import Verdict, verify_transcript
+from p2pwillow.verify.json_report import report_object
 from p2pwillow.verify.text import report_text
+
+SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(
+        (
+            Path(__file__).resolve().parents[2] / "protocol/schemas/reports/verify-report.json"
+        ).read_text("utf-8")
+    )
+)
 
 DECISIONS = frozenset({"call", "check", "fold", "bet", "raise", "all_in"})
 
@@ -154,6 +166,9 @@ def test_three_seats_the_victim_refuses_a_false_timeout_and_stops_the_table() ->
     report = verify_transcript(b"".join(e.encode() + b"\n" for e in ledger.entries))
     assert report.verdict is not Verdict.INVALID, report.error
     assert report.verdict is Verdict.NOT_CLOSED
+    obj = report_object(report)
+    SCHEMA.validate(obj)
+    assert obj["hands"][-1]["stopped"] == sorted({dealer, friend})  # type: ignore[index]
     text = report_text(report).lower()
     assert "the table stopped in hand" in text and "false claim" in text
 
@@ -239,6 +254,13 @@ def test_four_seats_the_honest_pair_refuses_and_the_table_goes_on_without_the_de
     report = verify_transcript(b"".join(e.encode() + b"\n" for e in entries))
     assert report.verdict is not Verdict.INVALID, report.error
     assert "false claim refused" in report_text(report).lower()
+    obj = report_object(report)
+    SCHEMA.validate(obj)
+    hands = obj["hands"]
+    assert isinstance(hands, list)
+    assert hands[0]["false_claims"] == [
+        {"kind": "timeout", "seats": [victim], "signers": sorted({dealer, friend})}
+    ]
 
 
 def test_a_substitute_cannot_replace_a_working_dealer() -> None:
