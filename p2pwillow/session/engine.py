@@ -249,6 +249,7 @@ class Session:
         holder = session._state.ledger.identities.get(seat)
         if holder is not None and holder != identity.public_key:
             raise LocalProtocolError(f"seat {seat} is held by another identity")
+        session._state.clock.unvouched = session._state.ledger.head_hash
         return session
 
     @classmethod
@@ -616,10 +617,15 @@ class Session:
         length = float(st.config.action_clock)
         running = clock.head == st.ledger.head_hash
         cut = clock.cut(1, length) if running else float("inf")
+        # back from a crash at this head, its own steps made before it are no evidence
+        unvouched = clock.unvouched == st.ledger.head_hash
         return frozenset(
             e.author
             for e in st.pool.entries()
-            if st.pool.arrived(e) <= cut and self._counts(e) and self._passes_here(e)
+            if st.pool.arrived(e) <= cut
+            and not (unvouched and e.author == st.seat)
+            and self._counts(e)
+            and self._passes_here(e)
         )
 
     def _refuse(self, entry: Entry, why: str) -> Output:
@@ -717,7 +723,8 @@ class Session:
         new = rewound._state
         new.forwarded = old.forwarded
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
-            new.pool.take(e, new.ledger)
+            new.pool.take(e, new.ledger, old.pool.arrived(e))
+        new.clock.unvouched = old.clock.unvouched
         new.start_sent = old.start_sent  # still on its way, unless the new head makes it stale
         new.clock.voted, new.clock.voted_hand = old.clock.voted, old.clock.voted_hand
         new.clock.now = old.clock.now

@@ -60,6 +60,9 @@ class Clock:
     arrives (SPEC 7.9)."""
     voted_hand: int = -1
     """The hand `voted` is about."""
+    unvouched: bytes = b""
+    """A head this player came back to after a crash (SPEC 7.7): what it made there before
+    the crash may not have been in time, so it is no evidence against a remedy (SPEC 7.9)."""
 
     def at(self, head: bytes, now: float) -> bool:
         """Follow the head; True if the clock was already running at it."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from session_helpers import new_table
+from session_helpers import make_rng, new_table
 
 from p2pwillow.ledger import AuthoredEntry, Entry, Vote
 from p2pwillow.ledger import kinds as k
@@ -213,6 +213,32 @@ def test_a_remedy_after_the_clock_ran_out_is_applied() -> None:
     assert not [e for e in out.events if isinstance(e, ClaimRefused)]
     assert witness.ledger.hash_of(forced.seq) == forced.hash
     assert forced in out.send  # passed on to the others
+
+
+def test_a_seat_back_from_a_crash_is_no_witness_of_its_own_steps() -> None:
+    """A seat restored from its store after a crash (SPEC 7.7) cannot know whether what it
+    made before the crash reached anyone in time: its own step, handed back by a peer, is no
+    evidence against a timeout, which it applies once its own clock has run out."""
+    victim = 1
+    table = _until_dropped(3, victim, DECISIONS)
+    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
+    friend = next(s for s in range(3) if s not in (dealer, victim))
+    old = table.sessions[victim]
+    back = Session.restore(
+        table.identities[victim],
+        victim,
+        old.ledger.entries,
+        make_rng("restored"),
+        secrets=old.secrets,
+        signed=old.signed,
+    )
+    back.receive(table.dropped[0])  # its own call, sent again by a witness
+    forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
+    out = back.receive(forced)
+    for n in (1, 2):
+        out += back.handle_timer(n * (table.config.action_clock + 1))
+    assert not [e for e in out.events if isinstance(e, ClaimRefused)]
+    assert back.ledger.hash_of(forced.seq) == forced.hash
 
 
 # --- four seats: a quorum is left without the pair --------------------------------------------
