@@ -1432,6 +1432,8 @@ class _Play:
         self._decider: Decider | None = None
         self._looked_head: int | None = None
         self._polled = False
+        self.caught_up = False
+        """A resumed node has once held as much of the chain as its peers said they held."""
         self.restored: tuple[Entry, ...] = ()
         """The transcript a resumed node started from (empty for a new game)."""
         self.accepted = False
@@ -1709,6 +1711,8 @@ class _Play:
     # --- what the driver hands over ----------------------------------------------------------
 
     def entry(self, entry: Entry) -> Output:
+        # the time first: a node woken from sleep judges what came meanwhile by it (SPEC 7.9)
+        self.session.note_time(time.monotonic())
         out = self._call(lambda: self.session.receive(entry))
         if self.watching:
             self._take_seat()
@@ -1779,6 +1783,13 @@ class _Play:
             self._polled = True
             out += self._call(s.poll)
         out += self._call(lambda: s.handle_timer(now))
+        if self.restored and s.ledger.head_seq >= self.peer_head:
+            self.caught_up = True
+        # back from a crash, what this seat makes before it has caught up with the table is
+        # no evidence that it was in time (SPEC 7.9); a peer's word about its head is not
+        # trusted for more: a faulty one could say it is ahead to make a victim's steps count
+        # for nothing
+        s.behind(bool(self.restored) and not self.caught_up)
         node = self.node
         bot = node.bot is not None
         wishes = Wishes(

@@ -31,6 +31,7 @@ enters only as `handle_timer(now)` and randomness only as the `rng` given at con
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ from p2pwillow.session.pool import author_key, hand_of
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
-from p2pwillow.session.state import Sent, SessionState
+from p2pwillow.session.state import Sent, SessionState, grace
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,8 +618,16 @@ class Session:
         length = float(st.config.action_clock)
         running = clock.head == st.ledger.head_hash
         cut = clock.cut(1, length) if running else float("inf")
-        # back from a crash at this head, its own steps made before it are no evidence
-        unvouched = clock.unvouched == st.ledger.head_hash
+        # its own steps are evidence only if it was at this head as the others were: not back
+        # from a crash or catching up here, and awake when its clock here ran out (it voted)
+        head = st.ledger.head_hash
+        # its clock ran out here (and the grace after it) with no vote of its own: it was
+        # asleep (a closed lid, SIGSTOP) and cannot say what reached the others in time; once
+        # seen, this holds at this head, whatever it votes on waking
+        late = clock.since + length + grace(length)
+        if running and clock.now >= late and head not in clock.voted:
+            clock.slept = head
+        unvouched = head in (clock.unvouched, clock.slept)
         return frozenset(
             e.author
             for e in st.pool.entries()
@@ -900,6 +909,17 @@ class Session:
         sent = out.send[0] if out.send else None
         st.decision_sent = Sent(sent, head) if isinstance(sent, AuthoredEntry) else None
         return out + self._auto()
+
+    def note_time(self, now: float) -> None:
+        """What the clock reads now, before what arrives is taken (a node woken from sleep
+        tells the time before it reads what came meanwhile, SPEC 7.9)."""
+        clock = self._state.clock
+        clock.now = max(clock.now, now)
+
+    def behind(self, behind: bool) -> None:
+        """Whether the player's node knows the table is past this head (a peer holds more):
+        what it makes meanwhile is no evidence that it was in time (SPEC 7.9)."""
+        self._state.clock.behind = behind
 
     def handle_timer(self, now: float) -> Output:
         """The player's action clock (SPEC 7.5): it restarts whenever the head changes; each
@@ -1246,7 +1266,9 @@ class Session:
                 st.pending.add(due)
             if isinstance(body, k.HandStart):
                 st.start_sent = Sent(authored, ledger.head_seq)
-            st.pool.take(authored, ledger, st.clock.now)  # its own on its way is held (7.5)
+            # its own on its way is held (7.5); made while behind, it was not made in time
+            made = math.inf if st.clock.behind else st.clock.now
+            st.pool.take(authored, ledger, made)
             return Output((authored,), ())
         try:
             events = self._apply(entry, signed_here=True, countersigned_here=True)

@@ -60,6 +60,10 @@ class Clock:
     arrives (SPEC 7.9)."""
     voted_hand: int = -1
     """The hand `voted` is about."""
+    slept: bytes = b""
+    """A head where this player's clock ran out while it did not vote: it was asleep."""
+    behind: bool = False
+    """The player's node knows a peer holds more of the chain (SPEC 7.9)."""
     unvouched: bytes = b""
     """A head this player came back to after a crash (SPEC 7.7): what it made there before
     the crash may not have been in time, so it is no evidence against a remedy (SPEC 7.9)."""

@@ -241,6 +241,42 @@ def test_a_seat_back_from_a_crash_is_no_witness_of_its_own_steps() -> None:
     assert back.ledger.hash_of(forced.seq) == forced.hash
 
 
+def test_a_seat_that_slept_past_its_clock_is_no_witness_of_its_own_steps() -> None:
+    """A laptop asleep (its lid closed) while its clock ran out cannot say that what it sent
+    before reached anyone: woken, it reads the time, then the timeout the others wrote, and
+    applies it once its clock has run, though it holds its own call and votes on waking.
+    Awake, the same seat refuses the same claim (the three-seat test above)."""
+    victim = 1
+    table = _until_dropped(3, victim, DECISIONS)
+    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
+    friend = next(s for s in range(3) if s not in (dealer, victim))
+    session = table.sessions[victim]
+    forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
+    session.handle_timer(table.now)  # its clock runs at this head, as a live node's does
+    woken = table.now + 3 * table.config.action_clock
+    session.note_time(woken)
+    out = session.receive(forced)
+    out += session.handle_timer(woken)
+    out += session.handle_timer(woken + table.config.action_clock + 1)
+    assert not [e for e in out.events if isinstance(e, ClaimRefused)]
+    assert session.ledger.hash_of(forced.seq) == forced.hash
+
+
+def test_a_pair_that_waits_out_the_victims_clock_is_still_refused() -> None:
+    """The pair waits a whole clock before it writes its claim: the victim, awake, voted
+    against the dealer who sits on its call when its clock ran out, and still refuses."""
+    victim = 1
+    table = _until_dropped(3, victim, DECISIONS)
+    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
+    friend = next(s for s in range(3) if s not in (dealer, victim))
+    session = table.sessions[victim]
+    session.handle_timer(table.now)
+    session.handle_timer(table.now + table.config.action_clock + 0.5)
+    forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
+    session.note_time(table.now + table.config.action_clock + 3)
+    assert _refused(session.receive(forced)).stops
+
+
 # --- four seats: a quorum is left without the pair --------------------------------------------
 
 
