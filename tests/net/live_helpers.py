@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,26 +49,31 @@ def bot(n: int, go: threading.Event | None = None) -> BotSeat:
     return BotSeat(samples=SAMPLES, seed=100 + n)
 
 
+def held(decide: Decider, go: Callable[[], bool]) -> Decider:
+    """`decide`, holding every decision but the announcement of a hand it deals while `go()`
+    is false: the hand runs (its cards dealt) and waits, as a table waits for a player who is
+    away, until what the test waits for has come. Each hold must end well within the action
+    clock, or the others' votes time the held seats out."""
+
+    def decider(s: Session) -> DecisionLike | None:
+        decision = decide(s)
+        if go() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
+            return decision
+        return None
+
+    return decider
+
+
 @dataclass(frozen=True)
 class HeldBot(BotSeat):
-    """A bot that, once it has announced the hand it deals, decides nothing until `go` is
-    set: a test keeps the first hand running (its cards dealt) until what it waits for has
-    come, a newcomer at the door, however slow the machine. The table waits as it waits for
-    a player who is away, well within the action clock. The decider runs in the node's
-    worker thread, hence a thread's event."""
+    """A bot held (`held`) until `go` is set: a test keeps the first hand running until a
+    newcomer is at the door, however slow the machine. The decider runs in the node's worker
+    thread, hence a thread's event. (Real `willow` processes are held by held_willow.py.)"""
 
     go: threading.Event = field(default_factory=threading.Event)
 
     def decider(self, seat: int) -> Decider:
-        decide = BotSeat.decider(self, seat)
-
-        def held(s: Session) -> DecisionLike | None:
-            decision = decide(s)
-            if self.go.is_set() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
-                return decision
-            return None
-
-        return held
+        return held(BotSeat.decider(self, seat), self.go.is_set)
 
 
 @dataclass

@@ -44,9 +44,17 @@ def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
     return lines[0]
 
 
-def start(*args: str) -> subprocess.Popen[str]:
+HELD_WILLOW = Path(__file__).with_name("held_willow.py")
+
+
+def start(*args: str, gate: Path | None = None) -> subprocess.Popen[str]:
+    """`willow ARGS` as a process of its own, its output read through a pipe; with `gate`,
+    its bot holds its decisions while that file exists (held_willow.py)."""
+    command = [sys.executable, "-m", "p2pwillow"]
+    if gate is not None:
+        command = [sys.executable, str(HELD_WILLOW), str(gate)]
     return subprocess.Popen(
-        [sys.executable, "-m", "p2pwillow", *args],
+        [*command, *args],
         env=_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
