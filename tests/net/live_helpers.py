@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from witness import Witness, events_tail
 
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.identity import Identity
@@ -30,6 +32,27 @@ LOOPBACK = "127.0.0.1"
 DEADLINE = 60.0
 SAMPLES = 40
 """Few Monte Carlo deals per bot decision: the tests are about the network, not the play."""
+
+DEEP = 1_000_000
+"""The stack every seat of these tables sits down with. A seat loses at most about 2,000 chips
+a hand (no ante; five betting rounds of a bet and three raises of at most 100, and its trade
+tokens), so no game here leaves a seat without chips, or one seat with all of them, before
+its last hand: whatever the deal, every seat plays every hand it should, and a game ends when
+its hands are played or a seat ends it, never early."""
+
+
+def deep(seats: int, action_clock: int = 30) -> TableConfig:
+    """A table's settings with the DEEP stack."""
+    return TableConfig(seats=seats, starting_stack=DEEP, action_clock=action_clock)
+
+
+async def until(test: Callable[[], bool], what: str, timeout: float = DEADLINE) -> None:
+    """Wait, polling, until `test()` holds; AssertionError naming `what` at the deadline."""
+    end = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > end:
+            raise AssertionError(f"never {what} within {timeout:.0f} s")
+        await asyncio.sleep(0.02)
 
 
 def node_keys(n: int) -> NodeKeys:
@@ -78,12 +101,15 @@ class HeldBot(BotSeat):
 
 @dataclass
 class Table:
-    """A host and its guests on loopback, each with its own store."""
+    """A host and its guests on loopback, each with its own store; DEEP stacks unless `config`
+    says otherwise. With a `witness`, a test that fails shows each node's state and its last
+    events."""
 
     tmp: Path
     players: int
     hands: int = 1
     config: TableConfig | None = None
+    witness: Witness | None = None
     host_name: str = "Ann"
     host: HostLobby | None = None
     code: JoinCode | None = None
@@ -91,7 +117,7 @@ class Table:
 
     async def open(self) -> JoinCode:
         _, keys = self.stores[0] = open_store(self.tmp, 0)
-        config = self.config or TableConfig(seats=self.players)
+        config = self.config or deep(seats=self.players)
         plan = TablePlan("test table", config, self.hands)
         self.host = HostLobby(keys, self.host_name, plan, address=LOOPBACK)
         self.code = await self.host.open()
@@ -116,16 +142,35 @@ class Table:
     ) -> Node:
         store, keys = self.stores[n]
         assert lobby.transport is not None
-        return Node(
+        seen: list[dict[str, object]] = []
+
+        def on_event(event: dict[str, object]) -> None:
+            seen.append(event)
+            if events is not None:
+                events.append(event)
+
+        node = Node(
             seating,
             lobby.transport,
             store,
             keys,
             bot=None if person else seat or bot(n),
             watch=person,
-            on_event=None if events is None else events.append,
+            on_event=on_event,
             door=lobby if isinstance(lobby, HostLobby) else None,
         )
+        if self.witness is not None:
+            self.witness.watch(f"node {n}", lambda: described(node, seen))
+        return node
+
+
+def described(node: Node, events: Sequence[dict[str, object]]) -> str:
+    """A node's state and its last events, for the report of a test that failed."""
+    state = (
+        f"seat {node.seat}: {node.hands_played} hands played, head {node.head}, "
+        f"over: {node.over_reason or '-'}, failure: {node.failure}"
+    )
+    return f"{state}\n{events_tail(events)}"
 
 
 async def play_game(

@@ -12,14 +12,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import DEADLINE, Table, entries, play_all, transcript
+from live_helpers import DEADLINE, Table, deep, entries, play_all, transcript, until
 from test_door import short_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import LAYOUT, SEATING, answer_keys, terminal
+from witness import Witness
 
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import TableConfig
 from p2pwillow.verify import verify_transcript
 
 WATCHING = "watching: you take seat 3 from the next hand"
@@ -29,14 +29,15 @@ def other_than(text: str) -> Callable[[str], bool]:
     return lambda shown: shown != text
 
 
-def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path) -> None:
+def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(
+    tmp_path: Path, witness: Witness
+) -> None:
     async def main() -> list[str]:
         at_host: list[dict[str, object]] = []
-        table = Table(tmp_path, players=3, hands=3, config=TableConfig(seats=4))
+        table = Table(tmp_path, players=3, hands=3, config=deep(seats=4), witness=witness)
         go = threading.Event()
         nodes = await short_table(table, 2, at_host, go)
-        while not any(e["event"] == "dealt" for e in at_host):
-            await asyncio.sleep(0.02)
+        await until(lambda: any(e["event"] == "dealt" for e in at_host), "hand 1 dealt")
         lobby = table.guest(3, ["Dee"])
         seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
         late = table.node(3, seating, lobby, person=True)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, SAMPLES, Table, close_all, finish, play_game
+from live_helpers import DEADLINE, DEEP, SAMPLES, Table, close_all, deep, finish, play_game
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
@@ -21,7 +21,7 @@ from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_fro
 from p2pwillow.net.lobby import GuestLobby, HostLobby
 from p2pwillow.net.node import HAND_SECRET, BotSeat, Node, NodeError, _Play
 from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
-from p2pwillow.rules import ActionKind, Announcement, TableConfig
+from p2pwillow.rules import ActionKind, Announcement
 from p2pwillow.session import DecisionLike, Session
 from p2pwillow.store import Store
 from p2pwillow.table import Decider
@@ -60,7 +60,7 @@ def test_four_nodes_play_two_hands_and_keep_everything_on_disk(tmp_path: Path) -
         return nodes
 
     nodes = asyncio.run(main())
-    assert_same_valid_game(nodes, hands=2, chips=4000)
+    assert_same_valid_game(nodes, hands=2, chips=4 * DEEP)
     assert {n.safety_code for n in nodes} == {nodes[0].safety_code}
     assert all(n.over_reason == "the game is over: 2 hands played" for n in nodes)
     chain = entries(nodes[0])
@@ -151,7 +151,7 @@ def test_a_person_plays_through_the_client_protocol(tmp_path: Path) -> None:
                 await _until(person, lambda v, was=view: v is not was, "the next view")
         assert decided >= 3  # the announcement, the layout, a betting decision at least
         await finish(nodes)
-        assert_same_valid_game(nodes, hands=1, chips=3000)
+        assert_same_valid_game(nodes, hands=1, chips=3 * DEEP)
 
     asyncio.run(main())
 
@@ -201,7 +201,7 @@ def test_garbage_from_a_seated_peer_changes_nothing(tmp_path: Path) -> None:
             for data in garbage * 5:
                 sender.transport.send(node.transport.keys.public, data)
         await finish(nodes)
-        assert_same_valid_game(nodes, hands=2, chips=3000)
+        assert_same_valid_game(nodes, hands=2, chips=3 * DEEP)
         for node in nodes[:2]:
             assert node.traffic.bad_frames >= 10, node.traffic
         for node in nodes:
@@ -322,7 +322,7 @@ def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
     and it plays again (SPEC 3.11): a seat is not left out for good while its node runs."""
 
     async def main() -> list[Node]:
-        config = TableConfig(seats=3, action_clock=1)
+        config = deep(seats=3, action_clock=1)
         table = Table(tmp_path, players=3, hands=4, config=config)
         await table.open()
         assert table.host is not None
@@ -342,7 +342,7 @@ def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
 
     nodes = asyncio.run(main())
     away = nodes[1].seat
-    assert_same_valid_game(nodes, hands=4, chips=3000)
+    assert_same_valid_game(nodes, hands=4, chips=3 * DEEP)
     chain = entries(nodes[0])
     timed_out = {s for e in chain if isinstance(e.body, k.Timeout) for s in e.body.seats}
     assert away in timed_out, "the others timed it out"

@@ -9,14 +9,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import Table, finish, play_game
+from live_helpers import Table, deep, finish, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import ANNOUNCE, LAYOUT, SEATING, answer_keys, terminal
 
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.ledger.kinds import HandStart, Timeout
-from p2pwillow.rules import TableConfig
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
 
 NEXT = "[Enter] next hand"
@@ -112,7 +111,7 @@ def test_a_person_timed_out_sits_in_again_with_the_key(tmp_path: Path) -> None:
     node writes the seat's `sit_in` between hands: it plays again (SPEC 3.11, 7.5)."""
 
     async def main() -> None:
-        config = TableConfig(seats=3, action_clock=1)
+        config = deep(seats=3, action_clock=1)
         table = Table(tmp_path, players=3, hands=4, config=config)
         nodes = await play_game(table, person=1)
         person = nodes[1]
