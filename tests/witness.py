@@ -68,7 +68,7 @@ class Witness:
         out: list[tuple[str, str]] = []
         for source in self._sources:
             try:
-                out += [(title, text or "(nothing)") for title, text in source()]
+                out += [(title, text.rstrip() or "(nothing)") for title, text in source()]
             except Exception as exc:  # a report is made whatever a source does
                 out.append(("a source that could not be read", f"{type(exc).__name__}: {exc}"))
         return out
