@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from test_live_cli import DEADLINE, LOOPBACK, one_line, start, willow
+from test_live_cli import DEADLINE, DEEP, LOOPBACK, one_line, start, willow
 from witness import Witness, file_tail, last_lines
 
 from p2pwillow.ledger import kinds as k
@@ -67,10 +67,6 @@ class Output:
         self._thread.join(5)
         return code, self.text()
 
-
-DEEP = 20000
-"""The stack of a game whose newcomer must play its last hands: with the default thousand, a
-hand can take all a seat's chips, and a seat without chips sits out (SPEC 3.11)."""
 
 SAMPLES = "40"
 """Monte Carlo deals per bot decision: the tests are about the door, not the play."""
