@@ -1,25 +1,41 @@
-"""`willow ARGS` whose bot holds its decisions while the file GATE exists (test support):
+"""Bots held by a test (test support): `held` for nodes in the test's own process (HeldBot in
+live_helpers), and real `willow` processes whose bot holds its decisions while a file exists:
 
     python tests/net/held_willow.py GATE ARGS...
 
-A real-process test whose game must wait for something slower than a hand (a newcomer's
-process starting, being seated and catching up; a process told the table is full) creates
-GATE: from their next decision on, the processes started through this script decide nothing
-but the announcement of a hand they deal (live_helpers.held, as HeldBot does for nodes in the
-test's own process), and the hand waits for them as for a player who is away. Removing GATE
-lets them play on. A hold must end well within the table's action clock, or the others'
-votes time the held seats out. Everything else is `python -m p2pwillow ARGS`, unchanged."""
+A test whose game must wait for something slower than a hand (a newcomer's process starting,
+being seated and catching up; a process told the table is full) creates GATE: from their next
+decision on, the processes started through this script decide nothing but the announcement
+of a hand they deal, and the hand waits for them as for a player who is away. Removing GATE
+lets them play on. Everything else is `python -m p2pwillow ARGS`, unchanged. This module
+imports nothing of the tests, so it runs as a script with only the checkout on the path."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-
-from live_helpers import held
 
 from p2pwillow.cli import main
 from p2pwillow.net.node import BotSeat
+from p2pwillow.rules import ActionKind
+from p2pwillow.session import DecisionLike, Session
 from p2pwillow.table import Decider
+
+
+def held(decide: Decider, go: Callable[[], bool]) -> Decider:
+    """`decide`, holding every decision but the announcement of a hand it deals while `go()`
+    is false: the hand runs (its cards dealt) and waits, as a table waits for a player who is
+    away, until what the test waits for has come. Each hold must end well within the action
+    clock, or the others' votes time the held seats out."""
+
+    def decider(s: Session) -> DecisionLike | None:
+        decision = decide(s)
+        if go() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
+            return decision
+        return None
+
+    return decider
 
 
 def hold_while(gate: Path) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from held_willow import held
 from witness import Witness, events_tail
 
 from p2pwillow.ledger.entry import Entry, decode_entry
@@ -23,8 +24,7 @@ from p2pwillow.net.node import BotSeat, Node
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import AuthoredFrame, decode_frame
-from p2pwillow.rules import ActionKind, TableConfig
-from p2pwillow.session import DecisionLike, Session
+from p2pwillow.rules import TableConfig
 from p2pwillow.store import NodeKeys, Store
 from p2pwillow.table import Decider
 
@@ -70,21 +70,6 @@ def bot(n: int, go: threading.Event | None = None) -> BotSeat:
     if go is not None:
         return HeldBot(samples=SAMPLES, seed=100 + n, go=go)
     return BotSeat(samples=SAMPLES, seed=100 + n)
-
-
-def held(decide: Decider, go: Callable[[], bool]) -> Decider:
-    """`decide`, holding every decision but the announcement of a hand it deals while `go()`
-    is false: the hand runs (its cards dealt) and waits, as a table waits for a player who is
-    away, until what the test waits for has come. Each hold must end well within the action
-    clock, or the others' votes time the held seats out."""
-
-    def decider(s: Session) -> DecisionLike | None:
-        decision = decide(s)
-        if go() or getattr(decision, "kind", None) is ActionKind.ANNOUNCE:
-            return decision
-        return None
-
-    return decider
 
 
 @dataclass(frozen=True)
