@@ -12,7 +12,19 @@ import time
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, DEEP, SAMPLES, Table, close_all, deep, finish, play_game
+from live_helpers import (
+    DEADLINE,
+    DEEP,
+    SAMPLES,
+    HeldLink,
+    Table,
+    close_all,
+    deep,
+    finish,
+    play_game,
+    until,
+)
+from witness import Witness
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.crypto.group import G, Point, scalar_from_bytes
@@ -353,3 +365,51 @@ def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
     starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
     assert away not in {p.seat for p in starts[2].players}, "it sat out hand 2"
     assert away in {p.seat for p in starts[after + 1].players}, "and plays again"
+
+
+def test_a_persons_sit_in_the_sequencer_refused_is_written_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
+    """A person's seat that does not answer in hand 1 is timed out and sits out hand 2; the
+    person asks to play again, and its `sit_in`, written after hand 2, is held on its way (a
+    slow link) until every seat is in hand 3: the sequencer does not place it. The person's
+    wish lasts until the seat plays, so its node writes the sit_in again after hand 3, and
+    the seat is dealt hand 4 (SPEC 3.11, 8.9)."""
+
+    async def main() -> tuple[list[Node], int]:
+        config = deep(seats=3, action_clock=3)
+        table = Table(tmp_path, players=3, hands=4, config=config, witness=witness)
+        nodes = await play_game(table, person=1)
+        person = nodes[1]
+        link = HeldLink(monkeypatch, person.transport, k.SitIn.KIND)
+        person.confirm_seat(True)
+        await _until(person, lambda v: v.may_sit_in, "timed out and sitting out")
+        person.sit_in()
+        await until(lambda: bool(link.held), "the sit_in written")
+        written = person.hands_played
+        await until(
+            lambda: all(n.hands_played > written or n.over for n in nodes), "every seat in hand 3"
+        )
+        link.release()  # late: a hand runs now
+        person.next_hand()  # (its deal, when it comes)
+        while not person.over:  # the person plays along once dealt in again
+            view = await _until(
+                person, lambda v: person.over or (v.decision_due and not person.busy), "a turn"
+            )
+            decision = None if person.over else _decision(view)
+            if decision is not None:
+                person.decide(decision)
+                await _until(person, lambda v, was=view: v is not was, "the next view")
+        await finish(nodes)
+        return nodes, written
+
+    nodes, written = asyncio.run(main())
+    person = nodes[1]
+    assert written == 2, "its sit_in was written after hand 2"
+    assert_same_valid_game(nodes, hands=4, chips=3 * DEEP)
+    chain = entries(nodes[0])
+    [sat_in] = [e for e in chain if e.kind == "sit_in"]
+    assert sat_in.author == person.seat and sat_in.hand == 3, "placed after the hand that beat it"
+    starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
+    assert person.seat not in {p.seat for p in starts[3].players}
+    assert person.seat in {p.seat for p in starts[4].players}, "it plays again"
