@@ -68,6 +68,14 @@ def _at(name: str, hand: int) -> Callable[[Event], bool]:
     return test
 
 
+def _dealt_everywhere(tmp: Path, hand: int) -> None:
+    """Wait until every seat's node has the deal of `hand`, not only the dealer's: a seat
+    stopped once its own node says "dealt" may not have sent the others the last steps of the
+    deal, and they abort the hand instead of playing it on."""
+    for who in ["host", *(f"bot{n}" for n in range(1, PLAYERS))]:
+        wait_event(tmp / f"{who}-events.jsonl", _at("dealt", hand), DEADLINE)
+
+
 def _mid_hand(path: Path, hand: int) -> None:
     """The node's events stop inside `hand`: it started, it did not end."""
     seen = [(e["event"], e.get("hand")) for e in events(path)]
@@ -116,7 +124,7 @@ def test_a_frozen_dealer_is_replaced_and_catches_up(lan: Lan, tmp_path: Path) ->
     # after are for it to sit in again
     hands = HANDS
     game = _start(lan, tmp_path, SHORT_CLOCK, hands)
-    wait_event(game.events("host"), _at("dealt", 1), DEADLINE)
+    _dealt_everywhere(tmp_path, 1)
     own = transcript_under(tmp_path / "host")
     others = [transcript_under(tmp_path / f"bot{n}") for n in range(1, PLAYERS)]
     game.host.stop()
@@ -163,7 +171,7 @@ def test_a_frozen_dealer_is_replaced_and_catches_up(lan: Lan, tmp_path: Path) ->
 def test_a_player_gone_for_good_is_timed_out_and_sits_out(lan: Lan, tmp_path: Path) -> None:
     game = _start(lan, tmp_path, SHORT_CLOCK)
     where = game.events("bot1")
-    wait_event(where, _at("dealt", 2), DEADLINE)
+    _dealt_everywhere(tmp_path, 2)
     gone = _seat(where)
     game.bots[0].kill9()
     paths = finished([game.host, *game.bots[1:]], DEADLINE)
@@ -188,7 +196,7 @@ def test_the_sequencer_gone_for_good_in_the_last_hand_does_not_keep_the_game_ope
     laptops = [lan.add_laptop() for _ in range(PLAYERS)]
     proc, code = host(laptops[0], tmp_path, hands=1, seats=PLAYERS, clock=SHORT_CLOCK)
     bots = [bot(laptops[n], tmp_path, n, code) for n in range(1, PLAYERS)]
-    wait_event(tmp_path / "host-events.jsonl", _at("dealt", 1), DEADLINE)
+    _dealt_everywhere(tmp_path, 1)
     proc.kill9()
     paths = finished(bots, DEADLINE)
     same_valid_game(paths, 1, PLAYERS, STACK)
