@@ -4,8 +4,9 @@ runs, a bot on a third laptop that is given no code finds the table by itself, t
 seat between hands and plays. Every transcript is the same game and verifies.
 
 The two first are started held (tests/net/held_willow.py): hand 1 waits, its cards dealt,
-until the third has found the table, been seated and caught up, so it joins after hand 1
-however long that takes on a loaded machine."""
+until the third has found the table, been seated and caught up, and they deal hand 2 only a
+while after hand 1 ends, so the third joins after hand 1 however long all that takes on a
+loaded machine."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ Event = dict[str, Any]
 
 def willow(gate: Path | None) -> list[str]:
     """`willow` as this checkout runs it; with `gate`, its bot holds its decisions while that
-    file exists (tests/net/held_willow.py)."""
+    file exists and it deals patiently (tests/net/held_willow.py)."""
     return WILLOW if gate is None else [sys.executable, str(HELD_WILLOW), str(gate)]
 
 

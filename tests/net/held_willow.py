@@ -1,5 +1,6 @@
 """Bots held by a test (test support): `held` for nodes in the test's own process (HeldBot in
-live_helpers), and real `willow` processes whose bot holds its decisions while a file exists:
+live_helpers), and real `willow` processes whose bot holds its decisions while a file exists,
+and whose node deals the next hand only after DEAL_GRACE:
 
     python tests/net/held_willow.py GATE ARGS...
 
@@ -17,10 +18,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2pwillow.cli import main
+from p2pwillow.net import node
 from p2pwillow.net.node import BotSeat
 from p2pwillow.rules import ActionKind
 from p2pwillow.session import DecisionLike, Session
 from p2pwillow.table import Decider
+
+DEAL_GRACE = 1.5
+"""How long a next dealer waits once no hand runs, in the tests whose seat change (a
+newcomer's join, a seat's sit_in) must come before the next hand: the node's own grace
+(0.3 s) is a courtesy that a seat a moment behind the others can miss (a watcher or a seat
+sitting out gets entries a moment after the seats that owe a step; in one process with other
+nodes, or on a loaded machine, it is further behind), and it then waits a hand more."""
+
+
+def patient_dealer() -> None:
+    """This process's node waits DEAL_GRACE before it deals."""
+    node.DEAL_GRACE = DEAL_GRACE
 
 
 def held(decide: Decider, go: Callable[[], bool]) -> Decider:
@@ -50,4 +64,5 @@ def hold_while(gate: Path) -> None:
 
 if __name__ == "__main__":
     hold_while(Path(sys.argv[1]))
+    patient_dealer()
     sys.exit(main(sys.argv[2:]))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from held_willow import held
+from held_willow import DEAL_GRACE, held
 from witness import Witness, events_tail
 
 from p2pwillow.ledger.entry import Entry, decode_entry
@@ -44,6 +44,13 @@ its hands are played or a seat ends it, never early."""
 def deep(seats: int, action_clock: int = 30) -> TableConfig:
     """A table's settings with the DEEP stack."""
     return TableConfig(seats=seats, starting_stack=DEEP, action_clock=action_clock)
+
+
+def patient_dealers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every node's next dealer waits DEAL_GRACE (held_willow) before it deals: in the tests of
+    a seat change that must come before the next hand from a seat a moment behind the others
+    (sitting out, watching), in this process shared with the other nodes and a screen."""
+    monkeypatch.setattr("p2pwillow.net.node.DEAL_GRACE", DEAL_GRACE)
 
 
 async def until(test: Callable[[], bool], what: str, timeout: float = DEADLINE) -> None:

@@ -5,8 +5,10 @@ and a host gone are each one line and their exit code.
 A newcomer's process takes a while to start, be seated and catch up, and a game of bots can
 end meanwhile. So the seated players are started held (held_willow.py) and a test shuts their
 gate (`Hold`) while what it waits for comes: their hand waits, its cards dealt, until the
-newcomer has caught up with it or the door has answered. Every outcome is then the table's,
-not the machine's speed; each hold is a few seconds, well within the action clock."""
+newcomer has caught up with it or the door has answered; and they deal a next hand only a
+while after the last (held_willow.DEAL_GRACE), so the newcomer's join, written once it sees
+a hand end, comes before it. Every outcome is then the table's, not the machine's speed;
+each hold is a few seconds, well within the action clock."""
 
 from __future__ import annotations
 

@@ -55,7 +55,8 @@ HELD_WILLOW = Path(__file__).with_name("held_willow.py")
 
 def start(*args: str, gate: Path | None = None) -> subprocess.Popen[str]:
     """`willow ARGS` as a process of its own, its output read through a pipe; with `gate`,
-    its bot holds its decisions while that file exists (held_willow.py)."""
+    its bot holds its decisions while that file exists and it deals patiently
+    (held_willow.py)."""
     command = [sys.executable, "-m", "p2pwillow"]
     if gate is not None:
         command = [sys.executable, str(HELD_WILLOW), str(gate)]

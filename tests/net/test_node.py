@@ -21,6 +21,7 @@ from live_helpers import (
     close_all,
     deep,
     finish,
+    patient_dealers,
     play_game,
     until,
 )
@@ -329,13 +330,17 @@ class _AwayForHandOne(BotSeat):
         return decide
 
 
-def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
+def test_a_bot_timed_out_sits_in_again_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
     """A bot seat folded for stalling sits out a hand, then its node writes its `sit_in`
     and it plays again (SPEC 3.11): a seat is not left out for good while its node runs."""
+    patient_dealers(monkeypatch)
 
     async def main() -> list[Node]:
-        config = deep(seats=3, action_clock=1)
-        table = Table(tmp_path, players=3, hands=4, config=config)
+        # a clock the away seat overruns, and the others, proving on a loaded machine, do not
+        config = deep(seats=3, action_clock=3)
+        table = Table(tmp_path, players=3, hands=4, config=config, witness=witness)
         await table.open()
         assert table.host is not None
         lobbies: list[HostLobby | GuestLobby] = [table.host, table.guest(1), table.guest(2)]
@@ -375,6 +380,7 @@ def test_a_persons_sit_in_the_sequencer_refused_is_written_again(
     slow link) until every seat is in hand 3: the sequencer does not place it. The person's
     wish lasts until the seat plays, so its node writes the sit_in again after hand 3, and
     the seat is dealt hand 4 (SPEC 3.11, 8.9)."""
+    patient_dealers(monkeypatch)
 
     async def main() -> tuple[list[Node], int]:
         config = deep(seats=3, action_clock=3)
