@@ -106,6 +106,8 @@ class Table:
     host: HostLobby | None = None
     code: JoinCode | None = None
     stores: dict[int, tuple[Store, NodeKeys]] = field(default_factory=dict)
+    seen: dict[int, list[dict[str, object]]] = field(default_factory=dict)
+    """The events each node made here reported, by its number."""
 
     async def open(self) -> JoinCode:
         _, keys = self.stores[0] = open_store(self.tmp, 0)
@@ -134,7 +136,7 @@ class Table:
     ) -> Node:
         store, keys = self.stores[n]
         assert lobby.transport is not None
-        seen: list[dict[str, object]] = []
+        seen = self.seen[n] = []
 
         def on_event(event: dict[str, object]) -> None:
             seen.append(event)
@@ -163,6 +165,19 @@ def described(node: Node, events: Sequence[dict[str, object]]) -> str:
         f"over: {node.over_reason or '-'}, failure: {node.failure}"
     )
     return f"{state}\n{events_tail(events)}"
+
+
+async def caught_up(table: Table, n: int, host: Node) -> None:
+    """Wait until node `n`, a newcomer watching, has the deal of the hand the host is in (a
+    table held in it): caught up, it writes its join as soon as that hand ends."""
+
+    def dealt() -> bool:
+        hand = host.hands_played
+        return hand > 0 and any(
+            e["event"] == "dealt" and e.get("hand") == hand for e in table.seen[n]
+        )
+
+    await until(dealt, f"node {n} caught up with the host's hand")
 
 
 async def play_game(

@@ -20,10 +20,12 @@ from live_helpers import (
     HeldLink,
     Table,
     bot,
+    caught_up,
     close_all,
     deep,
     entries,
     open_store,
+    patient_dealers,
     play_all,
     play_game,
     transcript,
@@ -96,6 +98,12 @@ async def newcomer(table: Table, n: int, events: list[dict[str, object]]) -> Nod
     return node
 
 
+@pytest.fixture(autouse=True)
+def _patient_dealers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer's join, written once it sees a hand end, comes before the next deal."""
+    patient_dealers(monkeypatch)
+
+
 def between_hands_before(chain: list[Entry], seq: int) -> bool:
     """No hand is running when entry `seq` comes (an observer replays the chain to it)."""
     watcher = Session(None, None, chain[0])
@@ -119,7 +127,8 @@ def test_a_newcomer_takes_a_free_seat_and_plays_from_the_next_hand(
         nodes = await short_table(table, 2, at_host, go)
         await until(lambda: any(e["event"] == "dealt" for e in at_host), "hand 1 dealt")
         nodes.append(await newcomer(table, 3, events))
-        go.set()  # hand 1 goes on once the newcomer is seated
+        await caught_up(table, 3, nodes[0])
+        go.set()  # hand 1 goes on once the newcomer is seated and has caught up
         await play_all(nodes)
         return nodes
 
@@ -220,6 +229,7 @@ def test_a_second_newcomer_for_the_one_free_seat_is_turned_away(
         nodes = await short_table(table, 1, None, go)
         events: list[dict[str, object]] = []
         nodes.append(await newcomer(table, 2, events))
+        await caught_up(table, 2, nodes[0])
         clash = table.guest(4, ["  ANN "])
         with pytest.raises(LobbyError) as caught:
             await asyncio.wait_for(clash.seat(), DEADLINE)
@@ -269,7 +279,8 @@ def test_a_newcomer_that_never_joins_is_dropped_and_its_seat_is_free_again(
         monkeypatch.setattr("p2pwillow.net.node.JOIN_WITHIN", 120.0)
         nodes.append(await newcomer(table, 3, []))
         assert nodes[-1].seat == 2, "the seat promised to the dropped newcomer is free again"
-        go.set()  # hand 1 goes on once the second newcomer is seated
+        await caught_up(table, 3, nodes[0])
+        go.set()  # hand 1 goes on once the second newcomer is seated and has caught up
         await play_all(nodes)
         assert len({transcript(n) for n in nodes}) == 1
         chain = entries(transcript(nodes[0]))

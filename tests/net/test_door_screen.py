@@ -12,7 +12,18 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import DEADLINE, Table, deep, entries, play_all, transcript, until
+import pytest
+from live_helpers import (
+    DEADLINE,
+    Table,
+    caught_up,
+    deep,
+    entries,
+    patient_dealers,
+    play_all,
+    transcript,
+    until,
+)
 from test_door import short_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
@@ -30,8 +41,11 @@ def other_than(text: str) -> Callable[[str], bool]:
 
 
 def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(
-    tmp_path: Path, witness: Witness
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
 ) -> None:
+    # its join, written once it sees a hand end, reaches the sequencer before the next deal
+    patient_dealers(monkeypatch)
+
     async def main() -> list[str]:
         at_host: list[dict[str, object]] = []
         table = Table(tmp_path, players=3, hands=3, config=deep(seats=4), witness=witness)
@@ -46,7 +60,8 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(
         seen: list[str] = []
         async with terminal(late, 30, 100) as t:
             text = await t.wait_for(WATCHING)
-            go.set()  # hand 1 goes on once the newcomer watches it
+            await caught_up(table, 3, nodes[0])
+            go.set()  # hand 1 goes on once the newcomer watches it, caught up
             seen.append(text)
             assert SEATING not in text, "a newcomer is not asked about the genesis's code"
             assert "Dee (you)" not in text
