@@ -802,10 +802,9 @@ HELP_TEXT = (
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
     "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [e] end, [l] leave, [q] quit, [i] sit in again",
+    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",
     "Clock       [m] more time, [Space] pause / resume (the arbiter: any seat's)",
-    "A key that is not allowed now says why in the line above the status bar.",
-    "The status bar shows the safety code and every peer's connection.",
+    "A key not allowed now says why; the status bar shows the code and the peers.",
 )
 
 

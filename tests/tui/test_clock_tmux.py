@@ -28,6 +28,7 @@ from tmux_pane import (
     willow_command,
 )
 from tui_screen import ANNOUNCE, SEATING, answer_keys
+from witness import Witness
 
 SINCE = re.compile(r"PAUSED by (\w+) since \d\d:\d\d")
 YOUR_CLOCK = re.compile(r"your clock (\d+):(\d\d)")
@@ -60,9 +61,11 @@ def _clock_kinds(report: dict[str, object]) -> list[tuple[str, int, int | None]]
     return [(c["kind"], c["by"], c["seat"]) for c in entries]
 
 
-def test_willow_play_counts_down_warns_gives_more_time_and_pauses(tmp_path: Path) -> None:
+def test_willow_play_counts_down_warns_gives_more_time_and_pauses(
+    tmp_path: Path, witness: Witness
+) -> None:
     tmux = tmux_or_skip()
-    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play", witness)
     args = ["--bots", "2", "--name", "Ann", "--samples", "40", "--level", "easy"]
     args += ["--clock", "20", "--time-bank", "60", "--hands", "1"]
     willow = shlex.join(willow_command("play", *args))
@@ -140,11 +143,11 @@ def _quit(pane: Pane) -> str:
 
 
 def test_every_screen_says_who_paused_and_the_arbiter_resumes_and_gives_time(
-    tmp_path: Path,
+    tmp_path: Path, witness: Witness
 ) -> None:
     tmux = tmux_or_skip()
-    ann = Pane(tmux, tmp_path / "tmux.sock", "ann")
-    bob = Pane(tmux, tmp_path / "tmux.sock", "bob")
+    ann = Pane(tmux, tmp_path / "tmux.sock", "ann", witness)
+    bob = Pane(tmux, tmp_path / "tmux.sock", "bob", witness)
     host = willow_command("host", "--name", "Ann", "--seats", "3", "--no-advertise")
     host += ["--address", "127.0.0.1", "--arbiter", "Bob", "--clock", "60", "--hands", "1"]
     bots: list[subprocess.Popen[str]] = []
@@ -156,7 +159,7 @@ def test_every_screen_says_who_paused_and_the_arbiter_resumes_and_gives_time(
         code = found.group(1)
         join = willow_command("join", code, "--name", "Bob", "--address", "127.0.0.1")
         bob.start(f"{shlex.join(join)}; echo willow-exited $?; sleep 600", pane_env(tmp_path / "b"))
-        bots.append(start_bot(code, "Cat", tmp_path / "c", tmp_path / "cat.log"))
+        bots.append(start_bot(code, "Cat", tmp_path / "c", tmp_path / "cat.log", witness))
         for pane in (ann, bob):
             pane.wait_for(lambda s: SEATING in s, "the safety code")
             pane.press("y")
