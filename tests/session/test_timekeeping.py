@@ -16,9 +16,9 @@ from p2pwillow.ledger import AuthoredEntry, Body, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import NO_ARBITER, IllegalAction, Phase, TableConfig
-from p2pwillow.session import ClockNoted, Session, make_genesis
+from p2pwillow.session import Session, make_genesis
 from p2pwillow.table import Decider, Table, bot_decider
-from p2pwillow.verify import Verdict, verify_transcript
+from p2pwillow.verify import Verdict, report_object, report_text, verify_transcript
 
 CLOCK = 30
 BANK = 60
@@ -331,16 +331,31 @@ def test_the_verifier_lists_the_draws_pauses_and_rulings() -> None:
     table.move(1, lambda s: s.pause(50))
     table.move(0, lambda s: s.resume())
     table.move(0, lambda s: s.rule_extend(AWAY, 15))
-    session = observer(table.lines[:1])
-    noted: list[ClockNoted] = []
-    for line in table.lines[1:]:
-        from p2pwillow.ledger import decode_entry
-
-        events = session.replay(decode_entry(line))
-        noted += [e for e in events if isinstance(e, ClockNoted)]
-    assert [(n.kind, n.author, n.seat, n.seconds) for n in noted] == [
+    report = verify_transcript(b"".join(table.lines))
+    assert report.verdict is Verdict.NOT_CLOSED, report.error  # the hand waits for seat 2
+    assert report.arbiter == 0
+    assert [(n.kind, n.author, n.seat, n.seconds) for n in report.clock] == [
         ("time_bank", AWAY, None, 20),
         ("pause", 1, None, 50),
         ("resume", 0, None, None),
         ("ruling_extend", 0, AWAY, 15),
     ]
+    text = report_text(report)
+    assert "The arbiter is bot 0 (normal)." in text, text
+    assert "Each player had 60 s in their time bank and 1 pause of at most 100 s." in text
+    assert "bot 2 took 20 s more from their time bank" in text
+    assert "bot 1 (normal) paused the table (for at most 50 s)" in text
+    assert "the arbiter, bot 0 (normal), gave bot 2 15 s more" in text
+    data = report_object(report)
+    assert data["arbiter"] == 0
+    assert data["clock"][3] == {  # type: ignore[index]
+        "hand": 1,
+        "line": len(table.lines),
+        "kind": "ruling_extend",
+        "by": 0,
+        "seat": AWAY,
+        "seconds": 15,
+    }
+    config = data["config"]
+    assert isinstance(config, dict)
+    assert (config["time_bank"], config["pause_limit"], config["pauses"]) == (BANK, PAUSE, 1)

@@ -13,7 +13,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tmux_pane import (
@@ -31,6 +30,7 @@ from tui_screen import ANNOUNCE, SEATING, answer_keys
 from witness import Witness
 
 SINCE = re.compile(r"PAUSED by (\w+) since \d\d:\d\d")
+PAUSED_FOR = re.compile(r"PAUSED by you since \d\d:\d\d\s+for (\d+):(\d\d)")
 YOUR_CLOCK = re.compile(r"your clock (\d+):(\d\d)")
 MARKED = re.compile(r"▶ (\d+:\d\d) Ann")
 """Ann's seat box while the table waits for her decision: the countdown beside her name."""
@@ -98,9 +98,11 @@ def test_willow_play_counts_down_warns_gives_more_time_and_pauses(
         assert "the clocks run again by themselves in " in text, text
         frozen = MARKED.search(text)
         assert frozen is not None, text
-        time.sleep(3)
-        later = pane.text()
-        assert SINCE.search(later) is not None, later
+        # the pause goes on, its own clock counting up; the turn's clock stands still
+        later = pane.wait_for(
+            lambda s: (m := PAUSED_FOR.search(s)) is not None and _seconds(m) >= 5,
+            "a pause of five seconds",
+        )
         again = MARKED.search(later)
         assert again is not None and again.group(1) == frozen.group(1), (text, later)
         pane.press("Space")
