@@ -497,7 +497,8 @@ def _clock(args: argparse.Namespace) -> int:
     seat."""
     if args.clock is not None:
         return int(args.clock)
-    return BOT_CLOCK if args.auto else PERSON_CLOCK
+    # `willow play` has no --auto: its host seat is always a person's
+    return BOT_CLOCK if getattr(args, "auto", False) else PERSON_CLOCK
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
