@@ -16,6 +16,7 @@ from p2pwillow.ledger import AuthoredEntry, Body, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import NO_ARBITER, IllegalAction, Phase, TableConfig
+from p2pwillow.seat import ENDED_BY_ARBITER, Do, SeatPolicy, Wishes, game_over
 from p2pwillow.session import Session, make_genesis
 from p2pwillow.table import Decider, Table, bot_decider
 from p2pwillow.verify import Verdict, report_object, report_text, verify_transcript
@@ -278,6 +279,10 @@ def test_the_arbiters_end_lets_the_hand_finish_and_no_hand_start() -> None:
     first = table.sessions[0]
     assert first.between_hands and first.end_ruled
     assert first.due() == ()  # no next hand is owed: nobody's clock runs for it
+    # every seat's policy says why, and writes the game's end rather than deal
+    assert game_over(first, hands=0, end_wanted=False) == ENDED_BY_ARBITER
+    move = SeatPolicy(deal_grace=0, end_grace=0).next(first, Wishes(), 0.0)
+    assert move is not None and move.do is Do.END_GAME, move
     dealer = first.game.next_button()
     _refused(
         table,
