@@ -72,7 +72,7 @@ from p2pwillow.session.pool import author_key, hand_of
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
-from p2pwillow.session.state import PauseState, Sent, SessionState
+from p2pwillow.session.state import PauseState, Sent, SessionState, grace
 
 
 @dataclass(frozen=True, slots=True)
@@ -642,7 +642,10 @@ class Session:
         clock = st.clock
         head = st.ledger.head_hash
         length = float(st.config.action_clock)
-        if clock.head == head and clock.ran_out(length) and head not in clock.voted:
+        # (measured from when the head moved, as near as the clock was read then: the timer
+        # may not have run at this head before the laptop slept)
+        slept = clock.now >= clock.moved + length + grace(length)
+        if slept and head not in clock.voted:
             clock.slept = head
         return head in (clock.unvouched, clock.slept)
 
@@ -653,7 +656,8 @@ class Session:
         clock = st.clock
         length = float(st.config.action_clock)
         running = clock.head == st.ledger.head_hash
-        cut = clock.cut(1, length) if running else float("inf")
+        # the timer has not run at this head yet: the first clock runs from when it moved
+        cut = clock.cut(1, length) if running else clock.moved + length - grace(length)
         # its own steps are evidence only if it was at this head as the others were: not back
         # from a crash or catching up here, and awake when its clock here ran out (it voted)
         unvouched = self._away()
@@ -1201,6 +1205,7 @@ class Session:
         self._state.pool.applied(entry, ledger)
         events = commit()
         timekeeping.applied(self._state, entry)
+        self._state.clock.moved = self._state.clock.now
         self._settle_decision()
         return events
 

@@ -76,6 +76,8 @@ class Clock:
     arrives (SPEC 7.9)."""
     voted_hand: int = -1
     """The hand `voted` is about."""
+    moved: float = 0.0
+    """`now` when the head last moved (as near as the clock was read then)."""
     slept: bytes = b""
     """A head where this player's clock ran out while it did not vote: it was asleep."""
     behind: bool = False
