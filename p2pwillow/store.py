@@ -27,10 +27,12 @@ small files are replaced atomically; a secret is on disk (file and directory fsy
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,14 +75,67 @@ class StoreError(Exception):
     """The store cannot be used as it is; the message says which file and what to do."""
 
 
+class StoreWriteError(StoreError):
+    """A file of the store could not be written (a full disk, a read-only or removed home): what
+    was written before is kept, and nothing that depended on this write was sent. The message
+    names the path, the cause and what to do; `path` and `errno` say them to a program."""
+
+    def __init__(self, path: Path | str, exc: OSError) -> None:
+        self.path = Path(path)
+        self.errno = exc.errno
+        cause = exc.strerror or str(exc)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            todo = "free some space there"
+        elif exc.errno == errno.EROFS:
+            todo = "make that file system writable again"
+        elif exc.errno == errno.ENOENT:
+            todo = "the directory was removed: put it back"
+        elif exc.errno in (errno.EACCES, errno.EPERM):
+            todo = "give this user write access there again"
+        else:
+            todo = "fix that"
+        super().__init__(f"cannot write {self.path}: {cause}; {todo}")
+
+
+def write_error(exc: OSError, path: Path | str) -> StoreWriteError:
+    """The StoreWriteError for `exc` raised while writing `path` (the OSError's own file name
+    if it has one: a directory that went away is named as such)."""
+    return StoreWriteError(exc.filename if exc.filename else path, exc)
+
+
 # --- small files, written atomically ------------------------------------------------------------
 
 
 def _private_dir(path: Path) -> None:
-    """Make `path` (and missing parents) a directory only its user can enter."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if POSIX_MODES:
-        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask, and an existing dir kept its
+    """Make `path` (and missing parents) a directory only its user can enter. A directory this
+    makes is 0700; an existing one keeps its mode, never changed silently: a store directory
+    that others may read or enter is refused by `_check_private` (SPEC 8.9, a node's store)."""
+    missing = []
+    at = path
+    while not at.exists():
+        missing.append(at)
+        if at.parent == at:
+            break
+        at = at.parent
+    for directory in reversed(missing):
+        directory.mkdir(mode=0o700, exist_ok=True)
+        if POSIX_MODES:
+            os.chmod(directory, 0o700)  # mkdir's mode is cut by the umask: this one is ours
+    if not path.is_dir():
+        raise StoreError(f"{path} should be a directory of the store but is not one")
+
+
+def _check_private(path: Path) -> None:
+    """StoreError (wrong mode) if `path`, a directory of the store holding keys or secrets, may
+    be read or entered by other users: it is never made private silently."""
+    if not POSIX_MODES:
+        return
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise StoreError(
+            f"{path} has mode {mode:04o}: other users may read this store's keys and secrets; "
+            f"make it private (chmod 700 {path}) or use another --home"
+        )
 
 
 def _fsync_dir(path: Path) -> None:
@@ -103,20 +158,29 @@ def _open_private(path: Path, flags: int) -> int:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` by `data`: write a temporary file, fsync it, rename it over `path`, fsync
-    the directory. A reader sees the old content or the new, never a mix; mode 0600."""
+    the directory. A reader sees the old content or the new, never a mix; mode 0600.
+    StoreWriteError if it cannot be written (the old content is kept)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = _open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        fd = _open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except OSError as exc:
+        raise write_error(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            raise write_error(exc, path) from None
         raise
-    _fsync_dir(path.parent)
+    try:
+        _fsync_dir(path.parent)
+    except OSError as exc:
+        raise write_error(exc, path.parent) from None
 
 
 def _read_json(path: Path, what: str) -> dict[str, object]:
@@ -134,6 +198,19 @@ def _read_json(path: Path, what: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise StoreError(f"{what} {path} is corrupt (not a JSON object); move it aside")
     return value
+
+
+def _check_version(obj: dict[str, object], what: str, path: Path) -> None:
+    """StoreError unless `obj` is of this store's version: a newer one says so (upgrade), any
+    other value is corruption."""
+    version = obj.get("version")
+    if type(version) is int and version > STORE_VERSION:
+        raise StoreError(
+            f"{what} {path} was written by a newer p2pwillow (version {version}, this one reads "
+            f"{STORE_VERSION}); upgrade p2pwillow"
+        )
+    if version != STORE_VERSION:
+        raise StoreError(f"{what} {path} is corrupt (its version is not a number); move it aside")
 
 
 def _dump(value: dict[str, object]) -> bytes:
@@ -166,7 +243,7 @@ def _claim(directory: Path) -> None:
                 f"the store in {directory} was written by a newer p2pwillow (store version "
                 f"{version}, this one reads {STORE_VERSION}); upgrade p2pwillow"
             )
-        _private_dir(directory)
+        _check_private(directory)
         return
     if directory.exists():
         if not directory.is_dir():
@@ -177,6 +254,7 @@ def _claim(directory: Path) -> None:
                 "one; move it aside or point WILLOW_HOME elsewhere"
             )
     _private_dir(directory)
+    _check_private(directory)
     atomic_write(marker, _dump({"format": STORE_FORMAT, "version": STORE_VERSION}))
 
 
@@ -224,35 +302,57 @@ def _whole_lines(path: Path, what: str) -> tuple[list[bytes], int]:
 
 def _cut_tail(path: Path, torn: int) -> None:
     """Cut the torn last line off `path`, durably."""
-    with path.open("r+b") as f:
-        f.seek(0, os.SEEK_END)
-        f.truncate(f.tell() - torn)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with path.open("r+b") as f:
+            f.seek(0, os.SEEK_END)
+            f.truncate(f.tell() - torn)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise write_error(exc, path) from None
 
 
 class _LineFile:
-    """A file of canonical lines, open for appending (0600), each line flushed as written."""
+    """A file of canonical lines, open for appending (0600), each line handed to the OS as
+    written (unbuffered: nothing waits in this process). A write that fails (a full disk, a
+    read-only or removed home) is StoreWriteError, and the file takes no line after it: a line
+    torn by the failure stays the last one, cut back when the file is opened again."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        self._file: BinaryIO | None = os.fdopen(fd, "ab")
+        try:
+            fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        except OSError as exc:
+            raise write_error(exc, path) from None
+        self._file: BinaryIO | None = os.fdopen(fd, "ab", buffering=0)
+        self._failed: StoreWriteError | None = None
 
     def _write(self, line: bytes, what: str) -> None:
         if self._file is None:
             raise LocalProtocolError(f"the {what} is closed")
-        self._file.write(line + b"\n")
-        self._file.flush()
+        if self._failed is not None:
+            raise self._failed
+        data = memoryview(line + b"\n")
+        try:
+            while data:
+                written = self._file.write(data)
+                data = data[written or 0 :]
+        except OSError as exc:
+            self._failed = write_error(exc, self.path)
+            raise self._failed from None
 
     def sync(self) -> None:
         """Make what was appended durable (fsync), e.g. at the end of a hand."""
         if self._file is not None:
-            os.fsync(self._file.fileno())
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as exc:
+                raise write_error(exc, self.path) from None
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
             self._file = None
 
 
@@ -313,9 +413,11 @@ class Transcript(_LineFile):
         if self._file is None:
             raise LocalProtocolError("the transcript is closed")
         keep = sum(len(e.encode()) + 1 for e in self.entries[:seq])
-        self._file.flush()
-        os.ftruncate(self._file.fileno(), keep)
-        os.fsync(self._file.fileno())
+        try:
+            os.ftruncate(self._file.fileno(), keep)
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise write_error(exc, self.path) from None
         del self.entries[seq:]
 
     def __enter__(self) -> Transcript:
@@ -372,7 +474,10 @@ class Store:
         if root is not None:
             base = Path(root).expanduser()
             config, data = base / "config", base / "data"
-            _private_dir(base)
+            try:
+                _private_dir(base)  # a new home is made 0700; an existing one keeps its mode
+            except OSError as exc:
+                raise write_error(exc, base) from None
         else:
             config = Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
             data = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
@@ -380,7 +485,7 @@ class Store:
             _claim(config)
             _claim(data)
         except OSError as exc:
-            raise StoreError(f"cannot open the store: {exc.strerror}: {exc.filename}") from None
+            raise write_error(exc, data) from None
         return cls(config, data)
 
     # --- keys ------------------------------------------------------------------------------------
@@ -395,8 +500,7 @@ class Store:
         if not path.exists():
             return None
         obj = _read_json(path, "identity file")
-        if obj.get("version") != STORE_VERSION:
-            raise StoreError(f"identity file {path} is corrupt or of another version")
+        _check_version(obj, "identity file", path)
         seed = _hex_field(obj, "ed25519_seed", SEED_BYTES, "identity file", path)
         public = _hex_field(obj, "curve_public", CURVE_KEY_BYTES, "identity file", path)
         secret = _hex_field(obj, "curve_secret", CURVE_KEY_BYTES, "identity file", path)
@@ -452,27 +556,27 @@ class Store:
                     out.append(game)
         return out
 
+    def _game_files(self, game: bytes) -> Path:
+        """The game's directory, made (0700) if missing; StoreWriteError if it cannot be."""
+        directory = self.game_dir(game)
+        try:
+            _private_dir(directory)
+        except OSError as exc:
+            raise write_error(exc, directory) from None
+        return directory
+
     def transcript(self, game: bytes) -> Transcript:
         """The game's transcript, open for appending (created empty for a new game)."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        return Transcript.open(directory / TRANSCRIPT_FILE)
+        return Transcript.open(self._game_files(game) / TRANSCRIPT_FILE)
 
     def signed(self, game: bytes) -> SignedLog:
         """The log of the entries this node signed in the game, open for appending."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        return SignedLog.open(directory / SIGNED_FILE)
+        return SignedLog.open(self._game_files(game) / SIGNED_FILE)
 
     def save_table(self, game: bytes, data: bytes) -> None:
         """Keep the table as it was formed (the lobby's roster and this node's seat: what a
         restarted node needs to find its peers again), atomically, 0600."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        atomic_write(directory / TABLE_FILE, data)
+        atomic_write(self._game_files(game) / TABLE_FILE, data)
 
     def load_table(self, game: bytes) -> bytes | None:
         path = self.game_dir(game) / TABLE_FILE
@@ -494,9 +598,10 @@ class Store:
         """Keep a per-hand secret. When this returns the file and its directory are fsynced, so
         the caller may send what depends on it (DESIGN 6)."""
         path = self._secret_path(game, hand, name)
-        _private_dir(path.parent.parent.parent)
-        _private_dir(path.parent.parent)
-        _private_dir(path.parent)
+        try:
+            _private_dir(path.parent)
+        except OSError as exc:
+            raise write_error(exc, path.parent) from None
         record = {
             "version": STORE_VERSION,
             "game": game.hex(),
@@ -513,15 +618,15 @@ class Store:
         if not path.exists():
             return None
         obj = _read_json(path, "secret")
+        _check_version(obj, "secret", path)
         data_hex = obj.get("data")
         if (
-            obj.get("version") != STORE_VERSION
-            or obj.get("game") != game.hex()
+            obj.get("game") != game.hex()
             or obj.get("hand") != hand
             or obj.get("name") != name
             or not isinstance(data_hex, str)
         ):
-            raise StoreError(f"secret {path} is corrupt or of another version; move it aside")
+            raise StoreError(f"secret {path} is corrupt (not this hand's); move it aside")
         try:
             data = bytes.fromhex(data_hex)
         except ValueError:
@@ -540,11 +645,45 @@ class Store:
             if hand.isdigit() and SECRET_NAME.fullmatch(name):
                 yield int(hand), name
 
-    def drop_secrets(self, game: bytes, before_hand: int) -> None:
-        """Delete the secrets of hands before `before_hand` (ended and signed: not needed)."""
+    def erase_secrets(self, game: bytes, upto_hand: int | None = None) -> int:
+        """Erase the game's secrets of hands up to `upto_hand` (every one if None): each file
+        overwritten, fsynced, removed, its directory fsynced (`erase_file`). How many it erased.
+        StoreWriteError if one cannot be."""
+        erased = 0
         for hand, name in list(self.secrets(game)):
-            if hand < before_hand:
-                self._secret_path(game, hand, name).unlink()
+            if upto_hand is None or hand <= upto_hand:
+                erase_file(self._secret_path(game, hand, name))
+                erased += 1
+        return erased
+
+
+def erase_file(path: Path) -> None:
+    """Erase `path` as far as a file system allows: its bytes overwritten with as many zeros in
+    place, fsynced, then the file removed and its directory fsynced, so that neither the file
+    nor its name outlives the call (SPEC 8.9, a node's store). A missing file is erased already.
+    StoreWriteError if it cannot be done."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise write_error(exc, path) from None
+    try:
+        try:
+            size = os.fstat(fd).st_size
+            zeros = memoryview(bytes(size))
+            os.lseek(fd, 0, os.SEEK_SET)
+            while zeros:
+                zeros = zeros[os.write(fd, zeros) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.unlink(path)
+        _fsync_dir(path.parent)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise write_error(exc, path) from None
 
 
 __all__ = [
@@ -555,6 +694,9 @@ __all__ = [
     "SignedLog",
     "Store",
     "StoreError",
+    "StoreWriteError",
     "Transcript",
     "atomic_write",
+    "erase_file",
+    "write_error",
 ]

@@ -84,9 +84,12 @@ def test_every_entry_is_kept_before_it_is_sent_and_the_transcript_is_the_chain(
     mine = {e.counter: e.sig for e in s.ledger.entries if e.author == 0}
     assert mine.items() <= files.logged.items()
     assert files.logged == s.signed
-    # each hand's key went out after its secret was on disk; only the last one is kept
+    # each hand's key went out after its secret was on disk; once the hand ended and every
+    # player signed its end, the secret was erased: none is left between hands
     assert table.secrets_seen == {1, 2}
-    assert [h for h, _ in store.secrets(s.game_id)] == [2]
+    assert s.between_hands
+    assert list(store.secrets(s.game_id)) == []
+    assert not list((store.game_dir(s.game_id) / "secrets").iterdir())
     # most calls change nothing on disk and say so at once
     assert any(not kept.moved for kept in table.kept)
     assert files.keep(s, Output()) == Kept(moved=False)
@@ -130,7 +133,7 @@ def test_reopened_files_give_the_chain_the_counters_and_the_hands_secret(
     try:
         assert files.transcript.entries == list(s.ledger.entries)
         assert dict(files.logged) == s.signed
-        assert set(files.secrets) == {2}
+        assert set(files.secrets) == set()  # between hands: erased
         # a new seat never writes over a game
         with pytest.raises(KeepError, match="holds this game already"):
             GameFiles.new_seat(played.store, s.game_id)

@@ -142,7 +142,7 @@ from p2pwillow.session import (
     Refusal,
     Session,
 )
-from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError
+from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError, StoreWriteError
 from p2pwillow.table import Decider, bot_decider
 from p2pwillow.view import Link, TableView, table_view
 
@@ -284,6 +284,12 @@ def _quiet(text: str) -> None:
 
 class NodeError(Exception):
     """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+class StoreUnwritable(NodeError):
+    """The store could not be written (a full disk, a read-only or removed home): the node
+    stopped before sending anything that depended on the write; nothing is lost, and
+    `--resume` takes the seat again once it is fixed (SPEC 8.10)."""
 
 
 class NotSeated(NodeError):
@@ -1452,6 +1458,8 @@ class _Play:
             )
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
         self.files = files
@@ -1461,6 +1469,9 @@ class _Play:
                 session = self._watch(seating.genesis)
             else:
                 session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except StoreWriteError as exc:
+            self.close()
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             self.close()
             raise NodeError(f"cannot keep this game's files: {exc}") from None
@@ -1543,6 +1554,8 @@ class _Play:
             files = GameFiles.reopen(store, game)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError, DecodeError) as exc:
             raise NodeError(f"cannot resume from this store: {exc}") from None
         self.files = files
@@ -1585,10 +1598,11 @@ class _Play:
                 signed=files.logged,
             )
         except RemoteProtocolError as exc:
-            raise NodeError(f"{transcript.path} does not verify: {exc}") from None
+            raise NodeError(self._not_restored(files, exc)) from None
         except LocalProtocolError as exc:
             raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
         if session.complete:
+            self._erase_secrets(files, seating.genesis.game)
             raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
         if seating.seat not in session.ledger.identities:
             # its `leave` is in the chain (SPEC 8.9): the game goes on, but not for this seat
@@ -1599,8 +1613,60 @@ class _Play:
         mid_hand = r is not None and not session.between_hands
         if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
             # its hand key is in the chain: without x its cards cannot be opened (SPEC 7.7)
-            raise NodeError(f"the secret of hand {r.number} is not in the store")
+            raise NodeError(self._no_secret(files, r.number))
         return session
+
+    def _erase_secrets(self, files: GameFiles, game: bytes) -> None:
+        """A finished game keeps no secret (SPEC 8.9): one left by an older willow goes now."""
+        try:
+            files.store.erase_secrets(game)
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
+
+    def _later_signed(self, files: GameFiles) -> AuthoredEntry | None:
+        """An entry in the log of signed entries made at a head the transcript does not hold:
+        the transcript lost lines this seat once held (more than a crash's last call)."""
+        held = {e.hash for e in files.transcript.entries}
+        later = [a for a in files.signed.entries if a.kind != k.Genesis.KIND and a.seen not in held]
+        return later[-1] if later else None
+
+    def _no_secret(self, files: GameFiles, hand: int) -> str:
+        """Why the secret of `hand` is missing: the transcript cut back (its hand ended and was
+        signed, so the secret was erased), or the secret's file removed."""
+        transcript = files.transcript
+        later = self._later_signed(files)
+        if later is not None:
+            last = transcript.entries[-1]
+            return (
+                f"{transcript.path} was cut: it ends at entry {last.seq} in hand {last.hand}, but "
+                f"{files.signed.path} holds entries this seat signed after it (up to hand "
+                f"{later.hand}); put the whole transcript back (its secret of hand {hand} was "
+                "erased once the hand was over)"
+            )
+        path = files.store.game_dir(transcript.entries[0].game) / "secrets"
+        return f"the secret of hand {hand} is not in the store (removed from {path})"
+
+    def _not_restored(self, files: GameFiles, exc: RemoteProtocolError) -> str:
+        """Why the transcript did not restore: an entry in this seat's name that the log of
+        signed entries does not hold as it is (a damaged log, SPEC 7.7), else the entry that
+        does not verify."""
+        transcript, seat = files.transcript, self.node.seating.seat
+        entries = transcript.entries
+        if exc.seq is not None and 0 <= exc.seq < len(entries):
+            entry = entries[exc.seq]
+            me = self.keys.identity.public_key
+            if (
+                entry.author == seat
+                and files.logged.get(entry.counter) != entry.sig
+                and entry.verify_author(me)
+            ):
+                held = "another entry" if entry.counter in files.logged else "no entry"
+                return (
+                    f"{files.signed.path} is damaged: it holds {held} for counter "
+                    f"{entry.counter}, which this seat signed as entry {entry.seq} of "
+                    f"{transcript.path}; it is kept as it is"
+                )
+        return f"{transcript.path} does not verify: {exc}"
 
     @property
     def _files(self) -> GameFiles:
@@ -1643,6 +1709,9 @@ class _Play:
             kept = self._files.keep(s, out)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            # nothing that depended on this write goes out: the node stops here (SPEC 8.10)
+            raise StoreUnwritable(str(exc)) from None
         if kept.leaves:
             self.departed.extend(kept.leaves)
         self._follow_session(s)
@@ -1819,6 +1888,7 @@ __all__ = [
     "Node",
     "NodeError",
     "NotSeated",
+    "StoreUnwritable",
     "Traffic",
     "bot_name",
 ]
