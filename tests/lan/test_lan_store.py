@@ -88,7 +88,11 @@ def test_a_home_that_cannot_be_written_mid_game_then_resume(
         DEADLINE,
     )
     if fault == "disk full":
-        undo = _fill(small_home).unlink
+        filler = _fill(small_home)
+
+        def undo() -> None:
+            filler.unlink()
+
         cause, todo = "No space left on device", "free some space there"
     else:
         # the home mounted read-only over itself, in the bot's own mount namespace (`ip netns
