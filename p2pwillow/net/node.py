@@ -102,7 +102,7 @@ from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
-from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN
+from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN, SILENT_NEWCOMER_WITHIN
 from p2pwillow.net.replication import (
     CATCH_UP_AFTER,
     AuthoredReceived,
@@ -1357,7 +1357,12 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
-            elif now - arrival.since > JOIN_WITHIN:
+            elif now - arrival.since > JOIN_WITHIN or (
+                self.seat == self._host
+                and now - arrival.since > SILENT_NEWCOMER_WITHIN
+                and self._rep.status(key).last_heard is None
+            ):
+                # (at the door: one never heard from was no newcomer, its seat is free again)
                 del self._arrivals[key]
                 self._drop_peer(key)
                 if self._keys.get(p.seat) == key:
