@@ -33,6 +33,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,15 +143,36 @@ def _fsync_dir(path: Path) -> None:
     """Make a rename or a new file in `path` durable (POSIX; Windows cannot open directories)."""
     if not POSIX_MODES:
         return
-    fd = os.open(path, os.O_RDONLY)
+    fd = _open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
+RUN_SHORT = (errno.EMFILE, errno.ENFILE)
+"""Errors of a process (or system) out of descriptors for a moment (a flood of connections
+at the host's door, SPEC 8.9): an open is tried again rather than failed at once."""
+RUN_SHORT_FOR = 5.0
+"""Seconds an open is tried again while descriptors are short (the door sheds a flood's
+connections within its handshake interval, a few seconds)."""
+
+
+def _open(path: Path | str, flags: int, mode: int = 0o777) -> int:
+    """os.open, tried again every 20 ms for up to RUN_SHORT_FOR while the process is out of
+    descriptors: that passes, a failed write of the store would stop the node."""
+    deadline = time.monotonic() + RUN_SHORT_FOR
+    while True:
+        try:
+            return os.open(path, flags, mode)
+        except OSError as exc:
+            if exc.errno not in RUN_SHORT or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
+
+
 def _open_private(path: Path, flags: int) -> int:
-    fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
+    fd = _open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
     if POSIX_MODES:
         os.fchmod(fd, 0o600)
     return fd
@@ -663,7 +685,7 @@ def erase_file(path: Path) -> None:
     nor its name outlives the call (SPEC 8.9, a node's store). A missing file is erased already.
     StoreWriteError if it cannot be done."""
     try:
-        fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+        fd = _open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         return
     except OSError as exc:

@@ -257,6 +257,9 @@ class HostLobby:
         self._say = say
         self._statement = statement_of(keys)
         self._guests: dict[bytes, _Guest] = {}
+        self._heard: set[bytes] = set()
+        """Newcomers seated after the genesis that the node has heard from as peers (`heard`):
+        a seat promised to one not heard from yet may be free again soon."""
         self._let_in: dict[bytes, tuple[str, float]] = {}
         """Unpinned keys the door let in (its ZAP handler), not yet guests: key -> (source
         address, when); with the guests not yet seated, the door's pending newcomers."""
@@ -477,8 +480,21 @@ class HostLobby:
 
     def release(self, key: bytes) -> None:
         """A newcomer whose `join` never came is dropped: its seat is free again."""
+        self._heard.discard(key)
         if self._late.pop(key, None) is not None:
             self._update_ad()
+
+    def heard(self, key: bytes) -> None:
+        """The node heard from the newcomer `key` as a peer: its seat is its own until its
+        join comes (or JOIN_WITHIN)."""
+        if key in self._late:
+            self._heard.add(key)
+
+    def _waiting_seat(self) -> bool:
+        """After the genesis, a seat is promised to a newcomer not heard from yet: it may be
+        free again soon (one never heard from is dropped), so another newcomer waits for it
+        (it repeats its hello) rather than being told the table is full."""
+        return self._formed and any(key not in self._heard for key in self._late)
 
     def late_roster(self, key: bytes) -> Roster | None:
         """What a newcomer is told: the players seated in the chain now and itself, in its
@@ -556,6 +572,8 @@ class HostLobby:
             seated = "this player is seated already"
             guest.refused = Refused(reason="bad-hello", name=name, detail=seated)
         elif self._free() <= 0:
+            if self._waiting_seat():
+                return  # pending: answered once that seat is taken for good or free again
             guest.refused = self._closed_refusal(name)
         if guest.refused is not None:
             self._say(f"turned away {hello.name}: {guest.refused.detail}")
@@ -607,7 +625,8 @@ class HostLobby:
             return
         free = self._free_seats()
         if not free:  # another newcomer took the last seat meanwhile
-            guest.refused = self._closed_refusal(guest.name)
+            if not self._waiting_seat():
+                guest.refused = self._closed_refusal(guest.name)
             return
         guest.seat = free[0]
         transport.pin(guest.statement)
@@ -821,7 +840,7 @@ class GuestLobby:
             if state.seat is None and now - sent_at >= RESEND:
                 sent_at = now
                 self._hello(transport, host)
-            if state.seat is None and now - asked_at > ANSWER_WITHIN:
+            if state.seat is None and now - asked_at > max(ANSWER_WITHIN, BUSY_WITHIN):
                 # it holds the code's key and let us in: it runs, but its door is full
                 raise LobbyError(
                     LobbyFailure.BUSY,

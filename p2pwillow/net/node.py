@@ -201,6 +201,10 @@ class Door(Protocol):
         """The newcomer `key` was dropped: its seat is free again."""
         ...
 
+    def heard(self, key: bytes) -> None:
+        """The newcomer `key` was heard from as a peer: its seat stays promised to it."""
+        ...
+
     def expect(self, player: RosterPlayer) -> None:
         """After a crash: a newcomer seated before it whose `join` is not in the chain yet."""
         ...
@@ -1357,6 +1361,10 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
+            elif (
+                self._door is not None and self._rep.status(key).last_heard is not None
+            ) and now - arrival.since <= JOIN_WITHIN:
+                self._door.heard(key)
             elif now - arrival.since > JOIN_WITHIN or (
                 self.seat == self._host
                 and now - arrival.since > SILENT_NEWCOMER_WITHIN
