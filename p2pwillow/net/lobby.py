@@ -702,9 +702,29 @@ class HostLobby:
             players=players,
         )
 
+    def _waiting(self) -> None:
+        """After the genesis: answer the newcomers kept waiting for a seat promised to another
+        newcomer not heard from yet, once that is settled: seated if a seat is free now, told
+        the table is full once the promised newcomer is heard from, told the game is over once
+        it is. (Their repeated hellos are repeats: nothing else looks at them again.)"""
+        if not self._formed:
+            return
+        for key, guest in list(self._guests.items()):
+            if guest.seat is not None or guest.refused is not None:
+                continue
+            if not self._game_open:
+                over = "the game is over"
+                guest.refused = Refused(reason="game-over", name=guest.name, detail=over)
+            elif self._free() <= 0 and not self._waiting_seat():
+                guest.refused = self._closed_refusal(guest.name)
+            if guest.refused is not None:
+                self._say(f"turned away {guest.name}: {guest.refused.detail}")
+            self._consider(key, guest)
+
     def _resend(self, transport: Transport, *, force: bool = False) -> None:
         now = time.monotonic()
         self._expire(now)
+        self._waiting()
         roster: Roster | None = None
         hello: bytes | None = None
         for key, guest in list(self._guests.items()):
