@@ -41,6 +41,7 @@ from typing import BinaryIO
 
 import platformdirs
 
+from p2pwillow.descriptors import RUN_SHORT, opening
 from p2pwillow.ledger.entry import (
     GAME_ID_BYTES,
     AuthoredEntry,
@@ -150,21 +151,20 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-RUN_SHORT = (errno.EMFILE, errno.ENFILE)
-"""Errors of a process (or system) out of descriptors for a moment (a flood of connections
-at the host's door, SPEC 8.9): an open is tried again rather than failed at once."""
 RUN_SHORT_FOR = 5.0
 """Seconds an open is tried again while descriptors are short (the door sheds a flood's
 connections within its handshake interval, a few seconds)."""
 
 
 def _open(path: Path | str, flags: int, mode: int = 0o777) -> int:
-    """os.open, tried again every 20 ms for up to RUN_SHORT_FOR while the process is out of
-    descriptors: that passes, a failed write of the store would stop the node."""
+    """os.open, in the descriptors set apart for the node's own use if the process runs short
+    (a flood of connections at its door: `descriptors`, SPEC 8.3), and tried again every 20 ms
+    for up to RUN_SHORT_FOR if even those are taken: that passes, a failed write of the store
+    would stop the node."""
     deadline = time.monotonic() + RUN_SHORT_FOR
     while True:
         try:
-            return os.open(path, flags, mode)
+            return opening(lambda: os.open(path, flags, mode))
         except OSError as exc:
             if exc.errno not in RUN_SHORT or time.monotonic() >= deadline:
                 raise

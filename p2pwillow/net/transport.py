@@ -50,6 +50,7 @@ import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
+from p2pwillow import descriptors
 from p2pwillow.net.keys import CURVE_KEY_BYTES, CurveKeyPair, KeyStatement
 from p2pwillow.net.wire import MAX_FRAME_BYTES
 
@@ -67,6 +68,8 @@ HEARTBEAT_TIMEOUT_MS = 3000
 REFUSED_RETRY = 0.25
 REFUSED_RETRY_MAX = 4.0
 """After a refusal, dial again after 0.25 s, doubling up to 4 s."""
+SHED_POLL_MS = 100
+"""The shedder looks whether its transport is closing this often."""
 HANDSHAKE_IVL_MS = 3000
 """A connection that has not completed its ZMTP and CURVE handshake this long after it was
 accepted is closed (a bare TCP connect holds a descriptor no longer; SPEC 8.3)."""
@@ -171,6 +174,12 @@ class _Dealer:
             self.changed = asyncio.Event()
 
     def close(self) -> None:
+        # libzmq (4.3) closes the PAIR that feeds a socket's monitor only when the monitor is
+        # disabled or the context ends, not with the socket: every re-dial would keep one (and
+        # its descriptor) until the node stops
+        if self.socket is not None and self.monitor is not None:
+            with contextlib.suppress(zmq.ZMQError):
+                self.socket.disable_monitor()
         for sock in (self.monitor, self.socket):
             if sock is not None:
                 sock.close(0)
@@ -276,8 +285,11 @@ class Transport:
         self._accepted: dict[int, str] = {}
         """Descriptor -> source address of each connection the ROUTER accepted and has not
         closed (from its monitor)."""
-        self._router_monitor: zmq.asyncio.Socket | None = None
-        self._router_task: asyncio.Task[None] | None = None
+        self._router_monitor: zmq.Socket[bytes] | None = None
+        self._shedder: threading.Thread | None = None
+        self._shedding = threading.Event()
+        """Set while the shedder runs; cleared to stop it."""
+        self._held = False
         self.max_connections = max(64, _descriptors() // MAX_CONNECTIONS_SHARE)
 
     # --- life cycle ------------------------------------------------------------------------------
@@ -288,6 +300,8 @@ class Transport:
             raise TransportError("the transport is already started")
         ctx = _Context()
         self._ctx = ctx
+        descriptors.hold()
+        self._held = True
         zap = ctx.socket(zmq.REP)
         zap.linger = 0
         zap.bind(ZAP_ENDPOINT)
@@ -311,15 +325,17 @@ class Transport:
             router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
         self._monitors += 1
         monitor_addr = f"inproc://p2pwillow-router-monitor-{self._monitors}"
-        # (the context is asyncio's: the monitor's PAIR socket is an asyncio socket)
-        self._router_monitor = cast(
-            zmq.asyncio.Socket,
-            router.get_monitor_socket(
-                zmq.EVENT_ACCEPTED | zmq.EVENT_CLOSED | zmq.EVENT_DISCONNECTED,
-                addr=monitor_addr,
-            ),
+        router.monitor(monitor_addr, zmq.EVENT_ACCEPTED | zmq.EVENT_CLOSED | zmq.EVENT_DISCONNECTED)
+        # a plain PAIR socket (not the asyncio context's kind): its thread reads it, blocking
+        monitor: zmq.Socket[bytes] = zmq.Socket(ctx, zmq.PAIR)
+        monitor.linger = 0
+        monitor.connect(monitor_addr)
+        self._router_monitor = monitor
+        self._shedding.set()
+        self._shedder = threading.Thread(
+            target=self._shed, args=(monitor,), name="p2pwillow-shedder", daemon=True
         )
-        self._router_task = asyncio.create_task(self._watch_router(), name="router-monitor")
+        self._shedder.start()
         try:
             if self._requested_port:
                 router.bind(tcp_endpoint(self.host, self._requested_port))
@@ -349,9 +365,10 @@ class Transport:
         tasks = [d.task for d in self._dealers.values() if d.task is not None]
         if self._zap_task is not None:
             tasks.append(self._zap_task)
-        if self._router_task is not None:
-            tasks.append(self._router_task)
-            self._router_task = None
+        self._shedding.clear()
+        if self._shedder is not None:
+            await asyncio.to_thread(self._shedder.join)
+            self._shedder = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -376,6 +393,9 @@ class Transport:
         if self._ctx is not None:
             self._ctx.term()
             self._ctx = None
+        if self._held:
+            self._held = False
+            descriptors.release()
 
     async def __aenter__(self) -> Transport:
         await self.start()
@@ -449,28 +469,42 @@ class Transport:
                 ]
             )
 
-    async def _watch_router(self) -> None:
-        """Keep the connections the ROUTER accepted within bounds: at most MAX_PER_ADDRESS
-        from one source address and `max_connections` in all; one over is shut down as soon
-        as it is accepted (libzmq then closes it), so that a flood of connects cannot use up
-        the descriptors the table needs."""
-        monitor = self._router_monitor
-        assert monitor is not None
-        while True:
-            message = parse_monitor_message(await monitor.recv_multipart())
-            event, fd = int(message["event"]), int(message["value"])
-            if event != zmq.EVENT_ACCEPTED:
-                self._accepted.pop(fd, None)
-                continue
-            address = _peer_address(fd)
-            if address is None:
-                continue  # closed already (its descriptor may be another's now)
-            same = sum(1 for a in self._accepted.values() if a == address)
-            if same >= MAX_PER_ADDRESS or len(self._accepted) >= self.max_connections:
-                self.counters.shed += 1
-                _shut(fd)
-                continue
-            self._accepted[fd] = address
+    def _shed(self, monitor: zmq.Socket[bytes]) -> None:
+        """The shedder, a thread of its own (not the loop's task: a loop busy with the game
+        would let a flood pile up meanwhile): it keeps the connections the ROUTER accepted
+        within bounds, at most MAX_PER_ADDRESS from one source address and `max_connections`
+        in all; one over is shut down as soon as it is accepted (libzmq then closes it). The
+        process's descriptors themselves are bounded by its wall (`descriptors`)."""
+        poller = zmq.Poller()
+        poller.register(monitor, zmq.POLLIN)
+        while self._shedding.is_set():
+            try:
+                if not poller.poll(SHED_POLL_MS):
+                    continue
+                while True:
+                    try:
+                        parts = monitor.recv_multipart(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    self._accepted_event(parts)
+            except zmq.ZMQError:
+                return  # the context is ending
+
+    def _accepted_event(self, parts: list[bytes]) -> None:
+        message = parse_monitor_message(parts)
+        event, fd = int(message["event"]), int(message["value"])
+        if event != zmq.EVENT_ACCEPTED:
+            self._accepted.pop(fd, None)
+            return
+        address = _peer_address(fd)
+        if address is None:
+            return  # closed already (its descriptor may be another's now)
+        same = sum(1 for a in self._accepted.values() if a == address)
+        if same >= MAX_PER_ADDRESS or len(self._accepted) >= self.max_connections:
+            self.counters.shed += 1
+            _shut(fd)
+            return
+        self._accepted[fd] = address
 
     @property
     def connections(self) -> int:
@@ -492,7 +526,7 @@ class Transport:
         self.disconnect(peer_key)
         d = _Dealer(tcp_endpoint(host, port))
         try:
-            self._open(d, peer_key)
+            descriptors.opening(lambda: self._open(d, peer_key))
         except zmq.ZMQError as exc:
             d.close()
             raise TransportError(f"cannot connect to {host}:{port}: {exc}") from None
@@ -500,8 +534,18 @@ class Transport:
         d.task = asyncio.create_task(self._watch(d, peer_key), name="dealer-monitor")
 
     def _open(self, d: _Dealer, peer_key: bytes) -> None:
+        """Make the DEALER to `peer_key` and its monitor, and dial; nothing is left open if
+        that fails (ZMQError, e.g. descriptors short: `descriptors.opening` tries again)."""
+        try:
+            self._dial(d, peer_key)
+        except zmq.ZMQError:
+            d.close()
+            raise
+
+    def _dial(self, d: _Dealer, peer_key: bytes) -> None:
         assert self._ctx is not None
         dealer = self._ctx.socket(zmq.DEALER)
+        d.socket = dealer
         dealer.linger = 0
         dealer.curve_secretkey = self.keys.secret
         dealer.curve_publickey = self.keys.public
@@ -515,7 +559,6 @@ class Transport:
         dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
         dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
         dealer.maxmsgsize = MAX_FRAME_BYTES
-        d.socket = dealer
         # a fresh inproc name each time: a closed socket's monitor endpoint may linger
         self._monitors += 1
         d.monitor = dealer.get_monitor_socket(addr=f"inproc://p2pwillow-monitor-{self._monitors}")
@@ -549,7 +592,14 @@ class Transport:
             d.refusals += 1
             await asyncio.sleep(min(REFUSED_RETRY_MAX, REFUSED_RETRY * 2 ** (d.refusals - 1)))
             d.close()
-            self._open(d, peer_key)
+            while True:
+                try:
+                    descriptors.opening(lambda: self._open(d, peer_key))
+                    break
+                except zmq.ZMQError as exc:
+                    if exc.errno not in descriptors.RUN_SHORT:
+                        raise
+                    await asyncio.sleep(REFUSED_RETRY_MAX)  # short even in the reserve
 
     def state(self, peer_key: bytes) -> ConnectionState | None:
         d = self._dealers.get(peer_key)
