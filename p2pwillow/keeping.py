@@ -101,8 +101,8 @@ class GameFiles:
         signed keeps the counters it used, never reused. KeepError if the transcript holds the
         game already; StoreError or OSError if the files cannot be opened."""
         transcript = store.transcript(game)
-        if transcript.entries and not (
-            returning_to is not None and transcript.entries[0] == returning_to
+        if len(transcript) and not (
+            returning_to is not None and transcript.entry(0) == returning_to
         ):
             transcript.close()
             raise KeepError(
@@ -112,7 +112,7 @@ class GameFiles:
         signed: SignedLog | None = None
         try:
             signed = store.signed(game)
-            files = cls(store, transcript, signed, checked=1 if transcript.entries else 0)
+            files = cls(store, transcript, signed, checked=1 if len(transcript) else 0)
             files._on_disk = {hand for hand, _ in store.secrets(game)}
             return files
         except BaseException:
@@ -200,15 +200,17 @@ class GameFiles:
                 )
         transcript = self.transcript
         cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
-        if cuts and min(cuts) < len(transcript.entries):
+        if cuts and min(cuts) < len(transcript):
             transcript.cut_back(min(cuts))
-            self._checked_upto = min(self._checked_upto, len(transcript.entries))
-        held = len(transcript.entries)
+            self._checked_upto = min(self._checked_upto, len(transcript))
+        held = len(transcript)
         if self._checked_upto < held:
             # a player coming back: what its file holds must be the chain's, entry for entry
             upto = min(held, ledger.head_seq + 1)
-            for seq in range(self._checked_upto, upto):
-                if ledger[seq] != transcript.entries[seq]:
+            for seq, entry in enumerate(
+                transcript.read(self._checked_upto, upto), self._checked_upto
+            ):
+                if ledger[seq] != entry:
                     raise KeepError(
                         f"{transcript.path} holds another entry {seq} than this table's chain"
                     )
@@ -220,7 +222,10 @@ class GameFiles:
             if isinstance(entry.body, k.Leave):
                 leaves.append((entry.author, seq))
         if self._checked_upto == held:
-            self._checked_upto = len(transcript.entries)  # what it wrote just now is the chain's
+            self._checked_upto = len(transcript)  # what it wrote just now is the chain's
+        # what the transcript holds (and is the chain's) is read back from it when needed:
+        # the session's ledger keeps only the current hand in memory (SPEC 8.4, "Flat memory")
+        ledger.keep_from_store(min(self._checked_upto, len(transcript)), transcript.read)
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             self.signed.sync()

@@ -378,24 +378,41 @@ class _LineFile:
             self._file = None
 
 
+def _pread_all(fd: int, size: int, offset: int) -> Iterator[bytes]:
+    """`size` bytes of `fd` from `offset` (OSError if the file is shorter)."""
+    while size > 0:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            raise OSError(errno.EIO, "the file is shorter than what was written to it")
+        yield chunk
+        size -= len(chunk)
+        offset += len(chunk)
+
+
 class Transcript(_LineFile):
     """One game's transcript file (SPEC 6.9), open for appending.
 
-    `entries` are the whole entries it held when opened; `recovery` says what was cut from a
-    torn tail, if anything. `append` writes one entry and its line feed and flushes.
+    It keeps where each entry's line ends, not the entries: those are read back from the file
+    when asked for (`read`, `entry`, `entries`), so that a long game's memory stays flat (a
+    peer's catch-up, a resumed node's replay). `recovery` says what was cut from a torn tail,
+    if anything. `append` writes one entry and its line feed and flushes.
     """
 
-    def __init__(self, path: Path, entries: list[Entry], recovery: Recovery | None) -> None:
+    def __init__(self, path: Path, ends: list[int], recovery: Recovery | None) -> None:
         super().__init__(path)
-        self.entries = entries
+        self._ends = ends
+        """The offset just past each entry's line feed."""
         self.recovery = recovery
+        self._reader: int | None = None
+        """A descriptor to read entries back with."""
 
     @classmethod
     def open(cls, path: Path) -> Transcript:
         """Open (or create) the transcript at `path`, reading and checking every line."""
         existed = path.exists()
         lines, torn = _whole_lines(path, "transcript")
-        entries: list[Entry] = []
+        ends: list[int] = []
+        at = 0
         for number, line in enumerate(lines, start=1):
             try:
                 entry = decode_entry(line)
@@ -404,43 +421,95 @@ class Transcript(_LineFile):
                     f"transcript {path} is corrupt at line {number} ({exc}); it is kept as it is: "
                     "move it aside to start over"
                 ) from None
-            if entry.seq != len(entries):
+            if entry.seq != len(ends):
                 raise StoreError(
                     f"transcript {path} is corrupt at line {number} (entry {entry.seq} where "
-                    f"{len(entries)} belongs); move it aside to start over"
+                    f"{len(ends)} belongs); move it aside to start over"
                 )
-            entries.append(entry)
+            at += len(line) + 1
+            ends.append(at)
+        del lines
         recovery = None
         if torn:
-            recovery = Recovery(path, len(entries), torn)
+            recovery = Recovery(path, len(ends), torn)
             _cut_tail(path, torn)
-        transcript = cls(path, entries, recovery)
+        transcript = cls(path, ends, recovery)
         if not existed:
             _fsync_dir(path.parent)
         return transcript
 
+    def __len__(self) -> int:
+        """How many entries it holds."""
+        return len(self._ends)
+
+    def read(self, start: int, stop: int | None = None) -> list[Entry]:
+        """Entries `start` up to (not including) `stop` (default: the last), read back from the
+        file, which holds every entry appended (each one flushed as written)."""
+        stop = len(self._ends) if stop is None else min(stop, len(self._ends))
+        if start >= stop:
+            return []
+        begin = self._ends[start - 1] if start > 0 else 0
+        size = self._ends[stop - 1] - begin
+        try:
+            if self._reader is None:
+                self._reader = _open(self.path, os.O_RDONLY)
+            # pread: the node's loop (a peer's catch-up) and its session's thread may both read
+            data = b"".join(_pread_all(self._reader, size, begin))
+        except OSError as exc:
+            raise StoreError(f"cannot read transcript {self.path}: {exc.strerror}") from None
+        try:
+            entries = [decode_entry(line) for line in data.split(b"\n")[:-1]]
+        except RemoteProtocolError as exc:
+            raise StoreError(f"transcript {self.path} changed under the game ({exc})") from None
+        if [e.seq for e in entries] != list(range(start, stop)):
+            raise StoreError(f"transcript {self.path} changed under the game")
+        return entries
+
+    def entry(self, seq: int) -> Entry:
+        """Entry `seq`, read back from the file."""
+        if not 0 <= seq < len(self._ends):
+            raise LocalProtocolError(f"the transcript holds no entry {seq}")
+        return self.read(seq, seq + 1)[0]
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry, read back from the file (a resumed node's replay, a check)."""
+        return self.read(0)
+
+    @property
+    def last(self) -> Entry | None:
+        return self.entry(len(self._ends) - 1) if self._ends else None
+
     def append(self, entry: Entry) -> None:
         """Write `entry` as the next line and flush it to the OS (SPEC 6.9)."""
-        if entry.seq != len(self.entries):
-            raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self.entries)})")
-        self._write(entry.encode(), "transcript")
-        self.entries.append(entry)
+        if entry.seq != len(self._ends):
+            raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self._ends)})")
+        line = entry.encode()
+        self._write(line, "transcript")
+        self._ends.append((self._ends[-1] if self._ends else 0) + len(line) + 1)
 
     def cut_back(self, seq: int) -> None:
         """Drop entry `seq` and every later one, durably: the session cut its chain back there
         (an equivocation proved, or a sequencer change taking the place of what the replaced
         seat sequenced; SPEC 6.8, 7.5)."""
-        if not 0 < seq <= len(self.entries):
+        if not 0 < seq <= len(self._ends):
             raise LocalProtocolError(f"cannot cut the transcript back to before entry {seq}")
         if self._file is None:
             raise LocalProtocolError("the transcript is closed")
-        keep = sum(len(e.encode()) + 1 for e in self.entries[:seq])
+        keep = self._ends[seq - 1]
         try:
             os.ftruncate(self._file.fileno(), keep)
             os.fsync(self._file.fileno())
         except OSError as exc:
             raise write_error(exc, self.path) from None
-        del self.entries[seq:]
+        del self._ends[seq:]
+
+    def close(self) -> None:
+        if self._reader is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._reader)
+            self._reader = None
+        super().close()
 
     def __enter__(self) -> Transcript:
         return self
@@ -453,31 +522,41 @@ class SignedLog(_LineFile):
     """Every entry this node signed in one game, in the order signed, as authored entries (one
     canonical line each): appended and flushed before the entry is sent, so that a restarted
     node knows what it has signed (DESIGN 5.1: the per-author counters). A torn last line is cut
-    back as in a transcript."""
+    back as in a transcript. The entries are read back from the file when asked for
+    (`entries`), not kept: a long game's memory stays flat."""
 
-    def __init__(self, path: Path, entries: list[AuthoredEntry]) -> None:
+    def __init__(self, path: Path) -> None:
         super().__init__(path)
-        self.entries = entries
 
     @classmethod
     def open(cls, path: Path) -> SignedLog:
         lines, torn = _whole_lines(path, "log of signed entries")
-        entries = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                entries.append(decode_authored(line))
-            except RemoteProtocolError as exc:
-                raise StoreError(
-                    f"{path} is corrupt at line {number} ({exc}); it is kept as it is"
-                ) from None
+        _signed_entries(path, lines)
         if torn:
             _cut_tail(path, torn)
-        return cls(path, entries)
+        return cls(path)
+
+    @property
+    def entries(self) -> list[AuthoredEntry]:
+        """Every entry in the log, read back from the file."""
+        lines, _ = _whole_lines(self.path, "log of signed entries")
+        return _signed_entries(self.path, lines)
 
     def append(self, entry: AuthoredEntry) -> None:
         """Write `entry` as the next line and flush it to the OS."""
         self._write(entry.encode(), "log of signed entries")
-        self.entries.append(entry)
+
+
+def _signed_entries(path: Path, lines: list[bytes]) -> list[AuthoredEntry]:
+    entries = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            entries.append(decode_authored(line))
+        except RemoteProtocolError as exc:
+            raise StoreError(
+                f"{path} is corrupt at line {number} ({exc}); it is kept as it is"
+            ) from None
+    return entries
 
 
 class Store:

@@ -5,6 +5,7 @@ transcript follows the chain, cut back where the session cut it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ class KeptTable(Table):
         self.files: GameFiles | None = None
         self.kept: list[Kept] = []
         self.secrets_seen: set[int] = set()
+        self.most_held = 0
+        """The most entries seat 0's ledger held in memory after a `keep`."""
         super().__init__(2, samples=SAMPLES, **kwargs)
 
     def _route(self, source: int, out: Output) -> None:
@@ -41,6 +44,7 @@ class KeptTable(Table):
                 if s.ledger[0].author == 0:
                     self.files.log_signed(s.ledger[0].authored())  # the genesis
             self.kept.append(self.files.keep(s, out))
+            self.most_held = max(self.most_held, s.ledger.held)
             self._check_on_disk(out)
         super()._route(source, out)
 
@@ -90,6 +94,11 @@ def test_every_entry_is_kept_before_it_is_sent_and_the_transcript_is_the_chain(
     assert s.between_hands
     assert list(store.secrets(s.game_id)) == []
     assert not list((store.game_dir(s.game_id) / "secrets").iterdir())
+    # flat memory (SPEC 8.4): the ledger held the current hand's entries, never the game's,
+    # and reads the rest back from the transcript when asked for the whole chain
+    by_hand = Counter(e.hand for e in s.ledger.entries)
+    assert table.most_held <= max(by_hand.values()) < len(s.ledger) - 1
+    assert s.ledger.held <= by_hand[s.hand_number]
     # most calls change nothing on disk and say so at once
     assert any(not kept.moved for kept in table.kept)
     assert files.keep(s, Output()) == Kept(moved=False)

@@ -477,6 +477,7 @@ class Node:
                     self._door.expect(player)
                     self._admit(player, now)
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
+            self._play.restored = ()  # the store holds them (flat memory, SPEC 8.4)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
         elif self.seating.late:
@@ -853,6 +854,11 @@ class Node:
     def _flush(self) -> None:
         """Send every frame the replication says is due now, and note when the next is."""
         self._flush_asked = False
+        files = self._play.files
+        if files is not None:
+            # what the transcript holds is read back from it: the replication keeps only the
+            # current hand in memory (SPEC 8.4, "Flat memory")
+            self._rep.keep_from_store(len(files.transcript), self._play.read_entries)
         for peer, data in self._rep.frames_to_send(time.monotonic()):
             if self.transport.send(peer, data):
                 self.traffic.frames_sent += 1
@@ -1648,15 +1654,15 @@ class _Play:
         signed, so the secret was erased), or the secret's file removed."""
         transcript = files.transcript
         later = self._later_signed(files)
-        if later is not None:
-            last = transcript.entries[-1]
+        last = transcript.last
+        if later is not None and last is not None:
             return (
                 f"{transcript.path} was cut: it ends at entry {last.seq} in hand {last.hand}, but "
                 f"{files.signed.path} holds entries this seat signed after it (up to hand "
                 f"{later.hand}); put the whole transcript back (its secret of hand {hand} was "
                 "erased once the hand was over)"
             )
-        path = files.store.game_dir(transcript.entries[0].game) / "secrets"
+        path = files.store.game_dir(transcript.entry(0).game) / "secrets"
         return f"the secret of hand {hand} is not in the store (removed from {path})"
 
     def _not_restored(self, files: GameFiles, exc: RemoteProtocolError) -> str:
@@ -1680,6 +1686,17 @@ class _Play:
                     f"{transcript.path}; it is kept as it is"
                 )
         return f"{transcript.path} does not verify: {exc}"
+
+    def read_entries(self, start: int, stop: int) -> list[Entry]:
+        """Entries of the transcript, for the replication (a peer's catch-up or resend): none
+        if the store cannot read them now (that peer is served later, or by another)."""
+        files = self.files
+        if files is None:
+            return []
+        try:
+            return files.transcript.read(start, stop)
+        except (StoreError, IndexError):  # (cut back by the session's thread meanwhile)
+            return []
 
     @property
     def _files(self) -> GameFiles:
