@@ -33,6 +33,7 @@ import json
 import os
 import re
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -404,7 +405,8 @@ class Transcript(_LineFile):
         """The offset just past each entry's line feed."""
         self.recovery = recovery
         self._reader: int | None = None
-        """A descriptor to read entries back with."""
+        """A descriptor to read entries back with (opened once, under `_opening`)."""
+        self._opening = threading.Lock()
 
     @classmethod
     def open(cls, path: Path) -> Transcript:
@@ -451,10 +453,13 @@ class Transcript(_LineFile):
         begin = self._ends[start - 1] if start > 0 else 0
         size = self._ends[stop - 1] - begin
         try:
-            if self._reader is None:
-                self._reader = _open(self.path, os.O_RDONLY)
-            # pread: the node's loop (a peer's catch-up) and its session's thread may both read
-            data = b"".join(_pread_all(self._reader, size, begin))
+            # the node's loop (a peer's catch-up) and its session's thread may both read: one
+            # descriptor, opened once, read with pread
+            with self._opening:
+                if self._reader is None:
+                    self._reader = _open(self.path, os.O_RDONLY)
+                reader = self._reader
+            data = b"".join(_pread_all(reader, size, begin))
         except OSError as exc:
             raise StoreError(f"cannot read transcript {self.path}: {exc.strerror}") from None
         try:
