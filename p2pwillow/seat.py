@@ -154,13 +154,14 @@ class SeatPolicy:
         self,
         *,
         hands: int = 0,
-        deal_grace: float = DEAL_GRACE,
-        end_grace: float = END_GRACE,
+        deal_grace: float | None = None,
+        end_grace: float | None = None,
         paces: bool = False,
     ) -> None:
         self.hands = hands
-        self.deal_grace = deal_grace
-        self.end_grace = end_grace
+        # the module's values read now, not at import: a test may make the dealers patient
+        self.deal_grace = DEAL_GRACE if deal_grace is None else deal_grace
+        self.end_grace = END_GRACE if end_grace is None else end_grace
         self.paces = paces
         self._end_asked: bytes | None = None
         """The head at which this seat last wrote the game end (a game end binds the head)."""

@@ -1060,7 +1060,7 @@ class Node:
             self._publish(notice=text)
         if result.stay:
             self._leave_wanted = False
-        if result.sat_in:
+        if result.plays:
             self._sit_in_wanted = False
         self._send(result.out)
         if result.left is not None:
@@ -1398,8 +1398,10 @@ class _StepResult:
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
-    sat_in: bool = False
-    """This seat wrote its `sit_in`: the person's wish is done."""
+    plays: bool = False
+    """This seat does not sit out, in its chain: the person's wish to sit in is met. (Not
+    once its `sit_in` is written: the sequencer refuses one that the next hand's start beat,
+    and the seat writes it again after that hand, as long as the wish lasts.)"""
 
 
 class _Play:
@@ -1850,7 +1852,7 @@ class _Play:
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
         )
-        sat_in = dealt = False
+        dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
                 if move.left:
@@ -1870,7 +1872,6 @@ class _Play:
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
-                    sat_in = True
             else:
                 out += self._call(s.start_hand)
                 dealt = True
@@ -1888,7 +1889,8 @@ class _Play:
         if self._decider is not None and s.may_decide():
             made, look_again = self._bot(s)
             out += made
-        return _StepResult(out, tuple(notices), look_again, dealt, sat_in=sat_in)
+        plays = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
+        return _StepResult(out, tuple(notices), look_again, dealt, plays=plays)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""
