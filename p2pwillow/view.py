@@ -754,7 +754,7 @@ def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
     number = session.hand_number
     earlier = [s for s in session.summaries if s.number < number]
     lines = [_summary_line(s, names) for s in earlier[-3:]]
-    teller.tell([e for e in session.ledger.entries if e.hand == number])
+    teller.tell([e for e in session.ledger.hand_entries if e.hand == number])
     lines += teller.lines
     return tuple(lines[-LOG_LINES:])
 
