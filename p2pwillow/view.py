@@ -37,6 +37,8 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
+from p2pwillow.ledger.errors import LocalProtocolError
+from p2pwillow.ledger.identity import fingerprint
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -121,6 +123,13 @@ class SeatView:
     """None for the player's own seat."""
     won: int
     """Chips won at the end of the hand (0 before it ends)."""
+    fingerprint: str = ""
+    """The player's fingerprint (SPEC 6.2), shown beside its name: `Bob #K7QD`."""
+
+    @property
+    def label(self) -> str:
+        """The name as the screens show it, with the fingerprint."""
+        return f"{self.name} #{self.fingerprint}" if self.fingerprint else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +393,7 @@ def _seats(
                 you=s == me,
                 link=link,
                 won=won.get(s, 0),
+                fingerprint=_fingerprint(p.player_id),
             )
         else:
             seat = SeatView(
@@ -406,9 +416,18 @@ def _seats(
                 you=s == me,
                 link=link,
                 won=0,
+                fingerprint=_fingerprint(p.player_id),
             )
         out.append(seat)
     return tuple(out)
+
+
+def _fingerprint(player_id: str) -> str:
+    """The fingerprint of a player id that is an identity key in hex (SPEC 3.11, 6.2)."""
+    try:
+        return fingerprint(bytes.fromhex(player_id))
+    except (ValueError, LocalProtocolError):
+        return ""
 
 
 def _pots(hand: Hand | None) -> tuple[PotView, ...]:

@@ -222,6 +222,8 @@ def _seat_box(s: SeatView, view: TableView, width: int, height: int, g: Glyphs) 
         name_style = "class:dim"
     head: Row = [("class:marker", g.marker + " ") if s.to_act else ("", "  ")]
     head.append((name_style, s.name))
+    if s.fingerprint:
+        head.append(("class:dim", f" #{s.fingerprint}"))
     if s.you:
         head.append(("class:you", " (you)"))
     if s.dealer:
@@ -398,35 +400,61 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
     return [*table, rule, *log_rows(view, width, rest - 1, g)]
 
 
-def seating_rows(
-    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
-) -> list[Row]:
-    code = view.safety_code
+COMPARE_WITH = "Compare it aloud with everyone at the table: each of you reads"
+COMPARE_WHOLE = "the whole code from their own screen, all four groups."
+SAME_CODE = "Does everyone see the same code?"
+OTHER_CODE = "A different code means someone on the network sits in a player's place."
+
+
+def code_box(code: str, g: Glyphs) -> list[Row]:
+    """The safety code large, in its groups, to be read aloud (SPEC 6.7), and as typed."""
     spaced = "   ".join(" ".join(group) for group in code.split("-"))
     inner = len(spaced) + 4
     tl, tr, bl, br = g.corners
-    names = [f"{s.name} (you)" if s.you else s.name for s in view.seats]
-    rows: list[Row] = [
-        [("class:title", f"Seating at {view.table!r}")],
-        [],
-        [("", "Safety code")],
+    return [
         [("class:felt", tl + g.h * inner + tr)],
         [("class:felt", g.v), ("class:code", f"  {spaced}  "), ("class:felt", g.v)],
         [("class:felt", bl + g.h * inner + br)],
         [("class:dim", code)],
+    ]
+
+
+def at_the_table(view: TableView) -> Row:
+    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with."""
+    names = [f"{s.label} (you)" if s.you else s.label for s in view.seats]
+    return [("class:dim", "At the table: " + " · ".join(names))]
+
+
+def _centered(rows: list[Row], width: int, height: int, g: Glyphs) -> list[Row]:
+    top = max(0, (height - len(rows)) // 2)
+    out = [[("", " " * width)] for _ in range(top)] + [center(r, width, g) for r in rows]
+    out = out[:height]
+    return out + [[("", " " * width)]] * (height - len(out))
+
+
+def seating_rows(
+    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
+) -> list[Row]:
+    rows: list[Row] = [
+        [("class:title", f"Seating at {view.table!r}")],
         [],
-        [("class:strong", "Read it aloud; does everyone see the same?")],
+        [("", "Safety code")],
+        *code_box(view.safety_code, g),
+        [],
+        [("", COMPARE_WITH)],
+        [("", COMPARE_WHOLE)],
+        [("class:strong", SAME_CODE)],
         [],
     ]
     if state.seat_answered:
         rows.append([("", "Taking your seat… waiting for everyone to be seated.")])
     else:
-        rows.append(join([key("y", "yes, take my seat"), key("n", "no, leave the table")], "    "))
-    rows += [[], [("class:dim", "Seats: " + " · ".join(names))]]
-    top = max(0, (height - len(rows)) // 2)
-    out = [[("", " " * width)] for _ in range(top)] + [center(r, width, g) for r in rows]
-    out = out[:height]
-    return out + [[("", " " * width)]] * (height - len(out))
+        rows.append(
+            join([key("y", "yes, the same: take my seat"), key("n", "no, leave the table")], "    ")
+        )
+        rows.append([("class:dim", OTHER_CODE)])
+    rows += [[], at_the_table(view)]
+    return _centered(rows, width, height, g)
 
 
 # --- the panels under the table ---------------------------------------------------------------

@@ -578,3 +578,18 @@ def test_a_sequencer_that_leaves_hands_sequencing_on() -> None:
     for seat in (0, 1, 3, 2):
         other.add(seat, k.Leave())
     assert other.ledger.ring == () and other.ledger.sequencer == 5
+
+
+def test_fingerprint_matches_spec() -> None:
+    """SPEC 6.2: 4 base32 characters of SHA-256 over the tag and the identity key; the same
+    key always gives the same fingerprint, and a name is shown with it."""
+    from p2pwillow.ledger.identity import fingerprint, named
+
+    key = IDS[0].public_key
+    digest = hashlib.sha256(b"p2pwillow/v1/fingerprint\x00" + key).digest()
+    expected = base64.b32encode(digest).decode("ascii")[:4]
+    assert fingerprint(key) == expected
+    assert len({fingerprint(i.public_key) for i in IDS}) == len(IDS)
+    assert named("Bob", key) == f"Bob #{expected}"
+    assert named("Bob", key.hex()) == f"Bob #{expected}"
+    assert named("Bob", "not a key") == "Bob"

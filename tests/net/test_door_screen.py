@@ -23,6 +23,7 @@ from p2pwillow.rules import TableConfig
 from p2pwillow.verify import verify_transcript
 
 WATCHING = "watching: you take seat 3 from the next hand"
+YOU = re.compile(r"Dee #[A-Z2-7]{4} \(you\)")
 
 
 def other_than(text: str) -> Callable[[str], bool]:
@@ -48,8 +49,8 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
             go.set()  # hand 1 goes on once the newcomer watches it
             seen.append(text)
             assert SEATING not in text, "a newcomer is not asked about the genesis's code"
-            assert "Dee (you)" not in text
-            text = await t.wait_for(lambda s: WATCHING not in s and "Dee (you)" in s)
+            assert not YOU.search(text)
+            text = await t.wait_for(lambda s: WATCHING not in s and YOU.search(s) is not None)
             seen.append(text)
             assert late.head > 0 and not late.watching
             while not late.over:
@@ -83,6 +84,6 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
     watching, seated, over = asyncio.run(main())
     assert WATCHING in watching.splitlines()[0], "the title row says it watches"
     assert "watching" not in seated.splitlines()[0]
-    under = seated.split("Dee (you)", 1)[1].splitlines()[1]
+    under = YOU.split(seated, 1)[1].splitlines()[1]
     assert re.fullmatch(r"\s*\d+( · .*)?\s*", under), "its stack under its name"
     assert "Final stacks: " in over and "Dee" in over.split("Final stacks: ", 1)[1]
