@@ -354,6 +354,7 @@ exit status:
   18 the host closed the table
   19 the store cannot be used
   20 a newcomer was never seated (its join did not come into the game in time)
+  21 a newcomer was refused: a player at the table did not confirm the new safety code
   70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -373,6 +374,7 @@ EXIT_LIVE = {
     "host-left": 18,
     "store": 19,
     "not-seated": 20,
+    "not-admitted": 21,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""

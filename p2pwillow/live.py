@@ -40,7 +40,16 @@ from p2pwillow.net.lobby import (
     TablePlan,
     keys_pair,
 )
-from p2pwillow.net.node import SEAT_WITHIN, BotSeat, Door, Node, NodeError, NotSeated, bot_name
+from p2pwillow.net.node import (
+    SEAT_WITHIN,
+    BotSeat,
+    Door,
+    Node,
+    NodeError,
+    NotAdmitted,
+    NotSeated,
+    bot_name,
+)
 from p2pwillow.net.roster import Seating
 from p2pwillow.net.transport import Transport, TransportError
 from p2pwillow.store import (
@@ -373,6 +382,8 @@ async def play_seat(
         print(f"check it:   willow verify {shlex.quote(str(path))}")
     if isinstance(node.failure, NotSeated):
         raise LiveError("not-seated", str(node.failure))
+    if isinstance(node.failure, NotAdmitted):
+        raise LiveError("not-admitted", str(node.failure))
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0

@@ -38,7 +38,7 @@ from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import LocalProtocolError
-from p2pwillow.ledger.identity import fingerprint
+from p2pwillow.ledger.identity import fingerprint, named
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -187,6 +187,26 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True)
+class AdmissionView:
+    """A newcomer's admission, open now (SPEC 6.6): everyone at the table compares the new
+    safety code aloud and answers it before the newcomer is dealt a card."""
+
+    seat: int
+    newcomer: str
+    """Its name with its fingerprint (SPEC 6.2)."""
+    join: str
+    """The hash of its `join`, hex: which admission an answer is for."""
+    you_join: bool
+    """The player is the newcomer."""
+    admitted: tuple[str, ...]
+    """Who has admitted it, each name with its fingerprint."""
+    waiting: tuple[str, ...]
+    """Who has not answered yet."""
+    yours_due: bool
+    """The player's answer is due (not given, none on its way)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     table: str
     hand: int
@@ -231,6 +251,8 @@ class TableView:
     may_sit_in: bool = False
     """The player's seat sits out (timed out, say) with chips: it may ask to play again, and
     its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
+    admission: AdmissionView | None = None
+    """A newcomer's admission open now (SPEC 6.6), if one is."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -657,6 +679,10 @@ class _Teller:
             self.say(f"{who} took their seat")
         elif isinstance(body, k.Join):
             self.say(f"{body.name} joined the table")
+        elif isinstance(body, k.Admit):
+            self.say(f"{who} compared the new code and admits {self.n(body.seat)}")
+        elif isinstance(body, k.Refuse):
+            self.say(f"{who} refused {self.n(body.seat)}: {body.reason}")
         elif isinstance(body, k.Leave):
             self.say(f"{who} left the table")
         elif isinstance(body, k.SequencerChange):
@@ -724,11 +750,14 @@ def _summary_line(s: HandSummary, names: Mapping[int, str]) -> Line:
 
 
 def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
-    teller = _Teller(session, names)
     number = session.hand_number
+    entries = [e for e in session.ledger.entries if e.hand == number]
+    # a newcomer refused since is named as it joined
+    joined = {e.author: e.body.name for e in entries if isinstance(e.body, k.Join)}
+    teller = _Teller(session, {**joined, **names})
     earlier = [s for s in session.summaries if s.number < number]
     lines = [_summary_line(s, names) for s in earlier[-3:]]
-    teller.tell([e for e in session.ledger.entries if e.hand == number])
+    teller.tell(entries)
     lines += teller.lines
     return tuple(lines[-LOG_LINES:])
 
@@ -791,6 +820,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         game_over=game_over,
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
+        admission=_admission(session, names),
     )
 
 
@@ -808,6 +838,27 @@ def _deals_to(game: GameSpec, players: int) -> bool:
     return bool(sizes) or players <= game.seats_for({o.name: o.default for o in game.options})
 
 
+def _admission(session: Session, names: Mapping[int, str]) -> AdmissionView | None:
+    admission = session.admission
+    if admission is None:
+        return None
+    keys = session.ledger.identities
+
+    def label(seat: int) -> str:
+        return named(names.get(seat, f"seat {seat}"), keys.get(seat, b""))
+
+    seated = sorted(keys)
+    return AdmissionView(
+        seat=admission.seat,
+        newcomer=named(admission.name, admission.identity_key),
+        join=admission.join.hex(),
+        you_join=admission.seat == session.seat,
+        admitted=tuple(label(s) for s in seated if s in admission.admitted),
+        waiting=tuple(label(s) for s in admission.waiting(seated)),
+        yours_due=session.answer_due,
+    )
+
+
 def _may_sit_in(session: Session) -> bool:
     me = session.seat
     if me is None or session.ended or me not in session.ledger.identities:
@@ -819,6 +870,7 @@ def _may_sit_in(session: Session) -> bool:
 __all__ = [
     "LOG_LINES",
     "ActionView",
+    "AdmissionView",
     "Line",
     "Link",
     "OfferView",

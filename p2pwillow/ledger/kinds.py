@@ -192,6 +192,29 @@ class Join(Body):
     buy_in: int = spec(CHIPS)
 
 
+@kind("admit")
+@dataclass(frozen=True, slots=True)
+class Admit(Body):
+    """Between hands, the author (any seated player, the newcomer included) compared the new
+    safety code with everyone at the table and admits the newcomer that `join` seated in
+    `seat` (SPEC 6.6, 6.7)."""
+
+    seat: int = spec(SEAT)
+    join: str = spec(HASH)
+
+
+@kind("refuse")
+@dataclass(frozen=True, slots=True)
+class Refuse(Body):
+    """Between hands, the author (any seated player, the newcomer included) refuses the
+    newcomer that `join` seated in `seat`: the codes did not match, or not everyone confirmed
+    in time (`reason`). The newcomer's seat is free again (SPEC 6.6)."""
+
+    seat: int = spec(SEAT)
+    join: str = spec(HASH)
+    reason: str = spec(REASON)
+
+
 @kind("leave")
 @dataclass(frozen=True, slots=True)
 class Leave(Body):
@@ -502,6 +525,8 @@ KINDS: Mapping[str, type[Body]] = registry(
     Genesis,
     SeatAcceptance,
     Join,
+    Admit,
+    Refuse,
     Leave,
     SitIn,
     HandStart,
@@ -544,6 +569,7 @@ __all__ = [
     "MAX_TRADE",
     "Abort",
     "Accept",
+    "Admit",
     "AllIn",
     "Announce",
     "AnnounceGame",
@@ -570,6 +596,7 @@ __all__ = [
     "Offer",
     "Pass",
     "Raise",
+    "Refuse",
     "Reveal",
     "SeatAcceptance",
     "SeatStack",

@@ -384,6 +384,8 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
         return [fit([("", "connecting to the table…")], width, g)] * min(height, 1)
     if state.mode is Mode.SEATING:
         return seating_rows(state, view, width, height, g)
+    if state.mode is Mode.ADMISSION and view.admission is not None:
+        return admission_rows(state, view, width, height, g)
     if width >= LOG_BESIDE_WIDTH:
         lw = max(LOG_WIDTH, width // 3)
         table = table_rows(view, width - lw - 3, height, g)
@@ -437,7 +439,6 @@ def seating_rows(
 ) -> list[Row]:
     rows: list[Row] = [
         [("class:title", f"Seating at {view.table!r}")],
-        [],
         [("", "Safety code")],
         *code_box(view.safety_code, g),
         [],
@@ -457,6 +458,46 @@ def seating_rows(
     return _centered(rows, width, height, g)
 
 
+NO_CLOCK = "No hand starts until everyone has answered; nobody's clock runs."
+
+
+def admission_rows(
+    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
+) -> list[Row]:
+    """A newcomer's admission (SPEC 6.6, 8.9): the new code large, whom to compare it with,
+    the person's answer (once), and who has answered."""
+    a = view.admission
+    assert a is not None
+    if a.you_join:
+        title = f"You join {view.table!r} in seat {a.seat}"
+        yes, no = "yes, the same: take my seat", "no, leave the table"
+    else:
+        title = f"A newcomer: {a.newcomer} takes seat {a.seat} at {view.table!r}"
+        yes, no = "yes, the same: deal them in", "no: keep them out"
+    rows: list[Row] = [
+        [("class:title", title)],
+        [("", "New safety code")],
+        *code_box(view.safety_code, g),
+        [],
+        [("", COMPARE_WITH)],
+        [("", COMPARE_WHOLE)],
+        [("class:strong", SAME_CODE)],
+    ]
+    if state.admission_question:
+        rows.append(join([key("y", yes), key("n", no)], "    "))
+        rows.append([("class:dim", OTHER_CODE)])
+    else:
+        done = state.admission_answered == a.join or not a.yours_due
+        rows.append([("", ("You answered. " if done else "") + NO_CLOCK)])
+        rows.append([])
+    rows.append([])
+    answered = ", ".join(a.admitted) or "nobody yet"
+    waiting = ", ".join(a.waiting) or "nobody"
+    rows.append([("class:dim", f"Admitted: {answered}   Waiting for: {waiting}")])
+    rows.append(at_the_table(view))
+    return _centered(rows, width, height, g)
+
+
 # --- the panels under the table ---------------------------------------------------------------
 
 
@@ -468,6 +509,8 @@ def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         if view.hand:
             row.append(("class:title.text", f" · hand {view.hand}"))
         stage = "seating" if state.mode is Mode.SEATING else view.stage
+        if state.mode is Mode.ADMISSION:
+            stage = "a newcomer: compare the new code"
         if state.ended is not None:
             stage = "game over"
         row.append(("class:title.text", f" · {stage}"))
@@ -480,7 +523,7 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     """The player's own cards (numbered for picking), its layout once laid, its trades."""
     view = state.view
     blank: Row = []
-    if view is None or not view.cards or state.mode is Mode.SEATING:
+    if view is None or not view.cards or state.mode in (Mode.SEATING, Mode.ADMISSION):
         return [fit(blank, width, g), fit(blank, width, g)]
     first: Row
     if view.layout is not None:
@@ -658,7 +701,7 @@ def over_rows(state: ScreenState, view: TableView) -> list[Row]:
 def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     view = state.view
     rows: list[Row]
-    if view is None or state.mode is Mode.SEATING:
+    if view is None or state.mode in (Mode.SEATING, Mode.ADMISSION):
         rows = [[], [], []]
     elif state.over and not view.hand_running:
         rows = over_rows(state, view)
