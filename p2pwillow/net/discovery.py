@@ -23,12 +23,13 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2pwillow.ledger.entry import PROTOCOL_VERSION
 from p2pwillow.ledger.fields import FieldError, Text
-from p2pwillow.ledger.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from p2pwillow.ledger.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, named
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.keys import CURVE_KEY_BYTES, KeyStatement
 
 SERVICE_TYPE = "_willow._tcp.local."
 TABLE_NAME = Text(1, 64)
+HOST_NAME = Text(1, 32)
 MAX_SEATS = 10
 JOIN_CODE_VERSION = 1
 JOIN_CODE_TAG = b"p2pwillow/v1/join-code\x00"
@@ -133,15 +134,25 @@ class TableAd:
     addresses: tuple[str, ...] = ()
     port: int = 0
     instance: str = field(default="", compare=False)
+    host_name: str = ""
+    """The host player's name (TXT `host`); empty if the record does not say it."""
 
     @property
     def joinable(self) -> bool:
         return self.version == PROTOCOL_VERSION and self.statement is not None
 
+    @property
+    def host(self) -> str:
+        """The host as a screen shows it: its name (if the record says it) and the fingerprint
+        of its identity key (SPEC 6.2), e.g. `Ann #K7QD`."""
+        if self.statement is None:
+            return self.host_name or "an unknown host"
+        return named(self.host_name or "a host", self.statement.identity_key)
+
     def txt(self) -> dict[str, str]:
         """The TXT record's keys and values (SPEC 8.7)."""
         assert self.statement is not None
-        return {
+        record = {
             "v": str(self.version),
             "name": self.name,
             "free": str(self.seats_free),
@@ -149,6 +160,9 @@ class TableAd:
             "id": self.statement.identity_key.hex(),
             "sig": self.statement.sig.hex(),
         }
+        if self.host_name:
+            record["host"] = self.host_name
+        return record
 
     def join_code(self) -> JoinCode:
         if not self.joinable or not self.addresses or not self.port:
@@ -199,6 +213,13 @@ def parse_txt(
     free_text = _text(properties, "free")
     if not free_text.isdigit() or int(free_text) > MAX_SEATS:
         raise WireError(BAD_TXT, f"'free' is not a number of seats 0..{MAX_SEATS}")
+    host_name = ""
+    if properties.get(b"host") is not None:
+        host_name = _text(properties, "host")
+        try:
+            HOST_NAME.normalize(host_name, "host")
+        except FieldError as exc:
+            raise WireError(BAD_TXT, f"the host's {exc}") from None
     common = {
         "name": name,
         "seats_free": int(free_text),
@@ -206,6 +227,7 @@ def parse_txt(
         "addresses": tuple(addresses),
         "port": port,
         "instance": instance,
+        "host_name": host_name,
     }
     if version != PROTOCOL_VERSION:
         return TableAd(statement=None, **common)  # type: ignore[arg-type]

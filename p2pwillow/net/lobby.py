@@ -306,7 +306,7 @@ class HostLobby:
     async def _start_advertising(self) -> None:
         """Advertise the table with the seats free now; one line if the LAN will not have it."""
         assert self.transport is not None
-        ad = TableAd(self.plan.name, self._free(), self._statement)
+        ad = TableAd(self.plan.name, self._free(), self._statement, host_name=self.name)
         advertiser = Advertiser(ad, self.transport.port, [self.address])
         try:
             await advertiser.start()

@@ -5,6 +5,8 @@ Advertising and browsing on a real (namespaced) LAN are in tests/lan/test_lan_di
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import string
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from net_helpers import curve, statement
 
+from p2pwillow.ledger.identity import named
 from p2pwillow.net.discovery import JoinCode, TableAd, parse_txt
 from p2pwillow.net.errors import WireError, WireReason
 
@@ -114,6 +117,24 @@ def test_bad_txt_records(change: dict[bytes, bytes | None], says: str) -> None:
     with pytest.raises(WireError, match=says) as info:
         parse_txt(props)
     assert info.value.reason is WireReason.BAD_TXT
+
+
+def test_the_host_is_named_with_its_fingerprint() -> None:
+    """SPEC 8.7: `host` holds the host player's name; a browser shows it with the fingerprint
+    of the identity key the record is signed by (6.2), and a record without it is listed with
+    the fingerprint alone; a bad name is one bad-txt error."""
+    ad = dataclasses.replace(AD, host_name="Ann")
+    props = _props(ad)
+    assert props[b"host"] == b"Ann"
+    parsed = parse_txt(props, addresses=["10.1.0.2"], port=45123)
+    assert parsed == ad
+    assert parsed.host == named("Ann", statement(1).identity_key)
+    assert re.fullmatch(r"Ann #[A-Z2-7]{4}", parsed.host)
+    assert parse_txt(_props(AD)).host.startswith("a host #")
+    for bad in (b"", b"x" * 33, "A\u202eB".encode().decode("unicode_escape").encode()):
+        with pytest.raises(WireError, match="host") as info:
+            parse_txt(props | {b"host": bad})
+        assert info.value.reason is WireReason.BAD_TXT
 
 
 def test_a_record_whose_key_is_not_signed_by_its_host_is_refused() -> None:
