@@ -355,6 +355,7 @@ exit status:
   19 the store cannot be used
   20 a newcomer was never seated (its join did not come into the game in time)
   21 a newcomer was refused: a player at the table did not confirm the new safety code
+  22 --address is not an address of this machine
   70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -375,6 +376,7 @@ EXIT_LIVE = {
     "store": 19,
     "not-seated": 20,
     "not-admitted": 21,
+    "no-address": 22,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""

@@ -30,6 +30,7 @@ import platformdirs
 from p2pwillow.ledger.identity import Identity, named
 from p2pwillow.ledger.kinds import GameEnd
 from p2pwillow.net.discovery import JoinCode, TableAd, browse, lan_addresses
+from p2pwillow.net.doorbell import answer
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair
 from p2pwillow.net.lobby import (
@@ -39,6 +40,8 @@ from p2pwillow.net.lobby import (
     LobbyFailure,
     TablePlan,
     keys_pair,
+    not_here,
+    statement_of,
 )
 from p2pwillow.net.node import (
     SEAT_WITHIN,
@@ -248,9 +251,10 @@ class EventLog:
 
 
 def looks_like_code(text: str) -> bool:
-    """A join code, not a table name: one long word of base32 letters (spaces and `-` aside)."""
+    """A join code, not a table name: base32 letters, at least 24 of them (spaces and `-`
+    aside; a code is 32, so that a code missing a group is read as a code, and said so)."""
     cleaned = "".join(text.split()).replace("-", "").upper()
-    return len(cleaned) >= 40 and all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in cleaned)
+    return len(cleaned) >= 24 and all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in cleaned)
 
 
 def read_code(text: str) -> JoinCode:
@@ -263,8 +267,8 @@ def read_code(text: str) -> JoinCode:
 
 
 SAFE_WAY = (
-    "the join code the host prints (willow join CODE) is the safe way to join: it holds the "
-    "host's key; a table found by its name is only what someone on this network says it is"
+    "the join code the host prints (willow join CODE) is the safe way to join: it names the "
+    "host's keys; a table found by its name is only what someone on this network says it is"
 )
 
 
@@ -632,6 +636,7 @@ async def join_table(
         port=options.port,
         say=_say,
         connect_within=options.timeout,
+        host_key=found.statement if found is not None else None,
     )
     try:
         try:
@@ -753,10 +758,13 @@ async def resume_table(options: SeatOptions, *, advertise: bool = False) -> int:
         host=options.address or "0.0.0.0",
         port=me.port,
         accept_unpinned=hosting,  # (the door: frames of unseated keys come up unpinned)
+        doorbell=answer(statement_of(keys)) if hosting else None,  # (the same join code)
     )
     try:
         await transport.start()
     except TransportError as exc:
+        if exc.no_address:
+            raise LiveError(LobbyFailure.NO_ADDRESS, not_here(transport.host)) from None
         raise LiveError(LobbyFailure.PORT_IN_USE, str(exc)) from None
     transport.set_pins(p.statement for p in seating.others)
     for p in seating.others:

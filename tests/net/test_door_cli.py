@@ -69,7 +69,7 @@ def host(tmp: Path, *args: str, samples: str = SAMPLES) -> tuple[Output, str]:
     proc = start("host", "--auto", "--name", "Ann", "--samples", samples, "--address", LOOPBACK,
                  "--no-advertise", "--home", home, *args)  # fmt: skip
     out = Output(proc)
-    code = out.wait_for(r"^willow join ([a-z2-7]+)$").group(1)
+    code = out.wait_for(r"^willow join ([a-z2-7-]+)$").group(1)
     return out, code
 
 
@@ -442,7 +442,7 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path) -> None:
         # (started with the resume: a newcomer's hello waits for the door, not the other way;
         # on a loaded machine the resumed host may take more than the default 8 s to listen)
         procs.append(bot(tmp_path, code, 3, "--name", "Dee", "--timeout", "30"))
-        assert again.wait_for(r"^willow join ([a-z2-7]+)$").group(1) == code
+        assert again.wait_for(r"^willow join ([a-z2-7-]+)$").group(1) == code
         again.wait_for(r"Dee \(normal\) joined the table in seat 3")
         fifth = willow("bot", "--join", code, "--address", LOOPBACK, "--name", "Eve",
                        "--home", str(tmp_path / "bot4"), timeout=60)  # fmt: skip
