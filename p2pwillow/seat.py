@@ -45,6 +45,7 @@ __all__ = [
     "ENDED_BY_A_PLAYER",
     "ENDED_BY_YOU",
     "END_GRACE",
+    "JOIN_GRACE",
     "LEFT_TABLE",
     "ONE_HAS_ALL",
     "Do",
@@ -61,6 +62,11 @@ DEAL_GRACE = 0.3
 """A next dealer waits this long once no hand is running before it deals: a game end or a leave
 another seat wrote at the same moment then reaches the sequencer first and is placed first,
 rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
+JOIN_GRACE = 3.0
+"""A next dealer that knows of a newcomer not joined yet waits this long once no hand is
+running before it deals: the newcomer, catching up while hands follow one another at a
+table of bots, writes its join once the table is still (SPEC 8.9). Bounded, so that a
+newcomer that never joins slows each hand by this at most, until its peers drop it."""
 ADMIT_WITHIN = 120.0
 """A newcomer's admission stays open this long at most, as each seat saw it open: then the
 seat refuses it (SPEC 8.9), so that nobody, absent or silent, holds the table up for longer."""
@@ -130,6 +136,9 @@ class Wishes:
     """Leave the table between hands, the game going on (SPEC 3.11)."""
     sit_in: bool = False
     """Play again after sitting out, once the rules allow (SPEC 3.11)."""
+    newcomer_coming: bool = False
+    """Not a wish: the host has announced a newcomer whose `join` is not in the chain yet
+    (SPEC 8.9); a next dealer gives it JOIN_GRACE to write it between hands."""
     admit: bool | None = None
     """The player's answer to the newcomer's admission open now (SPEC 6.6): True, everyone
     saw the same safety code; False, they did not; None, not answered yet. A bot's is True."""
@@ -193,8 +202,10 @@ class SeatPolicy:
         end_grace: float = END_GRACE,
         paces: bool = False,
         admit_within: float = ADMIT_WITHIN,
+        join_grace: float = JOIN_GRACE,
     ) -> None:
         self.hands = hands
+        self.join_grace = join_grace
         self.admit_within = admit_within
         self.deal_grace = deal_grace
         self.end_grace = end_grace
@@ -331,6 +342,9 @@ class SeatPolicy:
             # a courtesy: another seat's game end or leave may be on its way; the sequencer
             # places it first, rather than refusing it once the hand has started
             return False
+        if wishes.newcomer_coming and now - self._between_since(s, now) < self.join_grace:
+            return False  # the same courtesy to a newcomer that is catching up
+
         try:
             dealer = s.game.next_button()
         except RulesError:

@@ -15,6 +15,7 @@ from p2pwillow.seat import (
     END_GRACE,
     ENDED_BY_A_PLAYER,
     ENDED_BY_YOU,
+    JOIN_GRACE,
     LEFT_TABLE,
     ONE_HAS_ALL,
     Do,
@@ -73,6 +74,23 @@ def test_a_next_hand_waits_for_its_dealers_wish_and_the_grace() -> None:
     table.run()
     assert not s.between_hands
     assert policy.next(s, WANTS_TO_DEAL, 100.0) is None
+
+
+def test_a_next_dealer_gives_a_newcomer_coming_the_join_grace() -> None:
+    """SPEC 8.9: a newcomer the host announced, catching up at a table of bots, gets
+    JOIN_GRACE once no hand is running to write its join; a dealer knowing of none deals after
+    DEAL_GRACE as before, and the grace is bounded."""
+    table, _, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    coming = Wishes(deal=True, newcomer_coming=True)
+    policy = SeatPolicy()
+    assert policy.next(s, coming, 0.0) is None
+    assert policy.next(s, coming, DEAL_GRACE) is None
+    assert policy.next(s, coming, JOIN_GRACE - 0.01) is None
+    assert policy.next(s, coming, JOIN_GRACE) == DEAL
+    other = SeatPolicy()
+    assert other.next(s, WANTS_TO_DEAL, 0.0) is None
+    assert other.next(s, WANTS_TO_DEAL, DEAL_GRACE) == DEAL
 
 
 def test_a_next_dealer_holding_another_seats_leave_waits_for_it() -> None:

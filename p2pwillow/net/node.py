@@ -434,6 +434,9 @@ class Node:
         self._farewells: dict[int, float] = {}
         """seat -> when a seat that holds its `leave` was told this node's head."""
         self._arrivals: dict[bytes, _Arrival] = {}
+        self.newcomer_coming = False
+        """A newcomer the host announced has not joined yet (loop thread writes, the worker
+        reads: one bool)."""
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
@@ -1422,6 +1425,10 @@ class Node:
         if self._play.join_sent is not None and self._play.join_sent != self._join_told:
             self._join_told = self._play.join_sent
             self._event("join_sent", hand=self._join_told, head=self._rep.head_seq)
+        self.newcomer_coming = any(
+            a.joined_at is None and table.get(a.player.seat, ("", ""))[1] != a.player.identity_key
+            for a in self._arrivals.values()
+        )
         for key, arrival in list(self._arrivals.items()):
             p = arrival.player
             if table.get(p.seat, ("", ""))[1] == p.identity_key:
@@ -1847,6 +1854,7 @@ class _Play:
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
             admit=node.admission_wish(s.admission),
+            newcomer_coming=node.newcomer_coming,
         )
         sat_in = dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
