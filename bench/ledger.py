@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from p2pwillow.crypto.elgamal import CIPHERTEXT_BYTES
 from p2pwillow.crypto.group import POINT_BYTES
 from p2pwillow.crypto.shuffle import ShuffleProof
+from p2pwillow.games import plain
 from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Ledger, decode_entry
 from p2pwillow.ledger import kinds as k
 
@@ -135,7 +136,7 @@ def sign_and_sequence() -> dict[str, object]:
             game=GAME,
             hand=1,
             author=3,
-            body=k.Bet(amount=25),
+            body=plain("bet", amount=25),
             counter=LEDGER.last_counter(IDS[3].public_key) + 1,
             seen=LEDGER.head_hash,
         )

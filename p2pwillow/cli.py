@@ -471,6 +471,7 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
             starting_stack=args.stack,
             trade_tokens=args.tokens,
             token_value=args.token_value,
+            ante=args.ante,
             structure=BettingStructure(args.structure),
             min_bet=args.min_bet,
             max_bet=args.max_bet,
@@ -637,6 +638,9 @@ def _table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-bet", type=int, default=100, help="largest bet (spread limit)")
     parser.add_argument("--tokens", type=int, default=6, help="trade tokens per player per hand")
     parser.add_argument("--token-value", type=int, default=5, help="chips per trade token")
+    parser.add_argument(
+        "--ante", type=int, default=25, help="chips each player antes in a game with an ante"
+    )
     parser.add_argument("--clock", type=int, default=30, help="seconds a player has to act")
 
 

@@ -198,17 +198,18 @@ class SeatPolicy:
         self,
         *,
         hands: int = 0,
-        deal_grace: float = DEAL_GRACE,
-        end_grace: float = END_GRACE,
+        deal_grace: float | None = None,
+        end_grace: float | None = None,
         paces: bool = False,
         admit_within: float = ADMIT_WITHIN,
-        join_grace: float = JOIN_GRACE,
+        join_grace: float | None = None,
     ) -> None:
         self.hands = hands
-        self.join_grace = join_grace
         self.admit_within = admit_within
-        self.deal_grace = deal_grace
-        self.end_grace = end_grace
+        # the module's values read now, not at import: a test may make the dealers patient
+        self.deal_grace = DEAL_GRACE if deal_grace is None else deal_grace
+        self.end_grace = END_GRACE if end_grace is None else end_grace
+        self.join_grace = JOIN_GRACE if join_grace is None else join_grace
         self.paces = paces
         self._end_asked: bytes | None = None
         """The head at which this seat last wrote the game end (a game end binds the head)."""

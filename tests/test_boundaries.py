@@ -17,7 +17,7 @@ RESTRICTED = {
     "prompt_toolkit": ("tui",),
 }
 # The pure core: no sockets, no clock, no hidden randomness, no terminal.
-CORE = ("rules", "mental", "ledger", "session", "crypto", "cards", "hands", "view", "seat")
+CORE = ("rules", "games", "mental", "ledger", "session", "crypto", "cards", "hands", "view", "seat")
 FORBIDDEN_IN_CORE = {
     "socket",
     "time",

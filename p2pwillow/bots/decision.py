@@ -7,6 +7,7 @@ layer turns it into a signed protocol entry, the arena applies it with `apply_de
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -20,6 +21,10 @@ from p2pwillow.rules.decision import DecisionError
 class BotError(ValueError):
     """A bot was asked something it cannot answer: bad knowledge, or nothing to decide now."""
 
+
+Random = random.Random
+"""The bots' random source: every bot draws from the one it is given, never from the global
+random module."""
 
 BotErrors = (BotError, DecisionError)
 """What a bot that cannot decide raises: its own error, or a decision that is none."""

@@ -1,5 +1,6 @@
 """The catalogue: every game this release plays, each a description the engine walks
-(SPEC 3.13). Pure; no I/O.
+(SPEC 3.13), and the whole action table with the entry kinds of its plain decisions. Pure; no
+I/O.
 
 A game is found by its name on the wire (`game`); the hash of its description (`spec_hash`)
 is pinned by the announcement of every hand that plays it, so a peer or the verifier whose
@@ -11,14 +12,16 @@ steps bring.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
 from p2pwillow.games.weeping_willow import WEEPING_WILLOW
+from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import canonical_bytes
+from p2pwillow.ledger.fields import Body, FieldType, plain_kind
 from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
-from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec
+from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs
 
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
     {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN)}
@@ -77,6 +80,35 @@ BY_ENTRY: Mapping[str, Action] = MappingProxyType(
 )
 """The player action each decision entry kind carries (SPEC 7.2)."""
 
+PLAIN_FIELD: Mapping[Needs, FieldType] = MappingProxyType(
+    {Needs.K: k.TRADE_SIZE, Needs.AMOUNT: k.POSITIVE_CHIPS, Needs.OPEN_OFFER: k.SEQ}
+)
+"""The wire type of a plain decision's one field, by the argument its action needs (SPEC
+6.10): the cards offered, chips, the seq of the offer answered."""
+
+
+def _plain_body(row: Action) -> type[Body]:
+    assert row.body is not None
+    fields = [(name, PLAIN_FIELD[row.needs]) for name in row.body]
+    doc = f"The author's {row.label or row.kind.value} (the action table's plain decision)."
+    return plain_kind(row.entry, fields, doc)
+
+
+PLAIN: Mapping[str, type[Body]] = MappingProxyType(
+    {row.entry: _plain_body(row) for row in ACTIONS if row.body is not None}
+)
+"""The body of every plain decision (an entry that carries nothing but a player's action),
+made from its row of the action table; the ledger's registry of kinds holds them too."""
+
+k.add_plain(tuple(PLAIN.values()))
+
+
+def plain(kind: str, **fields: object) -> Body:
+    """The body of plain decision `kind` with these fields (`plain("bet", amount=25)`)."""
+    make: Callable[..., Body] = PLAIN[kind]
+    return make(**fields)
+
+
 __all__ = [
     "ACTION",
     "ACTIONS",
@@ -84,8 +116,10 @@ __all__ = [
     "CATALOGUE",
     "DEFAULT",
     "LEGACY_ANNOUNCE",
+    "PLAIN",
     "ROLL_YOUR_OWN",
     "WEEPING_WILLOW",
     "game",
+    "plain",
     "spec_hash",
 ]

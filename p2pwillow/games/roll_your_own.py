@@ -1,6 +1,6 @@
 """Roll Your Own (SPEC 3.13.2): every player is dealt five to seven cards, lays five out face
-down in the order it will turn them, and then turns one and bets, five times. No trading,
-nothing set aside before the deal. Weeping Willow says its play "runs as in Roll Your Own":
+down in the order it will turn them, and then turns one and bets, five times. No trading:
+every player antes instead. Weeping Willow says its play "runs as in Roll Your Own":
 its rounds are these (`five_rounds`).
 
 Pure; no I/O. A description and nothing else: every step is the engine's.
@@ -33,7 +33,7 @@ ROLL_YOUR_OWN = GameSpec(
     name="roll-your-own",
     title="Roll Your Own",
     options=(DEAL_SIZE,),
-    forced=Forced.NONE,
+    forced=Forced.ANTE,
     script=(DealDown("deal_size"), LayOut(LAYOUT), *five_rounds(), Showdown(LAYOUT)),
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
@@ -495,6 +495,22 @@ def kind(name: str) -> Callable[[type[B]], type[B]]:
     return wrap
 
 
+def plain_kind(name: str, fields: Sequence[tuple[str, FieldType]], doc: str) -> type[Body]:
+    """The body of entry kind `name` that carries nothing but these fields: a plain decision
+    of the action table, made from its row (the registry of every kind is assembled where the
+    rows are known, `p2pwillow.entries`)."""
+    cls = dataclasses.make_dataclass(
+        "".join(part.title() for part in name.split("_")),
+        [(field, int, spec(field_type)) for field, field_type in fields],
+        bases=(Body,),
+        frozen=True,
+        slots=True,
+    )
+    cls.__doc__ = doc
+    cls.__module__ = __name__
+    return kind(name)(cls)
+
+
 def registry(*bodies: type[Body]) -> Mapping[str, type[Body]]:
     """The read-only registry of these body kinds by name; TypeError on a kind without a
     name or a name given twice."""
@@ -522,6 +538,7 @@ __all__ = [
     "Value",
     "Words",
     "kind",
+    "plain_kind",
     "record",
     "registry",
     "spec",

@@ -1,16 +1,19 @@
-"""Every entry kind's body: one frozen dataclass per kind, and `KINDS`, the one registry of them
-(SPEC 6.10).
+"""Every entry kind's body: one frozen dataclass per kind the protocol defines, and `KINDS`, the
+one registry of them and of the plain decisions (SPEC 6.10).
 
 Pure; no I/O. The ledger knows no poker rules and no proofs: points, ciphertexts and proofs
 travel as lowercase hex and the mental-poker layer reads them. To add a kind, write one more
-`@kind("name")` dataclass here, list it in `KINDS` at the end, and give it its line in SPEC 6.10;
-its schema follows by itself (`python -m tools.gen_schemas`).
+`@kind("name")` dataclass here, list it in `_KINDS` at the end, and give it its line in SPEC
+6.10; its schema follows by itself (`python -m tools.gen_schemas`). A plain decision (an entry
+that carries nothing but a player's action: a bet, a pass) is not written here: its body is made
+from its row of the action table (`rules/actions.py`) and added to `KINDS` by `add_plain`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from p2pwillow.ledger.canonical import MAX_LINE_BYTES, MAX_SAFE_INTEGER, JsonObject, JsonValue
@@ -436,129 +439,49 @@ class Announce(Body):
             raise FieldError("orbits", "is 1..100 when closing is orbits, else 0")
 
 
-@kind("offer")
-@dataclass(frozen=True, slots=True)
-class Offer(Body):
-    """The author offers to trade k cards (nothing else is said about them)."""
-
-    k: int = spec(TRADE_SIZE)
-
-
-@kind("accept")
-@dataclass(frozen=True, slots=True)
-class Accept(Body):
-    """The author accepts offer `offer` (the offer entry's seq)."""
-
-    offer: int = spec(SEQ)
-
-
-@kind("decline")
-@dataclass(frozen=True, slots=True)
-class Decline(Body):
-    offer: int = spec(SEQ)
-
-
-@kind("withdraw")
-@dataclass(frozen=True, slots=True)
-class Withdraw(Body):
-    """The author withdraws its own offer `offer`."""
-
-    offer: int = spec(SEQ)
-
-
-@kind("pass")
-@dataclass(frozen=True, slots=True)
-class Pass(Body):
-    """In turn, the author makes no offer."""
-
-
-@kind("close_trading")
-@dataclass(frozen=True, slots=True)
-class CloseTrading(Body):
-    """The dealer closes trading (free mode)."""
-
-
-# --- betting -----------------------------------------------------------------------------------
-
-
-@kind("check")
-@dataclass(frozen=True, slots=True)
-class Check(Body):
-    pass
-
-
-@kind("bet")
-@dataclass(frozen=True, slots=True)
-class Bet(Body):
-    """The author bets `amount` chips (SPEC 3.7.2)."""
-
-    amount: int = spec(POSITIVE_CHIPS)
-
-
-@kind("call")
-@dataclass(frozen=True, slots=True)
-class Call(Body):
-    """The author calls: puts in min(to call, stack), which the rules compute."""
-
-
-@kind("raise")
-@dataclass(frozen=True, slots=True)
-class Raise(Body):
-    """The author raises to a round bet of `to` chips."""
-
-    to: int = spec(POSITIVE_CHIPS)
-
-
-@kind("all_in")
-@dataclass(frozen=True, slots=True)
-class AllIn(Body):
-    """The author puts in its whole stack."""
-
-
-@kind("fold")
-@dataclass(frozen=True, slots=True)
-class Fold(Body):
-    pass
-
-
-KINDS: Mapping[str, type[Body]] = registry(
-    Genesis,
-    SeatAcceptance,
-    Join,
-    Admit,
-    Refuse,
-    Leave,
-    SitIn,
-    HandStart,
-    HandEnd,
-    GameEnd,
-    HeadSignature,
-    Abort,
-    Equivocation,
-    SequencerChange,
-    Timeout,
-    HandKey,
-    DeckShuffle,
-    DealShares,
-    HandShuffle,
-    TradeGive,
-    Reveal,
-    Announce,
-    AnnounceGame,
-    Offer,
-    Accept,
-    Decline,
-    Withdraw,
-    Pass,
-    CloseTrading,
-    Check,
-    Bet,
-    Call,
-    Raise,
-    AllIn,
-    Fold,
+_KINDS: dict[str, type[Body]] = dict(
+    registry(
+        Genesis,
+        SeatAcceptance,
+        Join,
+        Admit,
+        Refuse,
+        Leave,
+        SitIn,
+        HandStart,
+        HandEnd,
+        GameEnd,
+        HeadSignature,
+        Abort,
+        Equivocation,
+        SequencerChange,
+        Timeout,
+        HandKey,
+        DeckShuffle,
+        DealShares,
+        HandShuffle,
+        TradeGive,
+        Reveal,
+        Announce,
+        AnnounceGame,
+    )
 )
-"""Every entry kind, by its name on the wire (SPEC 6.10)."""
+
+KINDS: Mapping[str, type[Body]] = MappingProxyType(_KINDS)
+"""Every entry kind, by its name on the wire (SPEC 6.10): the kinds the protocol defines here,
+and the plain decisions (a bet, a pass, an offer: entries that carry nothing but a player's
+action), whose bodies are made from the rows of the action table and added by `add_plain`
+when the package `p2pwillow` is imported, before any entry can be read."""
+
+
+def add_plain(bodies: Sequence[type[Body]]) -> None:
+    """Register the plain decisions' bodies (the action table's, made by `plain_kind`); a
+    kind already registered is a TypeError (a name is given twice)."""
+    for body in bodies:
+        if body.KIND in _KINDS:
+            raise TypeError(f"{body.__name__}: entry kind {body.KIND!r} is taken")
+    for body in bodies:
+        _KINDS[body.KIND] = body
 
 
 __all__ = [
@@ -568,22 +491,14 @@ __all__ = [
     "MAX_SEATS",
     "MAX_TRADE",
     "Abort",
-    "Accept",
     "Admit",
-    "AllIn",
     "Announce",
     "AnnounceGame",
-    "Bet",
-    "Call",
-    "Check",
-    "CloseTrading",
     "DealShare",
     "DealShares",
     "DeckShuffle",
-    "Decline",
     "EntryOf",
     "Equivocation",
-    "Fold",
     "GameEnd",
     "Genesis",
     "HandEnd",
@@ -593,9 +508,6 @@ __all__ = [
     "HeadSignature",
     "Join",
     "Leave",
-    "Offer",
-    "Pass",
-    "Raise",
     "Refuse",
     "Reveal",
     "SeatAcceptance",
@@ -607,6 +519,6 @@ __all__ = [
     "TradeGive",
     "TradedCard",
     "VoteRecord",
-    "Withdraw",
+    "add_plain",
     "votes_of",
 ]

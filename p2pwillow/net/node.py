@@ -1079,7 +1079,7 @@ class Node:
             self._publish(notice=text)
         if result.stay:
             self._leave_wanted = False
-        if result.sat_in:
+        if result.plays:
             self._sit_in_wanted = False
         self._send(result.out)
         if result.refused is not None:
@@ -1460,8 +1460,10 @@ class _StepResult:
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
-    sat_in: bool = False
-    """This seat wrote its `sit_in`: the person's wish is done."""
+    plays: bool = False
+    """This seat does not sit out, in its chain: the person's wish to sit in is met. (Not
+    once its `sit_in` is written: the sequencer refuses one that the next hand's start beat,
+    and the seat writes it again after that hand, as long as the wish lasts.)"""
     refused: str | None = None
     """This newcomer holds no seat: its admission was refused (why, in words)."""
     own_refusal: bool = False
@@ -1856,7 +1858,7 @@ class _Play:
             admit=node.admission_wish(s.admission),
             newcomer_coming=node.newcomer_coming,
         )
-        sat_in = dealt = False
+        dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
                 if move.refused:
@@ -1878,7 +1880,6 @@ class _Play:
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
-                    sat_in = True
             elif move.do is Do.ADMIT or move.do is Do.REFUSE:
                 answer = (
                     s.admit if move.do is Do.ADMIT else functools.partial(s.refuse, move.reason)
@@ -1904,7 +1905,8 @@ class _Play:
         if self._decider is not None and s.may_decide():
             made, look_again = self._bot(s)
             out += made
-        return _StepResult(out, tuple(notices), look_again, dealt, sat_in=sat_in)
+        plays = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
+        return _StepResult(out, tuple(notices), look_again, dealt, plays=plays)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""

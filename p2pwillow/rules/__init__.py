@@ -21,6 +21,7 @@ from p2pwillow.rules.decision import Decision
 from p2pwillow.rules.errors import ConfigError, IllegalAction, RulesError
 from p2pwillow.rules.events import (
     Announced,
+    AntesPosted,
     BetPlaced,
     BettingClosed,
     BettingOpened,
@@ -73,6 +74,7 @@ __all__ = [
     "ActionKind",
     "Announced",
     "Announcement",
+    "AntesPosted",
     "BetOptions",
     "BetPlaced",
     "BetSize",

@@ -15,13 +15,17 @@ step brings its rows with it (`Step.ACTIONS`, e.g. Weeping Willow's trading) and
 
 # Adding a player action
 # ----------------------
-# 1. The rules: its member of `ActionKind` below, and its row in `ACTIONS` (or in the
-#    `ACTIONS` of the game step it belongs to), naming its check and its step (write them in
-#    the rule module of its phase, with the event the step emits first and that event's words)
-#    and, if its entry carries nothing but the action (`body`), the fields of that entry:
-#    the ledger's entry kind, its schema, the session's checks and bodies, the bots'
-#    legality, the view's log and the client's key and label all follow from the row.
-# 2. SPEC: its line in 3.3 or 3.7 and its entry in 6.10 (and `python -m tools.gen_schemas`).
+# Three places:
+# 1. The row, in this file: its member of `ActionKind` and its line in `ACTIONS` (or, for a
+#    game's own action, in the `ACTIONS` of that game's step): who brings it about, the phases
+#    that admit it, its entry kind, the argument it needs, its check and its step, the event
+#    the step emits first, the fields of its entry if the entry carries nothing but the
+#    action (`body`: the ledger's kind is made from them, `p2pwillow.games.PLAIN`), whether it
+#    binds the head, and its key and label. The check and the step are the rules themselves,
+#    written in the rule module of the row's phase (`betting_round` for a betting action); a
+#    new event, if the action needs one, goes beside the others (`events`) with its words. The session's checks and the bodies it builds, the schema, the bots'
+#    legality, the view's hand log and the client's key bar all follow from the row.
+# 2. SPEC: its line in 3.3 or 3.7 and its entry in 6.10 (then `python -m tools.gen_schemas`).
 # 3. A test that plays it.
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from p2pwillow.rules.errors import ConfigError
 MIN_SEATS = 2
 LEGACY_GAME = "weeping-willow"
 """The one game a table set up before tables named their games plays (SPEC 3.1)."""
-ADDED = {"games": (LEGACY_GAME,)}
+ADDED = {"games": (LEGACY_GAME,), "ante": 0}
 """Settings added since the first release, with the value a table without them has: a table
 config read from an older transcript plays as it did then."""
 
@@ -41,7 +41,8 @@ class TableConfig:
     and raise increment in pot limit and no limit. `small_bet` and `big_bet` are the
     fixed-limit sizes (each betting round of a game's script says which it uses).
     `max_raises` caps full raises per round in spread and fixed limit only. `action_clock` is
-    in whole seconds.
+    in whole seconds. `ante` is what each player posts before the deal in a game that takes an
+    ante (Roll Your Own; Weeping Willow takes trade tokens instead).
     """
 
     seats: int = 10
@@ -56,6 +57,7 @@ class TableConfig:
     max_raises: int = 3
     action_clock: int = 30
     games: tuple[str, ...] = (LEGACY_GAME,)
+    ante: int = 25
 
     def __post_init__(self) -> None:
         self.validate()
@@ -88,6 +90,7 @@ class TableConfig:
             "big_bet": (1, 10**12),
             "max_raises": (0, 100),
             "action_clock": (1, 3600),
+            "ante": (0, 10**12),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)

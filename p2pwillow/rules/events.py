@@ -63,6 +63,21 @@ class Announced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AntesPosted(Event):
+    """Every player of the hand posted the ante into the pot (SPEC 3.4): (seat, chips) in table
+    order, less than the table's ante for a stack that held less."""
+
+    FOLLOWS = True
+    posted: tuple[tuple[int, int], ...]
+
+    def words(self, n: Namer) -> Words:
+        amounts = {chips for _, chips in self.posted}
+        if len(amounts) == 1:
+            return (f"Everyone antes {amounts.pop()}",)
+        return ("Antes: " + ", ".join(f"{n(seat)} {chips}" for seat, chips in self.posted),)
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt(Event):
     deal_size: int
     """Cards dealt to each player."""

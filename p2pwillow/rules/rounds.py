@@ -15,6 +15,7 @@ from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import ConfigError, IllegalAction
 from p2pwillow.rules.events import (
     Announced,
+    AntesPosted,
     CardRevealed,
     Dealt,
     Event,
@@ -47,13 +48,20 @@ def verify_announce(config: TableConfig, s: HandState, seat: int, a: Announcemen
 
 def do_announce(config: TableConfig, s: HandState, seat: int, a: Announcement) -> list[Event]:
     s.announcement = a
+    events: list[Event] = [Announced(seat, a)]
     if a.game.forced is Forced.TRADE_TOKENS:
         for p in s.players.values():
             # SPEC 3.4: tokens are set aside before the deal; a short stack sets aside fewer.
             tokens = min(config.trade_tokens, p.stack // config.token_value)
             p.stack -= tokens * config.token_value
             p.tokens = p.tokens_set_aside = tokens
-    return [Announced(seat, a), *advance(config, s)]
+    elif a.game.forced is Forced.ANTE and config.ante:
+        for p in s.players.values():
+            # SPEC 3.4: a stack below the ante posts all it has.
+            p.ante = min(config.ante, p.stack)
+            p.stack -= p.ante
+        events.append(AntesPosted(tuple((x, s.players[x].ante) for x in s.order)))
+    return [*events, *advance(config, s)]
 
 
 def verify_deal(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:

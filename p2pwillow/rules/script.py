@@ -87,6 +87,8 @@ class Forced(enum.StrEnum):
     """Nothing: the pot starts empty."""
     TRADE_TOKENS = "trade-tokens"
     """Each player sets trade tokens aside from its stack; a trade pays one into the pot."""
+    ANTE = "ante"
+    """Each player posts the table's ante into the pot (all it has, if that is less)."""
 
 
 @dataclass(frozen=True, slots=True)

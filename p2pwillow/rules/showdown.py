@@ -25,7 +25,7 @@ def settle(config: TableConfig, s: HandState) -> list[Event]:
         order,
         [s.players[x].committed for x in order],
         [s.players[x].folded for x in order],
-        s.dead_money * config.token_value,
+        s.dead_money(config),
     )
     awards = award_pots(pots, lambda seat: best_hand(s.players[seat].shown))
     return finish(s, awards)
@@ -39,6 +39,7 @@ def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
     for p in s.players.values():
         p.committed = 0
         p.tokens_paid = 0
+        p.ante = 0
         p.round_bet = 0
     order = s.order
     s.result = HandResult(
@@ -90,7 +91,7 @@ def do_abort(config: TableConfig, s: HandState, seat: int, blame: Blame) -> list
     blamed = tuple(x for x in s.order if x in set(blamed_seats))
     for p in s.players.values():
         p.stack = p.start_stack
-        p.tokens = p.tokens_paid = p.committed = p.round_bet = 0
+        p.tokens = p.tokens_paid = p.committed = p.round_bet = p.ante = 0
     order = s.order
     s.result = HandResult(
         order,

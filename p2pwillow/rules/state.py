@@ -29,6 +29,8 @@ class PlayerState:
     """Trade tokens still set aside."""
     tokens_set_aside: int
     tokens_paid: int = 0
+    ante: int = 0
+    """Chips posted as the ante: dead money in the main pot (SPEC 3.4)."""
     hand_size: int = 0
     laid_out: bool = False
     shown: list[Card] = field(default_factory=list)
@@ -89,10 +91,12 @@ class HandState:
         a = self.announcement
         return None if a is None else a.game
 
-    @property
-    def dead_money(self) -> int:
-        """Token money in the pot (SPEC 3.4)."""
-        return sum(p.tokens_paid for p in self.players.values())
+    def dead_money(self, config: TableConfig) -> int:
+        """The chips in the pot that no betting put there: token money and antes (SPEC 3.4)."""
+        players = self.players.values()
+        return sum(p.tokens_paid for p in players) * config.token_value + sum(
+            p.ante for p in players
+        )
 
 
 def player(s: HandState, seat: int) -> PlayerState:
@@ -109,5 +113,5 @@ def end(s: HandState, phase: Phase) -> None:
 
 
 def pot_chips(config: TableConfig, s: HandState) -> int:
-    """All chips in the middle: token money plus every bet."""
-    return s.dead_money * config.token_value + sum(p.committed for p in s.players.values())
+    """All chips in the middle: token money, antes and every bet."""
+    return s.dead_money(config) + sum(p.committed for p in s.players.values())

@@ -619,14 +619,14 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
         a = hand.announcement
         assert a is not None
         r.plan = mental.deal_plan(r.order, r.dealer, a.cards_each)
-    elif isinstance(e.body, k.Offer):
+    elif e.kind == "offer":
         r.offer_seq = e.seq
-    elif isinstance(e.body, k.Accept):
+    elif e.kind == "accept":
         offer = ww.trade_sides(hand)
         assert offer is not None
         r.trade = OpenTrade(e.seq, offer[0], offer[1], offer[2])
         r.offer_seq = None
-    if ww.open_offer(hand) is None and not isinstance(e.body, k.Accept):
+    if ww.open_offer(hand) is None and e.kind != "accept":
         r.offer_seq = None
 
 

@@ -627,21 +627,21 @@ def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
     return rows
 
 
+_AMOUNT_LABELS = {ActionKind.RAISE: "Raise to", ActionKind.OFFER: "Offer cards"}
+"""What the amount field is called where the action's label alone would not say it."""
+
+
 def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     kind = state.amount_kind
     assert kind is not None
     a = view.action(kind)
-    label = {
-        ActionKind.BET: "Bet",
-        ActionKind.RAISE: "Raise to",
-        ActionKind.OFFER: "Offer cards",
-    }[kind]
+    verb = LABELS[kind]
+    label = _AMOUNT_LABELS.get(kind, verb.capitalize())
     first: Row = [
         ("class:strong", f"{label}: "),
         ("class:field", f" {state.amount_text or ' '} "),
         ("class:dim", f"   from {a.low} to {a.high}"),
     ]
-    verb = {ActionKind.BET: "bet", ActionKind.RAISE: "raise", ActionKind.OFFER: "offer"}[kind]
     second = join(
         [
             key("0-9", "type"),
@@ -780,18 +780,17 @@ HELP_TEXT = (
     "Layout: pick five cards in the order they will be turned; the rest are",
     "  discarded face down. Five rounds: everyone turns a card, then bets.",
     "Best five-card hand wins at the showdown.",
+    "Roll Your Own: the same without trading; everyone antes instead.",
     "",
     "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
     "            [x] close trading (the dealer, when the dealer calls it)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
-    "Announcing  [5] [6] [7] deal size, [t] trading mode, [c] closing,",
-    "            [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit,",
-    "            [i] sit in again after sitting out",
-    "A key that is not allowed now says why in the line above the status bar.",
-    "The status bar shows the safety code and every peer's connection.",
+    "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
+    "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
+    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",
+    "A key not allowed now says why; the status bar shows the code and the peers.",
 )
 
 

@@ -26,6 +26,7 @@ import jinja2
 from markupsafe import Markup
 
 from p2pwillow.cards import RANK_LETTERS, RANK_NAMES, Card
+from p2pwillow.games import CATALOGUE, WEEPING_WILLOW
 
 LAYOUT_CARDS = 5
 """Cards each player lays out face down after trading and turns one a round (SPEC 3.6)."""
@@ -276,6 +277,8 @@ class BigPot:
 @dataclass(slots=True)
 class Page:
     title: str
+    games: str
+    """The games the night played, for the line above the verdict."""
     file: str
     verdict: str
     headline: str
@@ -506,7 +509,9 @@ class _Hand:
         steps: list[StepView] = []
         # An aborted hand stopped before its deal was complete (SPEC 3.10): nothing to replay.
         if h["deal_size"] is not None and not h["aborted"]:
-            steps += [self._deal(int(h["deal_size"])), self._trades(int(h["deal_size"]))]
+            steps.append(self._deal(int(h["deal_size"])))
+            if h["trading"] is not None:  # a game with trading (Weeping Willow)
+                steps.append(self._trades(int(h["deal_size"])))
         put_in: dict[int, int] = {}
         steps += [self._round(r, put_in) for r in h["rounds"]]
         steps.append(self._result())
@@ -860,10 +865,24 @@ def _chart(report: Mapping[str, Any], name: _Names) -> Chart | None:
 # --- the page ------------------------------------------------------------------------------
 
 
+TRADING_TITLE = WEEPING_WILLOW.title
+"""The game whose hands trade (its trading step)."""
+
+
+def game_titles(report: Mapping[str, Any]) -> list[str]:
+    """The titles of the games the transcript's hands announced, in the order first played;
+    before any announcement, those the table may play (SPEC 3.1, 3.13)."""
+    played = [str(h["game"]) for h in report["hands"] if h.get("game")]
+    config = report.get("config") or {}
+    names = list(dict.fromkeys(played)) or [str(g) for g in config.get("games", ())]
+    return [CATALOGUE[n].title if n in CATALOGUE else n for n in names]
+
+
 def _checks(report: Mapping[str, Any], proofs: int) -> list[Check]:
     verdict = report["verdict"]
     error = report["error"] or {}
     entries = int(report["entries"])
+    games = game_titles(report)
     line = error.get("line")
     code = str(error.get("reason", "")).split(":", 1)[0]
     failed = _FAILED_CHECK.get(code, "chain") if verdict == "invalid" else None
@@ -886,7 +905,8 @@ def _checks(report: Mapping[str, Any], proofs: int) -> list[Check]:
         ),
         "rules": (
             "Rules",
-            "Every trade, bet, pot and payout follows the rules of Weeping Willow; every chip is "
+            f"Every deal, {'trade, ' if TRADING_TITLE in games else ''}bet, pot and payout "
+            f"follows the rules of {_and(games) or 'the game announced'}; every chip is "
             "accounted for.",
         ),
     }
@@ -1048,13 +1068,17 @@ def page(report: Mapping[str, Any]) -> Page:
         winners = list(dict.fromkeys(w for pv in hv.pots for _, w, _ in pv.winners))
         big_pots.append(BigPot(hv.number, hv.pot, _and(winners), hv.pots[0].how))
     rules: list[str] = []
+    titles = game_titles(report)
+    if titles:
+        rules.append(f"{'Games' if len(titles) > 1 else 'Game'}: {_and(titles)}.")
     if config:
         rules.append(_structure(config) + ".")
-        rules.append(
-            f"Each hand every player sets aside up to "
-            f"{_plural(config['trade_tokens'], 'trade token')} of {config['token_value']} chips; "
-            "each trade costs both sides one."
-        )
+        if TRADING_TITLE in titles:
+            rules.append(
+                f"Each hand of {TRADING_TITLE} every player sets aside up to "
+                f"{_plural(config['trade_tokens'], 'trade token')} of "
+                f"{config['token_value']} chips; each trade costs both sides one."
+            )
     chips_line = ""
     c = report.get("chips")
     if c:
@@ -1068,6 +1092,7 @@ def page(report: Mapping[str, Any]) -> Page:
     table = report["table"]
     return Page(
         title=f"{table} — willow verify" if table else "willow verify",
+        games=" · ".join(game_titles(report)) or "A game",
         file=str(report["file"]),
         verdict=str(report["verdict"]),
         headline=headline,

@@ -187,9 +187,12 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
             for t in s.trades
         ]
         closed = f" ({h.trading_closed})" if h.trading_closed else ""
+        trading = h.announcement is not None and any(
+            step.PHASE is Phase.TRADING for step in h.announcement.game.script
+        )
         if trades:
             out.append(f"  Trades: {'; '.join(trades)}{closed}")
-        else:
+        elif trading:
             out.append(f"  No trades{closed}")
     out += [_round(r, name, card) for r in h.rounds]
     hands = {sh.seat: sh.value for sh in h.showdown}

@@ -18,7 +18,9 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import JsonValue
 from p2pwillow.rules import (
     ActionKind,
+    Announced,
     Announcement,
+    AntesPosted,
     CardOp,
     GameSpec,
     Hand,
@@ -68,13 +70,30 @@ def test_roll_your_own_is_weeping_willow_without_trading() -> None:
     assert not any(step.ACTIONS for step in ROLL_YOUR_OWN.script)
     hand = Hand(TableConfig(seats=3, games=(ROLL_YOUR_OWN.name,)), [0, 1, 2], [500] * 3, 0)
     hand.announce(0, Announcement.of(ROLL_YOUR_OWN, deal_size=6))
-    assert hand.tokens(1) == 0 and hand.stack(1) == 500  # nothing set aside
+    assert hand.tokens(1) == 0 and hand.stack(1) == 475  # no token set aside: the ante
+    assert hand.pot == 75
     assert [due.op for due in hand.ops()] == [CardOp.DEAL_DOWN] * 3
     hand.deal()
     assert hand.phase is Phase.LAYOUT and hand.hand_size(1) == 6
     with pytest.raises(IllegalAction, match="there is no offer in Roll Your Own"):
         hand.verify(ActionKind.OFFER, 1, 1)
     assert ActionKind.OFFER not in {row.kind for row in hand.rows}
+
+
+def test_antes_are_dead_money_won_with_the_main_pot() -> None:
+    cfg = TableConfig(seats=3, games=(ROLL_YOUR_OWN.name,), ante=25)
+    hand = Hand(cfg, [0, 1, 2], [500, 10, 500], 0)
+    event = hand.act(ActionKind.ANNOUNCE, 0, Announcement.of(ROLL_YOUR_OWN))
+    posted = next(e for e in hand.events if isinstance(e, AntesPosted))
+    assert isinstance(event, Announced)
+    assert posted.posted == ((1, 10), (2, 25), (0, 25))  # a short stack posts all it has
+    assert posted.words(str) == ("Antes: 1 10, 2 25, 0 25",)
+    assert (hand.pot, hand.stack(1), hand.is_all_in(1)) == (60, 0, False)  # all in once it bets
+    abort = hand.abort([2], "seat 2 sent no deal share")
+    assert abort.result.final_stacks == (10, 500, 500)  # every ante goes back
+    nothing = Hand(dataclasses.replace(cfg, ante=0), [0, 1], [500, 500], 0)
+    nothing.announce(0, Announcement.of(ROLL_YOUR_OWN))
+    assert nothing.pot == 0 and not any(isinstance(e, AntesPosted) for e in nothing.events)
 
 
 def test_a_table_refuses_a_game_it_does_not_play() -> None:

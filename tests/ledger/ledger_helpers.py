@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from p2pwillow.games import plain
 from p2pwillow.ledger import AuthoredEntry, Body, Entry, Identity, Ledger
 from p2pwillow.ledger import kinds as k
 
@@ -133,7 +134,10 @@ def sample_bodies() -> dict[str, Body]:
     """One valid body of every kind."""
     other = Table()
     other.seat_everyone()
-    fork = [other.make(2, body, sequencer=0) for body in (k.Bet(amount=25), k.Bet(amount=50))]
+    fork = [
+        other.make(2, body, sequencer=0)
+        for body in (plain("bet", amount=25), plain("bet", amount=50))
+    ]
     bodies: list[Body] = [
         genesis_body(),
         k.SeatAcceptance(genesis=hexs("genesis", 32)),
@@ -184,18 +188,18 @@ def sample_bodies() -> dict[str, Body]:
                 "orbits": 0,
             },
         ),
-        k.Offer(k=2),
-        k.Accept(offer=15),
-        k.Decline(offer=15),
-        k.Withdraw(offer=15),
-        k.Pass(),
-        k.CloseTrading(),
-        k.Check(),
-        k.Bet(amount=25),
-        k.Call(),
-        k.Raise(to=75),
-        k.AllIn(),
-        k.Fold(),
+        plain("offer", k=2),
+        plain("accept", offer=15),
+        plain("decline", offer=15),
+        plain("withdraw", offer=15),
+        plain("pass"),
+        plain("close_trading"),
+        plain("check"),
+        plain("bet", amount=25),
+        plain("call"),
+        plain("raise", to=75),
+        plain("all_in"),
+        plain("fold"),
     ]
     return {body.KIND: body for body in bodies}
 
@@ -228,8 +232,8 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
         hand_dealer,
         k.Announce(deal_size=5, trading_mode="free", closing="dealer-calls", orbits=0),
     )
-    offer = table.add(2, k.Offer(k=1))
-    accept = table.add(3, k.Accept(offer=offer.seq))
+    offer = table.add(2, plain("offer", k=1))
+    accept = table.add(3, plain("accept", offer=offer.seq))
     for s, to in ((2, 3), (3, 2)):
         table.add(
             s,
@@ -242,11 +246,11 @@ def play_hand(table: Table, hand_dealer: int = 1) -> None:
     for s in (2, 3):
         cards = [hexs(f"hs{s}.{i}", 66) for i in range(5)]
         table.add(s, k.HandShuffle(purpose="trade", trade=accept.seq, cards=cards, proof="22"))
-    table.add(hand_dealer, k.CloseTrading())
-    table.add(0, k.Bet(amount=25))
-    table.add(1, k.Fold())
-    table.add(2, k.Call())
-    table.add(3, k.Fold())
+    table.add(hand_dealer, plain("close_trading"))
+    table.add(0, plain("bet", amount=25))
+    table.add(1, plain("fold"))
+    table.add(2, plain("call"))
+    table.add(3, plain("fold"))
     end = table.add(
         hand_dealer,
         k.HandEnd(players=[k.SeatStack(seat=s, stack=1000) for s in seats]),

@@ -20,6 +20,7 @@ from ledger_helpers import (
     valid_game,
 )
 
+from p2pwillow.games import plain
 from p2pwillow.ledger import (
     GENESIS_PREV,
     Entry,
@@ -96,7 +97,7 @@ def test_foreign_game_rejected() -> None:
 def test_relinked_entry_rejected() -> None:
     """An entry given another seq and prev (but the old countersignature) is refused."""
     table = valid_game()
-    last = table.add(3, k.Check())
+    last = table.add(3, plain("check"))
     fake = dataclasses.replace(last, seq=last.seq + 1, prev=last.hash)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(fake)
@@ -105,7 +106,7 @@ def test_relinked_entry_rejected() -> None:
 
 def test_wrong_prev_rejected() -> None:
     table = valid_game()
-    entry = table.make(2, k.Check(), prev=hashlib.sha256(b"elsewhere").digest())
+    entry = table.make(2, plain("check"), prev=hashlib.sha256(b"elsewhere").digest())
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry)
     assert info.value.reason is Reason.WRONG_PREV
@@ -113,7 +114,7 @@ def test_wrong_prev_rejected() -> None:
 
 def test_wrong_author_key_rejected() -> None:
     table = valid_game()
-    entry = table.make(3, k.Bet(amount=25), key=IDS[1])  # seat 3's entry signed by seat 1
+    entry = table.make(3, plain("bet", amount=25), key=IDS[1])  # seat 3's entry signed by seat 1
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry)
     assert info.value.reason is Reason.BAD_SIGNATURE
@@ -122,7 +123,7 @@ def test_wrong_author_key_rejected() -> None:
 
 def test_stranger_rejected() -> None:
     table = valid_game()
-    authored = table.authored(5, k.Check(), key=IDS[5])
+    authored = table.authored(5, plain("check"), key=IDS[5])
     entry = authored.sequence(table.ledger.head_seq + 1, table.ledger.head_hash, IDS[2])
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry)
@@ -132,7 +133,7 @@ def test_stranger_rejected() -> None:
 @pytest.mark.parametrize("sequencer", [0, 1, 3])
 def test_only_the_dealer_sequences(sequencer: int) -> None:
     table = valid_game()  # hand 2 is dealt by seat 2
-    entry = table.make(3, k.Check(), sequencer=sequencer)
+    entry = table.make(3, plain("check"), sequencer=sequencer)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry)
     assert info.value.reason is Reason.BAD_COUNTERSIGNATURE
@@ -141,7 +142,7 @@ def test_only_the_dealer_sequences(sequencer: int) -> None:
 
 def test_zero_countersignature_rejected() -> None:
     table = valid_game()
-    good = table.make(3, k.Check())
+    good = table.make(3, plain("check"))
     bad = good.countersigned(bytes(64))
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(bad)
@@ -150,7 +151,7 @@ def test_zero_countersignature_rejected() -> None:
 
 def test_explicit_identities_are_used() -> None:
     table = valid_game()
-    entry = table.make(3, k.Check())
+    entry = table.make(3, plain("check"))
     swapped = {**table.ledger.identities, 3: IDS[0].public_key}
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry, identities=swapped)
@@ -163,7 +164,7 @@ def test_explicit_identities_are_used() -> None:
 def test_genesis_must_come_first_and_be_signed_by_a_seated_player() -> None:
     table = Table()
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(0, k.Check(), hand=0, sequencer=0))
+        table.ledger.check_next(table.make(0, plain("check"), hand=0, sequencer=0))
     assert info.value.reason is Reason.BAD_SEATING
     outsider = table.make(5, genesis_body(), hand=0, key=IDS[5], sequencer=0)
     with pytest.raises(RemoteProtocolError) as info:
@@ -202,7 +203,7 @@ def test_seat_acceptance_rules() -> None:
     assert info.value.reason is Reason.BAD_SEATING
     # nothing but seating happens in hand 0
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(0, k.Bet(amount=5)))
+        table.ledger.check_next(table.make(0, plain("bet", amount=5)))
     assert info.value.reason is Reason.WRONG_HAND
 
 
@@ -215,7 +216,7 @@ def test_hand_numbers() -> None:
             table.ledger.check_next(entry)
         assert info.value.reason is Reason.WRONG_HAND
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(0, k.Check(), hand=3))
+        table.ledger.check_next(table.make(0, plain("check"), hand=3))
     assert info.value.reason is Reason.WRONG_HAND
     not_dealer = table.make(3, k.HandStart(dealer=2, players=stacks), hand=3, sequencer=2)
     with pytest.raises(RemoteProtocolError) as info:
@@ -279,7 +280,7 @@ def test_join_and_leave() -> None:
     table.add(1, k.Leave())
     assert 1 not in table.ledger.identities
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(1, k.Check()))
+        table.ledger.check_next(table.make(1, plain("check")))
     assert info.value.reason is Reason.UNKNOWN_AUTHOR
     stacks = [k.SeatStack(seat=s, stack=1000) for s in (0, 2, 3, 5)]
     start = k.HandStart(dealer=3, players=stacks)
@@ -296,7 +297,7 @@ def test_join_and_leave() -> None:
         table.add(seat, k.Admit(seat=5, join=join), **({"key": key} if key else {}))
     assert table.ledger.admission is None
     table.add(3, start, hand=3)
-    table.add(5, k.Check(), key=IDS[4])
+    table.add(5, plain("check"), key=IDS[4])
     assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
 
 
@@ -333,7 +334,7 @@ def test_a_refused_newcomer_loses_its_seat() -> None:
         table.ledger.check_next(table.make(0, k.Admit(seat=5, join=join)))
     assert info.value.reason is Reason.BAD_SEATING
     with pytest.raises(RemoteProtocolError) as info:
-        table.ledger.check_next(table.make(5, k.Check(), key=IDS[4]))
+        table.ledger.check_next(table.make(5, plain("check"), key=IDS[4]))
     assert info.value.reason is Reason.UNKNOWN_AUTHOR
     stacks = [k.SeatStack(seat=s, stack=1000) for s in range(4)]
     table.add(3, k.HandStart(dealer=3, players=stacks), hand=3)
@@ -350,17 +351,17 @@ def test_a_signed_entry_placed_again_is_replayed() -> None:
     table.add(
         2, k.HandStart(dealer=2, players=[k.SeatStack(seat=s, stack=900) for s in range(4)]), hand=3
     )
-    call = table.add(3, k.Call())
+    call = table.add(3, plain("call"))
     again = call.authored().sequence(table.ledger.head_seq + 1, table.ledger.head_hash, IDS[2])
     assert again.verify_author(IDS[3].public_key) and again.verify_countersig(IDS[2].public_key)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(again)
     assert info.value.reason is Reason.REPLAYED and info.value.author == 3
-    older = table.make(0, k.Check(), counter=table.ledger.last_counter(IDS[0].public_key))
+    older = table.make(0, plain("check"), counter=table.ledger.last_counter(IDS[0].public_key))
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(older)
     assert info.value.reason is Reason.REPLAYED
-    gap = table.make(0, k.Check(), counter=table.ledger.last_counter(IDS[0].public_key) + 50)
+    gap = table.make(0, plain("check"), counter=table.ledger.last_counter(IDS[0].public_key) + 50)
     table.ledger.append(gap)  # counters need not be consecutive, only rising
 
 
@@ -394,8 +395,8 @@ def test_seen_names_an_entry_of_the_current_hand() -> None:
     # made at an earlier head of the hand it follows, sequenced later: the ledger lets it pass
     table.ledger.check_next(table.make(2, start, hand=3, seen=table.ledger.hash_of(40)))
     opened = table.add(2, start, hand=3)
-    bet = table.add(0, k.Bet(amount=25))
-    table.ledger.append(table.make(1, k.Call(), seen=opened.hash))  # the ledger lets it pass
+    bet = table.add(0, plain("bet", amount=25))
+    table.ledger.append(table.make(1, plain("call"), seen=opened.hash))  # the ledger lets it pass
     assert table.ledger.seq_of_seen(bet.hash) == bet.seq
 
 
@@ -423,9 +424,9 @@ def _forked() -> tuple[Table, Entry, Entry]:
         k.HandStart(dealer=2, players=[k.SeatStack(seat=s, stack=1000) for s in range(4)]),
         hand=3,
     )
-    table.add(0, k.Bet(amount=25))
-    shown_to_a = table.make(1, k.Call())
-    shown_to_b = table.make(1, k.Fold())
+    table.add(0, plain("bet", amount=25))
+    shown_to_a = table.make(1, plain("call"))
+    shown_to_b = table.make(1, plain("fold"))
     table.ledger.append(shown_to_a)
     return table, shown_to_a, shown_to_b
 
@@ -456,16 +457,16 @@ def test_conflicts_that_prove_nothing() -> None:
     other_seq = dataclasses.replace(second, seq=second.seq + 1)
     assert find_equivocation(first, other_seq, 2, key) is None
     # an entry countersigned by someone else is a forgery, not the dealer's equivocation
-    forged = table.make(1, k.Fold(), seq=first.seq, prev=first.prev, sequencer=0)
+    forged = table.make(1, plain("fold"), seq=first.seq, prev=first.prev, sequencer=0)
     assert table.ledger.conflict(forged) is None
-    assert table.ledger.conflict(table.make(1, k.Fold())) is None  # a later seq: no conflict
+    assert table.ledger.conflict(table.make(1, plain("fold"))) is None  # a later seq: no conflict
 
 
 @pytest.mark.parametrize("flaw", ["same", "forged", "wrong-seat", "wrong-seq"])
 def test_bogus_equivocation_proofs_rejected(flaw: str) -> None:
     table, first, second = _forked()
     table.ledger = table.ledger.prefix(first.seq)
-    forged = table.make(1, k.Fold(), seq=first.seq, prev=first.prev, sequencer=0)
+    forged = table.make(1, plain("fold"), seq=first.seq, prev=first.prev, sequencer=0)
     body = {
         "same": k.Equivocation(sequencer=2, first=first, second=first),
         "forged": k.Equivocation(sequencer=2, first=first, second=forged),
@@ -473,7 +474,7 @@ def test_bogus_equivocation_proofs_rejected(flaw: str) -> None:
         "wrong-seq": k.Equivocation(sequencer=2, first=first, second=second),
     }[flaw]
     if flaw == "wrong-seq":
-        table.ledger.append(table.make(0, k.Check()))
+        table.ledger.append(table.make(0, plain("check")))
     entry = table.make(0, body)
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(entry)
@@ -535,7 +536,7 @@ def test_signatures_made_here_skip_only_their_own_check() -> None:
     # The caller vouches only for a signature it has just made itself (SPEC 6.5): the other
     # signature of the entry is still verified.
     table = valid_game()
-    good = table.make(3, k.Check())
+    good = table.make(3, plain("check"))
     no_countersig = good.countersigned(bytes(64))
     with pytest.raises(RemoteProtocolError) as info:
         table.ledger.check_next(no_countersig, author_signed_here=True)
@@ -565,7 +566,7 @@ def test_the_sequencer_countersigns_the_next_dealers_hand_start() -> None:
     table.ledger.append(entry)
     assert table.ledger.sequencer_of(entry.seq) == 2  # it countersigned the hand start
     assert table.ledger.sequencer == 3  # and the new hand's dealer sequences the hand
-    check = table.add(0, k.Check())
+    check = table.add(0, plain("check"))
     assert check.verify_countersig(IDS[3].public_key)
     assert replay(table.ledger.entries).sequencer == 3
 

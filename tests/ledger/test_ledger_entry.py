@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ledger_helpers import GAME, IDS, VOTES, Table, sample_bodies, sample_entries
 
+from p2pwillow.games import plain
 from p2pwillow.ledger import (
     KINDS,
     AuthoredEntry,
@@ -71,7 +72,7 @@ def test_signed_bytes_are_as_specified() -> None:
 
 def test_author_signature_survives_sequencing() -> None:
     authored = AuthoredEntry.create(
-        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        IDS[0], game=GAME, hand=1, author=0, body=plain("check"), counter=3, seen=bytes(32)
     )
     assert authored.verify(IDS[0].public_key)
     entry = authored.sequence(7, bytes(range(32)), IDS[3])
@@ -215,9 +216,9 @@ def test_body_tampering_rejected(kind: str, path: tuple[str | int, ...], value: 
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: k.Bet(amount=0),
-        lambda: k.Bet(amount=True),
-        lambda: k.Bet(amount=2**60),
+        lambda: plain("bet", amount=0),
+        lambda: plain("bet", amount=True),
+        lambda: plain("bet", amount=2**60),
         lambda: k.HandKey(key="AB" * 33, proof="00"),
         lambda: k.Abort(blamed=[3, 1], reason="x", votes=[]),
         lambda: k.Timeout(seats=[1], votes=[]),
@@ -239,26 +240,26 @@ def test_invalid_local_values_cannot_be_built(build: object) -> None:
 def test_invalid_envelopes_cannot_be_built() -> None:
     with pytest.raises(LocalProtocolError):
         AuthoredEntry.create(
-            IDS[0], game=b"short", hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+            IDS[0], game=b"short", hand=1, author=0, body=plain("check"), counter=3, seen=bytes(32)
         )
     with pytest.raises(LocalProtocolError):
         AuthoredEntry.create(
-            IDS[0], game=GAME, hand=1, author=10, body=k.Check(), counter=3, seen=bytes(32)
+            IDS[0], game=GAME, hand=1, author=10, body=plain("check"), counter=3, seen=bytes(32)
         )
     with pytest.raises(LocalProtocolError):
         AuthoredEntry.create(
-            IDS[0], game=GAME, hand=-1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+            IDS[0], game=GAME, hand=-1, author=0, body=plain("check"), counter=3, seen=bytes(32)
         )
     with pytest.raises(LocalProtocolError):
         AuthoredEntry.create(
-            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=-1, seen=bytes(32)
+            IDS[0], game=GAME, hand=1, author=0, body=plain("check"), counter=-1, seen=bytes(32)
         )
     with pytest.raises(LocalProtocolError):
         AuthoredEntry.create(
-            IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=1, seen=b"x"
+            IDS[0], game=GAME, hand=1, author=0, body=plain("check"), counter=1, seen=b"x"
         )
     authored = AuthoredEntry.create(
-        IDS[0], game=GAME, hand=1, author=0, body=k.Check(), counter=3, seen=bytes(32)
+        IDS[0], game=GAME, hand=1, author=0, body=plain("check"), counter=3, seen=bytes(32)
     )
     with pytest.raises(LocalProtocolError):
         authored.sequence(1, b"short", IDS[0])

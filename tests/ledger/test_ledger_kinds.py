@@ -4,11 +4,14 @@ other without cycles or imports deferred into functions."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from p2pwillow.games import ACTIONS, PLAIN, PLAIN_FIELD
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.fields import Body, kind, registry
 
@@ -56,8 +59,9 @@ def test_the_ledger_modules_import_each_other_without_a_cycle() -> None:
 
 
 def test_every_module_that_reads_the_registry_imports_it_from_kinds() -> None:
-    # The registry is filled by nobody at import time: a module that reads KINDS names the
-    # module that lists every kind, so no import order can leave it empty.
+    # A module that reads KINDS names the module that holds it (whose plain decisions the
+    # package adds as it is imported, before any of its modules runs): no import order can
+    # leave it without them.
     for path in sorted(LEDGER.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         reads = any(isinstance(n, ast.Name) and n.id == "KINDS" for n in ast.walk(tree))
@@ -77,7 +81,8 @@ def test_every_body_class_of_kinds_is_registered_under_its_name() -> None:
         for value in vars(k).values()
         if isinstance(value, type) and issubclass(value, Body) and value is not Body
     ]
-    assert sorted(cls.KIND for cls in bodies) == sorted(k.KINDS)
+    # the kinds the protocol defines here, and the plain decisions made from the action table
+    assert sorted(cls.KIND for cls in bodies) == sorted(set(k.KINDS) - set(PLAIN))
     for cls in bodies:
         assert k.KINDS[cls.KIND] is cls
 
@@ -92,8 +97,31 @@ def test_the_registry_refuses_a_name_twice_or_no_name() -> None:
     class Unnamed(Body):
         pass
 
+    bet, fold = PLAIN["bet"], PLAIN["fold"]
     with pytest.raises(TypeError, match="bet"):
-        registry(k.Bet, AnotherBet)
+        registry(bet, AnotherBet)
     with pytest.raises(TypeError, match="Unnamed"):
         registry(Unnamed)
-    assert dict(registry(k.Bet, k.Fold)) == {"bet": k.Bet, "fold": k.Fold}
+    assert dict(registry(bet, fold)) == {"bet": bet, "fold": fold}
+    with pytest.raises(TypeError, match="'bet' is taken"):
+        k.add_plain((AnotherBet,))
+    assert k.KINDS["bet"] is bet
+
+
+def test_the_plain_decisions_are_made_from_the_action_table() -> None:
+    # Each plain decision's body is its row's: the fields the row declares, each of the wire
+    # type its argument needs (SPEC 6.10); nothing else declares them.
+    plain_rows = [row for row in ACTIONS if row.body is not None]
+    assert {row.entry for row in plain_rows} == set(PLAIN)
+    for row in plain_rows:
+        body = k.KINDS[row.entry]
+        assert body is PLAIN[row.entry] and row.entry == body.KIND
+        assert tuple(body.FIELDS) == row.body
+        assert all(body.FIELDS[name] is PLAIN_FIELD[row.needs] for name in row.body)
+
+
+def test_reading_the_registry_alone_finds_the_plain_decisions() -> None:
+    # They are registered when the package is imported, before any module can read an entry.
+    probe = "from p2pwillow.ledger.kinds import KINDS; print(sorted(KINDS))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "'bet'" in out.stdout and "'close_trading'" in out.stdout

@@ -14,7 +14,18 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import DEADLINE, Table, close_all, entries, node_keys, play_all, transcript
+from live_helpers import (
+    DEADLINE,
+    Table,
+    caught_up,
+    close_all,
+    deep,
+    entries,
+    node_keys,
+    play_all,
+    transcript,
+    until,
+)
 from test_door import short_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
@@ -24,7 +35,6 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.identity import named
 from p2pwillow.net.lobby import GuestLobby, HostLobby
 from p2pwillow.net.node import Node, NotAdmitted
-from p2pwillow.rules import TableConfig
 from p2pwillow.store import Store
 from p2pwillow.verify import verify_transcript
 
@@ -44,23 +54,15 @@ def spaced(code: str) -> str:
     return "   ".join(" ".join(group) for group in code.split("-"))
 
 
-async def until(test: Callable[[], bool]) -> None:
-    deadline = asyncio.get_running_loop().time() + DEADLINE
-    while not test():
-        assert asyncio.get_running_loop().time() < deadline, "never came"
-        await asyncio.sleep(0.02)
-
-
 def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path) -> None:
     async def main() -> list[str]:
         at_host: list[dict[str, object]] = []
         # no hand limit: the newcomer's join may come after any hand (a hand the next dealer
         # started first goes before it), and the person ends the game once it has played
-        table = Table(tmp_path, players=3, hands=0, config=TableConfig(seats=4))
+        table = Table(tmp_path, players=3, hands=0, config=deep(seats=4))
         go = threading.Event()
         nodes = await short_table(table, 2, at_host, go)
-        while not any(e["event"] == "dealt" for e in at_host):
-            await asyncio.sleep(0.02)
+        await until(lambda: any(e["event"] == "dealt" for e in at_host), "hand 1 dealt")
         lobby = table.guest(3, ["Dee"])
         seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
         late = table.node(3, seating, lobby, person=True)
@@ -72,9 +74,8 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
             seen.append(text)
             assert SEATING not in text, "a newcomer is not asked about the genesis's code"
             assert not YOU.search(text)
-            # hand 1 goes on once the newcomer has caught up with it (however slow the machine)
-            await until(lambda: late.head >= nodes[0].head > 0)
-            go.set()
+            await caught_up(table, 3, nodes[0])
+            go.set()  # hand 1 goes on once the newcomer watches it, caught up
             text = await t.wait_for(ASKED)
             seen.append(text)
             # the seated bots admit it by themselves: once only its own answer is missing, no
@@ -85,7 +86,7 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
                 admission = late.view().admission
                 return admission is not None and len(admission.waiting) == 1
 
-            await until(only_mine_missing)
+            await until(only_mine_missing, "only the newcomer's own answer missing")
             admission = late.view().admission
             assert admission is not None and admission.you_join
             assert admission.waiting[0].startswith("Dee #") and len(admission.admitted) == 3
@@ -131,12 +132,12 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
     assert "Final stacks: " in over and "Dee" in over.split("Final stacks: ", 1)[1]
 
 
-async def play_along(t: Terminal, person: Node, until: Callable[[str], bool]) -> str:
+async def play_along(t: Terminal, person: Node, shows: Callable[[str], bool]) -> str:
     """Answer what the person's screen asks, as a person who only plays along, until the
-    screen shows what `until` looks for (or the game is over); that screen."""
+    screen shows what `shows` looks for (or the game is over); that screen."""
     while True:
-        text = await t.settled(lambda s: until(s) or person.over or answer_keys(s) is not None)
-        if until(text) or person.over:
+        text = await t.settled(lambda s: shows(s) or person.over or answer_keys(s) is not None)
+        if shows(text) or person.over:
             return text
         keys = answer_keys(text)
         assert keys is not None
@@ -167,7 +168,7 @@ def test_a_person_seated_keeps_a_newcomer_out_and_the_newcomer_is_told(tmp_path:
     that the game waits for them, however slow the machine)."""
 
     async def main() -> tuple[str, str]:
-        table = Table(tmp_path, players=3, hands=0, config=TableConfig(seats=4))
+        table = Table(tmp_path, players=3, hands=0, config=deep(seats=4))
         await table.open()
         host = table.host
         assert host is not None
@@ -259,7 +260,7 @@ def test_a_relay_at_a_copied_table_is_refused_by_the_person_comparing(tmp_path: 
         _keys_of(real_dir, 3, 50)  # Mallory, at the real table as "Bob"
         _keys_of(copy_dir, 0, 50)  # Mallory, hosting the copy as "Ann"
         _keys_of(copy_dir, 1, 51)  # Bob, the victim, at the copy
-        real = Table(real_dir, players=3, hands=2, config=TableConfig(seats=4))
+        real = Table(real_dir, players=3, hands=0, config=deep(seats=4))
         await real.open()
         host = real.host
         assert host is not None
@@ -275,7 +276,7 @@ def test_a_relay_at_a_copied_table_is_refused_by_the_person_comparing(tmp_path: 
         for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
             nodes.append(real.node(n, s, lobby))
             await nodes[-1].start()
-        copy = Table(copy_dir, players=2, hands=1)
+        copy = Table(copy_dir, players=2, hands=1, config=deep(seats=2))
         await copy.open()
         assert copy.host is not None
         bob_lobby = copy.guest(1, ["Bob"])
@@ -295,12 +296,10 @@ def test_a_relay_at_a_copied_table_is_refused_by_the_person_comparing(tmp_path: 
             bob = at_copy[1]
             bob_code = bob.safety_code
             bob_label = named("Bob", node_keys(51).identity.public_key)
-            # Mallory joins the real table under Bob's name
-            lobby = real.guest(3, ["Bob"])
-            late_seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
-            mallory = real.node(3, late_seating, lobby)
-            await mallory.start()
-            asked = await t.wait_for(lambda s: "A newcomer: Bob #" in s)
+            # Mallory joins the real table under Bob's name; Ann plays along meanwhile
+            coming = asyncio.ensure_future(late_node(real, 3, "Bob"))
+            asked = await play_along(t, person, lambda s: "A newcomer: Bob #" in s)
+            mallory = await asyncio.wait_for(coming, DEADLINE)
             assert person.safety_code in asked and spaced(person.safety_code) in asked
             assert bob_code != person.safety_code, "a relay cannot give both tables one code"
             assert bob_code not in asked and spaced(bob_code) not in asked
@@ -314,17 +313,12 @@ def test_a_relay_at_a_copied_table_is_refused_by_the_person_comparing(tmp_path: 
             assert await mallory.wait_over(DEADLINE)
             assert isinstance(mallory.failure, NotAdmitted), mallory.failure
             await mallory.close()
-            while not person.over:
-                text = await t.settled(lambda s: person.over or answer_keys(s) is not None)
-                keys = None if person.over else answer_keys(text)
-                if keys is not None and LAYOUT in text:
-                    t.press(*keys[:-1])
-                    await t.wait_for("Enter lays them out face down")
-                    t.press(keys[-1])
-                elif keys is not None:
-                    t.press(*keys)
-                if keys is not None:
-                    await t.wait_for(other_than(text))
+            hands = person.hands_played
+            await play_along(t, person, lambda s: person.hands_played > hands)
+            t.press("e")  # the game goes on without Mallory: Ann ends it after one more hand
+            await t.wait_for("End the game?")
+            t.press("y")
+            await play_along(t, person, lambda s: False)
         await play_all(nodes)
         await close_all(at_copy)
         chain = entries(transcript(person))

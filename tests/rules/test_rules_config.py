@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from p2pwillow.rules import BettingStructure, ConfigError, TableConfig
@@ -52,7 +54,13 @@ def test_dict_round_trip_and_strictness() -> None:
     with pytest.raises(ConfigError, match="lacks"):
         TableConfig.from_dict({k: v for k, v in data.items() if k != "seats"})
     with pytest.raises(ConfigError, match="unknown"):
-        TableConfig.from_dict({**data, "ante": 5})
+        TableConfig.from_dict({**data, "rake": 5})
+    # a table set up before games were descriptions: the settings added since take their old
+    # values, and nothing else may be missing
+    older = {k: v for k, v in data.items() if k not in ("games", "ante")}
+    assert TableConfig.from_dict(older) == dataclasses.replace(
+        cfg, games=("weeping-willow",), ante=0
+    )
     with pytest.raises(ConfigError, match="structure"):
         TableConfig.from_dict({**data, "structure": "limit"})
     with pytest.raises(ConfigError, match="seats"):

@@ -11,6 +11,7 @@ import pytest
 from session_helpers import SAMPLES, away_in, fork, new_table
 
 from p2pwillow.bots import Decision
+from p2pwillow.games import plain
 from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError, Vote
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.identity import Identity
@@ -118,7 +119,7 @@ def test_the_victim_refuses_an_entry_in_its_name_it_did_not_sign_here() -> None:
         game=ledger.game or b"",
         hand=ledger.hand,
         author=VICTIM,
-        body=k.Fold(),
+        body=plain("fold"),
         counter=10**6,
         seen=ledger.head_hash,
     )

@@ -26,6 +26,7 @@ from session_helpers import (
 )
 
 from p2pwillow.crypto.group import G
+from p2pwillow.games import PLAIN, plain
 from p2pwillow.ledger import Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import (
@@ -199,8 +200,10 @@ def test_signing_for_another_seat_moves_no_chips(game: Table, states: list[Sessi
 def test_changed_body_keeps_no_signature(game: Table, states: list[Session]) -> None:
     i = _first(game, "bet")
     entry = game.transcript[i]
-    assert isinstance(entry.body, k.Bet)
-    forged = dataclasses.replace(entry, body=k.Bet(amount=entry.body.amount + 5))
+    assert isinstance(entry.body, PLAIN["bet"])
+    amount = entry.body.to_json()["amount"]
+    assert isinstance(amount, int)
+    forged = dataclasses.replace(entry, body=plain("bet", amount=amount + 5))
     _refused(states, i, forged, Reason.BAD_SIGNATURE, game)
 
 
@@ -302,7 +305,7 @@ def test_authored_entry_refused_by_the_sequencer() -> None:
             dealer = table.sessions[hand.dealer]
             cheater = next(s for s in hand.seats if s not in hand.to_act())
             authored = resign(
-                table, table.transcript[-1], author=cheater, body=k.Fold(), counter=2**40
+                table, table.transcript[-1], author=cheater, body=plain("fold"), counter=2**40
             )
             before = snapshot(dealer)
             out = dealer.receive(authored.authored())

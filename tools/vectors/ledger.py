@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pwillow.crypto.group import G
+from p2pwillow.games import plain
 from p2pwillow.ledger import (
     AuthoredEntry,
     Body,
@@ -554,7 +555,7 @@ def _chain() -> list[tuple[AuthoredEntry, int, Json]]:
             card=0, share=G.mul_public(seeded_scalar("ledger/share")).hex(), proof=_hex("p", 64)
         ),
     )
-    add(1, 2, k.Bet(amount=25))
+    add(1, 2, plain("bet", amount=25))
     return out
 
 

@@ -8,10 +8,9 @@ its announcement of Weeping Willow.
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
-from p2pwillow.bots.decision import BotError, Decision, Knowledge
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, Random
 from p2pwillow.bots.equity import TradeEstimate, estimate_trade
 from p2pwillow.bots.level import Level
 from p2pwillow.cards import DECK, Card
@@ -71,7 +70,7 @@ class WillowPlay:
     def __init__(
         self,
         seat: int,
-        rng: random.Random,
+        rng: Random,
         level: Level,
         model: OpponentModel | None,
         *,
