@@ -103,6 +103,8 @@ class Table:
     config: TableConfig | None = None
     witness: Witness | None = None
     host_name: str = "Ann"
+    arbiter: str | None = None
+    """The player the host names the table's arbiter (`willow host --arbiter`); None: itself."""
     host: HostLobby | None = None
     code: JoinCode | None = None
     stores: dict[int, tuple[Store, NodeKeys]] = field(default_factory=dict)
@@ -112,7 +114,7 @@ class Table:
     async def open(self) -> JoinCode:
         _, keys = self.stores[0] = open_store(self.tmp, 0)
         config = self.config or deep(seats=self.players)
-        plan = TablePlan("test table", config, self.hands)
+        plan = TablePlan("test table", config, self.hands, arbiter=self.arbiter)
         self.host = HostLobby(keys, self.host_name, plan, address=LOOPBACK)
         self.code = await self.host.open()
         return self.code
