@@ -354,8 +354,11 @@ exit status:
   18 the host closed the table
   19 the store cannot be used
   20 a newcomer was never seated (its join did not come into the game in time)
-  21 a newcomer was refused: a player at the table did not confirm the new safety code
-  22 --address is not an address of this machine
+  21 the store cannot be written (disk full, home read-only or removed): nothing
+     is lost; once it is fixed, the same command with --resume goes on
+  22 the table is busy (too many at the host's door): try again in a moment
+  23 a newcomer was refused: a player at the table did not confirm the new safety code
+  24 --address is not an address of this machine
   70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -375,8 +378,10 @@ EXIT_LIVE = {
     "host-left": 18,
     "store": 19,
     "not-seated": 20,
-    "not-admitted": 21,
-    "no-address": 22,
+    "store-write": 21,
+    "busy": 22,
+    "not-admitted": 23,
+    "no-address": 24,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""

@@ -796,7 +796,7 @@ def _summary_line(s: HandSummary, names: Mapping[int, str]) -> Line:
 
 def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
     number = session.hand_number
-    entries = [e for e in session.ledger.entries if e.hand == number]
+    entries = [e for e in session.ledger.hand_entries if e.hand == number]
     # a newcomer refused since is named as it joined
     joined = {e.author: e.body.name for e in entries if isinstance(e.body, k.Join)}
     teller = _Teller(session, {**joined, **names})

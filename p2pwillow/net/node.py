@@ -104,7 +104,7 @@ from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
-from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN
+from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN, SILENT_NEWCOMER_WITHIN
 from p2pwillow.net.replication import (
     CATCH_UP_AFTER,
     AuthoredReceived,
@@ -144,7 +144,7 @@ from p2pwillow.session import (
     Refusal,
     Session,
 )
-from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError
+from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError, StoreWriteError
 from p2pwillow.table import Decider, bot_decider
 from p2pwillow.view import Link, TableView, table_view
 
@@ -201,6 +201,10 @@ class Door(Protocol):
 
     def release(self, key: bytes) -> None:
         """The newcomer `key` was dropped: its seat is free again."""
+        ...
+
+    def heard(self, key: bytes) -> None:
+        """The newcomer `key` was heard from as a peer: its seat stays promised to it."""
         ...
 
     def expect(self, player: RosterPlayer) -> None:
@@ -286,6 +290,12 @@ def _quiet(text: str) -> None:
 
 class NodeError(Exception):
     """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+class StoreUnwritable(NodeError):
+    """The store could not be written (a full disk, a read-only or removed home): the node
+    stopped before sending anything that depended on the write; nothing is lost, and
+    `--resume` takes the seat again once it is fixed (SPEC 8.10)."""
 
 
 class NotSeated(NodeError):
@@ -481,6 +491,7 @@ class Node:
                     self._door.expect(player)
                     self._admit(player, now)
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
+            self._play.restored = ()  # the store holds them (flat memory, SPEC 8.4)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
         elif self.seating.late:
@@ -890,6 +901,11 @@ class Node:
     def _flush(self) -> None:
         """Send every frame the replication says is due now, and note when the next is."""
         self._flush_asked = False
+        files = self._play.files
+        if files is not None:
+            # what the transcript holds is read back from it: the replication keeps only the
+            # current hand in memory (SPEC 8.4, "Flat memory")
+            self._rep.keep_from_store(len(files.transcript), self._play.read_entries)
         for peer, data in self._rep.frames_to_send(time.monotonic()):
             if self.transport.send(peer, data):
                 self.traffic.frames_sent += 1
@@ -1453,7 +1469,16 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
-            elif now - arrival.since > JOIN_WITHIN:
+            elif (
+                self._door is not None and self._rep.status(key).last_heard is not None
+            ) and now - arrival.since <= JOIN_WITHIN:
+                self._door.heard(key)
+            elif now - arrival.since > JOIN_WITHIN or (
+                self.seat == self._host
+                and now - arrival.since > SILENT_NEWCOMER_WITHIN
+                and self._rep.status(key).last_heard is None
+            ):
+                # (at the door: one never heard from was no newcomer, its seat is free again)
                 del self._arrivals[key]
                 self._drop_peer(key)
                 if self._keys.get(p.seat) == key:
@@ -1565,6 +1590,8 @@ class _Play:
             )
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
         self.files = files
@@ -1574,6 +1601,9 @@ class _Play:
                 session = self._watch(seating.genesis)
             else:
                 session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except StoreWriteError as exc:
+            self.close()
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             self.close()
             raise NodeError(f"cannot keep this game's files: {exc}") from None
@@ -1658,6 +1688,8 @@ class _Play:
             files = GameFiles.reopen(store, game)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError, DecodeError) as exc:
             raise NodeError(f"cannot resume from this store: {exc}") from None
         self.files = files
@@ -1700,10 +1732,11 @@ class _Play:
                 signed=files.logged,
             )
         except RemoteProtocolError as exc:
-            raise NodeError(f"{transcript.path} does not verify: {exc}") from None
+            raise NodeError(self._not_restored(files, exc)) from None
         except LocalProtocolError as exc:
             raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
         if session.complete:
+            self._erase_secrets(files, seating.genesis.game)
             raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
         if seating.seat not in session.ledger.identities:
             # its `leave` is in the chain (SPEC 8.9): the game goes on, but not for this seat
@@ -1714,8 +1747,71 @@ class _Play:
         mid_hand = r is not None and not session.between_hands
         if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
             # its hand key is in the chain: without x its cards cannot be opened (SPEC 7.7)
-            raise NodeError(f"the secret of hand {r.number} is not in the store")
+            raise NodeError(self._no_secret(files, r.number))
         return session
+
+    def _erase_secrets(self, files: GameFiles, game: bytes) -> None:
+        """A finished game keeps no secret (SPEC 8.9): one left by an older willow goes now."""
+        try:
+            files.store.erase_secrets(game)
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
+
+    def _later_signed(self, files: GameFiles) -> AuthoredEntry | None:
+        """An entry in the log of signed entries made at a head the transcript does not hold:
+        the transcript lost lines this seat once held (more than a crash's last call)."""
+        held = {e.hash for e in files.transcript.entries}
+        later = [a for a in files.signed.entries if a.kind != k.Genesis.KIND and a.seen not in held]
+        return later[-1] if later else None
+
+    def _no_secret(self, files: GameFiles, hand: int) -> str:
+        """Why the secret of `hand` is missing: the transcript cut back (its hand ended and was
+        signed, so the secret was erased), or the secret's file removed."""
+        transcript = files.transcript
+        later = self._later_signed(files)
+        last = transcript.last
+        if later is not None and last is not None:
+            return (
+                f"{transcript.path} was cut: it ends at entry {last.seq} in hand {last.hand}, but "
+                f"{files.signed.path} holds entries this seat signed after it (up to hand "
+                f"{later.hand}); put the whole transcript back (its secret of hand {hand} was "
+                "erased once the hand was over)"
+            )
+        path = files.store.game_dir(transcript.entry(0).game) / "secrets"
+        return f"the secret of hand {hand} is not in the store (removed from {path})"
+
+    def _not_restored(self, files: GameFiles, exc: RemoteProtocolError) -> str:
+        """Why the transcript did not restore: an entry in this seat's name that the log of
+        signed entries does not hold as it is (a damaged log, SPEC 7.7), else the entry that
+        does not verify."""
+        transcript, seat = files.transcript, self.node.seating.seat
+        entries = transcript.entries
+        if exc.seq is not None and 0 <= exc.seq < len(entries):
+            entry = entries[exc.seq]
+            me = self.keys.identity.public_key
+            if (
+                entry.author == seat
+                and files.logged.get(entry.counter) != entry.sig
+                and entry.verify_author(me)
+            ):
+                held = "another entry" if entry.counter in files.logged else "no entry"
+                return (
+                    f"{files.signed.path} is damaged: it holds {held} for counter "
+                    f"{entry.counter}, which this seat signed as entry {entry.seq} of "
+                    f"{transcript.path}; it is kept as it is"
+                )
+        return f"{transcript.path} does not verify: {exc}"
+
+    def read_entries(self, start: int, stop: int) -> list[Entry]:
+        """Entries of the transcript, for the replication (a peer's catch-up or resend): none
+        if the store cannot read them now (that peer is served later, or by another)."""
+        files = self.files
+        if files is None:
+            return []
+        try:
+            return files.transcript.read(start, stop)
+        except (StoreError, IndexError):  # (cut back by the session's thread meanwhile)
+            return []
 
     @property
     def _files(self) -> GameFiles:
@@ -1760,6 +1856,9 @@ class _Play:
             kept = self._files.keep(s, out)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            # nothing that depended on this write goes out: the node stops here (SPEC 8.10)
+            raise StoreUnwritable(str(exc)) from None
         if kept.leaves:
             self.departed.extend(kept.leaves)
         self._follow_session(s)
@@ -1967,6 +2066,7 @@ __all__ = [
     "NodeError",
     "NotAdmitted",
     "NotSeated",
+    "StoreUnwritable",
     "Traffic",
     "bot_name",
 ]

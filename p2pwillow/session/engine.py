@@ -600,7 +600,7 @@ class Session:
     def _adopt(self, rewound: Session, seq: int) -> Output:
         """Take the rewound state; what the cut entries carried is held again (SPEC 6.8)."""
         old = self._state
-        cut = old.ledger.entries[seq:]
+        cut = [old.ledger[i] for i in range(seq, len(old.ledger))]
         new = rewound._state
         new.forwarded = old.forwarded
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:

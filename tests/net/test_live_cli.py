@@ -184,17 +184,17 @@ ELSEWHERE = "192.0.2.77"
 """An address no machine here has (TEST-NET-1, RFC 5737)."""
 
 
-def test_an_address_this_machine_lacks_is_exit_22(tmp_path: Path) -> None:
+def test_an_address_this_machine_lacks_is_exit_24(tmp_path: Path) -> None:
     """`--address` names where this node listens: an address of another machine (or a typo)
     is its own line and exit code, not a port in use, for a host, a guest and a bot."""
     home = ["--home", str(tmp_path / "h")]
-    line = one_line(willow("host", "--auto", "--no-advertise", "--address", ELSEWHERE, *home), 22)
+    line = one_line(willow("host", "--auto", "--no-advertise", "--address", ELSEWHERE, *home), 24)
     assert line.startswith(f"willow host: {ELSEWHERE} is not an address of this machine (")
     assert line.endswith("); leave out --address to use the one it goes out of")
     code = JoinCode(LOOPBACK, 4000, bytes(10)).encode()
-    line = one_line(willow("join", code, "--auto", "--address", ELSEWHERE, *home), 22)
+    line = one_line(willow("join", code, "--auto", "--address", ELSEWHERE, *home), 24)
     assert line.startswith(f"willow join: {ELSEWHERE} is not an address of this machine (")
-    line = one_line(willow("bot", "--join", code, "--address", ELSEWHERE, *home), 22)
+    line = one_line(willow("bot", "--join", code, "--address", ELSEWHERE, *home), 24)
     assert line.startswith(f"willow bot: {ELSEWHERE} is not an address of this machine (")
     # the port in use stays exit 14 (test_a_port_in_use_is_exit_14)
 
