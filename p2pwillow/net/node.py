@@ -1469,6 +1469,9 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
+            elif arrival.joined_at is not None:
+                # it joined, and is gone since (refused, or it left): let go as a leaver is
+                del self._arrivals[key]
             elif (
                 self._door is not None and self._rep.status(key).last_heard is not None
             ) and now - arrival.since <= JOIN_WITHIN:
