@@ -357,6 +357,8 @@ exit status:
   21 the store cannot be written (disk full, home read-only or removed): nothing
      is lost; once it is fixed, the same command with --resume goes on
   22 the table is busy (too many at the host's door): try again in a moment
+  23 a newcomer was refused: a player at the table did not confirm the new safety code
+  24 --address is not an address of this machine
   70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -378,6 +380,8 @@ EXIT_LIVE = {
     "not-seated": 20,
     "store-write": 21,
     "busy": 22,
+    "not-admitted": 23,
+    "no-address": 24,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""

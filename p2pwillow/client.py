@@ -130,6 +130,12 @@ class Client(Protocol):
         otherwise the client leaves the table before it sends anything."""
         ...
 
+    def answer_admission(self, same: bool) -> None:
+        """The person compared the new safety code of a newcomer's admission (`view()
+        .admission`) aloud with everyone at the table: `same` admits the newcomer, otherwise
+        the seat refuses it (SPEC 6.6); a newcomer refusing the table leaves it."""
+        ...
+
     def next_hand(self) -> None:
         """The person is ready for the next hand (after reading how the last one ended)."""
         ...

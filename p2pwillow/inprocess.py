@@ -264,6 +264,9 @@ class InProcessClient:
     def sit_in(self) -> None:
         self._commands.put(_SitIn())
 
+    def answer_admission(self, same: bool) -> None:
+        """Nobody joins an in-process table: there is never an admission to answer."""
+
     def clock_move(self, move: ClockMove) -> None:
         self._commands.put(_Clock(move))
 
@@ -484,6 +487,8 @@ class InProcessClient:
                     self._publish(notice=f"you cannot sit in now: {exc}")
                 else:
                     self._sit_in_wanted = False
+            elif move.do is Do.ADMIT or move.do is Do.REFUSE:
+                return _Step.WAIT  # (nobody joins an in-process table)
             else:
                 self._want_hand = False
                 table.start_hand()

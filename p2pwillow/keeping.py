@@ -54,7 +54,8 @@ class Kept:
     moved: bool
     """The chain's length or head changed since the last keep (or this was the first)."""
     leaves: tuple[tuple[int, int], ...] = ()
-    """(seat, seq) of each `leave` the transcript took just now."""
+    """(seat, seq) of each `leave` the transcript took just now, and of each newcomer a
+    `refuse` sent away."""
 
 
 _UNCHANGED = Kept(moved=False)
@@ -221,6 +222,8 @@ class GameFiles:
             transcript.append(entry)
             if isinstance(entry.body, k.Leave):
                 leaves.append((entry.author, seq))
+            elif isinstance(entry.body, k.Refuse):
+                leaves.append((entry.body.seat, seq))  # a newcomer refused goes as if it left
         if self._checked_upto == held:
             self._checked_upto = len(transcript)  # what it wrote just now is the chain's
         # what the transcript holds (and is the chain's) is read back from it when needed:

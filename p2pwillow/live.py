@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import platformdirs
 
-from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.identity import Identity, named
 from p2pwillow.ledger.kinds import GameEnd
 from p2pwillow.net.discovery import JoinCode, TableAd, browse, lan_addresses
+from p2pwillow.net.doorbell import answer
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair
 from p2pwillow.net.lobby import (
@@ -39,6 +40,8 @@ from p2pwillow.net.lobby import (
     LobbyFailure,
     TablePlan,
     keys_pair,
+    not_here,
+    statement_of,
 )
 from p2pwillow.net.node import (
     SEAT_WITHIN,
@@ -46,6 +49,7 @@ from p2pwillow.net.node import (
     Door,
     Node,
     NodeError,
+    NotAdmitted,
     NotSeated,
     StoreUnwritable,
     bot_name,
@@ -258,9 +262,10 @@ class EventLog:
 
 
 def looks_like_code(text: str) -> bool:
-    """A join code, not a table name: one long word of base32 letters (spaces and `-` aside)."""
+    """A join code, not a table name: base32 letters, at least 24 of them (spaces and `-`
+    aside; a code is 32, so that a code missing a group is read as a code, and said so)."""
     cleaned = "".join(text.split()).replace("-", "").upper()
-    return len(cleaned) >= 40 and all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in cleaned)
+    return len(cleaned) >= 24 and all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in cleaned)
 
 
 def read_code(text: str) -> JoinCode:
@@ -272,44 +277,109 @@ def read_code(text: str) -> JoinCode:
         ) from None
 
 
+SAFE_WAY = (
+    "the join code the host prints (willow join CODE) is the safe way to join: it names the "
+    "host's keys; a table found by its name is only what someone on this network says it is"
+)
+
+
+def describe(table: TableAd) -> str:
+    """One table as the list shows it: its name, its host with the host's fingerprint
+    (SPEC 6.2), where it is, and its seats."""
+    where = f"{table.addresses[0]}:{table.port}" if table.addresses else "no address"
+    if not table.joinable:
+        return f"{table.name!r} at {where}: another version of willow, which cannot be joined"
+    seats = "full" if table.seats_free == 0 else f"{table.seats_free} seat(s) free"
+    return f"{table.name!r} hosted by {table.host} at {where}: {seats}"
+
+
+def same_names(tables: Sequence[TableAd]) -> list[str]:
+    """One warning, in words, for each name that several tables found share."""
+    by_name: dict[str, list[TableAd]] = {}
+    for t in tables:
+        by_name.setdefault(t.name.strip().casefold(), []).append(t)
+    out = []
+    for group in by_name.values():
+        if len(group) < 2:
+            continue
+        hosts = ", ".join(t.host for t in group)
+        out.append(
+            f"warning: {len(group)} tables are called {group[0].name!r} (hosts {hosts}): a name "
+            "proves nothing, and someone on this network may have opened one to seat you at a "
+            "table of their own; ask your host which fingerprint is theirs, or for the join code"
+        )
+    return out
+
+
 async def find_table(
     wanted: str | None, *, pick: Callable[[Sequence[TableAd]], TableAd] | None
-) -> JoinCode:
-    """The join code of the table to join: `wanted` as a code, or the table of that name on
-    the LAN, or (no name) the one table found or the one `pick` chooses."""
+) -> tuple[JoinCode, TableAd | None]:
+    """The join code of the table to join, and the table found on the network if it was
+    found by browsing (None for a code). `wanted` is a join code, or the name of a table on
+    the LAN, or None. Every table found is listed (name, host and fingerprint, address, seats
+    free or full), tables sharing a name are warned of, and `pick` (a person) chooses one,
+    even when only one is found (SPEC 8.7); with no `pick` (a bot) the one joinable table
+    found is taken, and several are an error."""
     if wanted is not None and looks_like_code(wanted):
-        return read_code(wanted)
+        return read_code(wanted), None
     _say(f"looking for tables on this network ({BROWSE_SECONDS:.0f} s)…")
     found = await browse(BROWSE_SECONDS)
-    tables = [t for t in found.tables if t.joinable]
+    listed = list(found.tables)
     if wanted is not None:
-        tables = [t for t in tables if t.name.casefold() == wanted.strip().casefold()]
+        listed = [t for t in listed if t.name.strip().casefold() == wanted.strip().casefold()]
+    tables = [t for t in listed if t.joinable]
     if not tables:
+        for t in listed:
+            _say(f"  - {describe(t)}")
         what = f"no table called {wanted!r}" if wanted else "no table"
         raise LiveError(
             LobbyFailure.NO_TABLE,
             f"{what} found on this network; ask the host for the join code (willow join CODE)",
         )
-    if len(tables) == 1:
-        return tables[0].join_code()
+    count = f"{len(tables)} table{'s' * (len(tables) > 1)}"
+    _say(f"found {count}" + (f" called {wanted!r}:" if wanted else ":"))
+    for n, t in enumerate(tables, start=1):
+        _say(f"  {n}. {describe(t)}")
+    for t in listed:
+        if not t.joinable:
+            _say(f"  -  {describe(t)}")
+    for warning in same_names(tables):
+        _say(warning)
     if pick is None:
-        names = ", ".join(f"{t.name!r} ({t.seats_free} free)" for t in tables)
+        if len(tables) == 1:
+            return tables[0].join_code(), tables[0]
+        names = ", ".join(f"{t.name!r} ({t.host})" for t in tables)
         raise LiveError(
-            LobbyFailure.NO_TABLE, f"several tables found ({names}); name one or give its code"
+            LobbyFailure.NO_TABLE, f"several tables found ({names}); give the join code"
         )
-    return pick(tables).join_code()
+    _say(SAFE_WAY)
+    chosen = pick(tables)
+    return chosen.join_code(), chosen
 
 
 def pick_on_terminal(tables: Sequence[TableAd]) -> TableAd:
-    """Ask the person which table to join (a numbered list, a number typed)."""
-    for n, t in enumerate(tables, start=1):
-        where = f"{t.addresses[0]}:{t.port}" if t.addresses else "?"
-        print(f"  {n}. {t.name} — {t.seats_free} seat(s) free — {where}")
+    """Ask the person which of the tables listed to join (a number typed), even if there is
+    one; an empty answer or the end of input joins none."""
     while True:
-        answer = input(f"join which table (1-{len(tables)})? ").strip()
+        try:
+            answer = input(f"join which table (1-{len(tables)}, Enter for none)? ").strip()
+        except EOFError:
+            answer = ""
+        if not answer:
+            raise LiveError(LobbyFailure.NO_TABLE, "no table chosen; nothing joined")
         if answer.isdigit() and 1 <= int(answer) <= len(tables):
             return tables[int(answer) - 1]
-        print(f"type a number from 1 to {len(tables)}")
+        print(f"type a number from 1 to {len(tables)}, or Enter for none")
+
+
+def wrong_key_found(table: TableAd) -> str:
+    """Exit 11's line for a table found by its name: what answered is not what was advertised."""
+    where = f"{table.addresses[0]}:{table.port}" if table.addresses else "its address"
+    return (
+        f"the table {table.name!r} found on this network (hosted by {table.host}) does not "
+        f"answer at {where} with the key it advertises: someone may be copying that table to "
+        "seat you elsewhere; ask its host for the join code (willow join CODE)"
+    )
 
 
 # --- playing the seat ----------------------------------------------------------------------
@@ -395,6 +465,8 @@ async def play_seat(
         print(f"check it:   willow verify {shlex.quote(str(path))}")
     if isinstance(node.failure, NotSeated):
         raise LiveError("not-seated", str(node.failure))
+    if isinstance(node.failure, NotAdmitted):
+        raise LiveError("not-admitted", str(node.failure))
     if isinstance(node.failure, StoreUnwritable | StoreWriteError):
         raise LiveError(STORE_WRITE, f"{node.failure}; {RESUME_HINT}")
     if node.failure is not None:
@@ -517,6 +589,10 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
     except LobbyError as exc:
         raise LiveError(exc.reason, str(exc)) from None
     print(f"willow join {code.encode()}", flush=True)
+    _say(
+        f"you host as {named(name, keys.identity.public_key)}: players who find the table on "
+        "the network see that fingerprint beside it"
+    )
     seats = plan.config.seats
     if plan.starts_with < seats:
         _say(
@@ -556,10 +632,13 @@ async def join_table(
     chooses), take a seat, play."""
     quiet_logs()
     store, keys = open_store(options.home)
+    found: TableAd | None = None
     if code_only and wanted is not None:
         code = read_code(wanted)
     else:
-        code = await find_table(wanted, pick=pick)
+        code, found = await find_table(wanted, pick=pick)
+        if found is not None:
+            _say(f"joining {found.name!r} hosted by {found.host}")
     if options.bot is not None:
         names = bot_names(options.bot.level, keys, options.name)
     else:
@@ -573,11 +652,14 @@ async def join_table(
         port=options.port,
         say=_say,
         connect_within=options.timeout,
+        host_key=found.statement if found is not None else None,
     )
     try:
         try:
             seating = await lobby.seat()
         except LobbyError as exc:
+            if exc.reason is LobbyFailure.WRONG_KEY and found is not None:
+                raise LiveError(exc.reason, wrong_key_found(found)) from None
             raise LiveError(exc.reason, str(exc)) from None
         assert lobby.transport is not None
         if seating.late:
@@ -695,10 +777,13 @@ async def resume_table(options: SeatOptions, *, advertise: bool = False) -> int:
         host=options.address or "0.0.0.0",
         port=me.port,
         accept_unpinned=hosting,  # (the door: frames of unseated keys come up unpinned)
+        doorbell=answer(statement_of(keys)) if hosting else None,  # (the same join code)
     )
     try:
         await transport.start()
     except TransportError as exc:
+        if exc.no_address:
+            raise LiveError(LobbyFailure.NO_ADDRESS, not_here(transport.host)) from None
         raise LiveError(LobbyFailure.PORT_IN_USE, str(exc)) from None
     transport.set_pins(p.statement for p in seating.others)
     for p in seating.others:
@@ -734,6 +819,7 @@ __all__ = [
     "bot_home",
     "bot_names",
     "default_address",
+    "describe",
     "find_table",
     "host_table",
     "join_table",
@@ -743,6 +829,7 @@ __all__ = [
     "play_seat",
     "read_code",
     "resume_table",
+    "same_names",
     "stdout_is_terminal",
     "until_signalled",
 ]

@@ -8,7 +8,10 @@ them when the person leaves. Does I/O: child processes, the network (loopback, t
 
 # A bot's store is <the person's store>/data/bots/play-N: the same N keeps the same identity
 # (and so the same name) from one `willow play` to the next, and no two bots of one table
-# share keys. Its standard output and error go to bot.log in that directory.
+# share keys. Its standard output and error go to bot.log in that directory. A `willow play`
+# holds an OS lock on play-N.lock for each bot it starts, until it stops them (or ends, however
+# it ends: the system drops the lock), so a second `willow play` at the same time takes the
+# next N free instead of starting a bot on a store that is in use.
 #
 # The bots run in sessions of their own (setsid): a Ctrl-C or a closed terminal reaches this
 # process only, which then stops them itself, SIGTERM first (a bot leaves its table and
@@ -26,7 +29,7 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from p2pwillow.live import (
     EventLog,
@@ -54,6 +57,29 @@ STOP_WITHIN = 5.0
 WATCH_EVERY = 0.25
 """How often the bot processes are looked at."""
 LOG_FILE = "bot.log"
+MAX_HOMES = 100
+"""Bot homes looked at for free ones: ten `willow play` of nine bots at once."""
+
+
+def claim(path: Path) -> IO[bytes] | None:
+    """An exclusive lock on the file `path`, held while the file returned is open; None if
+    another process holds it. The system drops it when the process ends, however it ends."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    held = open(path, "a+b")  # noqa: SIM115 - open for as long as the lock is held
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            held.seek(0)
+            msvcrt.locking(held.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.close()
+        return None
+    return held
 
 
 def _say(text: str) -> None:
@@ -152,10 +178,22 @@ class Bots:
         self.plan = plan
         self.dir = store.data / "bots"
         self.bots: list[_Bot] = []
-        for n in range(1, plan.count + 1):
+        self._claims: list[IO[bytes]] = []
+        for n in range(1, MAX_HOMES + 1):
+            if len(self.bots) == plan.count:
+                break
+            held = claim(self.dir / f"play-{n}.lock")
+            if held is None:
+                continue  # a bot of another `willow play` running now
+            self._claims.append(held)
             home = self.dir / f"play-{n}"
             _, keys = open_store(str(home))  # the bot's keys, made now: its seat is found by them
-            self.bots.append(_Bot(n, home, keys.identity.public_key))
+            self.bots.append(_Bot(len(self.bots) + 1, home, keys.identity.public_key))
+        if len(self.bots) < plan.count:
+            self.release()
+            raise LiveError(
+                "store", f"no bot store free in {self.dir}: stop another willow play first"
+            )
         self._watching: asyncio.Task[None] | None = None
         self._stopped = False
 
@@ -250,7 +288,14 @@ class Bots:
                 if bot.proc.stdin is not None:
                     with contextlib.suppress(OSError):
                         bot.proc.stdin.close()
+        self.release()
         return len(running)
+
+    def release(self) -> None:
+        """Let another `willow play` use these bots' stores (their processes have ended)."""
+        for held in self._claims:
+            held.close()
+        self._claims.clear()
 
 
 async def play_table(

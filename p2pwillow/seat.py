@@ -17,9 +17,12 @@ and the in-process table (`inprocess.py`) both ask it what their seat does next.
 #      person asked: at once; the hands played: the sequencer at once, every other seat
 #      `end_grace` later, so that a sequencer gone silent does not keep the game open, SPEC
 #      7.5), then waits until every seat signed it, then stops;
-#   3. the player wants to leave: the seat writes its `leave` between hands;
-#   4. the seat sits out and its player wants to play: it writes its `sit_in` between hands;
-#   5. this seat deals the next hand and may: it starts it, `deal_grace` after the last one
+#   3. a newcomer's admission is open (SPEC 6.6, 8.9): the seat answers it as its player did
+#      (a bot admits at once; a person once they compared the code), and refuses it once it
+#      has been open ADMIT_WITHIN; a newcomer refused stops;
+#   4. the player wants to leave: the seat writes its `leave` between hands;
+#   5. the seat sits out and its player wants to play: it writes its `sit_in` between hands;
+#   6. this seat deals the next hand and may: it starts it, `deal_grace` after the last one
 #      ended (a courtesy, SPEC 8.9: another seat's game end or leave written at that moment
 #      reaches the sequencer first and is placed before the hand, rather than refused).
 #
@@ -36,11 +39,14 @@ from p2pwillow.rules import IllegalAction, RulesError
 from p2pwillow.session import Output, Session
 
 __all__ = [
+    "ADMIT_WITHIN",
+    "CODES_DIFFER",
     "DEAL_GRACE",
     "ENDED_BY_ARBITER",
     "ENDED_BY_A_PLAYER",
     "ENDED_BY_YOU",
     "END_GRACE",
+    "JOIN_GRACE",
     "LEFT_TABLE",
     "ONE_HAS_ALL",
     "TABLE_STOPPED",
@@ -53,12 +59,24 @@ __all__ = [
     "clock_call",
     "game_over",
     "hands_played",
+    "not_admitted",
+    "not_in_time",
 ]
 
 DEAL_GRACE = 0.3
 """A next dealer waits this long once no hand is running before it deals: a game end or a leave
 another seat wrote at the same moment then reaches the sequencer first and is placed first,
 rather than refused because the next hand started (the sequencer orders both, SPEC 6.6)."""
+JOIN_GRACE = 3.0
+"""A next dealer that knows of a newcomer not joined yet waits this long once no hand is
+running before it deals: the newcomer, catching up while hands follow one another at a
+table of bots, writes its join once the table is still (SPEC 8.9). Bounded, so that a
+newcomer that never joins slows each hand by this at most, until its peers drop it."""
+ADMIT_WITHIN = 120.0
+"""A newcomer's admission stays open this long at most, as each seat saw it open: then the
+seat refuses it (SPEC 8.9), so that nobody, absent or silent, holds the table up for longer."""
+CODES_DIFFER = "the safety codes did not match"
+"""Why a person's seat refuses a newcomer they compared the code with."""
 END_GRACE = 1.0
 """Once the hands are played, a seat that does not sequence waits this long before it writes
 the game end too: the sequencer's own normally comes first and the rest are refused; if the
@@ -75,6 +93,18 @@ TABLE_STOPPED = (
 ENDED_BY_ARBITER = "the game is over: the arbiter ended it"
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
+
+
+def not_in_time(seconds: float) -> str:
+    """Why a seat refuses a newcomer whose admission stayed open too long."""
+    return f"not everyone confirmed the new safety code within {seconds:g} s"
+
+
+def not_admitted(author: str, reason: str, *, you: bool) -> str:
+    """What a newcomer is told when the table did not take it (SPEC 6.6)."""
+    if you:
+        return f"you left the table: {reason}"
+    return f"the table did not take you: {author} refused ({reason})"
 
 
 class ClockOp(enum.Enum):
@@ -160,6 +190,12 @@ class Wishes:
     """Leave the table between hands, the game going on (SPEC 3.11)."""
     sit_in: bool = False
     """Play again after sitting out, once the rules allow (SPEC 3.11)."""
+    newcomer_coming: bool = False
+    """Not a wish: the host has announced a newcomer whose `join` is not in the chain yet
+    (SPEC 8.9); a next dealer gives it JOIN_GRACE to write it between hands."""
+    admit: bool | None = None
+    """The player's answer to the newcomer's admission open now (SPEC 6.6): True, everyone
+    saw the same safety code; False, they did not; None, not answered yet. A bot's is True."""
 
 
 class Do(enum.Enum):
@@ -174,6 +210,11 @@ class Do(enum.Enum):
     """Write this seat's `sit_in` (`Session.sit_in`); IllegalAction means the state moved."""
     DEAL = "deal"
     """Start the next hand (`Session.start_hand`)."""
+    ADMIT = "admit"
+    """Admit the newcomer (`Session.admit`); IllegalAction means the state moved."""
+    REFUSE = "refuse"
+    """Refuse the newcomer for `Move.reason` (`Session.refuse`); IllegalAction means the
+    state moved."""
     WAIT = "wait"
     """The game is over and its end not yet signed by every seat: nothing more this step
     (no hand, no decision)."""
@@ -188,6 +229,9 @@ class Move:
     """Why the game is over (END_GAME, WAIT, STOP) or why this seat stops (STOP)."""
     left: bool = False
     """STOP: this seat's `leave` is in the chain (the game goes on without it)."""
+    refused: bool = False
+    """STOP: this seat joined and was refused (`left`: it refused the table itself, SPEC
+    6.6)."""
 
 
 _LEAVE = Move(Do.LEAVE)
@@ -211,11 +255,15 @@ class SeatPolicy:
         deal_grace: float | None = None,
         end_grace: float | None = None,
         paces: bool = False,
+        admit_within: float = ADMIT_WITHIN,
+        join_grace: float | None = None,
     ) -> None:
         self.hands = hands
+        self.admit_within = admit_within
         # the module's values read now, not at import: a test may make the dealers patient
         self.deal_grace = DEAL_GRACE if deal_grace is None else deal_grace
         self.end_grace = END_GRACE if end_grace is None else end_grace
+        self.join_grace = JOIN_GRACE if join_grace is None else join_grace
         self.paces = paces
         self._end_asked: bytes | None = None
         """The head at which this seat last wrote the game end (a game end binds the head)."""
@@ -228,6 +276,8 @@ class SeatPolicy:
         """The hand after which this seat wrote its `sit_in` (once per hand)."""
         self._between_key: tuple[int, bool] | None = None
         self._between_at = 0.0
+        self._admission_key: bytes | None = None
+        self._admission_at = 0.0
 
     def next(self, s: Session, wishes: Wishes, now: float) -> Move | None:
         """What this seat does now, or None: nothing of its own (the hand's decisions follow).
@@ -237,11 +287,17 @@ class SeatPolicy:
         if s.ledger.stopped:
             # nothing follows a table_stop, not even a game end (SPEC 7.9)
             return Move(Do.STOP, TABLE_STOPPED)
+        refused = self._refused(s)
+        if refused is not None:
+            return Move(Do.STOP, refused, left=self.refused_itself(s), refused=True)
         over = game_over(s, hands=self.hands, end_wanted=wishes.end)
         if over is not None:
             if self._writes_end(s, over, now):
                 return Move(Do.END_GAME, over)
             return Move(Do.STOP if s.complete else Do.WAIT, over)
+        answer = self._answer(s, wishes, now)
+        if answer is not None:
+            return answer
         if self._leaves(s, wishes):
             self._leave_asked = s.hand_number
             return _LEAVE
@@ -251,6 +307,45 @@ class SeatPolicy:
         if self._deals(s, wishes, now):
             return _DEAL
         return None
+
+    def _refused(self, s: Session) -> str | None:
+        """Why this seat stops: it joined and a seated player refused it, or it refused the
+        table itself (SPEC 6.6); None while it holds its seat or never joined."""
+        me, key = s.seat, s.identity_key
+        if me is None or key is None or me in s.ledger.identities:
+            return None
+        refused = s.ledger.refused(key)
+        if refused is None:
+            return None
+        author, reason = refused
+        names = s.names()
+        return not_admitted(names.get(author, f"seat {author}"), reason, you=author == me)
+
+    def refused_itself(self, s: Session) -> bool:
+        """This seat's own player refused the table it joined (SPEC 6.6)."""
+        key = s.identity_key
+        refused = None if key is None else s.ledger.refused(key)
+        return refused is not None and refused[0] == s.seat
+
+    def _answer(self, s: Session, wishes: Wishes, now: float) -> Move | None:
+        """This seat's answer to the newcomer's admission open now (SPEC 6.6, 8.9): as its
+        player answered; a refusal once the admission has been open `admit_within` (even
+        from a seat that admitted: the table is not held up for longer). Nothing while an
+        answer of this seat's is on its way: one that can no longer be placed is written
+        again."""
+        admission = s.admission
+        me = s.seat
+        if admission is None or me is None or me not in s.ledger.identities or s.ended:
+            return None
+        if not s.between_hands or s.answer_pending:
+            return None
+        if self._admission_key != admission.join:
+            self._admission_key, self._admission_at = admission.join, now
+        if now - self._admission_at >= self.admit_within:
+            return Move(Do.REFUSE, not_in_time(self.admit_within))
+        if me in admission.admitted or wishes.admit is None:
+            return None
+        return Move(Do.ADMIT) if wishes.admit else Move(Do.REFUSE, CODES_DIFFER)
 
     def _writes_end(self, s: Session, over: str, now: float) -> bool:
         """This seat writes the game's end now: the person asked, or the hands are played (the
@@ -299,12 +394,17 @@ class SeatPolicy:
             return False  # not while this seat's leave is on its way
         if s.hand_start_pending:
             return False  # its hand start is on its way to the sequencer
+        if s.admission is not None:
+            return False  # no hand while a newcomer's admission is open (SPEC 6.6)
         if s.clock_stopped:
             return False  # the table is paused (SPEC 3.14): the next hand waits for it
         if s.holds_seat_change or now - self._between_since(s, now) < self.deal_grace:
             # a courtesy: another seat's game end or leave may be on its way; the sequencer
             # places it first, rather than refusing it once the hand has started
             return False
+        if wishes.newcomer_coming and now - self._between_since(s, now) < self.join_grace:
+            return False  # the same courtesy to a newcomer that is catching up
+
         try:
             dealer = s.game.next_button()
         except RulesError:

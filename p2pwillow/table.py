@@ -258,11 +258,14 @@ class Table:
         name: str,
         identity: Identity | None = None,
         decider: Decider | None = None,
+        *,
+        admit: bool = True,
     ) -> Session:
         """A player takes the free `seat`: a new identity (buying in), or `identity` coming
         back (with the stack it left with). Its session is rebuilt from the transcript so
         far (SPEC 7.7); it becomes `sessions[seat]` (the next seat after the last, or the seat
-        of a player who left)."""
+        of a player who left). With `admit`, every seated player, the newcomer included,
+        admits it at once, as bots do (SPEC 6.6); else its admission stays open."""
         if not 0 <= seat <= len(self.sessions):
             raise ValueError(f"seat {seat}: sessions are kept by seat, 0..{len(self.sessions)}")
         if identity is None:
@@ -288,7 +291,24 @@ class Table:
             self.deciders[seat] = bot_decider(seat, chooser, samples=self._samples)
         self._route(seat, session.join(name))
         self.run()
+        if admit:
+            for other in self.seated():
+                self.admit(other)
         return session
+
+    def seated(self) -> list[int]:
+        """The seats the chain holds now (as the first seat's session sees it)."""
+        return sorted(self.sessions[0].ledger.identities)
+
+    def admit(self, seat: int) -> None:
+        """The player in `seat` admits the newcomer whose admission is open (SPEC 6.6)."""
+        self._route(seat, self.sessions[seat].admit())
+        self.run()
+
+    def refuse(self, seat: int, reason: str) -> None:
+        """The player in `seat` refuses the newcomer whose admission is open (SPEC 6.6)."""
+        self._route(seat, self.sessions[seat].refuse(reason))
+        self.run()
 
     # --- playing ---------------------------------------------------------------------------------
 

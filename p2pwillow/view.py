@@ -37,6 +37,8 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
+from p2pwillow.ledger.errors import LocalProtocolError
+from p2pwillow.ledger.identity import fingerprint, named
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -121,6 +123,13 @@ class SeatView:
     """None for the player's own seat."""
     won: int
     """Chips won at the end of the hand (0 before it ends)."""
+    fingerprint: str = ""
+    """The player's fingerprint (SPEC 6.2), shown beside its name: `Bob #K7QD`."""
+
+    @property
+    def label(self) -> str:
+        """The name as the screens show it, with the fingerprint."""
+        return f"{self.name} #{self.fingerprint}" if self.fingerprint else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +184,26 @@ class Waiting:
     seats: tuple[int, ...]
     what: str
     you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionView:
+    """A newcomer's admission, open now (SPEC 6.6): everyone at the table compares the new
+    safety code aloud and answers it before the newcomer is dealt a card."""
+
+    seat: int
+    newcomer: str
+    """Its name with its fingerprint (SPEC 6.2)."""
+    join: str
+    """The hash of its `join`, hex: which admission an answer is for."""
+    you_join: bool
+    """The player is the newcomer."""
+    admitted: tuple[str, ...]
+    """Who has admitted it, each name with its fingerprint."""
+    waiting: tuple[str, ...]
+    """Who has not answered yet."""
+    yours_due: bool
+    """The player's answer is due (not given, none on its way)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +293,8 @@ class TableView:
     may_sit_in: bool = False
     """The player's seat sits out (timed out, say) with chips: it may ask to play again, and
     its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
+    admission: AdmissionView | None = None
+    """A newcomer's admission open now (SPEC 6.6), if one is."""
     clock: ClockView | None = None
     """Whose clock runs and for how long, the pause, the time bank, the arbiter; None for an
     observer."""
@@ -429,6 +460,7 @@ def _seats(
                 you=s == me,
                 link=link,
                 won=won.get(s, 0),
+                fingerprint=_fingerprint(p.player_id),
             )
         else:
             seat = SeatView(
@@ -451,9 +483,18 @@ def _seats(
                 you=s == me,
                 link=link,
                 won=0,
+                fingerprint=_fingerprint(p.player_id),
             )
         out.append(seat)
     return tuple(out)
+
+
+def _fingerprint(player_id: str) -> str:
+    """The fingerprint of a player id that is an identity key in hex (SPEC 3.11, 6.2)."""
+    try:
+        return fingerprint(bytes.fromhex(player_id))
+    except (ValueError, LocalProtocolError):
+        return ""
 
 
 def _pots(hand: Hand | None) -> tuple[PotView, ...]:
@@ -683,6 +724,10 @@ class _Teller:
             self.say(f"{who} took their seat")
         elif isinstance(body, k.Join):
             self.say(f"{body.name} joined the table")
+        elif isinstance(body, k.Admit):
+            self.say(f"{who} compared the new code and admits {self.n(body.seat)}")
+        elif isinstance(body, k.Refuse):
+            self.say(f"{who} refused {self.n(body.seat)}: {body.reason}")
         elif isinstance(body, k.Leave):
             self.say(f"{who} left the table")
         elif isinstance(body, k.SequencerChange):
@@ -750,11 +795,14 @@ def _summary_line(s: HandSummary, names: Mapping[int, str]) -> Line:
 
 
 def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
-    teller = _Teller(session, names)
     number = session.hand_number
+    entries = [e for e in session.ledger.hand_entries if e.hand == number]
+    # a newcomer refused since is named as it joined
+    joined = {e.author: e.body.name for e in entries if isinstance(e.body, k.Join)}
+    teller = _Teller(session, {**joined, **names})
     earlier = [s for s in session.summaries if s.number < number]
     lines = [_summary_line(s, names) for s in earlier[-3:]]
-    teller.tell([e for e in session.ledger.hand_entries if e.hand == number])
+    teller.tell(entries)
     lines += teller.lines
     return tuple(lines[-LOG_LINES:])
 
@@ -821,6 +869,7 @@ def table_view(
         game_over=game_over,
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
+        admission=_admission(session, names),
         clock=_clock(session, now),
     )
 
@@ -866,6 +915,27 @@ def _deals_to(game: GameSpec, players: int) -> bool:
     return bool(sizes) or players <= game.seats_for({o.name: o.default for o in game.options})
 
 
+def _admission(session: Session, names: Mapping[int, str]) -> AdmissionView | None:
+    admission = session.admission
+    if admission is None:
+        return None
+    keys = session.ledger.identities
+
+    def label(seat: int) -> str:
+        return named(names.get(seat, f"seat {seat}"), keys.get(seat, b""))
+
+    seated = sorted(keys)
+    return AdmissionView(
+        seat=admission.seat,
+        newcomer=named(admission.name, admission.identity_key),
+        join=admission.join.hex(),
+        you_join=admission.seat == session.seat,
+        admitted=tuple(label(s) for s in seated if s in admission.admitted),
+        waiting=tuple(label(s) for s in admission.waiting(seated)),
+        yours_due=session.answer_due,
+    )
+
+
 def _may_sit_in(session: Session) -> bool:
     me = session.seat
     if me is None or session.ended or me not in session.ledger.identities:
@@ -877,6 +947,7 @@ def _may_sit_in(session: Session) -> bool:
 __all__ = [
     "LOG_LINES",
     "ActionView",
+    "AdmissionView",
     "ClockView",
     "Line",
     "Link",

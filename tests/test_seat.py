@@ -7,11 +7,15 @@ from __future__ import annotations
 from session_helpers import new_table
 from test_seats_and_chips import StallsOnce
 
+from p2pwillow.rules import TableConfig
 from p2pwillow.seat import (
+    ADMIT_WITHIN,
+    CODES_DIFFER,
     DEAL_GRACE,
     END_GRACE,
     ENDED_BY_A_PLAYER,
     ENDED_BY_YOU,
+    JOIN_GRACE,
     LEFT_TABLE,
     ONE_HAS_ALL,
     Do,
@@ -20,6 +24,7 @@ from p2pwillow.seat import (
     Wishes,
     game_over,
     hands_played,
+    not_in_time,
 )
 from p2pwillow.table import Table
 
@@ -69,6 +74,23 @@ def test_a_next_hand_waits_for_its_dealers_wish_and_the_grace() -> None:
     table.run()
     assert not s.between_hands
     assert policy.next(s, WANTS_TO_DEAL, 100.0) is None
+
+
+def test_a_next_dealer_gives_a_newcomer_coming_the_join_grace() -> None:
+    """SPEC 8.9: a newcomer the host announced, catching up at a table of bots, gets
+    JOIN_GRACE once no hand is running to write its join; a dealer knowing of none deals after
+    DEAL_GRACE as before, and the grace is bounded."""
+    table, _, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    coming = Wishes(deal=True, newcomer_coming=True)
+    policy = SeatPolicy()
+    assert policy.next(s, coming, 0.0) is None
+    assert policy.next(s, coming, DEAL_GRACE) is None
+    assert policy.next(s, coming, JOIN_GRACE - 0.01) is None
+    assert policy.next(s, coming, JOIN_GRACE) == DEAL
+    other = SeatPolicy()
+    assert other.next(s, WANTS_TO_DEAL, 0.0) is None
+    assert other.next(s, WANTS_TO_DEAL, DEAL_GRACE) == DEAL
 
 
 def test_a_next_dealer_holding_another_seats_leave_waits_for_it() -> None:
@@ -185,3 +207,50 @@ def test_a_seat_sitting_out_sits_in_once_per_hand_when_the_rules_let_it() -> Non
     table.sit_in(2)
     assert not s.game.player(2).sitting_out
     assert policy.next(s, Wishes(sit_in=True), 4.0) is None
+
+
+def test_a_newcomers_admission_is_answered_as_the_player_did_and_refused_when_too_long() -> None:
+    """SPEC 6.6, 8.9: while a newcomer's admission is open no seat deals; a seat answers as its
+    player did (a bot: yes); once it has been open ADMIT_WITHIN, every seat refuses it, even
+    one that admitted; the newcomer refused stops, told who refused it and why."""
+    table = new_table(3, config=TableConfig(seats=4))
+    assert table.play(1) == 1
+    table.join(3, "Mallory", admit=False)
+    dealer = table.sessions[0].game.next_button()
+    s = table.sessions[dealer]
+    policy = SeatPolicy(admit_within=ADMIT_WITHIN)
+    # no answer yet: nothing to do, and no hand either
+    assert policy.next(s, WANTS_TO_DEAL, 0.0) is None
+    assert policy.next(s, WANTS_TO_DEAL, 10.0) is None
+    assert policy.next(s, Wishes(deal=True, admit=True), 10.0) == Move(Do.ADMIT)
+    no = SeatPolicy()
+    other = table.sessions[(dealer + 1) % 3]
+    assert no.next(other, Wishes(admit=False), 0.0) == Move(Do.REFUSE, CODES_DIFFER)
+    table.admit(dealer)
+    assert policy.next(s, WANTS_TO_DEAL, 20.0) is None, "admitted: it waits for the others"
+    late = policy.next(s, WANTS_TO_DEAL, ADMIT_WITHIN)
+    assert late == Move(Do.REFUSE, not_in_time(ADMIT_WITHIN))
+    table.refuse(dealer, late.reason)
+    newcomer = SeatPolicy()
+    stop = newcomer.next(table.sessions[3], Wishes(), 0.0)
+    assert stop is not None and stop.do is Do.STOP and stop.refused and not stop.left
+    names = table.sessions[0].names()
+    assert stop.reason == (
+        f"the table did not take you: {names[dealer]} refused "
+        f"(not everyone confirmed the new safety code within {ADMIT_WITHIN:g} s)"
+    )
+    # the next hand, once the admission is over, after the grace
+    assert policy.next(s, WANTS_TO_DEAL, ADMIT_WITHIN + 1) is None
+    assert policy.next(s, WANTS_TO_DEAL, ADMIT_WITHIN + 1 + 2 * DEAL_GRACE) == DEAL
+
+
+def test_a_newcomer_that_refuses_the_table_leaves_it() -> None:
+    table = new_table(3, config=TableConfig(seats=4))
+    assert table.play(1) == 1
+    table.join(3, "Dee", admit=False)
+    policy = SeatPolicy()
+    s = table.sessions[3]
+    assert policy.next(s, Wishes(admit=False), 0.0) == Move(Do.REFUSE, CODES_DIFFER)
+    table.refuse(3, CODES_DIFFER)
+    stop = policy.next(s, Wishes(), 1.0)
+    assert stop == Move(Do.STOP, f"you left the table: {CODES_DIFFER}", left=True, refused=True)

@@ -14,7 +14,7 @@ from p2pwillow.bots import Decision, Level
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
-from p2pwillow.ledger.identity import Identity
+from p2pwillow.ledger.identity import Identity, fingerprint
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -108,6 +108,11 @@ def check_view(session: Session, view: TableView) -> None:
     names = {p.seat: p.name for p in session.game.players}
     assert view.safety_code == session.ledger.safety_code()
     assert [s.seat for s in view.seats] == sorted(names)
+    keys = session.ledger.identities
+    for s in view.seats:
+        # every name with its player's fingerprint, the same on every screen (SPEC 6.2)
+        assert s.fingerprint == fingerprint(keys[s.seat]), s
+        assert s.label == f"{s.name} #{s.fingerprint}"
     rows = ALL_ACTIONS if hand is None or not view.hand_running else hand.rows
     assert [a.kind for a in view.actions] == [row.kind for row in decisions(rows)]
     for a in view.actions:

@@ -6,8 +6,10 @@ checks signatures, the chain and the seating; it knows no poker rules and checks
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from p2pwillow.ledger.entry import GENESIS_PREV, Entry, decode_entry
@@ -15,6 +17,7 @@ from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolEr
 from p2pwillow.ledger.identity import safety_code
 from p2pwillow.ledger.kinds import (
     Abort,
+    Admit,
     Equivocation,
     FalseClaim,
     GameEnd,
@@ -24,13 +27,16 @@ from p2pwillow.ledger.kinds import (
     HeadSignature,
     Join,
     Leave,
+    Refuse,
     SeatAcceptance,
     SequencerChange,
     TableStop,
     Timeout,
 )
 
-SETUP_KINDS = frozenset({Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Leave.KIND})
+SETUP_KINDS = frozenset(
+    {Genesis.KIND, SeatAcceptance.KIND, Join.KIND, Admit.KIND, Refuse.KIND, Leave.KIND}
+)
 """Seating: a player may join or leave before the first hand too (SPEC 6.6)."""
 """The only kinds allowed in hand 0, before the first hand starts (SPEC 6.6)."""
 HAND_ENDINGS = (HandEnd, Abort)
@@ -54,6 +60,25 @@ def find_equivocation(
     if not (first.verify_countersig(key) and second.verify_countersig(key)):
         return None
     return Equivocation(sequencer=sequencer, first=first, second=second)
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """A newcomer's admission (SPEC 6.6): open from its `join` until every seated player has
+    admitted it, or one refused it."""
+
+    seat: int
+    """The newcomer's seat."""
+    join: bytes
+    """The hash of its `join` entry."""
+    name: str
+    identity_key: bytes
+    admitted: frozenset[int] = frozenset()
+    """The seats whose `admit` is in the chain."""
+
+    def waiting(self, seated: Iterable[int]) -> tuple[int, ...]:
+        """The seated players who have not answered yet, in table order."""
+        return tuple(s for s in sorted(seated) if s not in self.admitted)
 
 
 def next_seat_clockwise(seats: Iterable[int], after: int) -> int:
@@ -80,6 +105,7 @@ class Ledger:
     """
 
     __slots__ = (
+        "_admission",
         "_base",
         "_counters",
         "_departed",
@@ -98,6 +124,8 @@ class Ledger:
         "_head_signers",
         "_keeps_entries",
         "_read",
+        "_refusals",
+        "_refused",
         "_roster",
         "_seat_changes",
         "_seated",
@@ -135,7 +163,13 @@ class Ledger:
         self._counters: dict[bytes, int] = {}
         """identity key -> the last counter of its entries in the chain (SPEC 6.5)"""
         self._departed: dict[int, bytes] = {}
-        """seat -> the identity key of the player that last left it"""
+        """seat -> the identity key of the player that last left it (or was refused)"""
+        self._admission: Admission | None = None
+        """The newcomer whose admission is open (SPEC 6.6), if one is."""
+        self._refused: dict[bytes, tuple[int, str]] = {}
+        """identity key -> the seat that last refused it as a newcomer, and why"""
+        self._refusals: dict[bytes, tuple[int, str]] = {}
+        """join hash -> the seat that refused that newcomer, and why"""
         self._hand_hashes: dict[bytes, int] = {}
         """hash -> seq of every entry of the current hand (hand 0: from the genesis on)"""
         self._hand_first = 0
@@ -294,6 +328,22 @@ class Ledger:
         """The identity key of the player that last left `seat` (its `leave`), None if no
         player has left it."""
         return self._departed.get(seat)
+
+    @property
+    def admission(self) -> Admission | None:
+        """The newcomer whose admission is open now (SPEC 6.6): no hand starts and nobody else
+        joins until every seated player has admitted it or one has refused it."""
+        return self._admission
+
+    def refused(self, identity_key: bytes) -> tuple[int, str] | None:
+        """The seat that last refused identity `identity_key` as a newcomer and its reason,
+        or None if none did (SPEC 6.6)."""
+        return self._refused.get(identity_key)
+
+    def refusal_of(self, join: bytes) -> tuple[int, str] | None:
+        """The seat that refused the newcomer of the `join` with hash `join`, and why; None if
+        nobody did (SPEC 6.6)."""
+        return self._refusals.get(join)
 
     def seq_of_seen(self, digest: bytes) -> int | None:
         """The seq of the entry of the current hand with hash `digest`, or None."""
@@ -495,6 +545,14 @@ class Ledger:
             outside = sorted({p.seat for p in body.players} - set(roster))
             if outside:
                 raise _fail(Reason.BAD_SEATING, f"seats {outside} are not at the table", entry)
+            admission = self._admission
+            if admission is not None:
+                waiting = list(admission.waiting(roster))
+                raise _fail(
+                    Reason.BAD_SEATING,
+                    f"seats {waiting} have not answered seat {admission.seat}'s admission",
+                    entry,
+                )
             return
         if entry.hand != self._hand:
             raise _fail(Reason.WRONG_HAND, f"expected hand {self._hand}", entry)
@@ -517,6 +575,24 @@ class Ledger:
                 raise _fail(Reason.BAD_SEATING, "this identity already holds a seat", entry)
             if body.genesis != genesis_hash:
                 raise _fail(Reason.BAD_SEATING, "joins another game", entry)
+            if self._admission is not None:
+                raise _fail(
+                    Reason.BAD_SEATING,
+                    f"seat {self._admission.seat}'s admission is open: one newcomer at a time",
+                    entry,
+                )
+        elif isinstance(body, Admit | Refuse):
+            admission = self._admission
+            if admission is None:
+                raise _fail(Reason.BAD_SEATING, "no newcomer's admission is open", entry)
+            if body.seat != admission.seat or body.join != admission.join.hex():
+                raise _fail(
+                    Reason.BAD_SEATING,
+                    f"answers another join than seat {admission.seat}'s, which is open",
+                    entry,
+                )
+            if isinstance(body, Admit) and entry.author in admission.admitted:
+                raise _fail(Reason.BAD_SEATING, "this seat has admitted the newcomer", entry)
         elif isinstance(body, SequencerChange):
             self._check_change(entry, body)
         elif isinstance(body, HeadSignature):
@@ -602,11 +678,29 @@ class Ledger:
             self._roster[entry.author] = bytes.fromhex(body.identity_key)
             self._seated.add(entry.author)
             self._seat_changes.append((len(self._hashes), entry.author, self._roster[entry.author]))
+            # SPEC 6.6: the newcomer plays no hand before everyone seated has admitted it
+            self._admission = Admission(entry.author, digest, body.name, key)
+        elif isinstance(body, Admit):
+            self._admitted(entry.author)
+        elif isinstance(body, Refuse):
+            # SPEC 6.6: the newcomer's seat is free again, as if it had left
+            newcomer = self._roster.pop(body.seat)
+            self._departed[body.seat] = newcomer
+            self._seated.discard(body.seat)
+            self._seat_changes.append((len(self._hashes), body.seat, None))
+            self._refused[newcomer] = (entry.author, body.reason)
+            self._refusals[bytes.fromhex(body.join)] = (entry.author, body.reason)
+            self._admission = None
         elif isinstance(body, Leave):
             self._roster.pop(entry.author, None)
             self._seat_changes.append((len(self._hashes), entry.author, None))
             self._departed[entry.author] = key
             self._seated.discard(entry.author)
+            if self._admission is not None:
+                if self._admission.seat == entry.author:
+                    self._admission = None  # the newcomer went: nothing to admit
+                else:
+                    self._admitted(None)  # the leaver owes no answer any more
             if entry.author == sequencer:
                 # SPEC 6.6: a sequencer that leaves hands sequencing to the seat that takes
                 # over from it (the seated players' next clockwise if none of the ring is left)
@@ -647,6 +741,17 @@ class Ledger:
         # SPEC 6.6: the new hand's dealer sequences the hand it opens
         self._sequencer = body.dealer if isinstance(body, HandStart) else sequencer
         self._hand_sequencers[len(self._hashes) - 1] = self._sequencer
+
+    def _admitted(self, seat: int | None) -> None:
+        """`seat` admitted the newcomer (None: a seat that owed an answer left); the admission
+        closes once every seated player has admitted it (SPEC 6.6)."""
+        admission = self._admission
+        assert admission is not None
+        admitted = admission.admitted | ({seat} if seat is not None else set())
+        if admitted >= set(self._roster):
+            self._admission = None
+        else:
+            self._admission = dataclasses.replace(admission, admitted=frozenset(admitted))
 
     def conflict(self, entry: Entry) -> Equivocation | None:
         """If `entry` (already held or older seq) and the held entry with its seq were both
@@ -719,6 +824,7 @@ def replay(entries: Iterable[Entry], game: bytes | None = None) -> Ledger:
 
 
 __all__ = [
+    "Admission",
     "Ledger",
     "decode_transcript",
     "encode_transcript",

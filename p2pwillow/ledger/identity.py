@@ -1,4 +1,5 @@
-"""Long-term Ed25519 identities, entry signatures and the table's safety code (SPEC 6.2, 6.7).
+"""Long-term Ed25519 identities, entry signatures, fingerprints and the table's safety code
+(SPEC 6.2, 6.7).
 
 Pure; no I/O: randomness is a parameter, and keeping the key in a file is the driver's job.
 """
@@ -24,6 +25,8 @@ SEED_BYTES = 32
 SAFETY_CODE_TAG = b"p2pwillow/v1/safety-code"
 SAFETY_CODE_GROUPS = 4
 SAFETY_CODE_GROUP_CHARS = 5
+FINGERPRINT_TAG = b"p2pwillow/v1/fingerprint"
+FINGERPRINT_CHARS = 4
 
 
 @dataclass(slots=True)
@@ -108,12 +111,38 @@ def safety_code(game: bytes, identity_keys: Mapping[int, bytes]) -> str:
     return "-".join(text[i : i + n] for i in range(0, chars, n))
 
 
+def fingerprint(identity_key: bytes) -> str:
+    """A player's fingerprint: 4 base32 characters of a hash of its identity key, shown beside
+    its name on every screen, e.g. `K7QD` (SPEC 6.2).
+
+    It tells two players of the same name apart, the same on every screen and at every table;
+    it proves nothing (20 bits are found by trying keys in a second): the safety code does.
+    """
+    if len(identity_key) != PUBLIC_KEY_BYTES:
+        raise LocalProtocolError("a fingerprint is of a 32-byte identity key")
+    digest = hashlib.sha256(FINGERPRINT_TAG + b"\x00" + identity_key).digest()
+    return base64.b32encode(digest).decode("ascii")[:FINGERPRINT_CHARS]
+
+
+def named(name: str, identity_key: bytes | str) -> str:
+    """A player's name as screens show it: with its fingerprint, `Bob #K7QD` (SPEC 6.2). The
+    key is raw or 64 hex digits; a name whose key is not one is shown as it is."""
+    try:
+        raw = bytes.fromhex(identity_key) if isinstance(identity_key, str) else identity_key
+        return f"{name} #{fingerprint(raw)}"
+    except (ValueError, LocalProtocolError):
+        return name
+
+
 __all__ = [
+    "FINGERPRINT_CHARS",
     "PUBLIC_KEY_BYTES",
     "SIGNATURES",
     "SIGNATURE_BYTES",
     "Identity",
     "SignatureCounter",
+    "fingerprint",
+    "named",
     "safety_code",
     "verify_signature",
 ]

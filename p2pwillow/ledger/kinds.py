@@ -195,6 +195,29 @@ class Join(Body):
     buy_in: int = spec(CHIPS)
 
 
+@kind("admit")
+@dataclass(frozen=True, slots=True)
+class Admit(Body):
+    """Between hands, the author (any seated player, the newcomer included) compared the new
+    safety code with everyone at the table and admits the newcomer that `join` seated in
+    `seat` (SPEC 6.6, 6.7)."""
+
+    seat: int = spec(SEAT)
+    join: str = spec(HASH)
+
+
+@kind("refuse")
+@dataclass(frozen=True, slots=True)
+class Refuse(Body):
+    """Between hands, the author (any seated player, the newcomer included) refuses the
+    newcomer that `join` seated in `seat`: the codes did not match, or not everyone confirmed
+    in time (`reason`). The newcomer's seat is free again (SPEC 6.6)."""
+
+    seat: int = spec(SEAT)
+    join: str = spec(HASH)
+    reason: str = spec(REASON)
+
+
 @kind("leave")
 @dataclass(frozen=True, slots=True)
 class Leave(Body):
@@ -514,6 +537,8 @@ _KINDS: dict[str, type[Body]] = dict(
         Genesis,
         SeatAcceptance,
         Join,
+        Admit,
+        Refuse,
         Leave,
         SitIn,
         HandStart,
@@ -570,6 +595,7 @@ __all__ = [
     "MAX_TRADE",
     "RULINGS",
     "Abort",
+    "Admit",
     "Announce",
     "AnnounceGame",
     "DealShare",
@@ -588,6 +614,7 @@ __all__ = [
     "Join",
     "Leave",
     "Pause",
+    "Refuse",
     "Resume",
     "Reveal",
     "RulingEnd",

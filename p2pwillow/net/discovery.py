@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import dataclasses
 import hashlib
 import ipaddress
@@ -23,22 +22,29 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2pwillow.ledger.entry import PROTOCOL_VERSION
 from p2pwillow.ledger.fields import FieldError, Text
-from p2pwillow.ledger.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from p2pwillow.ledger.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, named
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.keys import CURVE_KEY_BYTES, KeyStatement
 
 SERVICE_TYPE = "_willow._tcp.local."
 TABLE_NAME = Text(1, 64)
+HOST_NAME = Text(1, 32)
 MAX_SEATS = 10
-JOIN_CODE_VERSION = 1
+JOIN_CODE_VERSION = 2
 JOIN_CODE_TAG = b"p2pwillow/v1/join-code\x00"
-JOIN_CHECK_BYTES = 4
+JOIN_KEY_TAG = b"p2pwillow/v1/join-key\x00"
+JOIN_CHECK_BYTES = 3
+KEY_PRINT_BYTES = 10
+"""80 bits of the host's keys: finding other keys with the same print is out of reach."""
 _FAMILIES = {4: 4, 6: 16}
-"""Address family byte -> address length."""
+"""Address family -> address length."""
 _BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-MIN_CODE_CHARS = 71
-"""An IPv4 code: 44 bytes in base32; an IPv6 code is 90 characters."""
-MAX_CODE_CHARS = 90
+GROUP = 4
+"""Characters per group, as the code is printed and read aloud."""
+CODE_CHARS = {4: 32, 6: 52}
+"""Base32 characters (no dashes) of a code by address family: 20 and 32 bytes."""
+MIN_CODE_CHARS = 32
+MAX_CODE_CHARS = 52
 
 BAD_TXT = WireReason.BAD_TXT
 BAD_CODE = WireReason.BAD_JOIN_CODE
@@ -51,32 +57,50 @@ def _join_check(payload: bytes) -> bytes:
     return hashlib.sha256(JOIN_CODE_TAG + payload).digest()[:JOIN_CHECK_BYTES]
 
 
+def key_print(statement: KeyStatement) -> bytes:
+    """What a join code holds of its host's keys (SPEC 8.6): the first 10 bytes of the hash of
+    its identity key and CURVE key, so that only a host holding both answers to the code."""
+    digest = hashlib.sha256(JOIN_KEY_TAG + statement.identity_key + statement.curve_key)
+    return digest.digest()[:KEY_PRINT_BYTES]
+
+
 @dataclass(frozen=True, slots=True)
 class JoinCode:
-    """Where a table's host listens and which CURVE key it holds, as one copy-pasteable word."""
+    """Where a table's host listens and a print of the keys it holds, short enough to read
+    aloud: 32 base32 characters for an IPv4 address, printed in groups of 4."""
 
     host: str
     port: int
-    curve_key: bytes
+    key_print: bytes
 
     def __post_init__(self) -> None:
         address = ipaddress.ip_address(self.host)  # ValueError for a name: codes hold addresses
         object.__setattr__(self, "host", str(address))
         if not 0 < self.port < 65536:
             raise ValueError("a port is 1..65535")
-        if len(self.curve_key) != CURVE_KEY_BYTES:
-            raise ValueError(f"a CURVE key is {CURVE_KEY_BYTES} bytes")
+        if len(self.key_print) != KEY_PRINT_BYTES:
+            raise ValueError(f"a key print is {KEY_PRINT_BYTES} bytes")
+
+    @classmethod
+    def of(cls, host: str, port: int, statement: KeyStatement) -> JoinCode:
+        """The code of a host at host:port holding the keys of `statement`."""
+        return cls(host, port, key_print(statement))
+
+    def names(self, statement: KeyStatement) -> bool:
+        """Whether a host answering with `statement` holds the keys this code names."""
+        return key_print(statement) == self.key_print
 
     def encode(self) -> str:
         address = ipaddress.ip_address(self.host)
         payload = (
-            bytes([JOIN_CODE_VERSION, address.version])
+            bytes([JOIN_CODE_VERSION << 4 | address.version])
             + address.packed
             + self.port.to_bytes(2, "big")
-            + self.curve_key
+            + self.key_print
         )
         text = base64.b32encode(payload + _join_check(payload)).decode("ascii")
-        return text.rstrip("=").lower()
+        text = text.rstrip("=").lower()
+        return "-".join(text[i : i + GROUP] for i in range(0, len(text), GROUP))
 
     @classmethod
     def decode(cls, text: str) -> JoinCode:
@@ -91,27 +115,27 @@ class JoinCode:
                 BAD_CODE, "not a join code: use the letters a-z and digits 2-7 it was printed with"
             )
         if len(cleaned) < MIN_CODE_CHARS:
-            raise WireError(BAD_CODE, "the join code is too short: copy all of it")
-        if len(cleaned) > MAX_CODE_CHARS:
-            raise WireError(BAD_CODE, "too long for a join code")
-        try:
-            raw = base64.b32decode(cleaned + "=" * (-len(cleaned) % 8))
-        except (binascii.Error, ValueError):
-            raise WireError(BAD_CODE, "the join code has the wrong length") from None
+            raise WireError(BAD_CODE, "the join code is too short: a group or a letter is missing")
+        if len(cleaned) not in CODE_CHARS.values():
+            raise WireError(
+                BAD_CODE,
+                "the join code has the wrong length: a letter is missing or one too many",
+            )
+        raw = base64.b32decode(cleaned + "=" * (-len(cleaned) % 8))
+        if base64.b32encode(raw).decode("ascii").rstrip("=") != cleaned:
+            # the last letter's unused bits are not zero: a mistyped last letter
+            raise WireError(BAD_CODE, "the join code's check does not match: a letter is mistyped")
         payload, check = raw[:-JOIN_CHECK_BYTES], raw[-JOIN_CHECK_BYTES:]
         if _join_check(payload) != check:
-            raise WireError(
-                BAD_CODE, "the join code's check does not match: a character is mistyped or missing"
-            )
-        if payload[0] != JOIN_CODE_VERSION:
-            raise WireError(BAD_CODE, f"a join code of version {payload[0]}: upgrade p2pwillow")
-        size = _FAMILIES.get(payload[1])
-        if size is None:
-            raise WireError(BAD_CODE, f"unknown address family {payload[1]} in the join code")
-        if len(payload) != 2 + size + 2 + CURVE_KEY_BYTES:
-            raise WireError(BAD_CODE, "the join code has the wrong length")
-        address = ipaddress.ip_address(payload[2 : 2 + size])
-        rest = payload[2 + size :]
+            raise WireError(BAD_CODE, "the join code's check does not match: a letter is mistyped")
+        version, family = payload[0] >> 4, payload[0] & 0x0F
+        if version != JOIN_CODE_VERSION:
+            raise WireError(BAD_CODE, f"a join code of version {version}: upgrade p2pwillow")
+        size = _FAMILIES.get(family)
+        if size is None or len(cleaned) != CODE_CHARS[family]:
+            raise WireError(BAD_CODE, f"unknown address family {family} in the join code")
+        address = ipaddress.ip_address(payload[1 : 1 + size])
+        rest = payload[1 + size :]
         port = int.from_bytes(rest[:2], "big")
         if port == 0:
             raise WireError(BAD_CODE, "the join code names port 0")
@@ -133,15 +157,25 @@ class TableAd:
     addresses: tuple[str, ...] = ()
     port: int = 0
     instance: str = field(default="", compare=False)
+    host_name: str = ""
+    """The host player's name (TXT `host`); empty if the record does not say it."""
 
     @property
     def joinable(self) -> bool:
         return self.version == PROTOCOL_VERSION and self.statement is not None
 
+    @property
+    def host(self) -> str:
+        """The host as a screen shows it: its name (if the record says it) and the fingerprint
+        of its identity key (SPEC 6.2), e.g. `Ann #K7QD`."""
+        if self.statement is None:
+            return self.host_name or "an unknown host"
+        return named(self.host_name or "a host", self.statement.identity_key)
+
     def txt(self) -> dict[str, str]:
         """The TXT record's keys and values (SPEC 8.7)."""
         assert self.statement is not None
-        return {
+        record = {
             "v": str(self.version),
             "name": self.name,
             "free": str(self.seats_free),
@@ -149,12 +183,15 @@ class TableAd:
             "id": self.statement.identity_key.hex(),
             "sig": self.statement.sig.hex(),
         }
+        if self.host_name:
+            record["host"] = self.host_name
+        return record
 
     def join_code(self) -> JoinCode:
         if not self.joinable or not self.addresses or not self.port:
             raise WireError(BAD_TXT, f"table {self.name!r} cannot be joined from its record")
         assert self.statement is not None
-        return JoinCode(self.addresses[0], self.port, self.statement.curve_key)
+        return JoinCode.of(self.addresses[0], self.port, self.statement)
 
 
 def _text(properties: Mapping[bytes, bytes | None], key: str) -> str:
@@ -199,6 +236,13 @@ def parse_txt(
     free_text = _text(properties, "free")
     if not free_text.isdigit() or int(free_text) > MAX_SEATS:
         raise WireError(BAD_TXT, f"'free' is not a number of seats 0..{MAX_SEATS}")
+    host_name = ""
+    if properties.get(b"host") is not None:
+        host_name = _text(properties, "host")
+        try:
+            HOST_NAME.normalize(host_name, "host")
+        except FieldError as exc:
+            raise WireError(BAD_TXT, f"the host's {exc}") from None
     common = {
         "name": name,
         "seats_free": int(free_text),
@@ -206,6 +250,7 @@ def parse_txt(
         "addresses": tuple(addresses),
         "port": port,
         "instance": instance,
+        "host_name": host_name,
     }
     if version != PROTOCOL_VERSION:
         return TableAd(statement=None, **common)  # type: ignore[arg-type]

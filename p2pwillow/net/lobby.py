@@ -44,7 +44,8 @@ from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import GAME_ID_BYTES, Entry
 from p2pwillow.ledger.errors import RemoteProtocolError
-from p2pwillow.net.discovery import Advertiser, JoinCode, TableAd
+from p2pwillow.net.discovery import Advertiser, JoinCode, TableAd, lan_addresses
+from p2pwillow.net.doorbell import answer, ring
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
 from p2pwillow.net.roster import (
@@ -117,6 +118,7 @@ class LobbyFailure(enum.Enum):
     HOST_LEFT = "host-left"
     REFUSED = "refused"
     GAME_OVER = "game-over"
+    NO_ADDRESS = "no-address"
     BUSY = "busy"
 
 
@@ -140,15 +142,36 @@ def same_name(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-async def start_transport(keys: NodeKeys, address: str, port: int) -> Transport:
-    """This node's transport, bound on address:port with its door open (the lobby).
+async def start_transport(
+    keys: NodeKeys, address: str, port: int, *, doorbell: bool = False
+) -> Transport:
+    """This node's transport, bound on address:port with its door open (the lobby), and with
+    `doorbell` answering guests who ring with a join code (SPEC 8.6): a host's.
     LobbyError(port-in-use) if it cannot listen there."""
-    transport = Transport(keys_pair(keys), host=address, port=port, accept_unpinned=True)
+    transport = Transport(
+        keys_pair(keys),
+        host=address,
+        port=port,
+        accept_unpinned=True,
+        doorbell=answer(statement_of(keys)) if doorbell else None,
+    )
     try:
         await transport.start()
     except TransportError as exc:
+        if exc.no_address:
+            raise LobbyError(LobbyFailure.NO_ADDRESS, not_here(address)) from None
         raise LobbyError(LobbyFailure.PORT_IN_USE, str(exc)) from None
     return transport
+
+
+def not_here(address: str) -> str:
+    """The line for an address to listen on that this machine does not have."""
+    mine = lan_addresses()
+    have = f"its addresses are {', '.join(mine)}" if mine else "it has no LAN address"
+    return (
+        f"{address} is not an address of this machine ({have}); "
+        "leave out --address to use the one it goes out of"
+    )
 
 
 def _decode(r: Received) -> HelloFrame | LobbyFrame | EntriesFrame | None:
@@ -312,7 +335,7 @@ class HostLobby:
         door = cls(keys, me.name, plan, address=me.host, port=me.port, say=say)
         door.transport = transport
         transport.door = door.door
-        door.join_code = JoinCode(me.host, transport.port, keys.curve_public)
+        door.join_code = JoinCode.of(me.host, transport.port, door._statement)
         door._game = seating.genesis.game
         door._serial = roster.serial + len(seating.newcomers)
         door._genesis = seating.genesis
@@ -333,9 +356,9 @@ class HostLobby:
 
     async def open(self) -> JoinCode:
         """Bind the ROUTER (door open) and advertise; the code a guest pastes to join."""
-        self.transport = await start_transport(self.keys, self.address, self._port)
+        self.transport = await start_transport(self.keys, self.address, self._port, doorbell=True)
         self.transport.door = self.door
-        self.join_code = JoinCode(self.address, self.transport.port, self.keys.curve_public)
+        self.join_code = JoinCode.of(self.address, self.transport.port, self._statement)
         if self._advertise:
             await self._start_advertising()
         return self.join_code
@@ -343,7 +366,7 @@ class HostLobby:
     async def _start_advertising(self) -> None:
         """Advertise the table with the seats free now; one line if the LAN will not have it."""
         assert self.transport is not None
-        ad = TableAd(self.plan.name, self._free(), self._statement)
+        ad = TableAd(self.plan.name, self._free(), self._statement, host_name=self.name)
         advertiser = Advertiser(ad, self.transport.port, [self.address])
         try:
             await advertiser.start()
@@ -849,7 +872,10 @@ class GuestLobby:
         port: int = 0,
         say: Say = _quiet,
         connect_within: float = CONNECT_WITHIN,
+        host_key: KeyStatement | None = None,
     ) -> None:
+        """`host_key`: the host's key statement if known already (from the table's record,
+        SPEC 8.7); else the guest rings for it (8.6)."""
         if not names:
             raise ValueError("a guest needs a name")
         self.keys = keys
@@ -862,11 +888,16 @@ class GuestLobby:
         self._statement = statement_of(keys)
         self._connect_within = connect_within
         self.transport: Transport | None = None
+        self._host_key = host_key
+        if host_key is not None and not code.names(host_key):
+            raise ValueError("the host's key statement is not the one the join code names")
 
     async def seat(self) -> Seating:
         self.transport = await start_transport(self.keys, self._address, self._port)
         transport = self.transport
-        host = self.code.curve_key
+        if self._host_key is None:
+            self._host_key = await self._ring()
+        host = self._host_key.curve_key
         if host == self.keys.curve_public:
             raise LobbyError(LobbyFailure.REFUSED, "that is this player's own table")
         transport.connect(host, self.code.host, self.code.port)
@@ -899,6 +930,23 @@ class GuestLobby:
                 transport.accept_unpinned = False
                 transport.set_pins(p.statement for p in seating.others)
                 return seating
+
+    async def _ring(self) -> KeyStatement:
+        """The host's key statement, asked for at the code's address (SPEC 8.6)."""
+        rang = await ring(self.code, self._connect_within)
+        if rang.statement is not None:
+            return rang.statement
+        where = f"{self.code.host}:{self.code.port}"
+        if rang.others:
+            raise LobbyError(
+                LobbyFailure.WRONG_KEY,
+                f"the host at {where} does not hold the keys this join code names "
+                "(an old code, or another program on that port)",
+            )
+        raise LobbyError(
+            LobbyFailure.UNREACHABLE,
+            f"nothing answers at {where} (is the host running, and on this network?)",
+        )
 
     async def _reach(self, transport: Transport, host: bytes) -> None:
         """Wait until the CURVE handshake with the host succeeds; else say why it does not.
@@ -1035,7 +1083,8 @@ class GuestLobby:
     async def leave(self) -> None:
         """Stand up before the genesis (the host frees the seat) and close the transport."""
         if self.transport is not None:
-            self.transport.send(self.code.curve_key, encode_frame(Stand().frame()))
+            if self._host_key is not None:
+                self.transport.send(self._host_key.curve_key, encode_frame(Stand().frame()))
             await asyncio.sleep(0.05)
             await self.transport.close()
             self.transport = None

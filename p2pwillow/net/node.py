@@ -96,8 +96,10 @@ from p2pwillow.client import Notice, Shown
 from p2pwillow.crypto.group import DecodeError, Rng
 from p2pwillow.keeping import HAND_SECRET, GameFiles, KeepError
 from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.chain import Admission
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
+from p2pwillow.ledger.identity import named
 from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
@@ -301,6 +303,10 @@ class NotSeated(NodeError):
     """A newcomer gave up: its `join` did not come into the chain in time (SPEC 8.9)."""
 
 
+class NotAdmitted(NodeError):
+    """A newcomer's admission was refused by a seated player (SPEC 6.6): it holds no seat."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotSeat:
     """The local seat plays as a bot of `level` (`samples` Monte Carlo deals per betting
@@ -431,11 +437,18 @@ class Node:
         """Seats whose player is known to have left for good (`peer_left`, a `leave`)."""
         self._leave_wanted = False
         self._sit_in_wanted = False
+        self._admission_answer: tuple[bytes, bool] | None = None
+        """The person's answer to a newcomer's admission: its join's hash, and whether everyone
+        saw the same code (SPEC 6.6, 8.9)."""
+        self._admission_told: Admission | None = None
         self._leaving: dict[int, int] = {}
         """seat -> seq of its `leave`, for seats let go once they hold it (SPEC 8.9)."""
         self._farewells: dict[int, float] = {}
         """seat -> when a seat that holds its `leave` was told this node's head."""
         self._arrivals: dict[bytes, _Arrival] = {}
+        self.newcomer_coming = False
+        """A newcomer the host announced has not joined yet (loop thread writes, the worker
+        reads: one bool)."""
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
@@ -700,6 +713,28 @@ class Node:
         self._sit_in_wanted = True
         self._publish(notice="you play again from the next hand the rules allow")
         self._poke()
+
+    def answer_admission(self, same: bool) -> None:
+        """The person compared the new safety code aloud with everyone at the table: `same`
+        admits the newcomer whose admission is open, otherwise this seat refuses it (SPEC 6.6).
+        A newcomer answering for itself with `same` False leaves the table."""
+        admission = self._play.admission
+        if admission is None or self._closing or self._ended is not None:
+            return
+        self._admission_answer = (admission.join, same)
+        self._poke()
+
+    def admission_wish(self, admission: Admission | None) -> bool | None:
+        """This seat's answer to `admission`: a bot admits; a person as they answered it, or
+        None while they have not (read by the seat's policy, SPEC 8.9)."""
+        if admission is None:
+            return None
+        if self.bot is not None:
+            return True
+        answer = self._admission_answer
+        if answer is None or answer[0] != admission.join:
+            return None
+        return answer[1]
 
     def clock_move(self, move: ClockMove) -> None:
         """A move about the clock (SPEC 3.14): the node's own step makes it at once; if the
@@ -1081,7 +1116,9 @@ class Node:
         if result.plays:
             self._sit_in_wanted = False
         self._send(result.out)
-        if result.left is not None:
+        if result.refused is not None:
+            self._not_admitted(result.refused, own=result.own_refusal)
+        elif result.left is not None:
             self._end_game(result.left, event="left_table")
         elif result.over is not None:
             self._end_game(result.over)
@@ -1096,6 +1133,19 @@ class Node:
         self._say(reason)
         self._event(event, hands=self.hands_played, reason=reason, **self._counters())
         self._publish(notice=reason)
+        self._finish(reason)
+
+    def _not_admitted(self, reason: str, *, own: bool) -> None:
+        """This newcomer holds no seat: a seated player refused it, or its own person did
+        (SPEC 6.6). The node stops; a refusal by another is a failure with its own exit code."""
+        if self._ended is not None:
+            return
+        self._ended = reason
+        self._say(reason)
+        self._event("not_admitted", reason=reason, own=own)
+        self._publish(notice=reason)
+        if not own:
+            self.failure = NotAdmitted(reason)
         self._finish(reason)
 
     def _send(self, out: Output, adopted: Entry | None = None) -> None:
@@ -1174,7 +1224,8 @@ class Node:
                 stops=ev.stops,
             )
         elif isinstance(ev, EntryRefused) and ev.author == self.seat:
-            if self.bot is None:
+            # (an answer to an admission another seat closed first changes nothing)
+            if self.bot is None and ev.kind not in (k.Admit.KIND, k.Refuse.KIND):
                 self._publish(notice=f"the dealer refused your {ev.kind}: {ev.detail}")
             self._poke()
 
@@ -1338,6 +1389,35 @@ class Node:
         self._event("newcomer", peer=player.seat, player=player.name)
         self._follow_links()
 
+    def _tell_admissions(self, admission: Admission | None) -> None:
+        """Say each newcomer's admission as it opens (what to compare, with whom) and how
+        each one closed (SPEC 6.6, 8.9)."""
+        while self._play.admissions_closed:
+            closed, refusal = self._play.admissions_closed.popleft()
+            who = named(closed.name, closed.identity_key)
+            if refusal is None:
+                self._say(f"everyone admitted {who}: it plays from the next hand")
+                self._event("admitted", peer=closed.seat, player=closed.name)
+                continue
+            author, reason = refusal
+            by = "you" if author == self.seat else self._names.get(author, f"seat {author}")
+            text = f"{who} was refused by {by}: {reason}; it plays no hand"
+            self._say(text)
+            if closed.seat != self.seat:
+                self._publish(notice=text)
+            self._event("refused", peer=closed.seat, by=author, reason=reason)
+        told = self._admission_told
+        if admission is not None and (told is None or told.join != admission.join):
+            who = named(admission.name, admission.identity_key)
+            what = "you take" if admission.seat == self.seat else f"{who} takes"
+            self._say(
+                f"{what} seat {admission.seat}: compare the new safety code "
+                f"{self._play.safety_code} aloud with everyone at the table; no hand "
+                "starts until every player has answered"
+            )
+            self._event("admission", peer=admission.seat, player=admission.name)
+        self._admission_told = admission
+
     def _awaited(self, player: RosterPlayer) -> bool:
         """The newcomer `player` (of the restored table.json) may still be waiting for its
         seat: no `join` of its key is in the restored chain (one that joined and left since
@@ -1393,17 +1473,24 @@ class Node:
             self._door.table_now(table, open_=not ended)
         self._table_told = table, ended
         code = self._play.safety_code
+        admission = self._play.admission
         if self._play.watching:
             self._code_shown = code  # (a newcomer shows the table's code once it is seated)
         elif code and code != self._code_shown:
             self._code_shown = code
             text = f"the table changed: the safety code is now {code}"
             self._say(text)
-            self._publish(notice=text)
+            if admission is None:  # (a newcomer's admission has a screen of its own)
+                self._publish(notice=text)
             self._event("safety_code", safety_code=code)
+        self._tell_admissions(admission)
         if self._play.join_sent is not None and self._play.join_sent != self._join_told:
             self._join_told = self._play.join_sent
             self._event("join_sent", hand=self._join_told, head=self._rep.head_seq)
+        self.newcomer_coming = any(
+            a.joined_at is None and table.get(a.player.seat, ("", ""))[1] != a.player.identity_key
+            for a in self._arrivals.values()
+        )
         for key, arrival in list(self._arrivals.items()):
             p = arrival.player
             if table.get(p.seat, ("", ""))[1] == p.identity_key:
@@ -1413,6 +1500,9 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
+            elif arrival.joined_at is not None:
+                # it joined, and is gone since (refused, or it left): let go as a leaver is
+                del self._arrivals[key]
             elif (
                 self._door is not None and self._rep.status(key).last_heard is not None
             ) and now - arrival.since <= JOIN_WITHIN:
@@ -1448,6 +1538,10 @@ class _StepResult:
     """This seat does not sit out, in its chain: the person's wish to sit in is met. (Not
     once its `sit_in` is written: the sequencer refuses one that the next hand's start beat,
     and the seat writes it again after that hand, as long as the wish lasts.)"""
+    refused: str | None = None
+    """This newcomer holds no seat: its admission was refused (why, in words)."""
+    own_refusal: bool = False
+    """`refused` by this seat's own player."""
 
 
 class _Play:
@@ -1502,6 +1596,11 @@ class _Play:
         """The hand after which this newcomer last wrote its `join`."""
         self._code_of: tuple[bytes | None, Mapping[int, bytes], str] | None = None
         """The game and seats `safety_code` was last worked out for here, and the code."""
+        self.admission: Admission | None = None
+        """The newcomer's admission open in the chain now (SPEC 6.6), read from the loop."""
+        self.admissions_closed: deque[tuple[Admission, tuple[int, str] | None]] = deque()
+        """Each admission that closed since the loop last looked, with the seat that refused
+        it and why (None: admitted, or its newcomer left)."""
 
     @property
     def ready(self) -> bool:
@@ -1598,6 +1697,8 @@ class _Play:
         caught_up = s.ledger.head_seq >= self.peer_head
         if s.seat is None or not s.between_hands or not caught_up:
             return _StepResult(Output())
+        if s.admission is not None:
+            return _StepResult(Output())  # another newcomer's admission first (SPEC 6.6)
         if self._join_asked == s.hand_number:
             return _StepResult(Output())
         self._join_asked = s.hand_number
@@ -1820,6 +1921,11 @@ class _Play:
             and ledger.identities.get(s.seat) == self.keys.identity.public_key
         ):
             self.watching = False  # its join is in the chain: a seat like any other
+        admission = ledger.admission
+        was = self.admission
+        if was is not None and (admission is None or admission.join != was.join):
+            self.admissions_closed.append((was, ledger.refusal_of(was.join)))
+        self.admission = admission
         # the code is the game's and the seats' (SPEC 6.7): worked out again when they change
         seats, known = ledger.identities, self._code_of
         if known is None or known != (ledger.game, seats, self.safety_code):
@@ -1928,10 +2034,14 @@ class _Play:
             end=node.end_wanted,
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
+            admit=node.admission_wish(s.admission),
+            newcomer_coming=node.newcomer_coming,
         )
         dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
+                if move.refused:
+                    return _StepResult(out, refused=move.reason, own_refusal=move.left)
                 if move.left:
                     return _StepResult(out, tuple(notices), left=move.reason)
                 return _StepResult(out, tuple(notices), over=move.reason)
@@ -1950,6 +2060,14 @@ class _Play:
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
+            elif move.do is Do.ADMIT or move.do is Do.REFUSE:
+                answer = (
+                    s.admit if move.do is Do.ADMIT else functools.partial(s.refuse, move.reason)
+                )
+                try:
+                    out += self._call(answer)
+                except IllegalAction:
+                    return _StepResult(out)  # the state moved: the policy looks again next step
             else:
                 out += self._call(s.start_hand)
                 dealt = True
@@ -1996,6 +2114,7 @@ __all__ = [
     "BotSeat",
     "Node",
     "NodeError",
+    "NotAdmitted",
     "NotSeated",
     "StoreUnwritable",
     "Traffic",

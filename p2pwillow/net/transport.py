@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import errno
 import logging
 import socket
 import sys
@@ -51,6 +52,7 @@ import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pwillow import descriptors
+from p2pwillow.net.doorbell import open_doorbell
 from p2pwillow.net.keys import CURVE_KEY_BYTES, CurveKeyPair, KeyStatement
 from p2pwillow.net.wire import MAX_FRAME_BYTES
 
@@ -68,6 +70,8 @@ HEARTBEAT_TIMEOUT_MS = 3000
 REFUSED_RETRY = 0.25
 REFUSED_RETRY_MAX = 4.0
 """After a refusal, dial again after 0.25 s, doubling up to 4 s."""
+PORT_TRIES = 20
+"""Random ports tried for one whose UDP twin is free too (the doorbell's)."""
 SHED_POLL_MS = 100
 """The shedder looks whether its transport is closing this often."""
 HANDSHAKE_IVL_MS = 3000
@@ -88,7 +92,16 @@ of the loop, so that a flood of frames does not hold the loop."""
 
 
 class TransportError(Exception):
-    """The transport cannot do what was asked (a port in use, a bad address); one line."""
+    """The transport cannot do what was asked (a port in use, a bad address); one line.
+    `no_address`: the address to listen on is not one of this machine's."""
+
+    def __init__(self, message: str, *, no_address: bool = False) -> None:
+        super().__init__(message)
+        self.no_address = no_address
+
+
+NO_ADDRESS_ERRNOS = frozenset({errno.EADDRNOTAVAIL, errno.ENODEV, 10049})
+"""Binding failed because no interface has the address (10049: Windows' WSAEADDRNOTAVAIL)."""
 
 
 class ConnectionState(enum.Enum):
@@ -260,8 +273,12 @@ class Transport:
         port: int = 0,
         accept_unpinned: bool = False,
         hwm: int = HWM,
+        doorbell: bytes | None = None,
     ) -> None:
         self.keys = keys
+        self._doorbell = doorbell
+        """The answer to a guest's question on UDP at this port (SPEC 8.6), if it answers."""
+        self._bell: asyncio.DatagramTransport | None = None
         self.host = host
         self.accept_unpinned = accept_unpinned
         self.counters = Counters()
@@ -337,22 +354,38 @@ class Transport:
         )
         self._shedder.start()
         try:
-            if self._requested_port:
-                router.bind(tcp_endpoint(self.host, self._requested_port))
-                self._port = self._requested_port
-            else:
-                self._port = router.bind_to_random_port(
-                    tcp_endpoint(self.host, 0).rsplit(":", 1)[0]
-                )
-        except zmq.ZMQError as exc:
+            await self._bind(router)
+        except (zmq.ZMQError, OSError) as exc:
             router.close(0)
             await self.close()
             raise TransportError(
-                f"cannot listen on {self.host}:{self._requested_port or 'any port'}: {exc}"
+                f"cannot listen on {self.host}:{self._requested_port or 'any port'}: {exc}",
+                no_address=exc.errno in NO_ADDRESS_ERRNOS,
             ) from None
         self._router = router
         self._watching = _selector(asyncio.get_running_loop())
         self._watching.add_reader(router.FD, self._readable)
+
+    async def _bind(self, router: zmq.Socket[bytes]) -> None:
+        """Bind the ROUTER, and the doorbell (if this node answers) on the same port number in
+        UDP: the port asked for, or any free port where both are free."""
+        if self._requested_port:
+            router.bind(tcp_endpoint(self.host, self._requested_port))
+            if self._doorbell is not None:
+                self._bell = await open_doorbell(self.host, self._requested_port, self._doorbell)
+            self._port = self._requested_port
+            return
+        for _ in range(PORT_TRIES):
+            port = router.bind_to_random_port(tcp_endpoint(self.host, 0).rsplit(":", 1)[0])
+            try:
+                if self._doorbell is not None:
+                    self._bell = await open_doorbell(self.host, port, self._doorbell)
+            except OSError:
+                router.unbind(cast(bytes, router.last_endpoint))
+                continue
+            self._port = port
+            return
+        raise OSError("no port free for both TCP and UDP")
 
     @property
     def port(self) -> int:
@@ -384,6 +417,9 @@ class Transport:
         self._listener = None
         self._inbox.clear()
         self._arrived.set()  # a recv waiting now ends: the transport is not started
+        if self._bell is not None:
+            self._bell.close()
+            self._bell = None
         for sock in (self._router_monitor, self._router, self._zap):
             if sock is not None:
                 sock.close(0)

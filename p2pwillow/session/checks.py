@@ -200,6 +200,28 @@ def _join(st: SessionState, e: Entry) -> Commit:
     return commit
 
 
+def _admit(st: SessionState, e: Entry) -> Commit:
+    """SPEC 6.6: a seated player admits the newcomer (the ledger checked that its admission is
+    open and that the answer is its own); the rules see nothing of it."""
+    _between(st, "a player admits a newcomer")
+    return lambda: []
+
+
+def _refuse(st: SessionState, e: Entry) -> Commit:
+    """SPEC 6.6, 3.11: a seated player refuses the newcomer, which leaves the table as if it
+    had left itself: the game keeps its stack (what it brought) for its key."""
+    body = _body(e, k.Refuse)
+    _between(st, "a player refuses a newcomer")
+    game = st.game
+    _rules(lambda: game.verify_leave(body.seat))
+
+    def commit() -> list[SessionEvent]:
+        game.leave(body.seat)
+        return []
+
+    return commit
+
+
 def _seat_move(
     st: SessionState,
     e: Entry,
@@ -931,6 +953,8 @@ def _table_stop(st: SessionState, e: Entry) -> Commit:
 CHECKS: Mapping[str, Check] = {
     k.SeatAcceptance.KIND: _seat,
     k.Join.KIND: _join,
+    k.Admit.KIND: _admit,
+    k.Refuse.KIND: _refuse,
     k.Leave.KIND: _leave,
     k.SitIn.KIND: _sit_in,
     k.HandStart.KIND: _hand_start,

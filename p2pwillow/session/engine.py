@@ -40,7 +40,7 @@ from p2pwillow.cards import Card
 from p2pwillow.crypto.group import G, Rng
 from p2pwillow.games import BY_ENTRY
 from p2pwillow.ledger import kinds as k
-from p2pwillow.ledger.chain import Ledger
+from p2pwillow.ledger.chain import Admission, Ledger
 from p2pwillow.ledger.entry import GENESIS_PREV, AuthoredEntry, Entry
 from p2pwillow.ledger.errors import LocalProtocolError, Reason, RemoteProtocolError
 from p2pwillow.ledger.fields import Body
@@ -114,6 +114,8 @@ SEAT_CHANGES = frozenset(
         k.Leave.KIND,
         k.SitIn.KIND,
         k.Join.KIND,
+        k.Admit.KIND,
+        k.Refuse.KIND,
         k.RulingSitIn.KIND,
         k.RulingEnd.KIND,
     }
@@ -774,6 +776,7 @@ class Session:
         new.clock.voted, new.clock.voted_hand = old.clock.voted, old.clock.voted_hand
         new.clock.now = old.clock.now
         new.refused = old.refused
+        new.answer_sent = old.answer_sent
         self._state = new
         self._settle_decision()
         return Output((), (ChainCut(seq),))
@@ -807,6 +810,8 @@ class Session:
             raise IllegalAction(f"seat {st.game.next_button()} deals the next hand")
         if st.start_sent is not None:
             raise IllegalAction("this seat's start of the next hand is on its way")
+        if st.ledger.admission is not None:
+            raise IllegalAction("the table is comparing the new safety code with a newcomer")
         players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players if p.plays]
         return self._emit(k.HandStart(dealer=me, players=players)) + self._auto()
 
@@ -847,6 +852,66 @@ class Session:
             buy_in=st.game.buy_in_due(key),
         )
         return self._emit(body) + self._auto()
+
+    @property
+    def admission(self) -> Admission | None:
+        """The newcomer whose admission is open (SPEC 6.6): no hand starts until every seated
+        player has admitted it, or one refused it."""
+        return self._state.ledger.admission
+
+    def admit(self) -> Output:
+        """This seat's player compared the new safety code aloud with everyone at the table
+        and everyone saw the same: admit the newcomer (SPEC 6.6, 6.7). IllegalAction if no
+        admission is open or this seat has answered it."""
+        body = self._answer(admitting=True)
+        return self._emit(k.Admit(seat=body.seat, join=body.join.hex())) + self._auto()
+
+    def refuse(self, reason: str) -> Output:
+        """Keep the newcomer out (the codes differ, or not everyone confirmed in time): its
+        seat is free again once the refusal is placed (SPEC 6.6); a seat that admitted it may
+        still refuse it (its admission took too long, say). IllegalAction if no admission is
+        open or an answer of this seat's is on its way."""
+        body = self._answer(admitting=False)
+        text = reason.strip()[:200] or "refused"
+        return (
+            self._emit(k.Refuse(seat=body.seat, join=body.join.hex(), reason=text)) + self._auto()
+        )
+
+    def _answer(self, *, admitting: bool) -> Admission:
+        me = self._me()
+        st = self._state
+        self._between_hands("answer a newcomer's admission")
+        admission = st.ledger.admission
+        if admission is None:
+            raise IllegalAction("no newcomer's admission is open")
+        if me not in st.ledger.identities:
+            raise IllegalAction(f"seat {me} is not seated")
+        if admitting and me in admission.admitted:
+            raise IllegalAction("this seat has admitted the newcomer already")
+        if st.answer_sent is not None:
+            raise IllegalAction("this seat's answer to the admission is on its way")
+        return admission
+
+    @property
+    def answer_pending(self) -> bool:
+        """An `admit` or `refuse` of the local seat is on its way to the sequencer."""
+        return self._state.answer_sent is not None
+
+    @property
+    def identity_key(self) -> bytes | None:
+        """The local player's identity key (None for an observer)."""
+        return None if self._identity is None else self._identity.public_key
+
+    @property
+    def answer_due(self) -> bool:
+        """The local seat owes its answer to the open admission (SPEC 6.6): it is seated, has
+        not admitted the newcomer, and no answer of its is on its way."""
+        st = self._state
+        admission = st.ledger.admission
+        me = st.seat
+        if admission is None or me is None or me not in st.ledger.identities:
+            return False
+        return me not in admission.admitted and st.answer_sent is None
 
     def end_game(self) -> Output:
         """Between hands, end the game (SPEC 7.3): every seated player's stack, signed by this
@@ -1222,6 +1287,12 @@ class Session:
             if stale or not self._passes_here(start.entry):
                 st.start_sent = None
                 st.pool.discard(start.sig)
+        answer = st.answer_sent
+        if answer is not None and self._identity is not None:
+            stale = answer.entry.counter <= st.ledger.last_counter(self._identity.public_key)
+            if stale or not self._passes_here(answer.entry):
+                st.answer_sent = None
+                st.pool.discard(answer.sig)
         sent = st.decision_sent
         if not st.decision_pending or sent is None or self._identity is None:
             return
@@ -1370,7 +1441,11 @@ class Session:
     def _pending_sent(self, sig: bytes) -> Sent | None:
         """The local seat's pending decision or `hand_start` with this signature, if any."""
         st = self._state
-        for sent in (st.decision_sent if st.decision_pending else None, st.start_sent):
+        for sent in (
+            st.decision_sent if st.decision_pending else None,
+            st.start_sent,
+            st.answer_sent,
+        ):
             if sent is not None and sent.sig == sig:
                 return sent
         return None
@@ -1384,6 +1459,8 @@ class Session:
             st.decision_sent = None
         if st.start_sent is not None and st.start_sent.sig == sig:
             st.start_sent = None
+        if st.answer_sent is not None and st.answer_sent.sig == sig:
+            st.answer_sent = None
         st.pool.discard(sig)
 
     def _emit(self, body: Body, due: Due | None = None) -> Output:
@@ -1412,6 +1489,8 @@ class Session:
                 st.pending.add(due)
             if isinstance(body, k.HandStart):
                 st.start_sent = Sent(authored, ledger.head_seq)
+            elif isinstance(body, k.Admit | k.Refuse):
+                st.answer_sent = Sent(authored, ledger.head_seq)
             # its own on its way is held (7.5); made while behind, it was not made in time
             made = math.inf if st.clock.behind else st.clock.now
             st.pool.take(authored, ledger, made)

@@ -48,6 +48,9 @@ class Step(enum.StrEnum):
     """The abort the hand's new sequencer owes after a sequencer change before the deal."""
     HAND_END = "hand_end"
     HEAD_SIGNATURE = "head_signature"
+    ADMIT = "admit"
+    """Between hands, while a newcomer's admission is open, each seated player's answer: its
+    `admit` once its player has compared the new safety code (or a `refuse`; SPEC 6.6)."""
     HAND_START = "hand_start"
     """Between hands, the next dealer's `hand_start` (SPEC 7.3)."""
     GAME_SIGNATURE = "game_signature"
@@ -96,6 +99,9 @@ class Stall(enum.Enum):
     given, or is passed to the next seat, and the seat sits out (SPEC 3.11), by a `timeout`."""
     NONE = "none"
     """Nothing: seating, and the sequencer's own steps (hand end, the abort after a change)."""
+    UNTIMED = "untimed"
+    """Nothing, and nobody is accused for it: a newcomer's admission, where people compare
+    the safety code aloud, takes the time it takes (SPEC 7.5); 8.9 bounds it instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +239,16 @@ def _owe_game_signature(ledger: Ledger, ended: GameEnded) -> Iterable[Due]:
     return [Due(s, Step.GAME_SIGNATURE) for s in ended.signers if s not in done]
 
 
+def _owe_admit(ledger: Ledger, game: Game) -> Iterable[Due]:
+    admission = ledger.admission
+    if admission is None:
+        return ()
+    return [Due(s, Step.ADMIT) for s in admission.waiting(ledger.identities)]
+
+
 def _owe_hand_start(ledger: Ledger, game: Game) -> Iterable[Due]:
+    if ledger.admission is not None:
+        return ()  # no hand starts while a newcomer's admission is open (SPEC 6.6)
     try:
         dealer = game.next_button()
     except IllegalAction:
@@ -381,6 +396,7 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),
     Rule(Step.HAND_END,       "hand_end",       SESSION, Stall.NONE,    HAND,    _owe_hand_end,       _hand_end),
     Rule(Step.HEAD_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, ENDED,   _owe_head_signature, _head_signature),
+    Rule(Step.ADMIT,          "admit",          PLAYER,  Stall.UNTIMED, BETWEEN, _owe_admit,          _never),
     Rule(Step.HAND_START,     "hand_start",     PLAYER,  Stall.SIT_OUT, BETWEEN, _owe_hand_start,     _never),
     Rule(Step.GAME_SIGNATURE, "head_signature", SESSION, Stall.SIT_OUT, GAME_END, _owe_game_signature, _game_signature),
 )

@@ -198,6 +198,11 @@ class SessionState:
     start_sent: Sent | None = None
     """The local seat's `hand_start` on its way to the sequencer (SPEC 7.3): none is made again
     until it is applied, refused, or no longer passes at the head."""
+    answer_sent: Sent | None = None
+    """The local seat's `admit` or `refuse` of a newcomer on its way to the sequencer (SPEC
+    6.6): none is made again until it is applied, refused, or can no longer be placed (a
+    sequencer change of this seat's holds a higher counter); then the player's answer is
+    written again."""
     clock: Clock = field(default_factory=Clock)
     """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
     timekeeping: Timekeeping = field(default_factory=Timekeeping)

@@ -43,10 +43,13 @@ def quorum(eligible: Sequence[int], seat: int) -> int:
 
 
 def owed(st: SessionState) -> dict[int, set[Stall]]:
-    """What each seat owes now, by what the sequencer may do about it (SPEC 7.4, 7.5)."""
+    """What each seat owes now, by what the sequencer may do about it (SPEC 7.4, 7.5). An
+    untimed step (a newcomer's admission) is not counted: nobody is accused for it."""
     out: dict[int, set[Stall]] = {}
     for d in st.dues():
-        out.setdefault(d.seat, set()).add(RULE[d.step].stall)
+        stall = RULE[d.step].stall
+        if stall is not Stall.UNTIMED:
+            out.setdefault(d.seat, set()).add(stall)
     return out
 
 

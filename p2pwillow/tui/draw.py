@@ -230,6 +230,8 @@ def _seat_box(
         head.append(_countdown(left, view, g))
         head.append(("", " "))
     head.append((name_style, s.name))
+    if s.fingerprint:
+        head.append(("class:dim", f" #{s.fingerprint}"))
     if s.you:
         head.append(("class:you", " (you)"))
     if s.dealer:
@@ -397,6 +399,8 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
         return [fit([("", "connecting to the table…")], width, g)] * min(height, 1)
     if state.mode is Mode.SEATING:
         return seating_rows(state, view, width, height, g)
+    if state.mode is Mode.ADMISSION and view.admission is not None:
+        return admission_rows(state, view, width, height, g)
     if width >= LOG_BESIDE_WIDTH:
         lw = max(LOG_WIDTH, width // 3)
         table = table_rows(view, width - lw - 3, height, g, state)
@@ -413,35 +417,100 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
     return [*table, rule, *log_rows(view, width, rest - 1, g)]
 
 
-def seating_rows(
-    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
-) -> list[Row]:
-    code = view.safety_code
+COMPARE_WITH = "Compare it aloud with everyone at the table: each of you reads"
+COMPARE_WHOLE = "the whole code from their own screen, all four groups."
+SAME_CODE = "Does everyone see the same code?"
+OTHER_CODE = "A different code means someone on the network sits in a player's place."
+
+
+def code_box(code: str, g: Glyphs) -> list[Row]:
+    """The safety code large, in its groups, to be read aloud (SPEC 6.7), and as typed."""
     spaced = "   ".join(" ".join(group) for group in code.split("-"))
     inner = len(spaced) + 4
     tl, tr, bl, br = g.corners
-    names = [f"{s.name} (you)" if s.you else s.name for s in view.seats]
-    rows: list[Row] = [
-        [("class:title", f"Seating at {view.table!r}")],
-        [],
-        [("", "Safety code")],
+    return [
         [("class:felt", tl + g.h * inner + tr)],
         [("class:felt", g.v), ("class:code", f"  {spaced}  "), ("class:felt", g.v)],
         [("class:felt", bl + g.h * inner + br)],
         [("class:dim", code)],
+    ]
+
+
+def at_the_table(view: TableView) -> Row:
+    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with."""
+    names = [f"{s.label} (you)" if s.you else s.label for s in view.seats]
+    return [("class:dim", "At the table: " + " · ".join(names))]
+
+
+def _centered(rows: list[Row], width: int, height: int, g: Glyphs) -> list[Row]:
+    top = max(0, (height - len(rows)) // 2)
+    out = [[("", " " * width)] for _ in range(top)] + [center(r, width, g) for r in rows]
+    out = out[:height]
+    return out + [[("", " " * width)]] * (height - len(out))
+
+
+def seating_rows(
+    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
+) -> list[Row]:
+    rows: list[Row] = [
+        [("class:title", f"Seating at {view.table!r}")],
+        [("", "Safety code")],
+        *code_box(view.safety_code, g),
         [],
-        [("class:strong", "Read it aloud; does everyone see the same?")],
+        [("", COMPARE_WITH)],
+        [("", COMPARE_WHOLE)],
+        [("class:strong", SAME_CODE)],
         [],
     ]
     if state.seat_answered:
         rows.append([("", "Taking your seat… waiting for everyone to be seated.")])
     else:
-        rows.append(join([key("y", "yes, take my seat"), key("n", "no, leave the table")], "    "))
-    rows += [[], [("class:dim", "Seats: " + " · ".join(names))]]
-    top = max(0, (height - len(rows)) // 2)
-    out = [[("", " " * width)] for _ in range(top)] + [center(r, width, g) for r in rows]
-    out = out[:height]
-    return out + [[("", " " * width)]] * (height - len(out))
+        rows.append(
+            join([key("y", "yes, the same: take my seat"), key("n", "no, leave the table")], "    ")
+        )
+        rows.append([("class:dim", OTHER_CODE)])
+    rows += [[], at_the_table(view)]
+    return _centered(rows, width, height, g)
+
+
+NO_CLOCK = "No hand starts until everyone has answered; nobody's clock runs."
+
+
+def admission_rows(
+    state: ScreenState, view: TableView, width: int, height: int, g: Glyphs
+) -> list[Row]:
+    """A newcomer's admission (SPEC 6.6, 8.9): the new code large, whom to compare it with,
+    the person's answer (once), and who has answered."""
+    a = view.admission
+    assert a is not None
+    if a.you_join:
+        title = f"You join {view.table!r} in seat {a.seat}"
+        yes, no = "yes, the same: take my seat", "no, leave the table"
+    else:
+        title = f"A newcomer: {a.newcomer} takes seat {a.seat} at {view.table!r}"
+        yes, no = "yes, the same: deal them in", "no: keep them out"
+    rows: list[Row] = [
+        [("class:title", title)],
+        [("", "New safety code")],
+        *code_box(view.safety_code, g),
+        [],
+        [("", COMPARE_WITH)],
+        [("", COMPARE_WHOLE)],
+        [("class:strong", SAME_CODE)],
+    ]
+    if state.admission_question:
+        rows.append(join([key("y", yes), key("n", no)], "    "))
+        rows.append([("class:dim", OTHER_CODE)])
+    else:
+        done = state.admission_answered == a.join or not a.yours_due
+        rows.append([("", ("You answered. " if done else "") + NO_CLOCK)])
+        rows.append([])
+    rows.append([])
+    answered = ", ".join(a.admitted) or "nobody yet"
+    waiting = ", ".join(a.waiting) or "nobody"
+    rows.append([("class:dim", f"Admitted: {answered}   Waiting for: {waiting}")])
+    rows.append(at_the_table(view))
+    return _centered(rows, width, height, g)
 
 
 # --- the panels under the table ---------------------------------------------------------------
@@ -455,6 +524,8 @@ def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         if view.hand:
             row.append(("class:title.text", f" · hand {view.hand}"))
         stage = "seating" if state.mode is Mode.SEATING else view.stage
+        if state.mode is Mode.ADMISSION:
+            stage = "a newcomer: compare the new code"
         if state.ended is not None:
             stage = "game over"
         row.append(("class:title.text", f" · {stage}"))
@@ -470,7 +541,7 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     """The player's own cards (numbered for picking), its layout once laid, its trades."""
     view = state.view
     blank: Row = []
-    if view is None or not view.cards or state.mode is Mode.SEATING:
+    if view is None or not view.cards or state.mode in (Mode.SEATING, Mode.ADMISSION):
         return [fit(blank, width, g), fit(blank, width, g)]
     first: Row
     if view.layout is not None:
@@ -648,7 +719,7 @@ def over_rows(state: ScreenState, view: TableView) -> list[Row]:
 def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     view = state.view
     rows: list[Row]
-    if view is None or state.mode is Mode.SEATING:
+    if view is None or state.mode in (Mode.SEATING, Mode.ADMISSION):
         rows = [[], [], []]
     elif state.over and not view.hand_running:
         rows = over_rows(state, view)

@@ -95,6 +95,10 @@ class Modes:
         """No question open and no help: the keys reach the table."""
         self.seat_question: Filter = self.table & in_mode(Mode.SEATING) & ~seat_answered
         """The safety code is shown and the person has not answered yet."""
+        self.admission_question: Filter = (
+            self.table & in_mode(Mode.ADMISSION) & Condition(lambda: state.admission_question)
+        )
+        """A newcomer's admission waits for this person's answer (SPEC 6.6)."""
         self.seated: Filter = self.table & ~in_mode(Mode.SEATING)
         self.amount: Filter = self.table & in_mode(Mode.AMOUNT)
         self.announce: Filter = self.table & in_mode(Mode.ANNOUNCE)
@@ -209,6 +213,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
         client.confirm_seat(same)
         if not same:
             leave("you left the table: the safety codes did not match")
+
+    @at_table("y", "n", when=m.admission_question)
+    def answer_admission(event: KeyPressEvent) -> None:
+        client.answer_admission(state.answer_admission(yes(event)))
 
     @at_table(END_KEY, when=m.seated, show=_TABLE)
     def ask_end(event: KeyPressEvent) -> None:

@@ -24,6 +24,9 @@ MAX_DIGITS = 12
 class Mode(enum.Enum):
     SEATING = "seating"
     """The safety code is shown; the person has not confirmed it yet."""
+    ADMISSION = "admission"
+    """A newcomer's admission is open: the new safety code is shown until everyone answered
+    (SPEC 6.6)."""
     PLAY = "play"
     AMOUNT = "amount"
     """Typing the bet, the raise-to total or the offer size."""
@@ -66,6 +69,8 @@ class ScreenState:
         self.links: Mapping[int, Link] = {}
         self.seat_confirmed = False
         self.seat_answered = False
+        self.admission_answered: str | None = None
+        """The join (hash, hex) of the admission the person answered here."""
         self.message = ""
         self.message_is_error = False
         self._keys_said = False
@@ -115,7 +120,10 @@ class ScreenState:
         if not seat_confirmed:
             self.mode = Mode.SEATING
             return
-        if self.mode is Mode.SEATING:
+        if view.admission is not None and ended is None:
+            self.mode = Mode.ADMISSION  # a screen of its own until everyone has answered
+            return
+        if self.mode in (Mode.SEATING, Mode.ADMISSION):
             self.mode = Mode.PLAY
         if view is self._sent_on:
             return
@@ -219,6 +227,27 @@ class ScreenState:
             self._say("taking your seat…")
         else:
             self._say("leaving the table: the safety codes differ", error=True)
+        return same
+
+    @property
+    def admission_question(self) -> bool:
+        """The newcomer's admission waits for this person's answer."""
+        view = self.view
+        if self.mode is not Mode.ADMISSION or view is None or view.admission is None:
+            return False
+        return view.admission.yours_due and self.admission_answered != view.admission.join
+
+    def answer_admission(self, same: bool) -> bool:
+        """The person's answer to "does everyone see the same new code?"; returns it to send."""
+        view = self.view
+        if view is not None and view.admission is not None:
+            self.admission_answered = view.admission.join
+            newcomer = view.admission.newcomer
+            if view.admission.you_join:
+                words = "taking your seat…" if same else "leaving the table: the codes differ"
+            else:
+                words = f"you admit {newcomer}" if same else f"you keep {newcomer} out"
+            self._say(words, error=not same)
         return same
 
     # --- one-key actions -----------------------------------------------------------------------

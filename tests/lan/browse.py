@@ -21,6 +21,8 @@ async def main(address: str, seconds: float) -> None:
             "addresses": list(t.addresses),
             "port": t.port,
             "key": t.statement.curve_key.hex() if t.statement else None,
+            "id": t.statement.identity_key.hex() if t.statement else None,
+            "sig": t.statement.sig.hex() if t.statement else None,
             "join_code": t.join_code().encode() if t.joinable else None,
         }
         for t in found.tables

@@ -8,6 +8,7 @@ it all and prints `flood over: ...` with what it managed. Bounded in count and t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import resource
@@ -20,6 +21,7 @@ import zmq
 
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.net.discovery import JoinCode
+from p2pwillow.net.doorbell import ring
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
 from p2pwillow.net.roster import Sit
 from p2pwillow.net.transport import tcp_endpoint
@@ -37,7 +39,7 @@ def connects(host: str, port: int, count: int, hold: float, out: list[int]) -> N
         s.close()
 
 
-def identities(code: JoinCode, count: int, hold: float, out: list[int]) -> None:
+def identities(code: JoinCode, server_key: bytes, count: int, hold: float, out: list[int]) -> None:
     ctx = zmq.Context()
     ctx.setsockopt(zmq.MAX_SOCKETS, count + 64)
     dealers = []
@@ -49,7 +51,7 @@ def identities(code: JoinCode, count: int, hold: float, out: list[int]) -> None:
         dealer.linger = 0
         dealer.curve_secretkey = curve.secret
         dealer.curve_publickey = curve.public
-        dealer.curve_serverkey = code.curve_key
+        dealer.curve_serverkey = server_key
         dealer.routing_id = curve.public
         dealer.sndhwm = 4
         dealer.connect(tcp_endpoint(code.host, code.port))
@@ -67,11 +69,14 @@ def identities(code: JoinCode, count: int, hold: float, out: list[int]) -> None:
 def main(code_text: str, ids: int, bare: int, hold: float) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (16384, 16384))
     code = JoinCode.decode(code_text)
+    # the join code names the host's keys by a print: its CURVE key is asked of its doorbell
+    rang = asyncio.run(ring(code, 30.0))
+    assert rang.statement is not None, "the host's doorbell does not answer"
     made: list[int] = []
     opened: list[int] = []
     threads = [
         threading.Thread(target=connects, args=(code.host, code.port, bare, hold, opened)),
-        threading.Thread(target=identities, args=(code, ids, hold, made)),
+        threading.Thread(target=identities, args=(code, rang.statement.curve_key, ids, hold, made)),
     ]
     for t in threads:
         t.start()

@@ -13,6 +13,7 @@ import pytest
 from lan import Lan
 
 from p2pwillow.net.discovery import JoinCode
+from p2pwillow.net.keys import KeyStatement
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -68,7 +69,9 @@ def test_python_zeroconf_in_another_process_sees_the_table(lan: Lan) -> None:
     assert table["name"] == TABLE and table["free"] == 3 and table["key"] == key
     assert table["addresses"] == [address] and table["port"] == PORT
     code = JoinCode.decode(table["join_code"])
-    assert (code.host, code.port, code.curve_key.hex()) == (address, PORT, key)
+    assert (code.host, code.port) == (address, PORT)
+    said = KeyStatement(*(bytes.fromhex(table[k]) for k in ("id", "key", "sig")))
+    assert code.names(said), "the code names the keys the record advertises"
 
 
 @pytest.mark.skipif(

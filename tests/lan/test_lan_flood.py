@@ -89,7 +89,7 @@ def test_a_flooded_door_keeps_the_table_playing_and_lets_a_newcomer_in(
          "--home", str(tmp_path / "host"), "--events", str(tmp_path / "host-events.jsonl")],
         name="host", env=ENV,
     )  # fmt: skip
-    code = host.expect(r"^willow join [a-z2-7]+$", 30).split()[-1]
+    code = host.expect(r"^willow join [a-z2-7-]+$", 30).split()[-1]
     bots = [bot(laptops[n], tmp_path, n, code) for n in range(1, PLAYERS)]
     wait_event(
         tmp_path / "host-events.jsonl",

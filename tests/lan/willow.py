@@ -54,7 +54,7 @@ def host(
          "--events", str(tmp / "host-events.jsonl")],
         name="host", env=ENV,
     )  # fmt: skip
-    line = proc.expect(r"^willow join [a-z2-7]+$", 30)
+    line = proc.expect(r"^willow join [a-z2-7-]+$", 30)
     return proc, line.split()[-1]
 
 

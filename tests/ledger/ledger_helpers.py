@@ -148,6 +148,8 @@ def sample_bodies() -> dict[str, Body]:
             genesis=hexs("g", 32),
             buy_in=1000,
         ),
+        k.Admit(seat=4, join=hexs("join", 32)),
+        k.Refuse(seat=4, join=hexs("join", 32), reason="the safety codes did not match"),
         k.SitIn(),
         k.Leave(),
         k.HandStart(dealer=1, players=[k.SeatStack(seat=s, stack=1000) for s in range(SEATS)]),

@@ -283,8 +283,61 @@ def test_join_and_leave() -> None:
         table.ledger.check_next(table.make(1, plain("check")))
     assert info.value.reason is Reason.UNKNOWN_AUTHOR
     stacks = [k.SeatStack(seat=s, stack=1000) for s in (0, 2, 3, 5)]
-    table.add(3, k.HandStart(dealer=3, players=stacks), hand=3)
+    start = k.HandStart(dealer=3, players=stacks)
+    # SPEC 6.6: no hand starts before every seated player has admitted the newcomer
+    admission = table.ledger.admission
+    assert admission is not None and admission.seat == 5
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(3, start, hand=3))
+    assert info.value.reason is Reason.BAD_SEATING
+    join = admission.join.hex()
+    for seat in (0, 2, 5, 3):
+        assert table.ledger.admission is not None
+        key = IDS[4] if seat == 5 else None
+        table.add(seat, k.Admit(seat=5, join=join), **({"key": key} if key else {}))
+    assert table.ledger.admission is None
+    table.add(3, start, hand=3)
     table.add(5, plain("check"), key=IDS[4])
+    assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
+
+
+def test_a_refused_newcomer_loses_its_seat() -> None:
+    """SPEC 6.6: one `refuse` frees the newcomer's seat, even from a seat that admitted it;
+    answers to another join, a second admit and an answer with no admission open are
+    bad-seating."""
+    table = valid_game()
+    genesis = table.ledger.hash_of(0).hex()
+    joiner = k.Join(name="Mal", identity_key=IDS[4].public_key.hex(), genesis=genesis, buy_in=1)
+    table.add(5, joiner, key=IDS[4])
+    admission = table.ledger.admission
+    assert admission is not None
+    join = admission.join.hex()
+    table.add(2, k.Admit(seat=5, join=join))
+    for seat, body in (
+        (2, k.Admit(seat=5, join=join)),
+        (0, k.Admit(seat=5, join="00" * 32)),
+        (0, k.Admit(seat=4, join=join)),
+    ):
+        with pytest.raises(RemoteProtocolError) as info:
+            table.ledger.check_next(table.make(seat, body))
+        assert info.value.reason is Reason.BAD_SEATING, body
+    other = k.Join(name="Eve", identity_key=IDS[5].public_key.hex(), genesis=genesis, buy_in=1)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(4, other, key=IDS[5]))
+    assert info.value.reason is Reason.BAD_SEATING, "one newcomer at a time"
+    # a seat that admitted may still refuse (the admission took too long)
+    table.add(2, k.Refuse(seat=5, join=join, reason="the safety codes did not match"))
+    assert 5 not in table.ledger.identities and table.ledger.admission is None
+    assert table.ledger.refused(IDS[4].public_key) == (2, "the safety codes did not match")
+    assert table.ledger.departed(5) == IDS[4].public_key
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(0, k.Admit(seat=5, join=join)))
+    assert info.value.reason is Reason.BAD_SEATING
+    with pytest.raises(RemoteProtocolError) as info:
+        table.ledger.check_next(table.make(5, plain("check"), key=IDS[4]))
+    assert info.value.reason is Reason.UNKNOWN_AUTHOR
+    stacks = [k.SeatStack(seat=s, stack=1000) for s in range(4)]
+    table.add(3, k.HandStart(dealer=3, players=stacks), hand=3)
     assert replay(table.ledger.entries).head_hash == table.ledger.head_hash
 
 
@@ -579,3 +632,18 @@ def test_a_sequencer_that_leaves_hands_sequencing_on() -> None:
     for seat in (0, 1, 3, 2):
         other.add(seat, k.Leave())
     assert other.ledger.ring == () and other.ledger.sequencer == 5
+
+
+def test_fingerprint_matches_spec() -> None:
+    """SPEC 6.2: 4 base32 characters of SHA-256 over the tag and the identity key; the same
+    key always gives the same fingerprint, and a name is shown with it."""
+    from p2pwillow.ledger.identity import fingerprint, named
+
+    key = IDS[0].public_key
+    digest = hashlib.sha256(b"p2pwillow/v1/fingerprint\x00" + key).digest()
+    expected = base64.b32encode(digest).decode("ascii")[:4]
+    assert fingerprint(key) == expected
+    assert len({fingerprint(i.public_key) for i in IDS}) == len(IDS)
+    assert named("Bob", key) == f"Bob #{expected}"
+    assert named("Bob", key.hex()) == f"Bob #{expected}"
+    assert named("Bob", "not a key") == "Bob"

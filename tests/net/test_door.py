@@ -37,6 +37,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import dump_checked
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.net.discovery import TableAd, browse
+from p2pwillow.net.doorbell import answer
 from p2pwillow.net.errors import WireError, WireReason
 from p2pwillow.net.lobby import (
     GuestLobby,
@@ -437,7 +438,11 @@ async def host_again(
     assert kept is not None
     seating = Seating.decode(kept)
     transport = Transport(
-        keys_pair(keys), host=LOOPBACK, port=seating.me.port, accept_unpinned=True
+        keys_pair(keys),
+        host=LOOPBACK,
+        port=seating.me.port,
+        accept_unpinned=True,
+        doorbell=answer(statement_of(keys)),  # (the same join code, SPEC 8.6)
     )
     await transport.start()
     transport.set_pins(p.statement for p in seating.others)

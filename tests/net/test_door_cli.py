@@ -98,7 +98,7 @@ def host(tmp: Path, *args: str, gate: Path | None = None) -> tuple[Output, str]:
                  "--no-advertise", "--home", str(home), "--events", str(events), *args,
                  gate=gate)  # fmt: skip
     out = Output(proc, "host", events)
-    code = out.wait_for(r"^willow join ([a-z2-7]+)$").group(1)
+    code = out.wait_for(r"^willow join ([a-z2-7-]+)$").group(1)
     return out, code
 
 
@@ -538,7 +538,7 @@ def test_a_host_resumed_after_a_crash_keeps_its_door(tmp_path: Path, witness: Wi
             # way; on a loaded machine the resumed host may take more than the default 8 s to
             # listen)
             procs.append(bot(tmp_path, code, 3, "--name", "Dee", "--timeout", "30"))
-            assert again.wait_for(r"^willow join ([a-z2-7]+)$").group(1) == code
+            assert again.wait_for(r"^willow join ([a-z2-7-]+)$").group(1) == code
             assert caught_up(procs[4], procs[1]) == 2
         again.wait_for(r"Dee \(normal\) joined the table in seat 3")
         with hold.shut():  # else the game may be over before the fifth bot asks (exit 17)

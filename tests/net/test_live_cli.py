@@ -80,7 +80,7 @@ def host_and_guests(
     try:
         assert first.stdout is not None
         line = first.stdout.readline()
-        m = re.fullmatch(r"willow join ([a-z2-7]+)\n", line)
+        m = re.fullmatch(r"willow join ([a-z2-7-]+)\n", line)
         assert m, line
         procs += [start(*args) for args in guests(m.group(1))]
         outputs = [p.communicate(timeout=DEADLINE)[0] for p in procs]
@@ -145,7 +145,7 @@ def test_a_bot_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None
 
 
 def test_a_malformed_join_code_is_one_line_and_exit_15() -> None:
-    code = JoinCode(LOOPBACK, 4000, bytes(32)).encode()
+    code = JoinCode(LOOPBACK, 4000, bytes(10)).encode()
     typo = code[:10] + ("a" if code[10] != "a" else "b") + code[11:]
     line = one_line(willow("join", typo, "--auto"), 15)
     assert line.startswith("willow join: that join code does not work: ")
@@ -158,7 +158,7 @@ def test_nothing_at_the_address_is_exit_10() -> None:
     with socket.socket() as s:
         s.bind((LOOPBACK, 0))
         port = s.getsockname()[1]
-    code = JoinCode(LOOPBACK, port, bytes(range(32))).encode()
+    code = JoinCode(LOOPBACK, port, bytes(range(10))).encode()
     started = time.monotonic()
     line = one_line(willow("bot", "--join", code, "--timeout", "1.5"), 10)
     where = f"{LOOPBACK}:{port}"
@@ -178,6 +178,25 @@ def test_a_port_in_use_is_exit_14(tmp_path: Path) -> None:
         result = willow("host", "--auto", "--no-advertise", *args)
     line = one_line(result, 14)
     assert line.startswith(f"willow host: cannot listen on {LOOPBACK}:{port}")
+
+
+ELSEWHERE = "192.0.2.77"
+"""An address no machine here has (TEST-NET-1, RFC 5737)."""
+
+
+def test_an_address_this_machine_lacks_is_exit_24(tmp_path: Path) -> None:
+    """`--address` names where this node listens: an address of another machine (or a typo)
+    is its own line and exit code, not a port in use, for a host, a guest and a bot."""
+    home = ["--home", str(tmp_path / "h")]
+    line = one_line(willow("host", "--auto", "--no-advertise", "--address", ELSEWHERE, *home), 24)
+    assert line.startswith(f"willow host: {ELSEWHERE} is not an address of this machine (")
+    assert line.endswith("); leave out --address to use the one it goes out of")
+    code = JoinCode(LOOPBACK, 4000, bytes(10)).encode()
+    line = one_line(willow("join", code, "--auto", "--address", ELSEWHERE, *home), 24)
+    assert line.startswith(f"willow join: {ELSEWHERE} is not an address of this machine (")
+    line = one_line(willow("bot", "--join", code, "--address", ELSEWHERE, *home), 24)
+    assert line.startswith(f"willow bot: {ELSEWHERE} is not an address of this machine (")
+    # the port in use stays exit 14 (test_a_port_in_use_is_exit_14)
 
 
 def test_bad_settings_and_no_terminal_are_usage_errors(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from p2pwillow.ledger.kinds import Genesis
 from p2pwillow.ledger.schema import schema_text
 from p2pwillow.net.discovery import JoinCode
 from p2pwillow.net.errors import WireError, WireReason
-from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan
+from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan, statement_of
 from p2pwillow.net.roster import (
     Closed,
     Joining,
@@ -113,13 +113,13 @@ def test_a_wrong_key_is_told_from_an_address_where_nothing_answers(tmp_path: Pat
     async def main() -> None:
         table = Table(tmp_path, players=3, hands=1)
         code = await table.open()
-        table.code = JoinCode(code.host, code.port, node_keys(99).curve_public)
+        table.code = JoinCode.of(code.host, code.port, statement_of(node_keys(99)))
         wrong = table.guest(1)
         with pytest.raises(LobbyError) as caught:
             await wrong.seat()
         assert caught.value.reason is LobbyFailure.WRONG_KEY
-        assert "does not hold the key in this join code" in str(caught.value)
-        table.code = JoinCode(LOOPBACK, _free_port(), code.curve_key)
+        assert "does not hold the keys this join code names" in str(caught.value)
+        table.code = JoinCode(LOOPBACK, _free_port(), code.key_print)
         nobody = table.guest(2)
         with pytest.raises(LobbyError) as caught:
             await nobody.seat()

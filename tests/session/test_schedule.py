@@ -205,6 +205,7 @@ def _play(
     mute: int | None = None,
     silent_dealer: bool = False,
     level: str = "normal",
+    newcomer: bool = False,
 ) -> Witness:
     witness = Witness()
     table = (SilentDealerTable if silent_dealer else CheckedTable)(
@@ -221,6 +222,10 @@ def _play(
     if mute is not None:
         table.muted.add(mute)
     table.play(hands)
+    if newcomer:
+        # a newcomer joins the free seat; everyone seated answers its admission (SPEC 6.6)
+        table.join(players, "newcomer")
+        table.play(1)
     table.end_game()
     # a silent seat refuses what names it, and then what follows (it holds none of it)
     assert [r for r in table.rejections if r.seat not in table.muted] == []
@@ -239,6 +244,9 @@ GAMES: dict[str, Callable[[], Witness]] = {
         3, 14, 1, deciders={1: away_in(Phase.TRADING, 1)}
     ),
     "three players, one silent from the start": lambda: _play(3, 15, 1, mute=2),
+    "three players and a newcomer admitted after hand 1": lambda: _play(
+        3, 18, 1, config=TableConfig(seats=4), newcomer=True
+    ),
     # the first dealer sends nothing: it is replaced, and its successor aborts the hand
     "four players, the dealer silent once the hand starts": lambda: _play(
         4, 17, 1, silent_dealer=True

@@ -43,9 +43,9 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path, witness: 
         assert re.search(r"Bot[12] \(easy\) sat down in seat 2: 3 of 4 seats taken", text), text
         pane.press("Enter")
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
-        seats = re.search(r"Seats: (.+)", text)
+        seats = re.search(r"At the table: (.+)", text)
         assert seats is not None, text
-        players = seats.group(1).strip().split(" · ")
+        players = [re.sub(r" #[A-Z2-7]{4}", "", p) for p in seats.group(1).strip().split(" · ")]
         assert players[0] == "Ann (you)", players
         assert sorted(players[1:]) == ["Bot1 (easy)", "Bot2 (easy)"], "the fourth seat free"
         code = re.search(r"[A-Z2-7]{5}(?:-[A-Z2-7]{5}){3}", text)

@@ -48,7 +48,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(
         joining = [(f"Bot{n}", tmp_path / f"b{n}", log) for n, log in enumerate(logs, start=1)]
         host_with_bots(pane, env, host, joining, bots, witness)
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
-        assert "Seats: Ann (you) · " in text
+        assert re.search(r"At the table: Ann #[A-Z2-7]{4} \(you\) · ", text), text
         for n in (1, 2, 3):
             assert f"Bot{n} (easy)" in text
         pane.press("y")

@@ -161,10 +161,12 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
                 await asyncio.sleep(0.01)
 
         watcher = asyncio.ensure_future(watch())
-        text = await t.wait_for("Read it aloud; does everyone see the same?")
+        text = await t.wait_for("Does everyone see the same code?")
         person.remember("seating", text)
         assert code in text and spaced(code) in text
-        assert "[y] yes, take my seat" in text
+        assert "[y] yes, the same: take my seat" in text
+        assert "Compare it aloud with everyone at the table" in text
+        assert "the whole code from their own screen, all four groups" in text
         # Nothing the person's seat made has left it before the code is confirmed.
         assert transcript_lines(path) == 1
         t.press("y")
@@ -199,7 +201,7 @@ def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
     assert "Deal size [5]" in announce
     assert "trading in turn" in announce
     assert "closes after an orbit without a trade" in announce
-    assert "bot 0 (you)" in announce and " D " in announce
+    assert re.search(r"bot 0 #[A-Z2-7]{4} \(you\)", announce) and " D " in announce
     # Trading: an illegal key, an offer bounded and validated, a bot's offer accepted.
     assert "✗ fold is not allowed in the trading phase" in seen["illegal fold"]
     assert "✗ an offer is 1 to 5 cards, not 12" in seen["offer out of bounds"]

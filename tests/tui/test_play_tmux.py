@@ -51,7 +51,7 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path, witness: Witness) -> 
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
         code = re.search(r"[A-Z2-7]{5}(?:-[A-Z2-7]{5}){3}", text)
         assert code is not None, text
-        assert "Seats: Ann (you) · Bot " in text
+        assert re.search(r"At the table: Ann #[A-Z2-7]{4} \(you\) · Bot ", text), text
         pane.press("y")
         pane.wait_for(lambda s: "hand 1" in s, "the first hand")
         pressed = 0

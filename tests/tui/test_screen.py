@@ -48,7 +48,7 @@ def run(
 
 
 async def seated(t: Terminal) -> str:
-    await t.wait_for("Read it aloud; does everyone see the same?")
+    await t.wait_for("Does everyone see the same code?")
     t.press("y")
     return await t.settled("You deal: announce.")
 
@@ -99,7 +99,7 @@ def test_unicode_suits_in_colour(tmp_path: Path) -> None:
 
 def test_ascii_suits_on_a_terminal_without_unicode(tmp_path: Path) -> None:
     async def script(t: Terminal, c: InProcessClient) -> None:
-        await t.wait_for("Read it aloud; does everyone see the same?")
+        await t.wait_for("Does everyone see the same code?")
         assert t.text().isascii()
         t.press("y")
         await t.settled("You deal: announce.")
@@ -146,7 +146,7 @@ def test_a_key_that_does_nothing_says_which_keys_work(tmp_path: Path) -> None:
 
 def test_a_different_safety_code_leaves_before_sending_anything(tmp_path: Path) -> None:
     async def script(t: Terminal, c: InProcessClient) -> None:
-        await t.wait_for("Read it aloud; does everyone see the same?")
+        await t.wait_for("Does everyone see the same code?")
         t.press("n")
         await asyncio.wait_for(t.done(), DEADLINE)
 
@@ -251,3 +251,25 @@ def test_leaving_the_table_between_hands_asks_first(tmp_path: Path) -> None:
     assert c.ended == "you left the table after hand 1; the game goes on without you"
     chain = (tmp_path / "game.jsonl").read_bytes().splitlines()
     assert sum(b'"kind":"leave"' in line for line in chain) == 1
+
+
+def test_every_name_is_shown_with_its_fingerprint(tmp_path: Path) -> None:
+    """SPEC 6.2: the seating screen lists everyone at the table with their fingerprints, says
+    to compare the whole code aloud with all of them, and each seat on the table shows its
+    player's fingerprint beside the name, as on every other screen."""
+
+    async def script(t: Terminal, c: InProcessClient) -> None:
+        text = await t.wait_for("Does everyone see the same code?")
+        labels = [s.label for s in c.view().seats]
+        assert all(re.fullmatch(r".+ #[A-Z2-7]{4}", label) for label in labels), labels
+        line = next(row for row in text.split("\n") if "At the table: " in row)
+        for label in labels:
+            assert label in line, (label, line)
+        assert "Compare it aloud with everyone at the table" in text
+        assert "all four groups" in text
+        t.press("y")
+        table = await t.settled("You deal: announce.")
+        for s in c.view().seats:
+            assert re.search(rf"{re.escape(s.name)} #{s.fingerprint}\b", table), (s, table)
+
+    run(tmp_path, script, rows=32, columns=100)

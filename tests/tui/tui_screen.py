@@ -24,7 +24,7 @@ from p2pwillow.tui import ClientApp
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
 
-SEATING = "Read it aloud; does everyone see the same?"
+SEATING = "Does everyone see the same code?"
 ANNOUNCE = "You deal: announce."
 _TURN = "Waiting for you: offer a trade or pass"
 _ANSWER = re.compile(r"Waiting for you: answer .+'s offer of \d")

@@ -1,4 +1,5 @@
-"""Vectors for the ledger: canonical JSON, identities, the safety code, entries and transcripts.
+"""Vectors for the ledger: canonical JSON, identities, the safety code, entries, transcripts,
+witness votes and fingerprints.
 
 Generates and checks protocol/vectors/ledger.json (SPEC 6.1-6.9); no I/O.
 """
@@ -34,7 +35,7 @@ from p2pwillow.ledger import (
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import MAX_DEPTH, MAX_SAFE_INTEGER, dump_checked
 from p2pwillow.ledger.entry import AUTHOR_TAG, SEQUENCER_TAG
-from p2pwillow.ledger.identity import SAFETY_CODE_TAG
+from p2pwillow.ledger.identity import FINGERPRINT_TAG, SAFETY_CODE_TAG, fingerprint
 from p2pwillow.ledger.vote import VOTE_TAG
 from p2pwillow.rules.config import TableConfig
 from tools.vectors.common import (
@@ -83,6 +84,8 @@ NOTES = {
     "WrongMessage": "The signature is checked against another message: verification fails.",
     "WrongKey": "The signature is checked under another public key: verification fails.",
     "SafetyCode": "The safety code of a game id and roster (SPEC 6.7), with its hash input.",
+    "Fingerprint": "A player's fingerprint (SPEC 6.2): 4 base32 characters of a hash of its "
+    "identity key, with the hash input.",
     "Entry": "A sequenced entry of the chain (SPEC 6.3-6.5): the bytes the author signs, the "
     "signature, the authored entry, the bytes the sequencer signs, the countersignature, the "
     "transcript line and its hash.",
@@ -463,6 +466,40 @@ def _check_safety(test: Json) -> None:
     assert _code_of(digest) == test["code"]
     assert safety_code(game, roster) == test["code"]
     assert safety_code(game, dict(reversed(list(roster.items())))) == test["code"]
+
+
+# --- the last group: fingerprints (SPEC 6.2) --------------------------------------------------
+
+
+def _fingerprint_group() -> Json:
+    tests: list[Json] = []
+    for comment, who in [
+        *((f"the identity of seat {s} of the entry vectors", IDS[s]) for s in range(len(IDS))),
+        ("the stranger", STRANGER),
+    ]:
+        preimage = FINGERPRINT_TAG + b"\x00" + who.public_key
+        digest = hashlib.sha256(preimage).digest()
+        tests.append(
+            case(
+                comment,
+                "valid",
+                ["Fingerprint"],
+                identityKey=who.public_key.hex(),
+                preimage=preimage.hex(),
+                digest=digest.hex(),
+                fingerprint=base64.b32encode(digest).decode("ascii")[:4],
+            )
+        )
+    return {"type": "Fingerprint", "tests": tests}
+
+
+def _check_fingerprint(test: Json) -> None:
+    key = bytes.fromhex(test["identityKey"])
+    preimage = bytes.fromhex(test["preimage"])
+    assert preimage == FINGERPRINT_TAG + b"\x00" + key
+    digest = hashlib.sha256(preimage).digest()
+    assert digest.hex() == test["digest"]
+    assert fingerprint(key) == test["fingerprint"]
 
 
 # --- group 4: entries (SPEC 6.3-6.5) ---------------------------------------------------------
@@ -1421,6 +1458,7 @@ def generate() -> Json:
             entries,
             _transcript_group(lines),
             _vote_group(),
+            _fingerprint_group(),
         ]
     )
 
@@ -1439,5 +1477,7 @@ def check(group: Json, test: Json) -> None:
         _check_transcript(test)
     elif kind == "WitnessVote":
         _check_vote(test)
+    elif kind == "Fingerprint":
+        _check_fingerprint(test)
     else:
         raise AssertionError(f"unknown group type {kind}")
