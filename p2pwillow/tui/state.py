@@ -33,6 +33,8 @@ class Mode(enum.Enum):
     """Picking the cards to lay out, in reveal order."""
     ANNOUNCE = "announce"
     """The dealer's announcement form."""
+    PARTNER = "partner"
+    """Choosing whom to trade with among those who accepted the person's offer."""
 
 
 _CLOSING_CYCLE = (
@@ -124,6 +126,8 @@ class ScreenState:
             kind = self.amount_kind
             if kind is None or not view.action(kind).legal:
                 self.mode = Mode.PLAY
+        if self.mode is Mode.PARTNER and not view.action(ActionKind.CHOOSE_PARTNER).legal:
+            self.mode = Mode.PLAY
 
     @staticmethod
     def _automatic(view: TableView) -> Mode | None:
@@ -233,6 +237,13 @@ class ScreenState:
             self.amount_text = "" if action.low is None else str(action.low)
             self.clear_message()
             return None
+        if kind is ActionKind.CHOOSE_PARTNER:
+            took = self.accepters
+            if len(took) == 1:
+                return self._trade_with(took[0])
+            self.mode = Mode.PARTNER
+            self.clear_message()
+            return None
         if kind is ActionKind.CALL and action.amount is not None:
             words = f"you call {action.amount}"
         elif kind is ActionKind.ALL_IN:
@@ -240,6 +251,28 @@ class ScreenState:
         else:
             words = f"you {kind.value.replace('-', ' ')}"
         return self._send(Decision(kind), words)
+
+    @property
+    def accepters(self) -> tuple[int, ...]:
+        """Who accepted the person's open offer so far, as the partner panel numbers them."""
+        offer = None if self.view is None else self.view.offer
+        return () if offer is None else offer.accepted
+
+    def _trade_with(self, seat: int) -> Decision:
+        name = "them" if self.view is None else self.view.name(seat)
+        return self._send(
+            Decision(ActionKind.CHOOSE_PARTNER, partner=seat), f"you trade with {name}"
+        )
+
+    def choose_partner(self, number: int) -> Decision | None:
+        """Accepter `number` (as shown, from 1) chosen in the partner panel."""
+        if self._on_its_way():
+            return None
+        took = self.accepters
+        if not 1 <= number <= len(took):
+            self._say(f"those who accepted are numbered 1 to {len(took)}", error=True)
+            return None
+        return self._trade_with(took[number - 1])
 
     def next_hand(self) -> bool:
         """The person asks for the next hand; True if there is one to ask for."""
@@ -362,7 +395,7 @@ class ScreenState:
 
     def cancel(self) -> None:
         """Esc: close the amount field; in the card panels, unpick everything."""
-        if self.mode is Mode.AMOUNT:
+        if self.mode in (Mode.AMOUNT, Mode.PARTNER):
             self.mode = Mode.PLAY
             self.amount_kind = None
         self.picked = []

@@ -33,8 +33,9 @@ CALL = re.compile(r"Waiting for you: call (\d+), raise or fold")
 LAYOUT = "Lay out five, in the order they are turned:"
 NEXT = "[Enter] next hand"
 SHOWDOWN = re.compile(r"bot \d(?: \(\w+\))? wins \d+ with ")
+PARTNER = "Waiting for you: choose whom to trade with"
 HANDS = 4
-PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT)
+PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT, PARTNER)
 
 
 def prompt_shown(text: str) -> bool:
@@ -89,6 +90,13 @@ class Person:
             order = await t.wait_for("Enter lays them out face down; the order is final.")
             self.remember("layout picked", order)
             t.press("\r")
+        elif PARTNER in text:
+            # the person's offer was accepted: it trades with the first who accepted
+            self.remember("partner", text)
+            t.press("t")
+            if "accepted) or withdraw" in text and " and " in text.split("choose whom")[1]:
+                await t.wait_for("Trade ")
+                t.press("1")
         elif m := ANSWER.search(text):
             self.remember("answer", text)
             if not self.accepted:

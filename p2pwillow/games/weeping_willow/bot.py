@@ -114,7 +114,9 @@ class WillowPlay:
         dealer_waits = free and idle and seat == hand.dealer
         if waited and not dealer_waits:
             return None
-        if dealer_waits and len(trades(hand)) >= FREE_TRADES_PER_SEAT * len(hand.seats):
+        enough = len(trades(hand)) >= FREE_TRADES_PER_SEAT * len(hand.seats)
+        if dealer_waits and enough and hand.can(ActionKind.CLOSE_TRADING, seat):
+            # offerer-chooses: not before every seat had its chance to offer or pass
             return Decision(ActionKind.CLOSE_TRADING)
         if hand.can(ActionKind.OFFER, seat, 1):
             k = self._offer_size(hand, knowledge)

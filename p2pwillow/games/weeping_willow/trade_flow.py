@@ -102,7 +102,7 @@ def _verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: Acti
     player(s, seat)
     t = trading(s)
     if t.offer is None or t.acceptor is not None:
-        raise IllegalAction(f"there is no open offer to {kind.value}")
+        raise IllegalAction(f"there is no open offer to {kind.value.replace('-', ' ')}")
     if offer is not None and offer != t.offer:
         raise IllegalAction(f"{offer} is not the open offer {t.offer}")
     if seat == t.offer.offerer:
@@ -216,6 +216,13 @@ def closer(s: HandState) -> int:
     return next(x for x in s.order if not s.players[x].folded)
 
 
+_CLOSING_WORDS = {
+    TradingClose.ORBIT_WITHOUT_TRADE: "after an orbit without a trade",
+    TradingClose.ORBITS: "after a set number of orbits",
+    TradingClose.DEALER_CALLS: "when the dealer calls it",
+}
+
+
 def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     player(s, seat)
     t = trading(s)
@@ -223,12 +230,14 @@ def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None)
         who = "the dealer" if closer(s) == s.dealer else "the first player in after the dealer"
         raise IllegalAction(f"only seat {closer(s)} ({who}) closes trading")
     if t.closing is not TradingClose.DEALER_CALLS:
-        raise IllegalAction(f"trading closes by rule ({t.closing.value}), not by the dealer")
+        rule = _CLOSING_WORDS[t.closing]
+        raise IllegalAction(f"trading closes by the announced rule ({rule}), not by the dealer")
     _trade_idle(s, "close trading")
     left = [x for x in waiting_for_chance(s) if x != seat]
     if left:
         # offerer-chooses: not before every seat has had its chance to offer (SPEC 3.5)
-        who = ", ".join(f"seat {x}" for x in left)
+        # (a count beyond two: the reason fits one line of the screen)
+        who = ", ".join(f"seat {x}" for x in left) if len(left) <= 2 else f"{len(left)} players"
         raise IllegalAction(f"cannot close trading yet: {who} may still offer or pass")
 
 
