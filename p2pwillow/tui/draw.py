@@ -271,13 +271,21 @@ def _seat_box(s: SeatView, view: TableView, width: int, height: int, g: Glyphs) 
 
 
 def _with_trades(table: Row, s: SeatView, view: TableView, width: int, g: Glyphs) -> Row:
-    """The seat's cards row followed by every trade it made this hand ("⇄ Bob 3, Ann 2"):
-    where that does not fit, the face-down cards are counted rather than drawn and the
-    partners' names shortened, so that no partner and no count is ever cut."""
+    """The seat's cards row followed by every trade it made this hand, by partner ("⇄ Bob 3,
+    you 2+1"): where that does not fit, the face-down cards are counted rather than drawn and
+    the partners' names shortened, so that no partner and no count is ever cut."""
+    by: dict[int, list[int]] = {}
+    for other, k in s.trades:
+        by.setdefault(other, []).append(k)
     backs = [i for i, (style, _) in enumerate(table) if style == "class:back"]
-    for room in (None, 12, 8, 6, 4, 3):
-        said = ", ".join(f"{_short(view.name(other), room, g)} {k}" for other, k in s.trades)
-        row = [*table, ("class:offer", f"  {g.swap} {said}")]
+    row = table
+    for room in (None, 12, 8, 6, 5, 4):
+        said = ", ".join(
+            f"{'you' if other == view.you else _short(view.name(other), room, g)} "
+            + "+".join(map(str, ks))
+            for other, ks in by.items()
+        )
+        row = [*table, ("class:offer", f" {g.swap} {said}")]
         if width_of(row) <= width:
             return row
         if backs and room is None:
@@ -322,11 +330,16 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     o = view.offer
     if o is not None:
         who = "You" if o.offerer == view.you else view.name(o.offerer)
-        offers = "offer" if o.offerer == view.you else "offers"
-        if o.accepted_by is None:
-            text = f"{who} {offers} {o.k} card{'s' * (o.k > 1)}"
+        count = f"{o.k}{_TOGETHER}card{'s' * (o.k > 1)}"
+        if o.accepted_by is None and o.offerer == view.you:
+            text = f"You offer {count}"
+        elif o.accepted_by is None:
+            # the count first: where the felt is narrow it is the name that wraps
+            text = f"{count} offered by {who}"
         else:
-            text = f"{who} and {view.name(o.accepted_by)} trade {o.k}"
+            one = "you" if o.offerer == view.you else who
+            other = "you" if o.accepted_by == view.you else view.name(o.accepted_by)
+            text = f"Trading {count}: {one} and {other}"
         rows += [[("class:offer", r)] for r in _wrapped(text, width)]
         if o.accepted_by is None and o.accepted:
             took = ", ".join("you" if x == view.you else view.name(x) for x in o.accepted)
@@ -340,9 +353,14 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     return [center(r, width, g) for r in rows]
 
 
+_TOGETHER = "\x00"
+"""A space `_wrapped` never breaks at: a count stays with what it counts."""
+
+
 def _wrapped(text: str, width: int) -> list[str]:
     """`text` broken at spaces into lines of at most `width` columns."""
-    return ["".join(t for _, t in r) for r in wrap([("", text)], max(1, width))]
+    rows = wrap([("", text)], max(1, width))
+    return ["".join(t for _, t in r).replace(_TOGETHER, " ") for r in rows]
 
 
 def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
@@ -816,7 +834,7 @@ def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int) -> Row:
         bad = link in (Link.AWAY, Link.GONE)
         words = f" {link.value}" if bad and link is not None else ""
         style = "class:status.warn" if bad else "class:status.link"
-        name = s.name if len(s.name) <= room else s.name[: room - 1] + g.ellipsis[:1]
+        name = _short(s.name, room, g)
         parts.append([("class:status", name + " "), (style, glyph + words)])
     return [("class:status", f" {g.v} "), *join(parts, " ")]
 

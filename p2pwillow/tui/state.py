@@ -15,7 +15,7 @@ from p2pwillow.client import Decision, Notice
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
-from p2pwillow.tui.keymap import AMOUNT_ACTIONS
+from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS
 from p2pwillow.view import Link, TableView
 
 MAX_DIGITS = 12
@@ -72,6 +72,11 @@ class ScreenState:
         self.message_is_error = False
         self._keys_said = False
         """The message says which keys work (`say_keys`)."""
+        self._said_at: tuple[int, str] | None = None
+        """The hand and stage the message was said in; None for a notice, which stays."""
+        self._fold_asked: tuple[int, str] | None = None
+        """The hand and stage where the person was asked whether to fold when checking is
+        free (asked once there: the second fold key folds)."""
         self.amount_kind: ActionKind | None = None
         self.amount_text = ""
         self.picked: list[int] = []
@@ -108,6 +113,10 @@ class ScreenState:
             self._notice_seen = notice.serial
             if notice.text != ended:  # the end of the game has a panel of its own
                 self._say(notice.text, error=True)
+                self._said_at = None
+        if self.message and self._said_at is not None and self._said_at != _moment(view):
+            # what was said belongs to a step of the hand that is over: it goes
+            self.clear_message()
         if not seat_confirmed:
             self.mode = Mode.SEATING
             return
@@ -151,6 +160,7 @@ class ScreenState:
         self.message = text
         self.message_is_error = error
         self._keys_said = False
+        self._said_at = None if self.view is None else _moment(self.view)
 
     def say_keys(self, key: str, keys: Sequence[str]) -> None:
         """`key` does nothing now: say which `keys` do."""
@@ -230,6 +240,13 @@ class ScreenState:
         action = view.action(kind)
         if not action.legal:
             self._say(action.reason, error=True)
+            return None
+        free = view.action(ActionKind.CHECK).legal
+        if kind is ActionKind.FOLD and free and self._fold_asked != _moment(view):
+            # folding where checking costs nothing is likely a slip: ask, once
+            self._fold_asked = _moment(view)
+            fold, check = ACTION_KEYS[ActionKind.FOLD], ACTION_KEYS[ActionKind.CHECK]
+            self._say(f"checking is free: [{fold}] again folds anyway, [{check}] checks")
             return None
         if kind in AMOUNT_ACTIONS:
             self.mode = Mode.AMOUNT
@@ -578,3 +595,8 @@ def _no_sit_in(view: TableView) -> str:
     if mine is None or not mine.sitting_out:
         return "you do not sit out"
     return "you have no chips: leave the table and buy in again"
+
+
+def _moment(view: TableView) -> tuple[int, str]:
+    """The step of the game a view shows: its hand and stage ("round 2: betting")."""
+    return (view.hand, view.stage)
