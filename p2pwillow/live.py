@@ -614,7 +614,7 @@ def unfinished_game(stores: Sequence[Store]) -> tuple[Store, bytes]:
         over += 1
     games_over = "game" if over == 1 else f"{over} games"
     raise LiveError(
-        "store", f"nothing to resume: the {games_over} in this store ended (game_end signed)"
+        "store", f"nothing to resume: the {games_over} in this store ended (its end is signed)"
     )
 
 

@@ -116,6 +116,8 @@ def check_view(session: Session, view: TableView) -> None:
         if not a.legal:
             # The rules' reasons, spoken with names rather than seat numbers.
             assert not re.search(r"\bseat \d\b", a.reason), a.reason
+            # ... and in words, not the code's names ("close-trading", "orbit-without-trade")
+            assert not set(re.findall(r"\b[a-z]+(?:[-_][a-z]+)+\b", a.reason)) - {"in-turn"}, a
     if hand is None or me is None or hand.is_over or not session.seated:
         assert not view.legal
         return

@@ -48,7 +48,8 @@ class Decision:
             value = getattr(self, name)
             if (value is None) == (name == needed):
                 state = "needs" if name == needed else "takes no"
-                raise DecisionError(f"a {self.kind.value} decision {state} {name}")
+                what = self.kind.value.replace("-", " ")
+                raise DecisionError(f"a {what} decision {state} {name}")
         if self.amount is not None and not is_int(self.amount):
             raise DecisionError(f"amount must be an integer, not {self.amount!r}")
         if self.k is not None and not is_int(self.k):

@@ -549,7 +549,9 @@ class Trading(Step):
         if mode == TradingMode.FREE.value and closing != TradingClose.DEALER_CALLS.value:
             raise ConfigError("free trading closes only when the dealer calls it")
         if (closing == TradingClose.ORBITS.value) != (orbits != 0):
-            raise ConfigError("orbits is 1..100 when trading closes after a set number, else 0")
+            raise ConfigError(
+                "a number of orbits (1 to 100) goes with trading that closes after that many"
+            )
 
     def words(self, chosen: Mapping[str, OptionValue]) -> str:
         chooses = chosen["partner"] == Partner.OFFERER_CHOOSES.value
