@@ -1,5 +1,6 @@
 """Questions the screen asks before a likely slip, read back from the real application: a
-fold where checking is free is asked once, and the second fold key folds."""
+fold where checking is free is asked once, and the second fold key folds; what was said in
+an earlier step of the hand is gone."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def test_a_fold_where_checking_is_free_is_asked_once(tmp_path: Path) -> None:
             keys = answer_keys(text) or ["\r"]
             t.press(*keys)
             await t.wait_for(lambda s, before=text: s != before)  # type: ignore[misc]
+        # what was said while laying out went once the betting began (no stale line)
+        assert "→ you lay out" not in text
         me = c.view().you
         assert me is not None
         t.press("f")
