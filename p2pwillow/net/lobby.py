@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import ipaddress
 import os
@@ -163,6 +164,9 @@ class TablePlan:
     start_with: int = 0
     """Start the game once this many players are seated (the host included; the other seats
     are taken between hands, SPEC 8.9); 0: once every seat is taken."""
+    arbiter: str | None = None
+    """The name of the player to be the table's arbiter (SPEC 3.14); None: the host. Its seat
+    goes into the table config when the table is formed."""
 
     def __post_init__(self) -> None:
         if self.start_with and not 2 <= self.start_with <= self.config.seats:
@@ -606,6 +610,20 @@ class HostLobby:
             players=players,
         )
 
+    def _name_arbiter(self) -> None:
+        """The arbiter the host named (`TablePlan.arbiter`) into the config, by its seat now;
+        the host stays the arbiter, and says so, if nobody seated has that name."""
+        name = self.plan.arbiter
+        if name is None:
+            return
+        seats = {self.name: 0, **{g.name: g.seat for g in self.seated if g.seat is not None}}
+        seat = seats.get(name)
+        if seat is None:
+            self._say(f"nobody called {name!r} sits at the table: you are its arbiter")
+            return
+        config = dataclasses.replace(self.plan.config, arbiter=seat)
+        self.plan = dataclasses.replace(self.plan, config=config)
+
     def _resend(self, transport: Transport, *, force: bool = False) -> None:
         now = time.monotonic()
         roster: Roster | None = None
@@ -636,6 +654,7 @@ class HostLobby:
         genesis made; only seated keys are let in from here on."""
         game = self._game = self._rng(GAME_ID_BYTES)
         self._serial += 1
+        self._name_arbiter()
         roster = self.roster()
         genesis = make_genesis(
             self.keys.identity,

@@ -131,7 +131,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
-from p2pwillow.seat import Do, SeatPolicy, Wishes
+from p2pwillow.seat import ClockMove, Do, SeatPolicy, Wishes, clock_call
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -401,6 +401,7 @@ class Node:
         self._closing = False
         self._closed = False
         self._decisions: deque[Decision] = deque()
+        self._clock_moves: deque[ClockMove] = deque()
         self._deal_wanted = False
         self._step_due = True
         self._tick_at = 0.0
@@ -686,6 +687,17 @@ class Node:
             return
         self._sit_in_wanted = True
         self._publish(notice="you play again from the next hand the rules allow")
+        self._poke()
+
+    def clock_move(self, move: ClockMove) -> None:
+        """A move about the clock (SPEC 3.14): the node's own step makes it at once; if the
+        session refuses it, the notice says why."""
+        if self._ended is not None or self._closing:
+            return
+        if not self._confirmed:
+            self._publish(notice="confirm the safety code first")
+            return
+        self._clock_moves.append(move)
         self._poke()
 
     @property
@@ -979,7 +991,8 @@ class Node:
         has no decision waiting), the node's own step runs in the same piece of work, and
         its result is in `_stepped`: one trip to the worker, not two."""
         self._stepped = None
-        step = self._step_job(time.monotonic()) if last and not self._decisions else None
+        waiting = self._decisions or self._clock_moves
+        step = self._step_job(time.monotonic()) if last and not waiting else None
 
         def work() -> tuple[Output, _StepResult | None]:
             out = job(item)
@@ -1025,8 +1038,10 @@ class Node:
             self._tick_at = now + TICK
         decisions = tuple(self._decisions)
         self._decisions.clear()
+        moves = tuple(self._clock_moves)
+        self._clock_moves.clear()
         self._play.peer_head = self._rep.peers_head
-        return functools.partial(self._play.step, now, decisions, self._deal_wanted)
+        return functools.partial(self._play.step, now, decisions, self._deal_wanted, moves)
 
     async def _step(self, now: float) -> None:
         self._step_due = False
@@ -1044,7 +1059,7 @@ class Node:
             self._publish(notice=text)
         if result.stay:
             self._leave_wanted = False
-        if result.sat_in:
+        if result.plays:
             self._sit_in_wanted = False
         self._send(result.out)
         if result.left is not None:
@@ -1373,8 +1388,10 @@ class _StepResult:
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
-    sat_in: bool = False
-    """This seat wrote its `sit_in`: the person's wish is done."""
+    plays: bool = False
+    """This seat does not sit out, in its chain: the person's wish to sit in is met. (Not
+    once its `sit_in` is written: the sequencer refuses one that the next hand's start beat,
+    and the seat writes it again after that hand, as long as the wish lasts.)"""
 
 
 class _Play:
@@ -1620,7 +1637,9 @@ class _Play:
 
     def view(self, links: Mapping[int, Link]) -> TableView:
         self.dirty = False
-        view = table_view(self.session, links)
+        # the session's clock runs on the loop's time.monotonic (`step`): the view counts
+        # down from the same clock
+        view = table_view(self.session, links, time.monotonic())
         if self.watching:
             # a newcomer holds no seat until its join is in the chain (SPEC 8.9): it says so
             stage = f"watching: you take seat {self.node.seat} from the next hand"
@@ -1729,10 +1748,17 @@ class _Play:
             tries += 1
         self._join_tries = hand, tries
 
-    def step(self, now: float, decisions: tuple[Decision, ...], deal_wanted: bool) -> _StepResult:
-        """The node's own step: the seat acceptance (once confirmed), the clock, what the
-        seat's policy says it does now (`seat.SeatPolicy`: the game's end, leaving, sitting
-        in, the next hand), the person's decisions or the bot's."""
+    def step(
+        self,
+        now: float,
+        decisions: tuple[Decision, ...],
+        deal_wanted: bool,
+        moves: tuple[ClockMove, ...] = (),
+    ) -> _StepResult:
+        """The node's own step: the seat acceptance (once confirmed), the person's moves about
+        the clock (SPEC 3.14), the clock, what the seat's policy says it does now
+        (`seat.SeatPolicy`: the game's end, leaving, sitting in, the next hand), the person's
+        decisions or the bot's (a bot waits while the table is paused)."""
         s = self.session
         if self.watching:
             waiting = self._join_step(s)
@@ -1742,6 +1768,12 @@ class _Play:
         if not self._polled:
             self._polled = True
             out += self._call(s.poll)
+        notices: list[str] = []
+        for asked in moves:
+            try:
+                out += self._call(functools.partial(clock_call, s, asked))
+            except IllegalAction as exc:
+                notices.append(str(exc))
         out += self._call(lambda: s.handle_timer(now))
         node = self.node
         bot = node.bot is not None
@@ -1751,14 +1783,14 @@ class _Play:
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
         )
-        sat_in = dealt = False
+        dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
                 if move.left:
-                    return _StepResult(out, left=move.reason)
-                return _StepResult(out, over=move.reason)
+                    return _StepResult(out, tuple(notices), left=move.reason)
+                return _StepResult(out, tuple(notices), over=move.reason)
             if move.do is Do.WAIT:
-                return _StepResult(out)
+                return _StepResult(out, tuple(notices))
             if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
@@ -1766,16 +1798,15 @@ class _Play:
                 try:
                     out += self._call(s.leave)
                 except IllegalAction as exc:
-                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
-                return _StepResult(out)
+                    said = (*notices, f"you cannot leave now: {exc}")
+                    return _StepResult(out, said, stay=True)
+                return _StepResult(out, tuple(notices))
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
-                    sat_in = True
             else:
                 out += self._call(s.start_hand)
                 dealt = True
-        notices: list[str] = []
         for decision in decisions:
             error = s.decision_error(decision)
             if error is not None:
@@ -1786,10 +1817,11 @@ class _Play:
             except (IllegalAction, RulesError) as exc:
                 notices.append(str(exc))
         look_again = False
-        if self._decider is not None and s.may_decide():
+        if self._decider is not None and s.may_decide() and not s.clock_stopped:
             made, look_again = self._bot(s)
             out += made
-        return _StepResult(out, tuple(notices), look_again, dealt, sat_in=sat_in)
+        plays = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
+        return _StepResult(out, tuple(notices), look_again, dealt, plays=plays)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""

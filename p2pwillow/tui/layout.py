@@ -107,6 +107,7 @@ def build_layout(state: ScreenState, g: Glyphs) -> Layout:
                 dont_extend_height=True,
             ),
             _window(lambda w, h: draw.action_rows(state, w, g), 3),
+            _window(lambda w, h: [draw.clock_row(state, w, g)], 1),
             _window(lambda w, h: [draw.message_row(state, w, g)], 1),
             _window(lambda w, h: [draw.status_row(state, w, g)], 1),
         ]

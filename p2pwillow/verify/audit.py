@@ -21,7 +21,8 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import MAX_LINE_BYTES
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.errors import Reason, RemoteProtocolError
-from p2pwillow.session import HandClosed, HandStarted, Session
+from p2pwillow.rules import NO_ARBITER
+from p2pwillow.session import ClockNoted, HandClosed, HandStarted, Session
 from p2pwillow.verify.history import HandHistory, HandLog, with_summary
 from p2pwillow.verify.lines import Line, open_transcript, read_lines
 from p2pwillow.verify.outcome import (
@@ -95,6 +96,8 @@ class _Audit:
         self.cut_off: int | None = None
         self.ended_by: int | None = None
         """The seat that wrote the game's end, once it is read."""
+        self.clock: list[ClockNoted] = []
+        """The entries about the clock, as they were applied (SPEC 3.14)."""
 
     def run(self, lines: Iterable[Line]) -> VerifyReport:
         try:
@@ -173,7 +176,9 @@ class _Audit:
             return self._rejected(line.number, exc)
         self.entries += 1
         for event in events:
-            if isinstance(event, HandStarted):
+            if isinstance(event, ClockNoted):
+                self.clock.append(event)
+            elif isinstance(event, HandStarted):
                 self.log = HandLog(event)
             elif isinstance(event, HandClosed):
                 assert self.log is not None
@@ -239,6 +244,8 @@ class _Audit:
             notes=notes,
             config=session.config,
             ended_by=self.ended_by,
+            arbiter=None if session.config.arbiter == NO_ARBITER else session.config.arbiter,
+            clock=tuple(self.clock),
             game_over=session.hand_number > 0 and sum(1 for s in seated.values() if s) < 2,
         )
         if self.error is not None:
