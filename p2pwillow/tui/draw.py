@@ -35,7 +35,7 @@ from p2pwillow.tui.keymap import (
     TRADING,
 )
 from p2pwillow.tui.state import Mode, ScreenState
-from p2pwillow.view import ActionView, Line, Link, SeatView, TableView
+from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView
 
 Frag = tuple[str, str]
 Row = list[Frag]
@@ -337,21 +337,12 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
         rows.append([("class:bet", f"bets {bets}")])
     o = view.offer
     if o is not None:
-        who = "You" if o.offerer == view.you else view.name(o.offerer)
-        count = f"{o.k}{_TOGETHER}card{'s' * (o.k > 1)}"
-        if o.accepted_by is None and o.offerer == view.you:
-            text = f"You offer {count}"
-        elif o.accepted_by is None:
-            # the count first: where the felt is narrow it is the name that wraps
-            text = f"{count} offered by {who}"
-        else:
-            one = "you" if o.offerer == view.you else who
-            other = "you" if o.accepted_by == view.you else view.name(o.accepted_by)
-            text = f"Trading {count}: {one} and {other}"
-        rows += [[("class:offer", r)] for r in _wrapped(text, width)]
-        if o.accepted_by is None and o.accepted:
-            took = ", ".join("you" if x == view.you else view.name(x) for x in o.accepted)
-            rows += [[("class:offer", r)] for r in _wrapped(f"accepted: {took}", width)]
+        for room in (None, 8):
+            # names shortened (a bot's level dropped) before the line wraps onto two
+            rows_now = _offer_rows(view, o, width, room, g)
+            if len(rows_now) <= 1 + (o.accepted_by is None and bool(o.accepted)):
+                break
+        rows += rows_now
     for ln in view.result:
         rows += wrap(line(ln, g, "class:win"), width)
     a = view.announcement
@@ -359,6 +350,31 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
         mode = "free" if ww.Setup.of(a).mode is TradingMode.FREE else "in turn"
         rows.append([("class:dim", f"{a.cards_each} cards · {mode}")])
     return [center(r, width, g) for r in rows]
+
+
+def _offer_rows(
+    view: TableView, o: OfferView, width: int, room: int | None, g: Glyphs
+) -> list[Row]:
+    """The open offer or the agreed trade on the felt, names in at most `room` columns."""
+
+    def name(seat: int, first: bool = False) -> str:
+        if seat == view.you:
+            return "You" if first else "you"
+        return _short(view.name(seat), room, g)
+
+    count = f"{o.k}{_TOGETHER}card{'s' * (o.k > 1)}"
+    if o.accepted_by is None and o.offerer == view.you:
+        text = f"You offer {count}"
+    elif o.accepted_by is None:
+        # the count first: where the felt is narrow it is the name that wraps
+        text = f"{count} offered by {name(o.offerer)}"
+    else:
+        text = f"Trading {count}: {name(o.offerer)} and {name(o.accepted_by)}"
+    rows = [[("class:offer", r)] for r in _wrapped(text, width)]
+    if o.accepted_by is None and o.accepted:
+        took = ", ".join(name(x) for x in o.accepted)
+        rows += [[("class:offer", r)] for r in _wrapped(f"accepted: {took}", width)]
+    return rows
 
 
 _TOGETHER = "\x00"
