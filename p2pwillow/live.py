@@ -171,6 +171,10 @@ def _watch_lifeline(closed: Callable[[], object]) -> None:
         closed()
 
 
+HOST_CTRL_C = "Ctrl-C closes the table before anyone plays: those seated are told it closed"
+"""What Ctrl-C does while the host's lobby waits (said before it can be pressed)."""
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
 
@@ -601,6 +605,7 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         )
     else:
         _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
+    _say(HOST_CTRL_C)
     try:
         seating = await _seat_guests(lobby, start_key=options.screen)
         if not lobby.seats_free:
@@ -718,7 +723,7 @@ def unfinished_game(stores: Sequence[Store]) -> tuple[Store, bytes]:
         over += 1
     games_over = "game" if over == 1 else f"{over} games"
     raise LiveError(
-        "store", f"nothing to resume: the {games_over} in this store ended (game_end signed)"
+        "store", f"nothing to resume: the {games_over} in this store ended (its end is signed)"
     )
 
 

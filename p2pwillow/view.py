@@ -104,8 +104,8 @@ class SeatView:
     showing: tuple[Card, ...]
     """Face-up cards in the order turned."""
     face_down: int
-    """Cards held face down: the hand before the layout, unturned layout cards and discards
-    after it."""
+    """Cards still to come face down: the hand before the layout, the unturned layout cards
+    after it (discards are not among them: `discards`)."""
     showing_text: str
     """What the face-up cards make ("pair of kings"), empty when none show."""
     in_hand: bool
@@ -125,11 +125,24 @@ class SeatView:
     """Chips won at the end of the hand (0 before it ends)."""
     fingerprint: str = ""
     """The player's fingerprint (SPEC 6.2), shown beside its name: `Bob #K7QD`."""
+    discards: int = 0
+    """Cards discarded face down at the layout: never turned, never shown."""
+    trades: tuple[tuple[int, int], ...] = ()
+    """(the other seat, cards each way) of every trade this seat made this hand, in order."""
 
     @property
     def label(self) -> str:
         """The name as the screens show it, with the fingerprint."""
         return f"{self.name} #{self.fingerprint}" if self.fingerprint else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class TradeView:
+    """A trade made this hand: who offered, who took it, how many cards went each way."""
+
+    offerer: int
+    acceptor: int
+    k: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +168,16 @@ class OfferView:
     offerer: int
     k: int
     accepted_by: int | None
-    """Set once a player accepted: both sides now choose the cards they give."""
+    """Set once the trade is agreed (the offerer chose its partner, or the first accept): both
+    sides now choose the cards they give."""
     waiting: tuple[int, ...]
-    """Who may answer it now, or (once accepted) which side still has to give."""
+    """Who may answer it now, or the offerer once it must choose, or (once agreed) which side
+    still has to give."""
+    accepted: tuple[int, ...] = ()
+    """Before the trade is agreed: who accepted so far, in the order they did; the offerer
+    chooses among them (SPEC 3.5)."""
+    answering: tuple[int, ...] = ()
+    """Before the trade is agreed: who has not answered yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +315,10 @@ class TableView:
     its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
     admission: AdmissionView | None = None
     """A newcomer's admission open now (SPEC 6.6), if one is."""
+    token_value: int = 0
+    """Chips a trade token is worth (the table's `token_value`)."""
+    trades: tuple[TradeView, ...] = ()
+    """Every trade of the current or last hand, in order."""
     clock: ClockView | None = None
     """Whose clock runs and for how long, the pause, the time bank, the arbiter; None for an
     observer."""
@@ -303,7 +327,7 @@ class TableView:
         for a in self.actions:
             if a.kind is kind:
                 return a
-        return ActionView(kind, False, f"{kind.value} is not a player's action")
+        return ActionView(kind, False, f"{kind.value.replace('-', ' ')} is not a player's action")
 
     def seat(self, seat: int) -> SeatView | None:
         for s in self.seats:
@@ -353,7 +377,7 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
         if kind not in legal:
             try:
                 hand.verify(kind, me)
-                reason = f"{kind.value} is not allowed now"
+                reason = f"{row.label or kind.value.replace('-', ' ')} is not allowed now"
             except IllegalAction as exc:
                 reason = session.named(str(exc))
             out.append(ActionView(kind, False, reason))
@@ -434,10 +458,14 @@ def _seats(
             laid = hand.phase not in (Phase.ANNOUNCE, Phase.DEAL, Phase.TRADING, Phase.LAYOUT)
             laid = laid or (hand.phase is Phase.LAYOUT and s not in hand.to_act())
             held = hand.hand_size(s)
+            discards = 0
             if not running:
                 face_down = 0
             elif laid:
-                face_down = held - len(showing)
+                # the layout's unturned cards are still to come; the rest were discarded
+                layout = min(held, hand.showdown_cards)
+                face_down = max(0, layout - len(showing))
+                discards = held - layout
             else:
                 face_down = held
             seat = SeatView(
@@ -461,6 +489,12 @@ def _seats(
                 link=link,
                 won=won.get(s, 0),
                 fingerprint=_fingerprint(p.player_id),
+                discards=discards,
+                trades=tuple(
+                    (t.acceptor if t.offerer == s else t.offerer, t.k)
+                    for t in ww.trades(hand)
+                    if s in (t.offerer, t.acceptor)
+                ),
             )
         else:
             seat = SeatView(
@@ -531,7 +565,9 @@ def _offer(hand: Hand | None) -> OfferView | None:
         return None
     offer = ww.open_offer(hand)
     if offer is not None:
-        return OfferView(offer.offerer, offer.k, None, hand.to_act())
+        return OfferView(
+            offer.offerer, offer.k, None, hand.to_act(), ww.accepted(hand), ww.answering(hand)
+        )
     sides = ww.trade_sides(hand)
     if sides is not None:
         return OfferView(sides[0], sides[2], sides[1], hand.to_act())
@@ -593,12 +629,17 @@ def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int,
             return f"call {options.to_call}, raise or fold"
         return "check or bet"
     offer = ww.open_offer(hand)
+    if offer is not None and seat == offer.offerer:
+        took = " and ".join(names.get(x, f"seat {x}") for x in ww.accepted(hand))
+        return f"choose whom to trade with ({took} accepted) or withdraw"
     if offer is not None:
         return f"answer {names.get(offer.offerer, '?')}'s offer of {offer.k}"
     if ww.trade_sides(hand) is not None:
         return "choose the cards to give"
     setup = ww.setup(hand)
     if setup is not None and setup.mode is ww.TradingMode.FREE:
+        if hand.can(ActionKind.PASS, seat):
+            return "offer a trade or pass"
         return "close trading (anyone may offer)"
     return "offer a trade or pass"
 
@@ -860,6 +901,10 @@ def table_view(
         layout=layout,
         discards=tuple(c.card for c in cards if layout is not None and c.card not in layout),
         offer=_offer(hand) if running else None,
+        token_value=game.config.token_value,
+        trades=tuple(TradeView(t.offerer, t.acceptor, t.k) for t in ww.trades(hand))
+        if hand is not None
+        else (),
         actions=_actions(session),
         waiting=_waiting(session, hand, names),
         log=_log(session, names),
@@ -956,6 +1001,7 @@ __all__ = [
     "PotView",
     "SeatView",
     "TableView",
+    "TradeView",
     "Waiting",
     "announcement_words",
     "table_view",

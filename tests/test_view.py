@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from p2pwillow import view as view_module
 from p2pwillow.bots import Decision, Level
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
 from p2pwillow.games import weeping_willow as ww
@@ -120,6 +121,8 @@ def check_view(session: Session, view: TableView) -> None:
         if not a.legal:
             # The rules' reasons, spoken with names rather than seat numbers.
             assert not re.search(r"\bseat \d\b", a.reason), a.reason
+            # ... and in words, not the code's names ("close-trading", "orbit-without-trade")
+            assert not set(re.findall(r"\b[a-z]+(?:[-_][a-z]+)+\b", a.reason)) - {"in-turn"}, a
     if hand is None or me is None or hand.is_over or not session.seated:
         assert not view.legal
         return
@@ -186,7 +189,9 @@ def test_views_at_every_entry_of_real_hands() -> None:
     assert {Phase.ANNOUNCE, Phase.TRADING, Phase.LAYOUT, Phase.REVEAL, Phase.BETTING} <= phases
 
 
-def test_log_tells_the_hand_in_order() -> None:
+def test_log_tells_the_hand_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole hand's log: with offers answered by everyone it runs past the lines a view keeps
+    monkeypatch.setattr(view_module, "LOG_LINES", 1000)
     table, _ = recorded_table(4, seed=3)
     table.play(1)
     view = table_view(table.sessions[1])
@@ -198,6 +203,9 @@ def test_log_tells_the_hand_in_order() -> None:
         a, b = trade.seats
         told = f"{names[a]} traded {trade.cards} card{'s' * (trade.cards > 1)} with {names[b]}"
         assert told in text, (told, text)
+    whole = view.log
+    monkeypatch.undo()
+    view = table_view(table.sessions[1])
     turns = [line for line in view.log if " turns " in line.text()]
     # Each card turned is told with the card itself, as many as the hand showed.
     shown = [c for _, cards in summary.shown for c in cards]
@@ -205,8 +213,8 @@ def test_log_tells_the_hand_in_order() -> None:
     assert all(line.parts[-1] in shown for line in turns)
     assert any("wins" in t or "split" in t for t in text)
     assert text[-1] == "Hand 1 signed by everyone"
-    # The whole hand fits the log window; earlier lines are dropped beyond it.
-    assert len(view.log) <= 40
+    # A view keeps the last lines of the hand; earlier lines are dropped beyond them.
+    assert view.log == whole[-view_module.LOG_LINES :]
 
 
 def test_log_from_the_start_of_a_hand() -> None:
@@ -255,6 +263,8 @@ def _scripted(
                 d = trading(session)
                 if d is not None:
                     return d
+            if K.CHOOSE_PARTNER in legal:
+                return Decision(K.CHOOSE_PARTNER, partner=ww.accepted(hand)[0])
             for kind in (K.DECLINE, K.PASS, K.CLOSE_TRADING):
                 if kind in legal:
                     return Decision(kind)
@@ -297,7 +307,8 @@ def test_an_open_offer_and_an_agreed_trade() -> None:
     assert (at_offer.offer.offerer, at_offer.offer.k, at_offer.offer.accepted_by) == (1, 2, None)
     assert {K.ACCEPT, K.DECLINE} <= set(at_offer.legal)
     assert "answer bot 1's offer of 2" in [w.what for w in at_offer.waiting]
-    assert at_offer.action(K.WITHDRAW).reason == "offers are withdrawn only in free trading"
+    # the offerer alone may withdraw (it chooses among those who accept, or withdraws)
+    assert at_offer.action(K.WITHDRAW).reason == "only bot 1 can withdraw its offer"
     assert at_offer.action(K.PASS).reason == "cannot pass: an offer is open"
     # Once accepted, both sides choose; seat 0 sees the trade and why it cannot offer.
     views = [vs[0] for vs in rec.after_entry]
@@ -473,10 +484,21 @@ def test_free_trading_and_the_dealers_close() -> None:
     assert seen
     first = seen[0]
     assert first.stage == "trading (free)"
-    assert K.CLOSE_TRADING in first.legal and K.OFFER in first.legal
-    assert first.action(K.PASS).reason == "passing is for in-turn trading"
+    # Every seat has its chance to offer before the dealer may close, and the dealer is told
+    # who may still offer or pass.
+    assert K.OFFER in first.legal and K.PASS in first.legal
+    assert K.CLOSE_TRADING not in first.legal
+    assert first.action(K.CLOSE_TRADING).reason == (
+        "cannot close trading yet: bot 1, bot 2 may still offer or pass"
+    )
+    assert "offer a trade or pass" in [w.what for w in first.waiting]
+    assert any(K.CLOSE_TRADING in v.legal for v in seen)
     told = [line.text() for line in first.log]
-    assert "bot 0 announces Weeping Willow: 5 cards, free trading until the dealer calls it" in told
+    said = (
+        "bot 0 announces Weeping Willow: 5 cards, free trading until the dealer calls it once"
+        " everyone has offered or passed, the offerer picks among those who accept"
+    )
+    assert said in told
     text = [line.text() for line in table_view(table.sessions[1]).log]
     assert "Trading closed by bot 0" in text
 

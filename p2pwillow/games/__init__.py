@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
-from p2pwillow.games.weeping_willow import WEEPING_WILLOW
+from p2pwillow.games.weeping_willow import BEFORE_PARTNER, WEEPING_WILLOW, former_description
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import canonical_bytes
 from p2pwillow.ledger.fields import Body, FieldType, plain_kind
 from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
-from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs
+from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs, OptionValue
 
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
     {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN)}
@@ -53,6 +53,18 @@ def spec_hash(spec: GameSpec) -> str:
     return found
 
 
+def _hash_of(described: Mapping[str, object]) -> str:
+    return hashlib.sha256(canonical_bytes(described)).hexdigest()
+
+
+FORMER: Mapping[str, tuple[GameSpec, Mapping[str, OptionValue]]] = MappingProxyType(
+    {_hash_of(former_description()): (WEEPING_WILLOW, MappingProxyType(BEFORE_PARTNER))}
+)
+"""Earlier descriptions of a catalogued game, by their hash: an announcement that pins one is
+read as the game's announcement with the options it gained since, each at the value that plays
+as before (SPEC 3.13.1: Weeping Willow before `partner`)."""
+
+
 def _all_rows() -> tuple[Action, ...]:
     rows: dict[ActionKind, Action] = {a.kind: a for a in ENGINE_ACTIONS}
     for spec in CATALOGUE.values():
@@ -81,10 +93,15 @@ BY_ENTRY: Mapping[str, Action] = MappingProxyType(
 """The player action each decision entry kind carries (SPEC 7.2)."""
 
 PLAIN_FIELD: Mapping[Needs, FieldType] = MappingProxyType(
-    {Needs.K: k.TRADE_SIZE, Needs.AMOUNT: k.POSITIVE_CHIPS, Needs.OPEN_OFFER: k.SEQ}
+    {
+        Needs.K: k.TRADE_SIZE,
+        Needs.AMOUNT: k.POSITIVE_CHIPS,
+        Needs.OPEN_OFFER: k.SEQ,
+        Needs.PARTNER: k.SEAT,
+    }
 )
 """The wire type of a plain decision's one field, by the argument its action needs (SPEC
-6.10): the cards offered, chips, the seq of the offer answered."""
+6.10): the cards offered, chips, the seq of the offer answered, a seat."""
 
 
 def _plain_body(row: Action) -> type[Body]:
@@ -115,6 +132,7 @@ __all__ = [
     "BY_ENTRY",
     "CATALOGUE",
     "DEFAULT",
+    "FORMER",
     "LEGACY_ANNOUNCE",
     "PLAIN",
     "ROLL_YOUR_OWN",

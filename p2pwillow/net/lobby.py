@@ -1019,7 +1019,10 @@ class GuestLobby:
         if isinstance(message, Welcome | Joining) and state.seat is None:
             state.seat, state.late = message.seat, isinstance(message, Joining)
             if not state.late:
-                self._say(f"seated in seat {message.seat}; waiting for the table to fill")
+                self._say(
+                    f"seated in seat {message.seat}; waiting for the table to fill "
+                    "(Ctrl-C leaves the table)"
+                )
         if isinstance(message, Roster) and state.host is not None:
             if state.roster is None or message.serial > state.roster.serial:
                 self._roster(transport, state, message)

@@ -71,6 +71,7 @@ class ActionKind(enum.Enum):
     ACCEPT = "accept"
     DECLINE = "decline"
     WITHDRAW = "withdraw"
+    CHOOSE_PARTNER = "choose-partner"
     PASS = "pass"
     CHOOSE_TRADE_CARDS = "choose-trade-cards"
     CLOSE_TRADING = "close-trading"
@@ -122,6 +123,8 @@ class Needs(enum.Enum):
     """Chips: a bet, or a raise's new round total."""
     POSITIONS = "positions"
     """Hand positions: the cards given in a trade, or the layout in the order it turns."""
+    PARTNER = "partner"
+    """A seat: the partner an offerer chooses among those who accepted its offer."""
     OPEN_OFFER = "open offer"
     """The offer answered: always the open one (a `TradeOffer`, or None for it)."""
     CARD = "card"
@@ -138,7 +141,7 @@ class Needs(enum.Enum):
         return self.value if self in _DECIDED else None
 
 
-_DECIDED = frozenset({Needs.ANNOUNCEMENT, Needs.K, Needs.AMOUNT, Needs.POSITIONS})
+_DECIDED = frozenset({Needs.ANNOUNCEMENT, Needs.K, Needs.AMOUNT, Needs.POSITIONS, Needs.PARTNER})
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,7 +98,8 @@ class TableConfig:
                 ):
                     raise ConfigError(f"games must name 1 to 64 games, each once, not {value!r}")
             elif not is_int(value):
-                raise ConfigError(f"{f.name} must be an integer, not {value!r}")
+                what = f.name.replace("_", " ")
+                raise ConfigError(f"{what} must be an integer, not {value!r}")
         ranges = {
             "seats": (MIN_SEATS, MAX_SEATS),
             "starting_stack": (1, 10**12),
@@ -119,11 +120,12 @@ class TableConfig:
         for name, (low, high) in ranges.items():
             value = getattr(self, name)
             if not low <= value <= high:
-                raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
+                what = name.replace("_", " ")
+                raise ConfigError(f"{what} must be between {low} and {high}, not {value}")
         if self.max_bet < self.min_bet:
-            raise ConfigError(f"max_bet ({self.max_bet}) is below min_bet ({self.min_bet})")
+            raise ConfigError(f"max bet ({self.max_bet}) is below min bet ({self.min_bet})")
         if self.big_bet < self.small_bet:
-            raise ConfigError(f"big_bet ({self.big_bet}) is below small_bet ({self.small_bet})")
+            raise ConfigError(f"big bet ({self.big_bet}) is below small bet ({self.small_bet})")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain form for the ledger (integers, the structure's name, the games' names)."""

@@ -14,7 +14,7 @@ from p2pwillow.rules.actions import ActionKind, known
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.script import Announcement
 
-_FIELDS = ("amount", "k", "positions", "announcement")
+_FIELDS = ("amount", "k", "positions", "announcement", "partner")
 
 
 class DecisionError(IllegalAction, ValueError):
@@ -27,8 +27,9 @@ class Decision:
 
     `amount` is the bet, or the raise-to round total; `k` the offer size; `positions` the hand
     positions given in a trade, or for LAY_OUT the hand positions in reveal order (first
-    revealed first); `announcement` the dealer's announcement. Only the field the action's row
-    needs is set (`Needs.decision_field`).
+    revealed first); `announcement` the dealer's announcement; `partner` the seat an offerer
+    chooses to trade with. Only the field the action's row needs is set
+    (`Needs.decision_field`).
     """
 
     kind: ActionKind
@@ -36,6 +37,7 @@ class Decision:
     k: int | None = None
     positions: tuple[int, ...] | None = None
     announcement: Announcement | None = None
+    partner: int | None = None
 
     def __post_init__(self) -> None:
         row = known(self.kind) if isinstance(self.kind, ActionKind) else None
@@ -46,11 +48,14 @@ class Decision:
             value = getattr(self, name)
             if (value is None) == (name == needed):
                 state = "needs" if name == needed else "takes no"
-                raise DecisionError(f"a {self.kind.value} decision {state} {name}")
+                what = self.kind.value.replace("-", " ")
+                raise DecisionError(f"a {what} decision {state} {name}")
         if self.amount is not None and not is_int(self.amount):
             raise DecisionError(f"amount must be an integer, not {self.amount!r}")
         if self.k is not None and not is_int(self.k):
             raise DecisionError(f"k must be an integer, not {self.k!r}")
+        if self.partner is not None and not is_int(self.partner):
+            raise DecisionError(f"partner must be a seat, not {self.partner!r}")
         if self.positions is not None and (
             not isinstance(self.positions, tuple) or not all(map(is_int, self.positions))
         ):

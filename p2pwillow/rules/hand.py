@@ -278,7 +278,7 @@ class Hand:
         if row is None:
             game = self._s.game
             where = "before the announcement" if game is None else f"in {game.title}"
-            raise IllegalAction(f"there is no {kind.value} {where}")
+            raise IllegalAction(f"there is no {kind.value.replace('-', ' ')} {where}")
         return row
 
     def verify(self, kind: ActionKind, seat: int, argument: object = None) -> None:
@@ -286,7 +286,8 @@ class Hand:
         `argument` (None: with some argument). Hand-wide inputs (deal, abort) are the dealer's."""
         row = self.row(kind)
         if self._s.phase not in row.phases:
-            raise IllegalAction(f"{kind.value} is not allowed in the {self._s.phase.value} phase")
+            what = kind.value.replace("-", " ")
+            raise IllegalAction(f"{what} is not allowed in the {self._s.phase.value} phase")
         row.check(self.config, self._s, seat, argument)
 
     def can(self, kind: ActionKind, seat: int, argument: object = None) -> bool:

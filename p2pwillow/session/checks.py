@@ -15,7 +15,7 @@ from typing import TypeVar, cast
 from p2pwillow import mental
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
-from p2pwillow.games import BY_ENTRY, CATALOGUE, spec_hash
+from p2pwillow.games import BY_ENTRY, CATALOGUE, FORMER, spec_hash
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
@@ -534,12 +534,14 @@ def announcement_of(body: Body) -> Announcement:
     """The announcement an `announce_game` entry carries, or a legacy `announce` (Weeping
     Willow's, SPEC 3.13); Rejected if this peer does not play that game by that description,
     or the options are not the game's."""
+    options: Mapping[str, object]
     if isinstance(body, k.Announce):
-        options: Mapping[str, object] = {
+        options = {
             "deal_size": body.deal_size,
             "trading_mode": body.trading_mode,
             "closing": body.closing,
             "orbits": body.orbits,
+            **ww.BEFORE_PARTNER,
         }
         game = ww.WEEPING_WILLOW
     else:
@@ -547,13 +549,26 @@ def announcement_of(body: Body) -> Announcement:
         found = CATALOGUE.get(body.game)
         if found is None:
             raise Rejected(Reason.BAD_FIELD, f"this peer does not know the game {body.game!r}")
-        if spec_hash(found) != body.description:
+        former = FORMER.get(body.description)
+        if former is not None and former[0] is found:
+            # an earlier description of the game: the options it gained, as they played before
+            gained = former[1]
+            if any(name in body.options for name in gained):
+                raise Rejected(
+                    ILLEGAL,
+                    f"{found.title}'s earlier description has no option "
+                    f"{', '.join(sorted(n for n in gained if n in body.options))}",
+                )
+            options = {**body.options, **gained}
+        elif spec_hash(found) != body.description:
             raise Rejected(
                 Reason.BAD_FIELD,
                 f"this peer plays another description of {found.title} "
                 f"({spec_hash(found)[:16]}…, the announcement pins {body.description[:16]}…)",
             )
-        game, options = found, body.options
+        else:
+            options = body.options
+        game = found
     try:
         return Announcement(game, tuple(options.items()))  # type: ignore[arg-type]
     except ConfigError as exc:
@@ -624,12 +639,13 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
         r.plan = mental.deal_plan(r.order, r.dealer, a.cards_each)
     elif e.kind == "offer":
         r.offer_seq = e.seq
-    elif e.kind == "accept":
-        offer = ww.trade_sides(hand)
-        assert offer is not None
-        r.trade = OpenTrade(e.seq, offer[0], offer[1], offer[2])
+    sides = ww.trade_sides(hand)
+    if sides is not None and r.trade is None:
+        # SPEC 7.3: the entry that agrees the trade (the first accept, or the offerer's choice
+        # of a partner) gives the trade its id
+        r.trade = OpenTrade(e.seq, sides[0], sides[1], sides[2])
         r.offer_seq = None
-    if ww.open_offer(hand) is None and e.kind != "accept":
+    elif ww.open_offer(hand) is None:
         r.offer_seq = None
 
 

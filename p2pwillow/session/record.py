@@ -23,7 +23,8 @@ from p2pwillow.session.events import ClaimSummary, HandSummary, PotSummary, Trad
 
 @dataclass(slots=True)
 class OpenTrade:
-    """An accepted trade whose gives are not all in: its id is the accept entry's seq."""
+    """An agreed trade whose gives are not all in: its id is the seq of the entry that agreed
+    it (the first accept, or the offerer's choice of a partner, SPEC 7.3)."""
 
     trade: int
     offerer: int

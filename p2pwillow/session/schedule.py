@@ -268,7 +268,7 @@ def blocked(r: HandRecord, *, give: bool) -> str | None:
     t = r.trade
     if t is not None and not give:
         return (
-            f"the offer was accepted: trade {t.trade} of seats {t.offerer} and "
+            f"the trade is agreed: trade {t.trade} of seats {t.offerer} and "
             f"{t.acceptor} is being completed, only its gives are due"
         )
     return None

@@ -131,7 +131,7 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
     assert me is not None
     action = r.rules.row(d.kind)
     if not action.decided:
-        raise IllegalAction(f"{d.kind.value} is not a player's decision")
+        raise IllegalAction(f"{d.kind.value.replace('-', ' ')} is not a player's decision")
     if d.kind is ActionKind.CHOOSE_TRADE_CARDS:
         return _trade_give(r, me, d.positions, rng)
     if d.kind is ActionKind.LAY_OUT:
@@ -141,7 +141,7 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
     argument = action.argument(d)
     field = action.needs.decision_field
     if field is not None and argument is None:
-        raise IllegalAction(f"a {d.kind.value} decision needs its {field}")
+        raise IllegalAction(f"a {d.kind.value.replace('-', ' ')} decision needs its {field}")
     r.rules.verify(d.kind, me, argument)
     return body_of(action, argument, r.offer_seq)
 

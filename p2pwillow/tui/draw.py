@@ -35,7 +35,7 @@ from p2pwillow.tui.keymap import (
     TRADING,
 )
 from p2pwillow.tui.state import Mode, ScreenState
-from p2pwillow.view import ActionView, Line, Link, SeatView, TableView
+from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView
 
 Frag = tuple[str, str]
 Row = list[Frag]
@@ -60,6 +60,10 @@ class Glyphs:
     arrow: str
     cross: str
     links: dict[Link, str]
+    swap: str = "<>"
+    """Between the two sides of a trade."""
+    times: str = "x"
+    """Between a count and what each is worth ("tokens 6 x 5")."""
 
 
 UNICODE = Glyphs(
@@ -73,6 +77,8 @@ UNICODE = Glyphs(
     busy="⟳",
     arrow="→",
     cross="✗",
+    swap="⇄",
+    times="×",
     links={
         Link.LOCAL: "●",
         Link.CONNECTED: "●",
@@ -118,6 +124,8 @@ _TO_ASCII = str.maketrans(
         "│": "|",
         "→": "->",
         "✗": "x",
+        "⇄": "<>",
+        "×": "x",
     }
 )
 
@@ -242,7 +250,8 @@ def _seat_box(
         head.append(("class:warn", f" {s.link.value}"))
     money: Row = [("class:stack", f"{s.stack}")]
     if s.tokens:
-        money.append(("class:dim", f" · {s.tokens} token{'s' * (s.tokens > 1)}"))
+        # a token's worth in chips: "tokens 6 × 5"
+        money.append(("class:dim", f" · tokens {s.tokens} {g.times} {view.token_value}"))
     elif s.showing_text:
         money.append(("class:dim", f" · {s.showing_text}"))
     table: Row = cards(s.showing, g)
@@ -261,10 +270,49 @@ def _seat_box(
         table += [("class:bet", f"  bet {s.bet}")]
     if state:
         table += [("class:dim", f"  {state}")]
+    if s.discards:
+        table += [("class:dim", f"  {s.discards} discarded")]
     money.insert(0, ("", "  "))
     table.insert(0, ("", "  "))
+    if s.trades:
+        table = _with_trades(table, s, view, width, g)
     rows = [head, money, table] if height >= 3 else [[*head, ("", " "), *money[1:]], table]
     return [fit(r, width, g) for r in rows[:height]]
+
+
+def _with_trades(table: Row, s: SeatView, view: TableView, width: int, g: Glyphs) -> Row:
+    """The seat's cards row followed by every trade it made this hand, by partner ("⇄ Bob 3,
+    you 2+1"): where that does not fit, the face-down cards are counted rather than drawn and
+    the partners' names shortened, so that no partner and no count is ever cut."""
+    by: dict[int, list[int]] = {}
+    for other, k in s.trades:
+        by.setdefault(other, []).append(k)
+    backs = [i for i, (style, _) in enumerate(table) if style == "class:back"]
+    row = table
+    for room in (None, 12, 8, 6, 5, 4):
+        said = ", ".join(
+            f"{'you' if other == view.you else _short(view.name(other), room, g)} "
+            + "+".join(map(str, ks))
+            for other, ks in by.items()
+        )
+        row = [*table, ("class:offer", f" {g.swap} {said}")]
+        if width_of(row) <= width:
+            return row
+        if backs and room is None:
+            i = backs[0]
+            table = [*table[:i], ("class:back", f"{g.back}{s.face_down}"), *table[i + 1 :]]
+    return row
+
+
+def _short(name: str, room: int | None, g: Glyphs) -> str:
+    """`name` in at most `room` columns: a bot's level dropped first ("bot 3 (easy)"), then
+    cut with an ellipsis."""
+    if room is None or len(name) <= room:
+        return name
+    plain_name = name.split(" (")[0]
+    if len(plain_name) <= room:
+        return plain_name
+    return plain_name[: room - 1] + g.ellipsis[:1]
 
 
 def _around(view: TableView) -> tuple[list[SeatView], list[SeatView], list[SeatView], SeatView]:
@@ -289,20 +337,56 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     bets = sum(s.bet for s in view.seats)
     if bets:
         rows.append([("class:bet", f"bets {bets}")])
+    o = view.offer
+    if o is not None:
+        for room in (None, 8):
+            # names shortened (a bot's level dropped) before the line wraps onto two
+            rows_now = _offer_rows(view, o, width, room, g)
+            if len(rows_now) <= 1 + (o.accepted_by is None and bool(o.accepted)):
+                break
+        rows += rows_now
+    for ln in view.result:
+        rows += wrap(line(ln, g, "class:win"), width)
     a = view.announcement
     if a is not None and view.phase is Phase.TRADING and a.game is ww.WEEPING_WILLOW:
         mode = "free" if ww.Setup.of(a).mode is TradingMode.FREE else "in turn"
         rows.append([("class:dim", f"{a.cards_each} cards · {mode}")])
-    o = view.offer
-    if o is not None:
-        if o.accepted_by is None:
-            text = f"{view.name(o.offerer)} offers {o.k} card{'s' * (o.k > 1)}"
-        else:
-            text = f"{view.name(o.offerer)} and {view.name(o.accepted_by)} trade {o.k}"
-        rows.append([("class:offer", text)])
-    for ln in view.result:
-        rows.append(line(ln, g, "class:win"))
     return [center(r, width, g) for r in rows]
+
+
+def _offer_rows(
+    view: TableView, o: OfferView, width: int, room: int | None, g: Glyphs
+) -> list[Row]:
+    """The open offer or the agreed trade on the felt, names in at most `room` columns."""
+
+    def name(seat: int, first: bool = False) -> str:
+        if seat == view.you:
+            return "You" if first else "you"
+        return _short(view.name(seat), room, g)
+
+    count = f"{o.k}{_TOGETHER}card{'s' * (o.k > 1)}"
+    if o.accepted_by is None and o.offerer == view.you:
+        text = f"You offer {count}"
+    elif o.accepted_by is None:
+        # the count first: where the felt is narrow it is the name that wraps
+        text = f"{count} offered by {name(o.offerer)}"
+    else:
+        text = f"Trading {count}: {name(o.offerer)} and {name(o.accepted_by)}"
+    rows = [[("class:offer", r)] for r in _wrapped(text, width)]
+    if o.accepted_by is None and o.accepted:
+        took = ", ".join(name(x) for x in o.accepted)
+        rows += [[("class:offer", r)] for r in _wrapped(f"accepted: {took}", width)]
+    return rows
+
+
+_TOGETHER = "\x00"
+"""A space `_wrapped` never breaks at: a count stays with what it counts."""
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """`text` broken at spaces into lines of at most `width` columns."""
+    rows = wrap([("", text)], max(1, width))
+    return ["".join(t for _, t in r).replace(_TOGETHER, " ") for r in rows]
 
 
 def table_rows(
@@ -564,16 +648,40 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             picked = i in state.picked
             style = "class:picked" if picked else "class:num"
             first += [("", " "), (style, f"{i}"), ("", ":"), card(own.card, g)]
-    second: Row = []
-    came = [(own.card, own.came_from) for own in view.cards if own.came_from is not None]
-    if came:
-        second.append(("class:dim", "received "))
-        for i, (c, giver) in enumerate(came):
-            second += [("", ", ") if i else ("", ""), card(c, g)]
-            second.append(("class:dim", f" from {view.name(giver)}" if giver is not None else ""))
+    rows = [fit(first, width, g)]
+    traded = wrap(_traded_row(view, g), width)
+    rows += [fit(r, width, g) for r in traded[: HAND_ROWS_MAX - 1]]
+    return rows + [fit(blank, width, g)] * (2 - len(rows))
+
+
+HAND_ROWS_MAX = 3
+"""The rows under the table for the player's cards: the cards, then what it traded (wrapped
+onto a third row rather than cut)."""
+
+
+def _traded_row(view: TableView, g: Glyphs) -> Row:
+    """What the player received, by giver, and what it gave away, by taker: "received 8♥ 5♣
+    from Bob · gave Bob 4♥ 2♠"."""
+    got: dict[int, list[Card]] = {}
+    for own in view.cards:
+        if own.came_from is not None:
+            got.setdefault(own.came_from, []).append(own.card)
+    parts: list[Row] = []
+    for giver, cs in got.items():
+        parts.append(
+            [("class:dim", "received "), *cards(cs, g), ("class:dim", f" from {view.name(giver)}")]
+        )
     for seat, gone in view.given:
-        second += [("class:dim", f"   gave {view.name(seat)} "), *cards(gone, g)]
-    return [fit(first, width, g), fit(second, width, g)]
+        parts.append([("class:dim", f"gave {view.name(seat)} "), *cards(gone, g)])
+    return join(parts, " · ")
+
+
+def hand_height(state: ScreenState, width: int) -> int:
+    """The rows `hand_rows` needs at `width`: two, or three when the trades wrap."""
+    view = state.view
+    if view is None or not view.cards or state.mode is Mode.SEATING:
+        return 2
+    return max(2, min(HAND_ROWS_MAX, 1 + len(wrap(_traded_row(view, UNICODE), width))))
 
 
 def _bounds(a: ActionView) -> str:
@@ -584,15 +692,20 @@ def _bounds(a: ActionView) -> str:
     return ""
 
 
-def _action_keys(view: TableView, kinds: Sequence[ActionKind]) -> Row:
-    rows: list[Row] = []
+def _action_keys(view: TableView, kinds: Sequence[ActionKind], width: int = 10_000) -> Row:
+    """The keys of `kinds`, the ones that do nothing now greyed; where they do not all fit in
+    `width`, the keys that work now alone (they are never cut)."""
+    rows: list[tuple[bool, Row]] = []
     for kind in kinds:
         a = view.action(kind)
         words = LABELS[kind] + (_bounds(a) if a.legal else "")
         if kind is ActionKind.OFFER and a.legal:
             words += " cards"
-        rows.append(key(ACTION_KEYS[kind], words, a.legal))
-    return join(rows)
+        rows.append((a.legal, key(ACTION_KEYS[kind], words, a.legal)))
+    every = join(r for _, r in rows)
+    if width_of(every) <= width:
+        return every
+    return join(r for legal, r in rows if legal)
 
 
 def _waiting_row(view: TableView) -> Row:
@@ -673,6 +786,18 @@ def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     return [first, second, _waiting_row(view)]
 
 
+def _partner_rows(state: ScreenState, view: TableView) -> list[Row]:
+    o = view.offer
+    k = 0 if o is None else o.k
+    first: Row = [("class:strong", f"Trade {k} card{'s' * (k != 1)} with: ")]
+    first += join(key(str(i), view.name(x)) for i, x in enumerate(state.accepters, start=1))
+    count = len(state.accepters)
+    picks = "1" if count == 1 else f"1-{count}"
+    keys = [key(picks, "choose"), key(ACTION_KEYS[ActionKind.WITHDRAW], "withdraw the offer")]
+    second = join([*keys, key("Esc", "back")])
+    return [first, second, _waiting_row(view)]
+
+
 def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     picked = [view.cards[n - 1].card for n in state.picked if n <= len(view.cards)]
     count = len(view.cards)
@@ -729,6 +854,8 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = _amount_rows(state, view, g)
     elif state.mode in (Mode.GIVE, Mode.LAYOUT):
         rows = _pick_rows(state, view, g)
+    elif state.mode is Mode.PARTNER:
+        rows = _partner_rows(state, view)
     elif state.sending or view.decision_pending:
         rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
     else:
@@ -738,9 +865,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         if sit_in and view.hand_running and (mine is None or not mine.in_hand):
             first = sit_in  # the hand runs without this seat: nothing else to press
         elif view.phase is Phase.BETTING and view.hand_running:
-            first = _action_keys(view, BETTING)
+            first = _action_keys(view, BETTING, width)
         elif view.phase is Phase.TRADING and view.hand_running:
-            first = _action_keys(view, TRADING)
+            first = _action_keys(view, TRADING, width)
         elif view.seated and not view.hand_running:
             table_keys = [
                 key("Enter", "next hand"),
@@ -749,6 +876,10 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             ]
             first = join([sit_in, *table_keys] if sit_in else table_keys)
         rows = [first, _waiting_row(view), []]
+        if view.result and not view.hand_running:
+            # the hand is over: who won what, and with which hand, at the full width
+            said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
+            rows = [*said[:2], first, _waiting_row(view)]
     return [fit(r, width, g) for r in rows[:3]]
 
 
@@ -854,21 +985,42 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     row = [*code, *busy, *peers, *legend]
     if width_of(row) > width:
         row = [*code, *busy, *peers]
+    if width_of(row) > width and view is not None:
+        # every peer's connection is a key fact: shorten the names rather than cut one off
+        for room in (10, 8, 6, 4):
+            row = [*code, *busy, *_peers(state, view, g, room)]
+            if width_of(row) <= width:
+                break
     return fit(row, width, g)
+
+
+def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int) -> Row:
+    """The peers' connections with each name cut to `room` columns."""
+    parts: list[Row] = []
+    for s in view.seats:
+        if s.you:
+            continue
+        link = state.links.get(s.seat)
+        glyph = "?" if link is None else g.links[link]
+        bad = link in (Link.AWAY, Link.GONE)
+        words = f" {link.value}" if bad and link is not None else ""
+        style = "class:status.warn" if bad else "class:status.link"
+        name = _short(s.name, room, g)
+        parts.append([("class:status", name + " "), (style, glyph + words)])
+    return [("class:status", f" {g.v} "), *join(parts, " ")]
 
 
 HELP_TEXT = (
     "Weeping Willow: each player is dealt 5 to 7 cards face down.",
-    "Trading: offer to swap k cards; whoever accepts swaps k with you, blind.",
-    "  Each side pays one trade token into the pot. Cards are chosen after.",
+    "Trading: offer k cards blind; trade with one who accepts [t] or withdraw [w].",
+    "  Each side pays a token (its worth in chips shows at each seat); cards after.",
     "Layout: pick five cards in the order they will be turned; the rest are",
-    "  discarded face down. Five rounds: everyone turns a card, then bets.",
-    "Best five-card hand wins at the showdown.",
+    "  discarded face down. Five rounds: all turn a card, then bet. Best five win.",
     "Roll Your Own: the same without trading; everyone antes instead.",
     "",
     "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
-    "            [x] close trading (the dealer, when the dealer calls it)",
+    "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",

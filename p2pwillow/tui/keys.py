@@ -107,7 +107,9 @@ class Modes:
         """Announcing at a table of several games: the game key cycles them."""
         self.picking: Filter = self.table & in_mode(Mode.GIVE, Mode.LAYOUT)
         self.play: Filter = self.table & in_mode(Mode.PLAY)
-        self.action_key_open: Filter = self.play | self.announce | self.picking
+        self.partner: Filter = self.table & in_mode(Mode.PARTNER)
+        """Choosing whom to trade with among those who accepted the person's offer."""
+        self.action_key_open: Filter = self.play | self.announce | self.picking | self.partner
         """Where a one-key action's key presses it (in the amount field it first closes the
         field), unless the panel uses the key itself."""
 
@@ -319,6 +321,16 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
 
     @at_table("escape", when=m.picking)
     def pick_clear(event: KeyPressEvent) -> None:
+        state.cancel()
+
+    # --- choosing a partner among those who accepted ---------------------------------------------
+
+    @at_table(*DIGITS, when=m.partner)
+    def partner_pick(event: KeyPressEvent) -> None:
+        send(state.choose_partner(int(pressed(event))))
+
+    @at_table("escape", when=m.partner)
+    def partner_back(event: KeyPressEvent) -> None:
         state.cancel()
 
     # --- playing ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -90,12 +91,21 @@ def _window(rows: Callable[[int, int], list[Row]], height: int | None = None) ->
     return Window(Drawing(rows), height=dim, dont_extend_height=height is not None)
 
 
+def _columns() -> int:
+    """The terminal's width now (the hand's rows wrap to it)."""
+    return get_app().output.get_size().columns
+
+
 def build_layout(state: ScreenState, g: Glyphs) -> Layout:
     body = HSplit(
         [
             _window(lambda w, h: [draw.title_row(state, w, g)], 1),
             _window(lambda w, h: draw.body_rows(state, w, h, g)),
-            _window(lambda w, h: draw.hand_rows(state, w, g), 2),
+            Window(
+                Drawing(lambda w, h: draw.hand_rows(state, w, g)),
+                height=lambda: Dimension.exact(draw.hand_height(state, _columns())),
+                dont_extend_height=True,
+            ),
             _window(lambda w, h: draw.action_rows(state, w, g), 3),
             _window(lambda w, h: [draw.clock_row(state, w, g)], 1),
             _window(lambda w, h: [draw.message_row(state, w, g)], 1),

@@ -15,7 +15,7 @@ from p2pwillow.client import ClockMove, ClockOp, Decision, Notice
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
-from p2pwillow.tui.keymap import AMOUNT_ACTIONS
+from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS
 from p2pwillow.view import Link, TableView
 
 MAX_DIGITS = 12
@@ -36,6 +36,8 @@ class Mode(enum.Enum):
     """Picking the cards to lay out, in reveal order."""
     ANNOUNCE = "announce"
     """The dealer's announcement form."""
+    PARTNER = "partner"
+    """Choosing whom to trade with among those who accepted the person's offer."""
 
 
 _CLOSING_CYCLE = (
@@ -75,6 +77,11 @@ class ScreenState:
         self.message_is_error = False
         self._keys_said = False
         """The message says which keys work (`say_keys`)."""
+        self._said_at: tuple[int, str] | None = None
+        """The hand and stage the message was said in; None for a notice, which stays."""
+        self._fold_asked: tuple[int, str] | None = None
+        """The hand and stage where the person was asked whether to fold when checking is
+        free (asked once there: the second fold key folds)."""
         self.amount_kind: ActionKind | None = None
         self.amount_text = ""
         self.picked: list[int] = []
@@ -117,6 +124,10 @@ class ScreenState:
             self._notice_seen = notice.serial
             if notice.text != ended:  # the end of the game has a panel of its own
                 self._say(notice.text, error=True)
+                self._said_at = None
+        if self.message and self._said_at is not None and self._said_at != _moment(view):
+            # what was said belongs to a step of the hand that is over: it goes
+            self.clear_message()
         if not seat_confirmed:
             self.mode = Mode.SEATING
             return
@@ -138,6 +149,8 @@ class ScreenState:
             kind = self.amount_kind
             if kind is None or not view.action(kind).legal:
                 self.mode = Mode.PLAY
+        if self.mode is Mode.PARTNER and not view.action(ActionKind.CHOOSE_PARTNER).legal:
+            self.mode = Mode.PLAY
 
     @staticmethod
     def _automatic(view: TableView) -> Mode | None:
@@ -161,6 +174,7 @@ class ScreenState:
         self.message = text
         self.message_is_error = error
         self._keys_said = False
+        self._said_at = None if self.view is None else _moment(self.view)
 
     def say_keys(self, key: str, keys: Sequence[str]) -> None:
         """`key` does nothing now: say which `keys` do."""
@@ -262,10 +276,24 @@ class ScreenState:
         if not action.legal:
             self._say(action.reason, error=True)
             return None
+        free = view.action(ActionKind.CHECK).legal
+        if kind is ActionKind.FOLD and free and self._fold_asked != _moment(view):
+            # folding where checking costs nothing is likely a slip: ask, once
+            self._fold_asked = _moment(view)
+            fold, check = ACTION_KEYS[ActionKind.FOLD], ACTION_KEYS[ActionKind.CHECK]
+            self._say(f"checking is free: [{fold}] again folds anyway, [{check}] checks")
+            return None
         if kind in AMOUNT_ACTIONS:
             self.mode = Mode.AMOUNT
             self.amount_kind = kind
             self.amount_text = "" if action.low is None else str(action.low)
+            self.clear_message()
+            return None
+        if kind is ActionKind.CHOOSE_PARTNER:
+            took = self.accepters
+            if len(took) == 1:
+                return self._trade_with(took[0])
+            self.mode = Mode.PARTNER
             self.clear_message()
             return None
         if kind is ActionKind.CALL and action.amount is not None:
@@ -275,6 +303,28 @@ class ScreenState:
         else:
             words = f"you {kind.value.replace('-', ' ')}"
         return self._send(Decision(kind), words)
+
+    @property
+    def accepters(self) -> tuple[int, ...]:
+        """Who accepted the person's open offer so far, as the partner panel numbers them."""
+        offer = None if self.view is None else self.view.offer
+        return () if offer is None else offer.accepted
+
+    def _trade_with(self, seat: int) -> Decision:
+        name = "them" if self.view is None else self.view.name(seat)
+        return self._send(
+            Decision(ActionKind.CHOOSE_PARTNER, partner=seat), f"you trade with {name}"
+        )
+
+    def choose_partner(self, number: int) -> Decision | None:
+        """Accepter `number` (as shown, from 1) chosen in the partner panel."""
+        if self._on_its_way():
+            return None
+        took = self.accepters
+        if not 1 <= number <= len(took):
+            self._say(f"those who accepted are numbered 1 to {len(took)}", error=True)
+            return None
+        return self._trade_with(took[number - 1])
 
     def next_hand(self) -> bool:
         """The person asks for the next hand; True if there is one to ask for."""
@@ -498,7 +548,7 @@ class ScreenState:
 
     def cancel(self) -> None:
         """Esc: close the amount field; in the card panels, unpick everything."""
-        if self.mode is Mode.AMOUNT:
+        if self.mode in (Mode.AMOUNT, Mode.PARTNER):
             self.mode = Mode.PLAY
             self.amount_kind = None
         self.picked = []
@@ -681,3 +731,8 @@ def _no_sit_in(view: TableView) -> str:
     if mine is None or not mine.sitting_out:
         return "you do not sit out"
     return "you have no chips: leave the table and buy in again"
+
+
+def _moment(view: TableView) -> tuple[int, str]:
+    """The step of the game a view shows: its hand and stage ("round 2: betting")."""
+    return (view.hand, view.stage)

@@ -376,13 +376,16 @@ def _structure(c: Mapping[str, Any]) -> str:
 def _trading(t: Mapping[str, Any] | None) -> str:
     if t is None:
         return ""
+    chooses = t.get("partner") == "offerer-chooses"
+    who = "the offerer picks among those who accept" if chooses else "the first to accept trades"
     if t["mode"] == "free":
-        return "free trading until the dealer calls it"
+        when = " once everyone has offered or passed" if chooses else ""
+        return f"free trading until the dealer calls it{when}, {who}"
     if t["closing"] == "orbits":
-        return f"trading in turn for {_plural(t['orbits'] or 0, 'orbit')}"
+        return f"trading in turn for {_plural(t['orbits'] or 0, 'orbit')}, {who}"
     if t["closing"] == "dealer-calls":
-        return "trading in turn until the dealer calls it"
-    return "trading in turn until a full orbit passes without a trade"
+        return f"trading in turn until the dealer calls it, {who}"
+    return f"trading in turn until a full orbit passes without a trade, {who}"
 
 
 def _action(a: Mapping[str, Any]) -> str:

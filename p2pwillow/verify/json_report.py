@@ -49,6 +49,7 @@ def _trading(a: Announcement | None, closed: str) -> dict[str, object] | None:
         "mode": setup.mode.value,
         "closing": setup.closing.value,
         "orbits": setup.orbits,
+        "partner": setup.partner.value,
         "closed": closed,
     }
 

@@ -115,7 +115,7 @@ def test_answers_and_trade_cards_follow_the_hand() -> None:
     for seed in range(10):
         hand = _trading_hand()
         ww.offer(hand, 1, 2)
-        assert hand.to_act() == (2,)
+        assert 2 in hand.to_act()  # (everyone with a token answers, in any order)
         knows_flush = Knowledge(2, _cards("2h 5h 9h Jh Kh"))
         d = _bot(2, seed).decide(hand, knows_flush)
         declined += d.kind is ActionKind.DECLINE
@@ -125,6 +125,11 @@ def test_answers_and_trade_cards_follow_the_hand() -> None:
     hand = _trading_hand()
     ww.offer(hand, 1, 2)
     ww.accept(hand, 2)
+    ww.decline(hand, 0)
+    # every answer is in: the offerer chooses among those who accepted
+    d = _bot(1).decide(hand, Knowledge(1, _cards("8s Kc 4h 8d 2s")))
+    assert d == Decision(ActionKind.CHOOSE_PARTNER, partner=2)
+    apply_decision(hand, 1, d)
     pair = Knowledge(1, _cards("8s Kc 4h 8d 2s"))
     d = _bot(1).decide(hand, pair)
     assert d.kind is ActionKind.CHOOSE_TRADE_CARDS and d.positions is not None
@@ -143,6 +148,9 @@ def test_no_offer_past_the_trade_limit_or_without_tokens() -> None:
     hand = _trading_hand(players=4, tokens=1, mode=TradingMode.FREE)
     ww.offer(hand, 1, 1)
     ww.accept(hand, 2)
+    ww.decline(hand, 3)
+    ww.decline(hand, 0)
+    ww.choose_partner(hand, 1, 2)
     ww.choose_trade_cards(hand, 1, [0])
     ww.choose_trade_cards(hand, 2, [0])
     assert hand.tokens(1) == 0
@@ -160,8 +168,15 @@ def test_a_lapsed_offer_is_not_repeated_until_the_hand_changes() -> None:
     ww.decline(hand, 0)
     assert ww.open_offer(hand) is None
     assert _bot(1).initiative(hand, junk) is None
-    # Free trading: once nobody offers, the dealer closes.
-    dealer = _bot(0).decide(hand, Knowledge(0, _cards("2h 5h 9h Jh Kh")))
+    # Free trading: the dealer takes its own chance (a pass, with a flush), and closes once
+    # every seat has had one.
+    flush = Knowledge(0, _cards("2h 5h 9h Jh Kh"))
+    dealer = _bot(0).decide(hand, flush)
+    assert dealer.kind is ActionKind.PASS
+    apply_decision(hand, 0, dealer)
+    assert not hand.can(ActionKind.CLOSE_TRADING, 0)  # seat 2 has not had its chance
+    ww.pass_turn(hand, 2)
+    dealer = _bot(0).decide(hand, flush)
     assert dealer.kind is ActionKind.CLOSE_TRADING
 
 

@@ -59,7 +59,7 @@ def test_the_newest_of_several_stores(tmp_path: Path) -> None:
 def test_every_game_finished(store: Store) -> None:
     _put(store, 1, FINISHED, age=30)
     _put(store, 2, FINISHED, age=20)
-    with pytest.raises(LiveError, match=r"the 2 games in this store ended \(game_end signed\)"):
+    with pytest.raises(LiveError, match=r"the 2 games in this store ended \(its end is signed\)"):
         unfinished_game([store])
 
 

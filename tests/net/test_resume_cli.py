@@ -110,7 +110,7 @@ def _refused(home: Path, *args: str) -> str:
 def test_a_finished_game_is_not_resumed(played: Path) -> None:
     line = _refused(played / "host", "host", "--auto")
     assert line == (
-        "willow host: nothing to resume: the game in this store ended (game_end signed)"
+        "willow host: nothing to resume: the game in this store ended (its end is signed)"
     )
     line = _refused(played / "bot", "bot")
     assert line.startswith("willow bot: nothing to resume: ")

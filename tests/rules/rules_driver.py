@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games import weeping_willow as ww
-from p2pwillow.games.weeping_willow import TradeMade, TradingClose, TradingMode, hand_after_trade
+from p2pwillow.games.weeping_willow import (
+    Partner,
+    TradeMade,
+    TradingClose,
+    TradingMode,
+    hand_after_trade,
+)
 from p2pwillow.hands import best_hand
 from p2pwillow.rules import (
     ActionKind,
@@ -69,11 +75,12 @@ def phase_of(hand: Hand) -> Phase:
 def random_announcement(n: int, rng: random.Random) -> Announcement:
     sizes = [d for d, most in ((5, 10), (6, 8), (7, 7)) if n <= most]
     mode = rng.choice(list(TradingMode))
+    partner = rng.choice(list(Partner))
     if mode is TradingMode.FREE:
-        return ww.announcement(rng.choice(sizes), mode, TradingClose.DEALER_CALLS)
+        return ww.announcement(rng.choice(sizes), mode, TradingClose.DEALER_CALLS, partner=partner)
     closing = rng.choice(list(TradingClose))
     orbits = rng.randint(1, 3) if closing is TradingClose.ORBITS else None
-    return ww.announcement(rng.choice(sizes), mode, closing, orbits)
+    return ww.announcement(rng.choice(sizes), mode, closing, orbits, partner)
 
 
 Attempt = tuple[str, Callable[[], object]]
@@ -94,6 +101,7 @@ def junk_attempts(hand: Hand, rng: random.Random, undealt: list[Card]) -> list[A
         ("accept", lambda: ww.accept(hand, seat)),
         ("decline", lambda: ww.decline(hand, seat)),
         ("withdraw", lambda: ww.withdraw(hand, seat)),
+        ("choose_partner", lambda: ww.choose_partner(hand, seat, n % 11)),
         ("pass", lambda: ww.pass_turn(hand, seat)),
         ("choose", lambda: ww.choose_trade_cards(hand, seat, [n % 8, (n + 1) % 8])),
         ("close", lambda: ww.close_trading(hand, seat)),
@@ -194,6 +202,8 @@ class RandomTable:
             ww.decline(h, seat)
         elif kind is ActionKind.WITHDRAW:
             ww.withdraw(h, seat)
+        elif kind is ActionKind.CHOOSE_PARTNER:
+            ww.choose_partner(h, seat, rng.choice(ww.accepted(h)))
         elif kind is ActionKind.PASS:
             ww.pass_turn(h, seat)
         elif kind is ActionKind.CHOOSE_TRADE_CARDS:

@@ -63,7 +63,7 @@ def test_a_plain_entry_is_exactly_the_fields_the_row_declares() -> None:
         assert action.by is By.PLAYER, action
         assert tuple(KINDS[action.entry].FIELDS) == action.body, action
         # one field carries the argument
-        if action.needs in (Needs.K, Needs.AMOUNT, Needs.OPEN_OFFER):
+        if action.needs in (Needs.K, Needs.AMOUNT, Needs.OPEN_OFFER, Needs.PARTNER):
             assert len(action.body) == 1
         elif action.needs is Needs.NOTHING:
             assert action.body == ()
@@ -87,6 +87,7 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.ACCEPT: None,
         ActionKind.DECLINE: None,
         ActionKind.WITHDRAW: None,
+        ActionKind.CHOOSE_PARTNER: "partner",
         ActionKind.PASS: None,
         ActionKind.CHOOSE_TRADE_CARDS: "positions",
         ActionKind.CLOSE_TRADING: None,
@@ -104,6 +105,7 @@ def test_a_decision_carries_exactly_its_field() -> None:
     Decision(ActionKind.BET, amount=25)
     Decision(ActionKind.CHECK)
     Decision(ActionKind.OFFER, k=2)
+    Decision(ActionKind.CHOOSE_PARTNER, partner=3)
     bads: tuple[Callable[[], object], ...] = (
         lambda: Decision(ActionKind.BET),
         lambda: Decision(ActionKind.CHECK, amount=25),
@@ -112,6 +114,8 @@ def test_a_decision_carries_exactly_its_field() -> None:
         lambda: Decision(ActionKind.LAY_OUT, positions=(0, 1, 2, 3, 3)),
         lambda: Decision(ActionKind.CHOOSE_TRADE_CARDS, positions=[0, 1]),  # type: ignore[arg-type]
         lambda: Decision(ActionKind.RAISE, amount=True),
+        lambda: Decision(ActionKind.CHOOSE_PARTNER),
+        lambda: Decision(ActionKind.CHOOSE_PARTNER, partner="3"),  # type: ignore[arg-type]
         lambda: Decision(ActionKind.ANNOUNCE, announcement="5 cards"),  # type: ignore[arg-type]
     )
     for bad in bads:
@@ -151,6 +155,8 @@ def test_a_bots_decision_is_legal_exactly_when_the_engine_takes_it() -> None:
         Decision(ActionKind.RAISE, amount=200),
         Decision(ActionKind.OFFER, k=2),
         Decision(ActionKind.ACCEPT),
+        Decision(ActionKind.CHOOSE_PARTNER, partner=1),
+        Decision(ActionKind.WITHDRAW),
         Decision(ActionKind.CLOSE_TRADING),
         Decision(ActionKind.LAY_OUT, positions=(0, 1, 2, 3, 4)),
         Decision(ActionKind.LAY_OUT, positions=(2, 3, 4, 5, 6)),

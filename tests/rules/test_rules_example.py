@@ -25,8 +25,11 @@ def test_two_card_trade_from_the_rule_text() -> None:
     hand.deal()
     assert hand.to_act() == (A,)
     offer = ww.offer(hand, A, 2).offer  # A calls out "two"
-    assert hand.to_act() == (B,)
+    assert hand.to_act() == (B, C)  # anyone with a token may answer, in any order
     ww.accept(hand, B, offer)
+    ww.decline(hand, C, offer)
+    assert hand.to_act() == (A,)  # every answer is in: A chooses among those who accepted
+    ww.choose_partner(hand, A, B)
     assert hand.to_act() == (A, B)
     ww.choose_trade_cards(hand, A, [3, 4])  # 4♥ 2♠
     ww.choose_trade_cards(hand, B, [0, 1])  # 8♥ 5♣

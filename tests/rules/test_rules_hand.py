@@ -112,6 +112,7 @@ def test_no_abort_after_the_deal() -> None:
     hand.deal()
     ww.offer(hand, 1, 1)
     ww.accept(hand, 2)
+    ww.choose_partner(hand, 1, 2)
     ww.choose_trade_cards(hand, 1, [0])
     ww.choose_trade_cards(hand, 2, [0])
     assert hand.pot == 10
@@ -122,6 +123,7 @@ def test_no_abort_after_the_deal() -> None:
             hand.abort([2], "seat 2 did not shuffle its hand")
         assert hand.snapshot() == before and hand.events == events
         if hand.phase is Phase.TRADING:
+            ww.pass_turn(hand, 2)  # the dealer calls it once everyone has had the chance
             ww.close_trading(hand, 3)
     betting = to_betting(CFG, LAYOUTS, {1: 300, 2: 200, 3: 100}, dealer=3)
     betting.bet(1, 100)

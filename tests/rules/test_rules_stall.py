@@ -24,9 +24,12 @@ from p2pwillow.rules import (
     TableConfig,
 )
 
-IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
-DEALER_CALLS = ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS)
-FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+FIRST = ww.Partner.FIRST_ACCEPT
+"""These tests play the rules before `partner` (SPEC 3.5: the first to accept trades), which
+every hand announced without the option still plays; test_partner.py plays the new ones."""
+IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE, partner=FIRST)
+DEALER_CALLS = ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, partner=FIRST)
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS, partner=FIRST)
 LAYOUTS = {
     1: parse_cards("Ac 7d 8h Jd Qd"),  # ace high: opens round 1, beats seat 3
     2: parse_cards("Ks 5d 5h 9s Ts"),  # a pair of fives: the best hand here
@@ -239,7 +242,7 @@ def test_stall_to_one_in_trading_pays_the_token_money() -> None:
 
 def test_layout_no_longer_waits_for_the_staller() -> None:
     hand = Hand(NO_TOKENS, [1, 2, 3], [100] * 3, 3)
-    hand.announce(3, ww.announcement(5))
+    hand.announce(3, ww.announcement(5, partner=FIRST))
     hand.deal()
     hand.lay_out(1)
     assert hand.to_act() == (2, 3)
@@ -253,7 +256,7 @@ def test_layout_no_longer_waits_for_the_staller() -> None:
 
 def test_last_one_to_lay_out_stalls_and_round_one_starts() -> None:
     hand = Hand(NO_TOKENS, [1, 2, 3], [100] * 3, 3)
-    hand.announce(3, ww.announcement(5))
+    hand.announce(3, ww.announcement(5, partner=FIRST))
     hand.deal()
     hand.lay_out(1)
     hand.lay_out(2)
@@ -283,7 +286,7 @@ def test_stall_to_one_in_layout_pays_the_token_money() -> None:
 def test_reveal_no_longer_waits_for_the_staller() -> None:
     seats = [1, 2, 3]
     hand = Hand(NO_TOKENS, seats, [300] * 3, 3)
-    hand.announce(3, ww.announcement(5))
+    hand.announce(3, ww.announcement(5, partner=FIRST))
     hand.deal()
     for seat in seats:
         hand.lay_out(seat)

@@ -22,6 +22,7 @@ ARGUMENTS: dict[Needs, object] = {
     Needs.OPEN_OFFER: None,
     Needs.K: 3,
     Needs.AMOUNT: 40,
+    Needs.PARTNER: 2,
     Needs.ANNOUNCEMENT: ww.announcement(6, TradingMode.FREE, TradingClose.DEALER_CALLS),
 }
 OPEN_OFFER = 17

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from tui_screen import Terminal, terminal
 
 from p2pwillow.bots import Level
@@ -33,8 +34,9 @@ CALL = re.compile(r"Waiting for you: call (\d+), raise or fold")
 LAYOUT = "Lay out five, in the order they are turned:"
 NEXT = "[Enter] next hand"
 SHOWDOWN = re.compile(r"bot \d(?: \(\w+\))? wins \d+ with ")
+PARTNER = "Waiting for you: choose whom to trade with"
 HANDS = 4
-PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT)
+PROMPTS = (TURN, CHECK_OR_BET, LAYOUT, NEXT, PARTNER)
 
 
 def prompt_shown(text: str) -> bool:
@@ -89,6 +91,13 @@ class Person:
             order = await t.wait_for("Enter lays them out face down; the order is final.")
             self.remember("layout picked", order)
             t.press("\r")
+        elif PARTNER in text:
+            # the person's offer was accepted: it trades with the first who accepted
+            self.remember("partner", text)
+            t.press("t")
+            if "accepted) or withdraw" in text and " and " in text.split("choose whom")[1]:
+                await t.wait_for("Trade ")
+                t.press("1")
         elif m := ANSWER.search(text):
             self.remember("answer", text)
             if not self.accepted:
@@ -193,9 +202,69 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
     return person, path
 
 
-def test_a_person_plays_a_whole_hand_against_three_bots(tmp_path: Path) -> None:
-    person, path = asyncio.run(play(tmp_path, 24, 80))
+def own_box(text: str) -> list[str]:
+    """The person's seat at the bottom of the table: its name row and the two under it."""
+    rows = text.split("\n")
+    at = next(i for i, r in enumerate(rows) if "bot 0 (you)" in r)
+    return [r.strip() for r in rows[at : at + 3]]
+
+
+def key_facts_never_cut(seen: dict[str, str]) -> None:
+    """What a person must be able to read at every size (issue 24, item 9)."""
+    # Every screen: each peer's connection, and the safety code.
+    for text in seen.values():
+        status = text.split("\n")[-1]
+        for n in (1, 2, 3):
+            # (a bot's level goes first where the row is short)
+            assert re.search(rf"bot {n}( \(easy\))? ●", status), status
+    # An offer says how many cards, and whoever holds tokens shows what one is worth.
+    answer = seen["answer"]
+    offered = ANSWER.search(answer)
+    assert offered is not None
+    assert f"{offered.group(2)} cards offered by" in answer
+    assert re.search(r"tokens \d+ × 5\b", answer), answer
+    # The person's own offer, accepted: the count, who accepted, the key that takes one.
+    partner = seen["partner"]
+    assert re.search(r"You offer \d cards?", partner), partner
+    assert re.search(r"accepted: bot \d \(easy\)", partner), partner
+    assert "[t] trade with" in partner and "[w] withdraw" in partner
+    give = GIVE.search(seen["give"])
+    assert give is not None
+    k, who = give.group(1), give.group(2)
+    assert re.search(rf"Trading {k} cards?: you and\s", seen["give"]), seen["give"]
+    # Once traded, for the rest of the hand: what was received and given, by whom, and on each
+    # side's seat the partner and the count.
+    for step in ("layout", "check or bet"):
+        text = seen[step]
+        mine = next(r for r in text.split("\n") if r.startswith("received "))
+        said = rf"received (\S+ )+from {re.escape(who)} · gave {re.escape(who)}( \S+)+"
+        assert re.search(said, mine), mine
+        assert not mine.rstrip().endswith("…"), mine
+        box = own_box(text)
+        assert re.search(rf"⇄ {re.escape(who.split(' (')[0])}[^,]* {k}\b", box[2]), box
+        assert re.search(rf"⇄ .*\byou {k}\b", text), text
+    # The keys that work now, each whole.
+    betting = seen["check or bet"]
+    assert "[k] check" in betting and re.search(r"\[b\] bet \d+-\d+", betting), betting
+    # The cards still to come face down: the five laid out less those turned, never the
+    # discards.
+    box = own_box(betting)
+    assert re.search(r"[2-9JQKA10]+[♠♥♦♣] ▮4\b", box[2]) or "▮▮▮▮" in box[2], box
+    # The showdown: the winner, what they won and with which hand, on one uncut line.
+    over = seen["over"]
+    won = next(r for r in over.split("\n") if SHOWDOWN.match(r))
+    assert not won.rstrip().endswith("…"), won
+    hand = won.split(" with ", 1)[1].strip()
+    assert hand and hand in over
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (32, 100)])
+def test_a_person_plays_a_whole_hand_against_three_bots(
+    tmp_path: Path, rows: int, columns: int
+) -> None:
+    person, path = asyncio.run(play(tmp_path, rows, columns))
     seen = person.seen
+    key_facts_never_cut(seen)
     # The announcement panel opened with the table's defaults chosen.
     announce = seen["announce"]
     assert "Deal size [5]" in announce

@@ -122,6 +122,7 @@ def test_help_opens_and_closes(tmp_path: Path) -> None:
         text = await t.wait_for("[?] or [Esc] closes this help")
         assert "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in" in text
         assert "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass" in text
+        assert "[t] trade with" in text
         t.press("?")
         await t.wait_for(lambda s: "closes this help" not in s and "You deal: announce." in s)
 
@@ -178,11 +179,14 @@ def test_announcing_free_trading_and_closing_it(tmp_path: Path) -> None:
         await t.wait_for(lambda s: "[t] trading free" in s and "when you call it" in s)
         t.press("\r")
         await t.wait_for("bot 0 announces Weeping Willow: 6 cards, free trading until the dealer")
-        closed = False
+        # the rule as the log tells it: the dealer may close once everyone offered or passed
+        await t.wait_for("once everyone has offered or passed")
+        closed = passed = False
         for _ in range(100):
             text = await t.settled(
                 lambda s: (
                     "Waiting for you: close trading" in s
+                    or "Waiting for you: offer a trade or pass" in s
                     or bool(ANSWER.search(s) or GIVE.search(s))
                     or "Lay out five" in s
                 )
@@ -193,13 +197,25 @@ def test_announcing_free_trading_and_closing_it(tmp_path: Path) -> None:
                 t.press(*[str(n) for n in range(1, int(m.group(1)) + 1)], "\r")
             elif ANSWER.search(text):
                 t.press("n")
-            elif not closed:
-                t.press("p")
-                await t.wait_for("✗ passing is for in-turn trading")
+            elif "offer a trade or pass" in text and not passed:
+                # the dealer closes only once every seat had its chance: while some have not,
+                # the screen says so (else the dealer's close is its own chance, and closes)
                 t.press("w")
                 await t.wait_for("✗ there is no open offer to withdraw")
                 t.press("x")
+                said = await t.wait_for(
+                    lambda s: "✗ cannot close trading yet: " in s or "you close trading" in s
+                )
+                if "cannot close trading yet" in said:
+                    assert "may still offer or pass" in said
+                    t.press("p")
+                else:
+                    closed = True
+                passed = True
+            elif "Waiting for you: close trading" in text and not closed:
+                t.press("x")
                 closed = True
+        assert passed and closed
         text = await t.wait_for("Trading closed by bot 0")
         assert "Lay out five" in text
 

@@ -33,18 +33,30 @@ _CALL = re.compile(r"Waiting for you: call \d+, raise or fold")
 LAYOUT = "Lay out five, in the order they are turned:"
 _GIVE = re.compile(r"Give (\d) cards? to ")
 _CLOSE = "Waiting for you: close trading"
+_PARTNER = "Waiting for you: choose whom to trade with"
+_PARTNER_PANEL = re.compile(r"Trade \d cards? with: ")
 
 
 def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     """The keys a person who only plays along presses for what the screen asks of them, if
-    it asks anything: the table's defaults announced, trades passed and declined, the first
-    cards given and laid out, check or call. `enter` is how the Enter key is sent."""
+    it asks anything: the table's defaults announced, trades passed and declined (its own
+    offer, once accepted, made with the first who accepted), the first cards given and laid
+    out, check or call. `enter` is how the Enter key is sent."""
     if LAYOUT in text:
         return ["1", "2", "3", "4", "5", enter]
     give = _GIVE.search(text)
     if give:
         return [str(n) for n in range(1, int(give.group(1)) + 1)] + [enter]
-    for prompt, key in ((ANNOUNCE, enter), (_TURN, "p"), (_CHECK_OR_BET, "k"), (_CLOSE, "x")):
+    if _PARTNER_PANEL.search(text):
+        return ["1"]
+    prompts = (
+        (ANNOUNCE, enter),
+        (_TURN, "p"),
+        (_CHECK_OR_BET, "k"),
+        (_CLOSE, "x"),
+        (_PARTNER, "t"),
+    )
+    for prompt, key in prompts:
         if prompt in text:
             return [key]
     if _ANSWER.search(text):

@@ -10,7 +10,8 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from p2pwillow.games import CATALOGUE, spec_hash
+from p2pwillow.games import CATALOGUE, FORMER, spec_hash
+from p2pwillow.games import weeping_willow as willow
 from p2pwillow.ledger.canonical import canonical_bytes
 from p2pwillow.rules import Announcement, ConfigError
 from tools.vectors.common import Json, case, document
@@ -22,6 +23,9 @@ ERRORS: Mapping[str, type[Exception]] = {"ConfigError": ConfigError}
 NOTES = {
     "Description": "A game of the catalogue: its description, the canonical JSON of it (SPEC "
     "6.1) and the SHA-256 of those bytes, which an announcement of the game pins.",
+    "Former": "An earlier description of a game (SPEC 3.13.1): an announcement that pins its "
+    "hash is read as the game's with the options it gained since (`gained`), each at the "
+    "value that plays as before.",
     "Options": "Options an announcement may give the game: every option once, each in its range.",
     "MissingOption": "An option of the game is not given.",
     "UnknownOption": "An option the game does not have.",
@@ -50,21 +54,53 @@ def _descriptions() -> list[Json]:
     return tests
 
 
+def _former() -> list[Json]:
+    described = willow.former_description()
+    line = canonical_bytes(described)
+    digest = hashlib.sha256(line).hexdigest()
+    game, gained = FORMER[digest]
+    return [
+        case(
+            f"the description of {game.title} before it gained the option partner",
+            "valid",
+            ["Former"],
+            game=game.name,
+            description=described,
+            canonical=line.hex(),
+            sha256=digest,
+            gained=dict(gained),
+        )
+    ]
+
+
 def _announcements() -> list[Json]:
     ww, ryo = "weeping-willow", "roll-your-own"
-    in_turn = {"trading_mode": "in-turn", "closing": "orbit-without-trade", "orbits": 0}
+    chooses = {"partner": "offerer-chooses"}
+    in_turn = {"trading_mode": "in-turn", "closing": "orbit-without-trade", "orbits": 0, **chooses}
     valid: list[tuple[str, str, dict[str, Any], int]] = [
         ("Weeping Willow, five cards, in turn", ww, {"deal_size": 5, **in_turn}, 10),
         (
             "Weeping Willow, seven cards, free trading",
             ww,
-            {"deal_size": 7, "trading_mode": "free", "closing": "dealer-calls", "orbits": 0},
+            {
+                "deal_size": 7,
+                "trading_mode": "free",
+                "closing": "dealer-calls",
+                "orbits": 0,
+                **chooses,
+            },
             7,
         ),
         (
-            "Weeping Willow, six cards, two orbits",
+            "Weeping Willow, six cards, two orbits, the first to accept trades",
             ww,
-            {"deal_size": 6, "trading_mode": "in-turn", "closing": "orbits", "orbits": 2},
+            {
+                "deal_size": 6,
+                "trading_mode": "in-turn",
+                "closing": "orbits",
+                "orbits": 2,
+                "partner": "first-accept",
+            },
             8,
         ),
         ("Roll Your Own, six cards", ryo, {"deal_size": 6}, 8),
@@ -76,10 +112,13 @@ def _announcements() -> list[Json]:
         ("an eight-card deal", "OutOfRange", ww, {"deal_size": 8, **in_turn}, 4),
         ("the deal size as text", "OutOfRange", ryo, {"deal_size": "5"}, 4),
         ("orbits above 100", "OutOfRange", ww,
-         {"deal_size": 5, "trading_mode": "in-turn", "closing": "orbits", "orbits": 101}, 4),
+         {"deal_size": 5, "trading_mode": "in-turn", "closing": "orbits", "orbits": 101,
+          **chooses}, 4),
+        ("a partner rule Weeping Willow does not have", "OutOfRange", ww,
+         {"deal_size": 5, **in_turn, "partner": "dealer-chooses"}, 4),
         ("free trading that closes after an orbit without a trade", "Together", ww,
-         {"deal_size": 5, "trading_mode": "free", "closing": "orbit-without-trade", "orbits": 0},
-         4),
+         {"deal_size": 5, "trading_mode": "free", "closing": "orbit-without-trade", "orbits": 0,
+          **chooses}, 4),
         ("orbits given where trading does not close after them", "Together", ww,
          {"deal_size": 5, **{**in_turn, "orbits": 3}}, 4),
         ("seven cards each to eight players", "TooMany", ww, {"deal_size": 7, **in_turn}, 8),
@@ -100,6 +139,7 @@ def _announcements() -> list[Json]:
 def generate() -> Json:
     groups = [
         {"type": "GameDescription", "tests": _descriptions()},
+        {"type": "FormerDescription", "tests": _former()},
         {"type": "Announcement", "tests": _announcements()},
     ]
     return document(
@@ -119,6 +159,12 @@ def check(group: Json, test: Json) -> None:
         assert canonical_bytes(test["description"]) == line
         assert game.describe() == test["description"]
         assert hashlib.sha256(line).hexdigest() == test["sha256"] == spec_hash(game)
+        return
+    if group["type"] == "FormerDescription":
+        line = bytes.fromhex(test["canonical"])
+        assert canonical_bytes(test["description"]) == line
+        assert hashlib.sha256(line).hexdigest() == test["sha256"]
+        assert FORMER[test["sha256"]] == (game, test["gained"])
         return
     announced = Announcement(game, tuple(test["options"].items()))
     announced.check_fits(test["players"])

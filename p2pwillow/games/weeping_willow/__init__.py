@@ -12,10 +12,19 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from p2pwillow.games.roll_your_own import DEAL_SIZE, LAYOUT, five_rounds
-from p2pwillow.games.weeping_willow.trade_flow import ROWS, Trading, closer, eligible, trading
+from p2pwillow.games.weeping_willow.trade_flow import (
+    ROWS,
+    Trading,
+    closer,
+    eligible,
+    trading,
+    waiting_for_chance,
+)
 from p2pwillow.games.weeping_willow.trading import (
     OfferLapsed,
     OfferWithdrawn,
+    Partner,
+    PartnerChosen,
     Passed,
     Setup,
     Trade,
@@ -31,7 +40,16 @@ from p2pwillow.games.weeping_willow.trading import (
     TradingState,
     hand_after_trade,
 )
-from p2pwillow.rules import ActionKind, Announcement, Event, Forced, GameSpec, Hand, Option
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    Event,
+    Forced,
+    GameSpec,
+    Hand,
+    Option,
+    OptionValue,
+)
 from p2pwillow.rules.streets import DealDown, LayOut, Showdown
 
 WEEPING_WILLOW = GameSpec(
@@ -52,10 +70,31 @@ WEEPING_WILLOW = GameSpec(
             title="trading closes",
         ),
         Option("orbits", 0, low=0, high=100, title="orbits"),
+        Option(
+            "partner",
+            Partner.OFFERER_CHOOSES.value,
+            choices=tuple(p.value for p in Partner),
+            title="partner",
+        ),
     ),
     forced=Forced.TRADE_TOKENS,
     script=(DealDown("deal_size"), Trading(), LayOut(LAYOUT), *five_rounds(), Showdown(LAYOUT)),
 )
+
+BEFORE_PARTNER: dict[str, OptionValue] = {"partner": Partner.FIRST_ACCEPT.value}
+"""The options Weeping Willow gained since its first description, each at the value that
+plays as before (SPEC 3.13.1): an announcement of the former description, or the older
+`announce` entry, is read with them."""
+
+
+def former_description() -> dict[str, object]:
+    """Weeping Willow's description before it gained the options of `BEFORE_PARTNER` (SPEC
+    3.13.1): what announcements made with it pin."""
+    described = WEEPING_WILLOW.describe()
+    options = described["options"]
+    assert isinstance(options, list)
+    described["options"] = [o for o in options if o["name"] not in BEFORE_PARTNER]
+    return described
 
 
 def announcement(
@@ -63,15 +102,17 @@ def announcement(
     trading_mode: TradingMode = TradingMode.IN_TURN,
     closing: TradingClose = TradingClose.ORBIT_WITHOUT_TRADE,
     orbits: int | None = None,
+    partner: Partner = Partner.OFFERER_CHOOSES,
 ) -> Announcement:
     """A Weeping Willow announcement (SPEC 3.3): deal size, trading mode, how trading closes
-    and, when it closes after a set number of orbits, how many."""
+    and, when it closes after a set number of orbits, how many; who an offer trades with."""
     return Announcement.of(
         WEEPING_WILLOW,
         deal_size=deal_size,
         trading_mode=TradingMode(trading_mode).value,
         closing=TradingClose(closing).value,
         orbits=orbits or 0,
+        partner=Partner(partner).value,
     )
 
 
@@ -91,8 +132,31 @@ def open_offer(hand: Hand) -> TradeOffer | None:
     return t.offer
 
 
+def accepted(hand: Hand) -> tuple[int, ...]:
+    """`offerer-chooses`: the seats that accepted the open offer so far, in the order they
+    did; the offerer chooses among them (SPEC 3.5)."""
+    t = _trading(hand)
+    if t is None or t.offer is None or t.acceptor is not None:
+        return ()
+    return tuple(t.accepted)
+
+
+def answering(hand: Hand) -> tuple[int, ...]:
+    """The seats that may still answer the open offer, in table order."""
+    t = _trading(hand)
+    if t is None or t.offer is None or t.acceptor is not None:
+        return ()
+    return tuple(x for x in hand.seats if x in t.responders)
+
+
+def had_chance(hand: Hand) -> tuple[int, ...]:
+    """`offerer-chooses`: the seats that have offered or passed this hand (SPEC 3.5)."""
+    t = _trading(hand)
+    return () if t is None else tuple(t.had_chance)
+
+
 def trade_sides(hand: Hand) -> tuple[int, int, int] | None:
-    """(offerer, acceptor, k) of an accepted trade whose cards are being chosen."""
+    """(offerer, acceptor, k) of an agreed trade whose cards are being chosen."""
     t = _trading(hand)
     if t is None or t.offer is None or t.acceptor is None:
         return None
@@ -146,15 +210,22 @@ def choose_trade_cards(hand: Hand, seat: int, positions: Sequence[int]) -> Trade
     return _act(hand, ActionKind.CHOOSE_TRADE_CARDS, seat, tuple(positions), TradeCardsChosen)
 
 
+def choose_partner(hand: Hand, seat: int, partner: int) -> PartnerChosen:
+    return _act(hand, ActionKind.CHOOSE_PARTNER, seat, partner, PartnerChosen)
+
+
 def close_trading(hand: Hand, seat: int) -> TradingClosed:
     return _act(hand, ActionKind.CLOSE_TRADING, seat, None, TradingClosed)
 
 
 __all__ = [
+    "BEFORE_PARTNER",
     "ROWS",
     "WEEPING_WILLOW",
     "OfferLapsed",
     "OfferWithdrawn",
+    "Partner",
+    "PartnerChosen",
     "Passed",
     "Setup",
     "Trade",
@@ -170,12 +241,17 @@ __all__ = [
     "TradingMode",
     "TradingState",
     "accept",
+    "accepted",
     "announcement",
+    "answering",
+    "choose_partner",
     "choose_trade_cards",
     "close_trading",
     "closer",
     "decline",
     "eligible",
+    "former_description",
+    "had_chance",
     "hand_after_trade",
     "offer",
     "open_offer",
@@ -184,5 +260,6 @@ __all__ = [
     "trade_sides",
     "trades",
     "trading",
+    "waiting_for_chance",
     "withdraw",
 ]

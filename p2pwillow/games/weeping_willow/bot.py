@@ -24,6 +24,7 @@ from p2pwillow.games.weeping_willow import (
     TradeOffered,
     TradingClose,
     TradingMode,
+    accepted,
     announcement,
     open_offer,
     setup,
@@ -106,10 +107,16 @@ class WillowPlay:
         a = setup(hand)
         free = a is not None and a.mode is TradingMode.FREE
         idle = open_offer(hand) is None and trade_sides(hand) is None
+        waited = seat in hand.to_act()
+        if free and idle and waited and hand.can(ActionKind.PASS, seat):
+            # offerer-chooses: its chance to trade, before the dealer may close (SPEC 3.5)
+            return self._offer_or(hand, knowledge, ActionKind.PASS)
         dealer_waits = free and idle and seat == hand.dealer
-        if seat in hand.to_act() and not dealer_waits:
+        if waited and not dealer_waits:
             return None
-        if dealer_waits and len(trades(hand)) >= FREE_TRADES_PER_SEAT * len(hand.seats):
+        enough = len(trades(hand)) >= FREE_TRADES_PER_SEAT * len(hand.seats)
+        if dealer_waits and enough and hand.can(ActionKind.CLOSE_TRADING, seat):
+            # offerer-chooses: not before every seat had its chance to offer or pass
             return Decision(ActionKind.CLOSE_TRADING)
         if hand.can(ActionKind.OFFER, seat, 1):
             k = self._offer_size(hand, knowledge)
@@ -212,8 +219,9 @@ class WillowPlay:
         trade (its own turn, if it is now, ending the orbit), or after DEALER_ORBITS orbits."""
         quiet = turns = 0
         for event in hand.events:
-            # SPEC 3.5: an in-turn turn ends with a pass, a lapsed offer, or a trade.
-            if isinstance(event, Passed | OfferLapsed):
+            # SPEC 3.5: an in-turn turn ends with a pass, a lapsed or withdrawn offer, or a
+            # trade.
+            if isinstance(event, Passed | OfferLapsed | OfferWithdrawn):
                 quiet += 1
                 turns += 1
             elif isinstance(event, TradeMade):
@@ -221,6 +229,10 @@ class WillowPlay:
                 turns += 1
         eligible = sum(1 for seat in hand.seats if hand.tokens(seat) >= 1)
         return turns >= DEALER_ORBITS * len(hand.seats) or quiet + own_turn >= eligible
+
+    def _offer_or(self, hand: Hand, knowledge: Knowledge, otherwise: ActionKind) -> Decision:
+        k = self._offer_size(hand, knowledge)
+        return Decision(ActionKind.OFFER, k=k) if k is not None else Decision(otherwise)
 
     def decide(self, hand: Hand, knowledge: Knowledge, legal: frozenset[ActionKind]) -> Decision:
         seat = self.seat
@@ -230,6 +242,9 @@ class WillowPlay:
             return Decision(
                 ActionKind.CHOOSE_TRADE_CARDS, positions=self._estimate(knowledge, sides[2]).give
             )
+        if ActionKind.CHOOSE_PARTNER in legal:
+            # every answer is in: any of those who accepted brings someone's cast-offs alike
+            return Decision(ActionKind.CHOOSE_PARTNER, partner=self.rng.choice(accepted(hand)))
         offer = open_offer(hand)
         if offer is not None and ActionKind.ACCEPT in legal:
             if self._my_trades(hand) < self.max_trades and offer.k <= len(knowledge.cards):
@@ -250,4 +265,6 @@ class WillowPlay:
             return Decision(ActionKind.CLOSE_TRADING)
         if ActionKind.DECLINE in legal:
             return Decision(ActionKind.DECLINE)
+        if ActionKind.WITHDRAW in legal:
+            return Decision(ActionKind.WITHDRAW)
         raise BotError(f"seat {seat} has nothing it can do in trading now")

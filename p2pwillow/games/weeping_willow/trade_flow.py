@@ -18,6 +18,8 @@ from typing import ClassVar
 from p2pwillow.games.weeping_willow.trading import (
     OfferLapsed,
     OfferWithdrawn,
+    Partner,
+    PartnerChosen,
     Passed,
     Setup,
     Trade,
@@ -100,14 +102,17 @@ def _verify_answer(s: HandState, seat: int, offer: TradeOffer | None, kind: Acti
     player(s, seat)
     t = trading(s)
     if t.offer is None or t.acceptor is not None:
-        raise IllegalAction(f"there is no open offer to {kind.value}")
+        raise IllegalAction(f"there is no open offer to {kind.value.replace('-', ' ')}")
     if offer is not None and offer != t.offer:
         raise IllegalAction(f"{offer} is not the open offer {t.offer}")
     if seat == t.offer.offerer:
         raise IllegalAction("a player cannot answer their own offer")
+    if seat in t.accepted:
+        raise IllegalAction(f"seat {seat} has accepted: the offerer chooses")
     if seat not in t.responders:
         raise IllegalAction(f"seat {seat} cannot answer this offer (no token, or answered)")
-    if t.mode is TradingMode.IN_TURN and seat != t.responders[0]:
+    if t.mode is TradingMode.IN_TURN and not t.chooses and seat != t.responders[0]:
+        # first-accept: in turn, answers go clockwise from the offerer (SPEC 3.5)
         raise IllegalAction(f"seat {t.responders[0]} answers first")
 
 
@@ -123,7 +128,7 @@ def verify_decline(config: TableConfig, s: HandState, seat: int, offer: TradeOff
 def verify_withdraw(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     player(s, seat)
     t = trading(s)
-    if t.mode is not TradingMode.FREE:
+    if t.mode is not TradingMode.FREE and not t.chooses:
         raise IllegalAction("offers are withdrawn only in free trading")
     if t.offer is None or t.acceptor is not None:
         raise IllegalAction("there is no open offer to withdraw")
@@ -131,13 +136,51 @@ def verify_withdraw(config: TableConfig, s: HandState, seat: int, _: object = No
         raise IllegalAction(f"only seat {t.offer.offerer} can withdraw its offer")
 
 
+def verify_choose_partner(
+    config: TableConfig, s: HandState, seat: int, partner: int | None
+) -> None:
+    """`offerer-chooses`: the offerer chooses its partner among the seats that accepted its
+    open offer so far (SPEC 3.5)."""
+    player(s, seat)
+    t = trading(s)
+    if not t.chooses:
+        raise IllegalAction("the first to accept trades: there is no partner to choose")
+    if t.offer is None or t.acceptor is not None:
+        raise IllegalAction("there is no open offer to choose a partner for")
+    if seat != t.offer.offerer:
+        raise IllegalAction(f"only seat {t.offer.offerer} chooses a partner for its offer")
+    if not t.accepted:
+        raise IllegalAction("nobody has accepted the offer yet")
+    if partner is None:
+        return
+    if not is_int(partner) or partner not in t.accepted:
+        who = ", ".join(f"seat {x}" for x in t.accepted)
+        raise IllegalAction(f"seat {partner!r} has not accepted the offer (accepted: {who})")
+
+
 def verify_pass(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     player(s, seat)
     t = _trade_idle(s, "pass")
-    if t.mode is not TradingMode.IN_TURN:
+    if t.mode is TradingMode.IN_TURN:
+        if seat != t.turn:
+            raise IllegalAction(f"it is seat {t.turn}'s turn, not seat {seat}'s")
+        return
+    if not t.chooses:
         raise IllegalAction("passing is for in-turn trading")
-    if seat != t.turn:
-        raise IllegalAction(f"it is seat {t.turn}'s turn, not seat {seat}'s")
+    # offerer-chooses, free trading: a seat says it makes no offer, once (SPEC 3.5)
+    if seat not in eligible(s):
+        raise IllegalAction(f"seat {seat} has no trade token left")
+    if seat in t.had_chance:
+        raise IllegalAction(f"seat {seat} has already offered or passed")
+
+
+def waiting_for_chance(s: HandState) -> list[int]:
+    """`offerer-chooses`: the eligible seats that have not had their chance to trade yet
+    (neither offered nor passed), in table order (SPEC 3.5)."""
+    t = trading(s)
+    if not t.chooses:
+        return []
+    return [x for x in eligible(s) if x not in t.had_chance]
 
 
 def verify_choose(
@@ -173,6 +216,13 @@ def closer(s: HandState) -> int:
     return next(x for x in s.order if not s.players[x].folded)
 
 
+_CLOSING_WORDS = {
+    TradingClose.ORBIT_WITHOUT_TRADE: "after an orbit without a trade",
+    TradingClose.ORBITS: "after a set number of orbits",
+    TradingClose.DEALER_CALLS: "when the dealer calls it",
+}
+
+
 def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
     player(s, seat)
     t = trading(s)
@@ -180,8 +230,15 @@ def verify_close(config: TableConfig, s: HandState, seat: int, _: object = None)
         who = "the dealer" if closer(s) == s.dealer else "the first player in after the dealer"
         raise IllegalAction(f"only seat {closer(s)} ({who}) closes trading")
     if t.closing is not TradingClose.DEALER_CALLS:
-        raise IllegalAction(f"trading closes by rule ({t.closing.value}), not by the dealer")
+        rule = _CLOSING_WORDS[t.closing]
+        raise IllegalAction(f"trading closes by the announced rule ({rule}), not by the dealer")
     _trade_idle(s, "close trading")
+    left = [x for x in waiting_for_chance(s) if x != seat]
+    if left:
+        # offerer-chooses: not before every seat has had its chance to offer (SPEC 3.5)
+        # (a count beyond two: the reason fits one line of the screen)
+        who = ", ".join(f"seat {x}" for x in left) if len(left) <= 2 else f"{len(left)} players"
+        raise IllegalAction(f"cannot close trading yet: {who} may still offer or pass")
 
 
 # --- steps: applied to a clone, return the events they caused (SPEC 3.3) ---------------------
@@ -192,7 +249,7 @@ def enter(config: TableConfig, s: HandState) -> list[Event]:
     a = s.announcement
     assert a is not None
     setup = Setup.of(a)
-    t = TradingState(setup.mode, setup.closing, setup.orbits)
+    t = TradingState(setup.mode, setup.closing, setup.orbits, setup.partner)
     s.own = t
     able = eligible(s)
     if len(able) < 2:
@@ -201,24 +258,61 @@ def enter(config: TableConfig, s: HandState) -> list[Event]:
     return []
 
 
+def _had_chance(t: TradingState, seat: int) -> None:
+    if t.chooses and seat not in t.had_chance:
+        t.had_chance.append(seat)
+
+
 def do_offer(config: TableConfig, s: HandState, seat: int, k: int) -> list[Event]:
     t = trading(s)
     t.serial += 1
     t.offer = TradeOffer(seat, k, t.serial)
+    _had_chance(t, seat)
     able = eligible(s)
     i = able.index(seat)
     # SPEC 3.5: answers go clockwise from the offerer.
     t.responders = [x for x in able[i + 1 :] + able[:i] if s.players[x].hand_size >= k]
+    t.accepted = []
     return [TradeOffered(t.offer)]
 
 
 def do_accept(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     t = trading(s)
     assert t.offer is not None
+    if t.chooses:
+        # SPEC 3.5: an accept puts the seat among those the offerer chooses from
+        t.responders.remove(seat)
+        t.accepted.append(seat)
+        return [TradeAccepted(seat, t.offer)]
     t.acceptor = seat
     t.responders = []
     t.chosen = {}
     return [TradeAccepted(seat, t.offer)]
+
+
+def do_choose_partner(config: TableConfig, s: HandState, seat: int, partner: int) -> list[Event]:
+    """The offerer agrees the trade with `partner`; the others who accepted are released."""
+    t = trading(s)
+    offer = t.offer
+    assert offer is not None
+    released = tuple(x for x in t.accepted if x != partner)
+    t.acceptor = partner
+    t.responders, t.accepted, t.chosen = [], [], {}
+    return [PartnerChosen(offer, partner, released)]
+
+
+def _answered(config: TableConfig, s: HandState) -> list[Event]:
+    """Every answer is in: with nobody accepting, the offer lapses (SPEC 3.5)."""
+    t = trading(s)
+    offer = t.offer
+    assert offer is not None
+    if t.responders or t.accepted:
+        return []
+    t.offer = None
+    events: list[Event] = [OfferLapsed(offer)]
+    if t.mode is TradingMode.IN_TURN:
+        events += _end_turn(config, s, traded=False)
+    return events
 
 
 def do_decline(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
@@ -226,25 +320,26 @@ def do_decline(config: TableConfig, s: HandState, seat: int, _: object = None) -
     offer = t.offer
     assert offer is not None
     t.responders.remove(seat)
-    events: list[Event] = [TradeDeclined(seat, offer)]
-    if not t.responders:
-        t.offer = None
-        events.append(OfferLapsed(offer))
-        if t.mode is TradingMode.IN_TURN:
-            events += _end_turn(config, s, traded=False)
-    return events
+    return [TradeDeclined(seat, offer), *_answered(config, s)]
 
 
 def do_withdraw(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
     t = trading(s)
     offer = t.offer
     assert offer is not None
-    t.offer = None
-    t.responders = []
-    return [OfferWithdrawn(offer)]
+    t.clear_offer()
+    events: list[Event] = [OfferWithdrawn(offer)]
+    if t.mode is TradingMode.IN_TURN:
+        # offerer-chooses: a withdrawn offer ends the turn without a trade (SPEC 3.5)
+        events += _end_turn(config, s, traded=False)
+    return events
 
 
 def do_pass(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    t = trading(s)
+    _had_chance(t, seat)
+    if t.mode is TradingMode.FREE:
+        return [Passed(seat)]
     return [Passed(seat), *_end_turn(config, s, traded=False)]
 
 
@@ -265,7 +360,7 @@ def do_choose(
         s.players[side].tokens -= 1
         s.players[side].tokens_paid += 1
     t.trades.append(trade)
-    t.offer, t.acceptor, t.chosen, t.responders = None, None, {}, []
+    t.clear_offer()
     events.append(TradeMade(trade, config.token_value))
     if t.mode is TradingMode.IN_TURN:
         events += _end_turn(config, s, traded=True)
@@ -308,7 +403,8 @@ def do_close_trading(config: TableConfig, s: HandState, seat: int, _: object = N
 
 def do_close(config: TableConfig, s: HandState, by: int | None, reason: str) -> list[Event]:
     t = trading(s)
-    t.offer, t.acceptor, t.chosen, t.responders, t.turn = None, None, {}, [], None
+    t.clear_offer()
+    t.turn = None
     returned = []
     for x in s.order:
         p = s.players[x]
@@ -340,14 +436,16 @@ def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
             # Nothing was exchanged and no token paid: a trade is made only by both choices.
             void = t.offer
             partner = t.acceptor if seat == t.offer.offerer else t.offer.offerer
-            t.offer, t.acceptor, t.chosen, t.responders = None, None, {}, []
+            t.clear_offer()
             turn_over = t.mode is TradingMode.IN_TURN
     elif t.offer is not None:
         offer = t.offer
         if seat in t.responders:
             t.responders.remove(seat)
-        if seat == offer.offerer or not t.responders:
-            t.offer, t.responders = None, []
+        if seat in t.accepted:
+            t.accepted.remove(seat)
+        if seat == offer.offerer or not (t.responders or t.accepted):
+            t.clear_offer()
             follow.append(OfferLapsed(offer))
             turn_over = t.mode is TradingMode.IN_TURN
     event = FoldedForStalling(seat, Phase.TRADING, returned, void, partner)
@@ -364,43 +462,56 @@ def do_stall(config: TableConfig, s: HandState, seat: int) -> list[Event]:
 
 
 def to_act(s: HandState) -> tuple[int, ...]:
-    """The seats trading waits for (SPEC 3.3, 3.5): the sides of an accepted trade that have
-    not chosen their cards, the answerers of an open offer (in turn, the first of them), the
-    seat whose turn it is, or (free trading, no offer open) the closer."""
+    """The seats trading waits for (SPEC 3.3, 3.5): the sides of an agreed trade that have
+    not chosen their cards; the answerers of an open offer (first-accept in turn: the first
+    of them), and under offerer-chooses once every answer is in, the offerer; the seat whose
+    turn it is; or (free trading, no offer open) the seats that have not had their chance
+    under offerer-chooses, then the closer."""
     t = trading(s)
     if t.acceptor is not None and t.offer is not None:
         sides = (t.offer.offerer, t.acceptor)
         return tuple(x for x in s.order if x in sides and x not in t.chosen)
     if t.offer is not None:
+        if t.chooses:
+            # every answer, in any order; once all are in, the offerer's choice
+            if t.responders:
+                return tuple(x for x in s.order if x in t.responders)
+            return (t.offer.offerer,)
         if t.mode is TradingMode.IN_TURN:
             return (t.responders[0],)
         return tuple(t.responders)
     if t.mode is TradingMode.IN_TURN:
         assert t.turn is not None
         return (t.turn,)
-    return (closer(s),)
+    chance = waiting_for_chance(s)
+    return tuple(chance) if chance else (closer(s),)
 
 
 def default(config: TableConfig, s: HandState, seat: int) -> Default:
-    """A trading clock's default for `seat` (SPEC 3.9): decline the open offer, pass the turn,
-    or (free mode, the closer, no offer open) close trading. Choosing trade cards has none."""
+    """A trading clock's default for `seat` (SPEC 3.9): decline the open offer; the offerer
+    waited for (every answer in), withdraw it; pass the turn; in free mode with no offer open,
+    pass (a seat that has not had its chance) or close trading (the closer). Choosing trade
+    cards has none."""
     player(s, seat)
     t = trading(s)
     if t.acceptor is not None:
         raise IllegalAction("choosing trade cards has no default; the staller is folded")
+    if seat not in to_act(s):
+        raise IllegalAction("no clock runs for this seat now")
     if t.offer is not None:
+        if seat == t.offer.offerer:
+            verify_withdraw(config, s, seat)
+            return lambda n: do_withdraw(config, n, seat)
         verify_decline(config, s, seat, None)
         return lambda n: do_decline(config, n, seat)
-    if t.mode is TradingMode.IN_TURN:
+    if t.mode is TradingMode.IN_TURN or seat in waiting_for_chance(s):
         verify_pass(config, s, seat)
         return lambda n: do_pass(config, n, seat)
-    if seat != closer(s):
-        raise IllegalAction("no clock runs for this seat now")
     return lambda n: do_close(config, n, None, "the trading clock ran out")
 
 
 _DEAL_SIZES = (5, 6, 7)
-OPTIONS = ("trading_mode", "closing", "orbits")
+OPTIONS = ("trading_mode", "closing", "orbits", "partner")
 
 
 A, N = ActionKind, Needs
@@ -413,6 +524,7 @@ ROWS: tuple[Action, ...] = (
     Action(A.ACCEPT,             P, TRADING, "accept",        N.OPEN_OFFER, verify_accept,  do_accept,         TradeAccepted,    ("offer",), False, "y", "accept"),
     Action(A.DECLINE,            P, TRADING, "decline",       N.OPEN_OFFER, verify_decline, do_decline,        TradeDeclined,    ("offer",), False, "n", "decline"),
     Action(A.WITHDRAW,           P, TRADING, "withdraw",      N.OPEN_OFFER, verify_withdraw, do_withdraw,      OfferWithdrawn,   ("offer",), False, "w", "withdraw"),
+    Action(A.CHOOSE_PARTNER,     P, TRADING, "choose_partner", N.PARTNER,   verify_choose_partner, do_choose_partner, PartnerChosen, ("partner",), False, "t", "trade with"),
     Action(A.PASS,               P, TRADING, "pass",          N.NOTHING,    verify_pass,    do_pass,           Passed,           (),         True,  "p", "pass"),
     Action(A.CHOOSE_TRADE_CARDS, P, TRADING, "trade_give",    N.POSITIONS,  verify_choose,  do_choose,         TradeCardsChosen, None,       False),
     Action(A.CLOSE_TRADING,      P, TRADING, "close_trading", N.NOTHING,    verify_close,   do_close_trading,  TradingClosed,    (),         True,  "x", "close trading"),
@@ -433,21 +545,28 @@ class Trading(Step):
         return OPTIONS
 
     def check_options(self, chosen: Mapping[str, OptionValue]) -> None:
-        mode, closing, orbits = (chosen[name] for name in OPTIONS)
+        mode, closing, orbits = (chosen[name] for name in OPTIONS[:3])
         if mode == TradingMode.FREE.value and closing != TradingClose.DEALER_CALLS.value:
             raise ConfigError("free trading closes only when the dealer calls it")
         if (closing == TradingClose.ORBITS.value) != (orbits != 0):
-            raise ConfigError("orbits is 1..100 when trading closes after a set number, else 0")
+            raise ConfigError(
+                "a number of orbits (1 to 100) goes with trading that closes after that many"
+            )
 
     def words(self, chosen: Mapping[str, OptionValue]) -> str:
+        chooses = chosen["partner"] == Partner.OFFERER_CHOOSES.value
+        who = (
+            "the offerer picks among those who accept" if chooses else "the first to accept trades"
+        )
         if chosen["trading_mode"] == TradingMode.FREE.value:
-            return "free trading until the dealer calls it"
+            when = "once everyone has offered or passed" if chooses else "at any time"
+            return f"free trading until the dealer calls it {when}, {who}"
         closing = chosen["closing"]
         if closing == TradingClose.ORBITS.value:
-            return f"trading in turn for {plural(int(chosen['orbits']), 'orbit')}"
+            return f"trading in turn for {plural(int(chosen['orbits']), 'orbit')}, {who}"
         if closing == TradingClose.DEALER_CALLS.value:
-            return "trading in turn until the dealer calls it"
-        return "trading in turn until a full orbit passes without a trade"
+            return f"trading in turn until the dealer calls it, {who}"
+        return f"trading in turn until a full orbit passes without a trade, {who}"
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         return enter(config, s)

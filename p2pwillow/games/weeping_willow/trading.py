@@ -21,6 +21,14 @@ class TradingMode(enum.Enum):
     FREE = "free"
 
 
+class Partner(enum.Enum):
+    """Who an offer trades with (SPEC 3.5): the offerer chooses among those who accepted, or
+    (the rules before this option, and every hand announced without it) the first to accept."""
+
+    OFFERER_CHOOSES = "offerer-chooses"
+    FIRST_ACCEPT = "first-accept"
+
+
 class TradingClose(enum.Enum):
     """How trading closes (SPEC 3.5)."""
 
@@ -32,18 +40,28 @@ class TradingClose(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The trading the dealer announced: its mode, how it closes and, for `ORBITS`, after how
-    many orbits (SPEC 3.3, 3.5). Read from an announcement's options with `of`."""
+    many orbits, and who an offer trades with (SPEC 3.3, 3.5). Read from an announcement's
+    options with `of`."""
 
     mode: TradingMode
     closing: TradingClose
     orbits: int | None
+    partner: Partner = Partner.OFFERER_CHOOSES
 
     @classmethod
     def of(cls, a: Announcement) -> Setup:
         orbits = a.number("orbits")
         return cls(
-            TradingMode(a.text("trading_mode")), TradingClose(a.text("closing")), orbits or None
+            TradingMode(a.text("trading_mode")),
+            TradingClose(a.text("closing")),
+            orbits or None,
+            Partner(a.text("partner")),
         )
+
+    @property
+    def chooses(self) -> bool:
+        """The offerer chooses its partner among those who accepted (SPEC 3.5)."""
+        return self.partner is Partner.OFFERER_CHOOSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,38 +108,57 @@ class TradingState:
     mode: TradingMode
     closing: TradingClose
     orbits: int | None
+    partner: Partner = Partner.FIRST_ACCEPT
     turn: int | None = None
     """In-turn mode: the seat whose turn it is to offer or pass."""
     offer: TradeOffer | None = None
     responders: list[int] = field(default_factory=list)
     """Seats that may still answer the open offer, clockwise from the offerer."""
+    accepted: list[int] = field(default_factory=list)
+    """`offerer-chooses`: the seats that accepted the open offer, in the order they did; the
+    offerer chooses its partner among them."""
     acceptor: int | None = None
-    """Set once the offer is accepted: both sides now choose their cards."""
+    """Set once the trade is agreed (the first accept, or the offerer's choice): both sides
+    now choose their cards."""
     chosen: dict[int, tuple[int, ...]] = field(default_factory=dict)
     serial: int = 0
     quiet_turns: int = 0
     """In-turn mode: consecutive turns that ended without a trade."""
     orbit: int = 1
     trades: list[Trade] = field(default_factory=list)
+    had_chance: list[int] = field(default_factory=list)
+    """`offerer-chooses`: the seats that have had their chance to trade, in the order they
+    had it: each offered or passed (SPEC 3.5)."""
     open: bool = True
     """Trading has not closed yet."""
+
+    @property
+    def chooses(self) -> bool:
+        return self.partner is Partner.OFFERER_CHOOSES
 
     def clone(self) -> TradingState:
         return replace(
             self,
             responders=list(self.responders),
+            accepted=list(self.accepted),
             chosen=dict(self.chosen),
             trades=list(self.trades),
+            had_chance=list(self.had_chance),
         )
 
-    def settle(self) -> None:
-        self.offer, self.acceptor, self.chosen, self.responders, self.turn = (
+    def clear_offer(self) -> None:
+        """No offer is open and no trade is being completed any more."""
+        self.offer, self.acceptor, self.chosen, self.responders, self.accepted = (
             None,
             None,
             {},
             [],
-            None,
+            [],
         )
+
+    def settle(self) -> None:
+        self.clear_offer()
+        self.turn = None
         self.open = False
 
 
@@ -156,8 +193,22 @@ class TradeDeclined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PartnerChosen(Event):
+    """`offerer-chooses`: the offerer chose its partner among those who accepted; the others
+    who accepted are released (SPEC 3.5)."""
+
+    offer: TradeOffer
+    partner: int
+    released: tuple[int, ...]
+
+    def words(self, n: Namer) -> Words:
+        o = self.offer
+        return (f"{n(o.offerer)} chooses to trade {plural(o.k, 'card')} with {n(self.partner)}",)
+
+
+@dataclass(frozen=True, slots=True)
 class OfferLapsed(Event):
-    """Every eligible player declined."""
+    """Every eligible player declined (or the offerer was folded for stalling)."""
 
     FOLLOWS = True
 

@@ -40,7 +40,10 @@ from p2pwillow.verify import verify_transcript
 
 SCHEMA_DIR = Path(__file__).resolve().parents[3] / "protocol" / "schemas"
 
-FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+FIRST = ww.Partner.FIRST_ACCEPT
+"""These tests play the rules before `partner` (SPEC 3.5: the first to accept trades), which
+every hand announced without the option still plays; test_partner.py plays the new ones."""
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS, partner=FIRST)
 ILLEGAL = Reason.ILLEGAL_ACTION
 
 
@@ -133,8 +136,8 @@ def test_free_trading_hand_through_the_table() -> None:
 @pytest.mark.parametrize(
     "announcement",
     [
-        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1),
-        ww.announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS),
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1, partner=FIRST),
+        ww.announcement(6, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, partner=FIRST),
     ],
     ids=["orbits", "dealer-calls"],
 )
@@ -229,7 +232,7 @@ def test_racing_accepts_withdraw_and_close() -> None:
     table.run()
     (late,) = table.refusals
     assert (late.author, late.kind, late.reason) == (2, "accept", ILLEGAL)
-    assert "was accepted" in late.detail
+    assert "is agreed" in late.detail
     assert not s2.decision_pending and not s2.may_decide()  # not a side of this trade
     hand = until(table, lambda h: len(ww.trades(h)) == 1 and ww.trade_sides(h) is None)
     assert (ww.trades(hand)[0].offerer, ww.trades(hand)[0].acceptor) == (0, 1)

@@ -23,8 +23,11 @@ from p2pwillow.rules import (
     TableConfig,
 )
 
-IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE)
-FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS)
+FIRST = ww.Partner.FIRST_ACCEPT
+"""These tests play the rules before `partner` (SPEC 3.5: the first to accept trades), which
+every hand announced without the option still plays; test_partner.py plays the new ones."""
+IN_TURN = ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBIT_WITHOUT_TRADE, partner=FIRST)
+FREE = ww.announcement(5, TradingMode.FREE, TradingClose.DEALER_CALLS, partner=FIRST)
 
 
 def trade(hand: Hand, a: int, b: int, k: int) -> None:
@@ -46,11 +49,11 @@ def test_announcement_must_fit_the_deck_and_come_from_the_dealer() -> None:
     with pytest.raises(ConfigError):
         ww.announcement(8)
     with pytest.raises(ConfigError):
-        ww.announcement(5, TradingMode.FREE, TradingClose.ORBITS, 2)
+        ww.announcement(5, TradingMode.FREE, TradingClose.ORBITS, 2, partner=FIRST)
     with pytest.raises(ConfigError):
-        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS)
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, partner=FIRST)
     with pytest.raises(ConfigError):
-        ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, 2)
+        ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, 2, partner=FIRST)
 
 
 def test_in_turn_offers_go_from_the_dealers_left_and_answers_clockwise() -> None:
@@ -111,7 +114,7 @@ def test_orbit_without_trade_closes_and_returns_tokens() -> None:
 
 
 def test_set_number_of_orbits_closes_even_with_trades() -> None:
-    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1))
+    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.ORBITS, 1, partner=FIRST))
     trade(hand, 1, 2, 1)
     trade(hand, 2, 3, 2)
     trade(hand, 3, 0, 3)
@@ -121,7 +124,7 @@ def test_set_number_of_orbits_closes_even_with_trades() -> None:
 
 
 def test_dealer_calls_in_turn_and_free() -> None:
-    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS))
+    hand = dealt(ww.announcement(5, TradingMode.IN_TURN, TradingClose.DEALER_CALLS, partner=FIRST))
     for seat in (1, 2, 3, 0, 1, 2):
         ww.pass_turn(hand, seat)
     assert hand.phase is Phase.TRADING
@@ -209,7 +212,7 @@ def test_hand_after_trade_keeps_order_and_appends_received() -> None:
 
 
 def test_announcement_options_are_checked_against_the_game() -> None:
-    a = ww.announcement(6, TradingMode.IN_TURN, TradingClose.ORBITS, 2)
+    a = ww.announcement(6, TradingMode.IN_TURN, TradingClose.ORBITS, 2, partner=FIRST)
     assert Announcement(ww.WEEPING_WILLOW, a.chosen) == a
     with pytest.raises(ConfigError, match="closing"):
         Announcement.of(ww.WEEPING_WILLOW, closing="never")

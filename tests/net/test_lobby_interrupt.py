@@ -1,0 +1,62 @@
+"""Ctrl-C while the host's lobby waits for players: the lobby says beforehand what Ctrl-C will
+do, and Ctrl-C does that (the table closes, the command ends with its documented code)."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from p2pwillow.cli import EXIT_INTERRUPTED
+from p2pwillow.live import HOST_CTRL_C
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 60.0
+
+
+def _read_until(proc: subprocess.Popen[str], wanted: str) -> str:
+    """Standard output until a line holding `wanted` (with a deadline)."""
+    assert proc.stdout is not None
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    said = ""
+    end = time.monotonic() + DEADLINE
+    while wanted not in said:
+        assert time.monotonic() < end, said
+        assert proc.poll() is None, said
+        if sel.select(timeout=0.2):
+            # (the descriptor itself: a buffered reader may hold lines select never reports)
+            said += os.read(proc.stdout.fileno(), 4096).decode()
+    return said
+
+
+def test_ctrl_c_in_the_lobby_says_what_it_will_do(tmp_path: Path) -> None:
+    env = {**os.environ, "WILLOW_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    # (--auto: a bot plays the seat, so no terminal is needed; the lobby is the same)
+    host = [sys.executable, "-m", "p2pwillow", "host", "--name", "Ann", "--no-advertise", "--auto"]
+    host += ["--address", "127.0.0.1"]
+    proc = subprocess.Popen(
+        host,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        said = _read_until(proc, "Ctrl-C")
+        assert "waiting for" in said and "more player(s)" in said, said
+        assert HOST_CTRL_C in said, said
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=DEADLINE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "willow host: interrupted; you left the table", err
