@@ -472,6 +472,7 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
             min_bet=args.min_bet,
             max_bet=args.max_bet,
             action_clock=args.clock,
+            hands=args.hands,
         )
     except ConfigError as exc:
         return str(exc)

@@ -37,15 +37,18 @@ from p2pwillow.session import Session
 
 __all__ = [
     "DEAL_GRACE",
-    "ENDED_BY_A_PLAYER",
+    "ENDED_BY",
     "ENDED_BY_YOU",
     "END_GRACE",
+    "HAS_ALL",
     "LEFT_TABLE",
-    "ONE_HAS_ALL",
+    "NOBODY_LEFT",
+    "OTHERS_LEFT",
     "Do",
     "Move",
     "SeatPolicy",
     "Wishes",
+    "end_reason",
     "game_over",
     "hands_played",
 ]
@@ -59,10 +62,14 @@ END_GRACE = 1.0
 the game end too: the sequencer's own normally comes first and the rest are refused; if the
 sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
 
-# Why a game is over, or over for this seat: one set of texts for every driver.
+# Why a game is over, or over for this seat: one set of texts for every driver, each the true
+# reason (SPEC 3.11: the hands are played, fewer than two players have chips, or a player ended
+# it).
 ENDED_BY_YOU = "the game is over: you ended it"
-ENDED_BY_A_PLAYER = "the game is over: a player ended it"
-ONE_HAS_ALL = "the game is over: one player has all the chips"
+ENDED_BY = "the game is over: {name} ended it"
+HAS_ALL = "the game is over: {name} {has} all the chips"
+OTHERS_LEFT = "the game is over: {name} {is_} the only player left at the table"
+NOBODY_LEFT = "the game is over: no player at the table has chips"
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
 
@@ -72,26 +79,56 @@ def hands_played(limit: int) -> str:
     return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
 
 
+def end_reason(s: Session, *, hands: int = 0) -> str | None:
+    """Why the game is over as the chain alone shows it, or None while it goes on: its hands
+    are played (the table's `hands`, else `hands`, the roster's, SPEC 8.9); fewer than two
+    players have chips (a seat sitting out counts: it may sit in again, SPEC 3.11); or a
+    `game_end` is in the chain, written by a player who ended it. Only between hands (or once
+    the game has ended). The one place that says why a game is over, in the words a person
+    reads; `willow verify` gives the same reasons (`end_reason` of its report)."""
+    ended = s.state.ended
+    if not s.between_hands and ended is None:
+        return None
+    limit = s.config.hands or hands
+    if limit and s.hand_number >= limit:
+        return hands_played(limit)
+    players = s.game.players
+    with_chips = [p for p in players if p.stack > 0]
+    if s.seated and len(with_chips) < 2:
+        if not with_chips:
+            return NOBODY_LEFT
+        name = _named(s, with_chips[0].seat)
+        you = name == "you"
+        if len(players) > 1:
+            return HAS_ALL.format(name=name, has="have" if you else "has")
+        return OTHERS_LEFT.format(name=name, is_="are" if you else "is")
+    if ended is not None:
+        if ended.author is not None and ended.author == s.seat:
+            return ENDED_BY_YOU
+        author = "a player" if ended.author is None else _named(s, ended.author)
+        return ENDED_BY.format(name=author)
+    return None
+
+
+def _named(s: Session, seat: int) -> str:
+    """A seat's player as a message names it: "you" for the session's own seat."""
+    return "you" if seat == s.seat else s.names().get(seat, f"seat {seat}")
+
+
 def game_over(s: Session, *, hands: int, end_wanted: bool) -> str | None:
     """Why the game ends now, or None while it goes on: the one rule that says when a game is
     over (change it here, and only here).
 
     Only between hands (or once a `game_end` is in the chain, whoever wrote it): the player
-    asked to end it (`end_wanted`); `hands` hands were played (0: no limit); fewer than two
-    players are dealt into the next hand (with chips and not sitting out); or another seat
-    ended it. (Issue 24 will have it: fewer than two players have chips, a seat sitting out
-    counting; the hand limit; or the players end it.)"""
+    asked to end it (`end_wanted`); or `end_reason`: the hands are played (the table's `hands`,
+    else `hands`; 0: no limit), fewer than two players have chips, a seat sitting out
+    counting (it can sit in again: while two have chips, the game waits for it rather than
+    end), or another seat ended it."""
     if not s.between_hands and not s.ended:
         return None
-    if end_wanted:
+    if end_wanted and not s.ended:
         return ENDED_BY_YOU
-    if hands and s.hand_number >= hands:
-        return hands_played(hands)
-    if sum(p.plays for p in s.game.players) < 2:
-        return ONE_HAS_ALL
-    if s.ended:
-        return ENDED_BY_A_PLAYER
-    return None
+    return end_reason(s, hands=hands)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ from p2pwillow.rules import (
     build_pots,
     decisions,
 )
+from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step
 
 LOG_LINES = 40
@@ -222,6 +223,8 @@ class TableView:
     may_sit_in: bool = False
     """The player's seat sits out (timed out, say) with chips: it may ask to play again, and
     its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
+    over_reason: str = ""
+    """Why the game is over, in plain words, once it is (`seat.end_reason`); else empty."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -465,6 +468,8 @@ def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
         return "seating"
     if game_over:
         return "game over"
+    if session.between_hands and _short_of_players(session):
+        return "waiting for a player to sit in"
     if hand is None:
         return "waiting for the first hand"
     phase = hand.phase
@@ -527,6 +532,9 @@ def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> t
             else tuple(p.seat for p in genesis.players if p.seat not in session.ledger.seated)
         )
         return (Waiting(missing, "take their seat", me in missing),) if missing else ()
+    if session.between_hands and _short_of_players(session):
+        out = tuple(p.seat for p in session.game.players if p.sitting_out and p.stack > 0)
+        return (Waiting(out, "sit in again (fewer than two players play)", me in out),)
     if hand is None:
         return ()
     if hand.is_over and not session.between_hands:
@@ -726,7 +734,8 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
     game = session.game
     genesis = session.ledger.genesis
     playing = [p for p in game.players if p.plays]
-    game_over = session.seated and session.between_hands and len(playing) < 2
+    over_reason = (end_reason(session) or "") if session.seated else ""
+    game_over = bool(over_reason)
     running = hand is not None and not hand.is_over
     layout = session.layout if running or (hand is not None and hand.is_over) else None
     cards = _own_cards(session) if hand is not None else ()
@@ -772,6 +781,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         game_over=game_over,
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
+        over_reason=over_reason,
     )
 
 
@@ -787,6 +797,14 @@ def _deal_sizes(game: GameSpec, players: int) -> tuple[int, ...]:
 def _deals_to(game: GameSpec, players: int) -> bool:
     sizes = _deal_sizes(game, players)
     return bool(sizes) or players <= game.seats_for({o.name: o.default for o in game.options})
+
+
+def _short_of_players(session: Session) -> bool:
+    """Between hands, the game goes on (two players or more have chips) but fewer than two
+    play: it waits for a seat sitting out to sit in again (SPEC 3.11)."""
+    if session.ended or not session.seated or end_reason(session) is not None:
+        return False
+    return sum(p.plays for p in session.game.players) < 2
 
 
 def _may_sit_in(session: Session) -> bool:

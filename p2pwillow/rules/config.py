@@ -16,9 +16,11 @@ from p2pwillow.limits import MAX_SEATS, is_int
 from p2pwillow.rules.errors import ConfigError
 
 MIN_SEATS = 2
+MAX_HANDS = 10_000
+"""The most hands a table may be set to last (SPEC 3.1)."""
 LEGACY_GAME = "weeping-willow"
 """The one game a table set up before tables named their games plays (SPEC 3.1)."""
-ADDED = {"games": (LEGACY_GAME,), "ante": 0}
+ADDED = {"games": (LEGACY_GAME,), "ante": 0, "hands": 0}
 """Settings added since the first release, with the value a table without them has: a table
 config read from an older transcript plays as it did then."""
 
@@ -42,7 +44,8 @@ class TableConfig:
     fixed-limit sizes (each betting round of a game's script says which it uses).
     `max_raises` caps full raises per round in spread and fixed limit only. `action_clock` is
     in whole seconds. `ante` is what each player posts before the deal in a game that takes an
-    ante (Roll Your Own; Weeping Willow takes trade tokens instead).
+    ante (Roll Your Own; Weeping Willow takes trade tokens instead). `hands` is how many hands
+    the game lasts (0: until fewer than two players have chips): no hand starts after that many.
     """
 
     seats: int = 10
@@ -58,6 +61,7 @@ class TableConfig:
     action_clock: int = 30
     games: tuple[str, ...] = (LEGACY_GAME,)
     ante: int = 25
+    hands: int = 0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -91,6 +95,7 @@ class TableConfig:
             "max_raises": (0, 100),
             "action_clock": (1, 3600),
             "ante": (0, 10**12),
+            "hands": (0, MAX_HANDS),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)

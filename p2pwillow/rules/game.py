@@ -296,7 +296,12 @@ class Game:
 
     def next_button(self) -> int:
         """Where the button goes next: the next player clockwise who plays (SPEC 3.11); the
-        previous button's seat may be empty by now."""
+        previous button's seat may be empty by now. There is none once the game's hands are
+        played (SPEC 3.1 `hands`) or when fewer than two players play."""
+        limit = self.config.hands
+        if limit and self._hand_number >= limit:
+            played = f"{limit} hands are" if limit > 1 else "1 hand is"
+            raise IllegalAction(f"the game is over: its {played} played")
         playing = [s for s in sorted(self._players) if self._players[s].plays]
         if len(playing) < 2:
             raise IllegalAction("a hand needs at least two players with chips")

@@ -832,7 +832,7 @@ def _game_end(st: SessionState, e: Entry) -> Commit:
     signers = tuple(sorted(st.ledger.identities))
 
     def commit() -> list[SessionEvent]:
-        st.ended = GameEnded(signers)
+        st.ended = GameEnded(signers, e.author)
         return []
 
     return commit

@@ -614,7 +614,7 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
 
 def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     """The game is over: why, the final stacks, and how to check the transcript."""
-    why = state.ended or "the game is over: one player has all the chips"
+    why = state.over_reason or "the game is over"
     first: Row = [("class:strong", why[:1].upper() + why[1:] + ".  ")]
     first += [*key(QUIT_KEY, "leave"), ("class:dim", " (the check below is printed in full)")]
     second: Row = [("", "Final stacks: ")]

@@ -248,22 +248,29 @@ class ScreenState:
             self._say("a hand is running", error=True)
             return False
         if self.over:
-            self._say(self.ended or "the game is over: one player has all the chips", error=True)
+            self._say(self.over_reason, error=True)
             return False
         self._say("dealing the next hand…")
         return True
 
     @property
     def over(self) -> bool:
-        """The game is over: the client says so, or one player has all the chips."""
+        """The game is over: the client says so, or the chain does (`TableView.game_over`)."""
         return self.ended is not None or (self.view is not None and self.view.game_over)
+
+    @property
+    def over_reason(self) -> str:
+        """Why the game is over, in the client's words or the view's; empty while it goes on."""
+        if self.ended is not None:
+            return self.ended
+        return "" if self.view is None else self.view.over_reason
 
     def _no_game(self) -> bool:
         """A table key pressed with no game going on: say why and return True."""
         if self.view is None or not self.view.seated:
             self._say("the game has not started", error=True)
         elif self.over:
-            self._say(self.ended or "the game is over already", error=True)
+            self._say(self.over_reason or "the game is over already", error=True)
         else:
             return False
         return True
