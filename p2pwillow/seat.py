@@ -18,7 +18,8 @@ and the in-process table (`inprocess.py`) both ask it what their seat does next.
 #      `end_grace` later, so that a sequencer gone silent does not keep the game open, SPEC
 #      7.5), then waits until every seat signed it, then stops;
 #   3. the player wants to leave: the seat writes its `leave` between hands;
-#   4. the seat sits out and its player wants to play: it writes its `sit_in` between hands;
+#   4. the seat sits out and its player wants to play: it writes its `sit_in` (a hand running
+#      or not: it plays from the next one);
 #   5. this seat deals the next hand and may: it starts it, `deal_grace` after the last one
 #      ended (a courtesy, SPEC 8.9: another seat's game end or leave written at that moment
 #      reaches the sequencer first and is placed before the hand, rather than refused).
@@ -255,10 +256,11 @@ class SeatPolicy:
 
     def _sits_in(self, s: Session, wishes: Wishes) -> bool:
         """This seat writes its `sit_in` now: it sits out, the rules let it play the next
-        hand, and its player wants to (a bot always). Once per hand: a sit_in refused because
-        the state moved is written again after the next."""
+        hand, and its player wants to (a bot always); a hand running or not (SPEC 3.11: the
+        seat is not in it), so that it is in the chain before the next hand starts. Once per
+        hand: a sit_in refused because the state moved is written again in the next."""
         me = s.seat
-        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
+        if me is None or s.ended or me not in s.ledger.identities:
             return False
         if not wishes.sit_in or self._sit_in_asked == s.hand_number:
             return False

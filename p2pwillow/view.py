@@ -225,6 +225,9 @@ class TableView:
     its `sit_in` is written between hands once the rules allow (SPEC 3.11)."""
     over_reason: str = ""
     """Why the game is over, in plain words, once it is (`seat.end_reason`); else empty."""
+    reading: bool = False
+    """The hand has ended and the table waits for this player to have seen its result (a key,
+    or the grace): its head signature is held, so no next hand starts (SPEC 8.9)."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -538,7 +541,10 @@ def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> t
     if hand is None:
         return ()
     if hand.is_over and not session.between_hands:
-        return (Waiting((), "everyone to sign the hand", False),)
+        signing = tuple(
+            d.seat for d in session.due() if d.step in (Step.HEAD_SIGNATURE, Step.HAND_END)
+        )
+        return (Waiting(signing, "see the result and sign the hand", me in signing),)
     grouped: dict[str, list[int]] = {}
     for w in session.waiting_for():
         if w.seat == me and session.decision_pending and w.step in _DECIDING:
@@ -782,6 +788,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
         over_reason=over_reason,
+        reading=session.reading,
     )
 
 

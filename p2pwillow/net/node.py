@@ -156,6 +156,9 @@ LOOK_AGAIN = 0.3
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
 LINGER = 10.0
 """After the game, a node stays this long at most for its peers to acknowledge its head."""
+RESULT_GRACE = 10.0
+"""How long a person's screen holds a hand's result, unless the person presses a key first
+(SPEC 8.9); at most half the table's action clock."""
 GONE_AFTER = 2.0
 """A peer whose connection is down and that has been silent this long has left the table."""
 FAREWELL = 0.5
@@ -363,6 +366,7 @@ class Node:
         door: Door | None = None,
         resume: bool = False,
         seat_within: float = SEAT_WITHIN,
+        result_grace: float = 0.0,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -375,6 +379,9 @@ class Node:
         """Take the seat again from the store's files (SPEC 8.10), not a new game."""
         self.seat_within = seat_within
         """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
+        self.result_grace = result_grace
+        """A person's seat: how long its screen holds a hand's result before the table goes on
+        without a key (SPEC 8.9); 0, a bot's: not at all."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
         """What stopped the node, if something did (the notice says it in words)."""
@@ -401,7 +408,8 @@ class Node:
         self._closing = False
         self._closed = False
         self._decisions: deque[Decision] = deque()
-        self._deal_wanted = False
+        self._ready = False
+        """The person has seen the hand's result (a key): its head signature may go."""
         self._step_due = True
         self._tick_at = 0.0
         self._look_at: float | None = None
@@ -639,7 +647,10 @@ class Node:
         await self.close()
 
     def next_hand(self) -> None:
-        self._deal_wanted = True
+        """The person has seen how the last hand ended (a key): this seat signs it, so the next
+        hand may start (SPEC 8.9). Without a key, the screen holds the result `result_grace`
+        seconds."""
+        self._ready = True
         self._poke()
 
     def end_game(self) -> None:
@@ -975,15 +986,22 @@ class Node:
         self, peer: bytes, job: Callable[[Any], Output], item: object, last: bool = False
     ) -> Output | None:
         """`job(item)` in the worker; None (and counted against `peer`) if the session
-        refuses what the peer sent. If it is the `last` of what is ready (and the person
-        has no decision waiting), the node's own step runs in the same piece of work, and
-        its result is in `_stepped`: one trip to the worker, not two."""
+        refuses what the peer sent. If it is the `last` of what is ready, or it ends the hand
+        (its last head signature: no hand is running now, and what is queued behind it may
+        be the next hand's start), and the person has no decision waiting, the node's own
+        step runs in the same piece of work, and its result is in `_stepped`: one trip to
+        the worker, not two, and a seat that sits in, leaves or ends the game between hands
+        writes it before the next hand is taken (SPEC 8.9)."""
         self._stepped = None
-        step = self._step_job(time.monotonic()) if last and not self._decisions else None
+        step = self._step_job(time.monotonic()) if not self._decisions else None
+        play = self._play
 
         def work() -> tuple[Output, _StepResult | None]:
+            was_between = play.between
             out = job(item)
-            return out, None if step is None else step()
+            if step is None or not (last or (play.between and not was_between)):
+                return out, None
+            return out, step()
 
         try:
             out, self._stepped = await self._worker.run(work)
@@ -991,7 +1009,8 @@ class Node:
             self._count_rejected(peer, exc)
             self._step_due = True
             return None
-        self._step_due = step is None  # the state moved: the seat may have something to do
+        # the state moved: unless the step ran, the seat may have something to do
+        self._step_due = self._stepped is None
         return out
 
     def _count_rejected(self, peer: bytes, error: RemoteProtocolError) -> None:
@@ -1026,7 +1045,7 @@ class Node:
         decisions = tuple(self._decisions)
         self._decisions.clear()
         self._play.peer_head = self._rep.peers_head
-        return functools.partial(self._play.step, now, decisions, self._deal_wanted)
+        return functools.partial(self._play.step, now, decisions, self._ready)
 
     async def _step(self, now: float) -> None:
         self._step_due = False
@@ -1036,8 +1055,8 @@ class Node:
         """What the node's own step made: its entries sent, its notices shown, the game's end."""
         if result is None:
             return
-        if result.dealt:
-            self._deal_wanted = False
+        if result.read:
+            self._ready = False
         if result.look_again:
             self._look_at = time.monotonic() + LOOK_AGAIN
         for text in result.notices:
@@ -1368,13 +1387,15 @@ class _StepResult:
     notices: tuple[str, ...] = ()
     look_again: bool = False
     dealt: bool = False
+    read: bool = False
+    """The person's wish to go on was used: the hand's result was seen (or there was none)."""
     over: str | None = None
     left: str | None = None
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
     sat_in: bool = False
-    """This seat wrote its `sit_in`: the person's wish is done."""
+    """This seat plays (it does not sit out): the person's wish to sit in is done."""
 
 
 class _Play:
@@ -1392,6 +1413,12 @@ class _Play:
         """No hand is running (the session's `between_hands` after the last call)."""
         self.policy = SeatPolicy(hands=node.seating.roster.hands)
         """What this seat does of its own accord: deal, end the game, leave, sit in."""
+        clock = node.seating.roster.table_config.action_clock
+        self.grace = min(node.result_grace, clock / 2)
+        """How long the person's screen holds a hand's result without a key (SPEC 8.9: at
+        most half the action clock, so that the others' clocks never run out on it)."""
+        self._reading_since: dict[int, float] = {}
+        """hand -> when this seat began to hold its head signature of it (SPEC 8.9)."""
         self.departed: deque[tuple[int, int]] = deque()
         """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
@@ -1468,6 +1495,7 @@ class _Play:
             self.close()
             raise NodeError(f"cannot take this seat: {exc}") from None
         self._session = session
+        session.hold_results(self.grace > 0)
         self.safety_code = session.ledger.safety_code()
         if node.bot is not None:
             self._decider = node.bot.decider(seating.seat)
@@ -1499,6 +1527,7 @@ class _Play:
             )
         except (RemoteProtocolError, LocalProtocolError) as exc:
             raise NodeError(f"cannot take seat {seat}: {exc}") from None
+        self.session.hold_results(self.grace > 0)
         self._files.reset()  # another session: kept in full at its first call
         self.dirty = True
 
@@ -1548,6 +1577,7 @@ class _Play:
         self.files = files
         try:
             self._session = self._restored(files)
+            self.session.hold_results(self.grace > 0)
         except NodeError:
             self.close()
             self.files = None
@@ -1729,7 +1759,7 @@ class _Play:
             tries += 1
         self._join_tries = hand, tries
 
-    def step(self, now: float, decisions: tuple[Decision, ...], deal_wanted: bool) -> _StepResult:
+    def step(self, now: float, decisions: tuple[Decision, ...], go_on: bool) -> _StepResult:
         """The node's own step: the seat acceptance (once confirmed), the clock, what the
         seat's policy says it does now (`seat.SeatPolicy`: the game's end, leaving, sitting
         in, the next hand), the person's decisions or the bot's."""
@@ -1744,21 +1774,27 @@ class _Play:
             out += self._call(s.poll)
         out += self._call(lambda: s.handle_timer(now))
         node = self.node
-        bot = node.bot is not None
+        read = go_on
+        if s.reading:
+            # SPEC 8.9: the screen holds the result until a key, or for the grace
+            since = self._reading_since.setdefault(s.hand_number, now)
+            read = go_on or now - since >= self.grace
+            if read:
+                out += self._call(s.result_seen)
         wishes = Wishes(
-            deal=bot or deal_wanted,
+            deal=True,
             end=node.end_wanted,
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
         )
-        sat_in = dealt = False
+        dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
                 if move.left:
-                    return _StepResult(out, left=move.reason)
-                return _StepResult(out, over=move.reason)
+                    return _StepResult(out, left=move.reason, read=read)
+                return _StepResult(out, over=move.reason, read=read)
             if move.do is Do.WAIT:
-                return _StepResult(out)
+                return _StepResult(out, read=read)
             if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
@@ -1766,12 +1802,11 @@ class _Play:
                 try:
                     out += self._call(s.leave)
                 except IllegalAction as exc:
-                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True)
-                return _StepResult(out)
+                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True, read=read)
+                return _StepResult(out, read=read)
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
-                    sat_in = True
             else:
                 out += self._call(s.start_hand)
                 dealt = True
@@ -1789,7 +1824,10 @@ class _Play:
         if self._decider is not None and s.may_decide():
             made, look_again = self._bot(s)
             out += made
-        return _StepResult(out, tuple(notices), look_again, dealt, sat_in=sat_in)
+        # the wish to sit in lasts until the seat plays again: a sit_in the sequencer refused (a
+        # next hand's start came first) is written again after that hand (SPEC 8.9)
+        sat_in = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
+        return _StepResult(out, tuple(notices), look_again, dealt, read=read, sat_in=sat_in)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""

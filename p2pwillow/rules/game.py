@@ -270,7 +270,9 @@ class Game:
         return self._players[seat]
 
     def verify_sit_in(self, seat: int) -> None:
-        self._between_hands("sit in")
+        """A seat sitting out may sit in at any time, a hand running or not (it is not in that
+        hand: it plays from the next one), once a hand has started since it was made to sit
+        out, or at once if the game cannot go on without it (SPEC 3.11)."""
         p = self.player(seat)
         if not p.sitting_out:
             raise IllegalAction(f"seat {seat} is not sitting out")

@@ -86,6 +86,11 @@ class SessionState:
     start_sent: Sent | None = None
     """The local seat's `hand_start` on its way to the sequencer (SPEC 7.3): none is made again
     until it is applied, refused, or no longer passes at the head."""
+    holds_results: bool = False
+    """A person's seat: its head signature of a hand it played waits until its player has seen
+    how the hand ended (SPEC 8.9, `Session.result_seen`); a bot's is sent at once."""
+    results_seen: int = 0
+    """The last hand whose result the player has seen (with `holds_results`)."""
     clock: Clock = field(default_factory=Clock)
     """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
     pool: Pool = field(default_factory=Pool)

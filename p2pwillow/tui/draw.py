@@ -659,6 +659,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
                 key(LEAVE_KEY, "leave the table"),
             ]
             first = join([sit_in, *table_keys] if sit_in else table_keys)
+            if view.reading:
+                # SPEC 8.9: the table waits for this person to have seen the result
+                first = [("class:strong", "Hand over: any key goes on.  "), *first]
         rows = [first, _waiting_row(view), []]
     return [fit(r, width, g) for r in rows[:3]]
 

@@ -80,6 +80,8 @@ class Table:
     hands: int = 1
     config: TableConfig | None = None
     host_name: str = "Ann"
+    grace: float = 0.0
+    """A person's node holds each hand's result this long without a key (SPEC 8.9)."""
     host: HostLobby | None = None
     code: JoinCode | None = None
     stores: dict[int, tuple[Store, NodeKeys]] = field(default_factory=dict)
@@ -120,6 +122,7 @@ class Table:
             watch=person,
             on_event=None if events is None else events.append,
             door=lobby if isinstance(lobby, HostLobby) else None,
+            result_grace=self.grace if person else 0.0,
         )
 
 

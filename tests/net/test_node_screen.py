@@ -109,7 +109,7 @@ def test_the_person_ends_the_game_during_a_hand_and_every_node_stops_after_it(
 def test_a_person_timed_out_sits_in_again_with_the_key(tmp_path: Path) -> None:
     """The person does not answer in hand 1: the other nodes' votes time it out, it folds
     and sits out hand 2; its screen offers the sit-in key, the person presses it, and its
-    node writes the seat's `sit_in` between hands: it plays again (SPEC 3.11, 7.5)."""
+    node writes the seat's `sit_in` (during hand 2: it plays from hand 3; SPEC 3.11, 7.5)."""
 
     async def main() -> None:
         config = TableConfig(seats=3, action_clock=1)
