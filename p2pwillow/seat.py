@@ -38,6 +38,7 @@ from p2pwillow.session import Session
 
 __all__ = [
     "DEAL_GRACE",
+    "ENDED_AWAY",
     "ENDED_BY",
     "ENDED_BY_YOU",
     "END_GRACE",
@@ -49,6 +50,7 @@ __all__ = [
     "Move",
     "SeatPolicy",
     "Wishes",
+    "away_at_end",
     "end_reason",
     "game_over",
     "hands_played",
@@ -71,6 +73,12 @@ ENDED_BY = "the game is over: {name} ended it"
 HAS_ALL = "the game is over: {name} {has} all the chips"
 OTHERS_LEFT = "the game is over: {name} {is_} the only player left at the table"
 NOBODY_LEFT = "the game is over: no player at the table has chips"
+ENDED_AWAY = (
+    "the game ended while this seat was away: it caught up the end the others signed "
+    "(its own signature excused by their clocks)"
+)
+"""Said before the reason by a node that was stopped (a laptop asleep) past the end of the
+game and caught it up from its peers (SPEC 8.9)."""
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
 
@@ -109,6 +117,13 @@ def end_reason(s: Session, *, hands: int = 0) -> str | None:
         author = "a player" if ended.author is None else _named(s, ended.author)
         return ENDED_BY.format(name=author)
     return None
+
+
+def away_at_end(s: Session) -> bool:
+    """The game has ended and this seat's signature of its end was excused by the others'
+    clocks: the seat was away (stopped, asleep) when it ended, and caught the end up."""
+    ended = s.state.ended
+    return ended is not None and s.seat is not None and s.seat in ended.excused
 
 
 def _named(s: Session, seat: int) -> str:

@@ -131,7 +131,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
-from p2pwillow.seat import Do, SeatPolicy, Wishes
+from p2pwillow.seat import ENDED_AWAY, Do, SeatPolicy, Wishes, away_at_end
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -1069,6 +1069,9 @@ class Node:
         if result.left is not None:
             self._end_game(result.left, event="left_table")
         elif result.over is not None:
+            if result.away and self._ended is None:
+                self._say(ENDED_AWAY)
+                self._publish(notice=ENDED_AWAY)
             self._end_game(result.over)
 
     def _end_game(self, reason: str, event: str = "over") -> None:
@@ -1390,6 +1393,9 @@ class _StepResult:
     read: bool = False
     """The person's wish to go on was used: the hand's result was seen (or there was none)."""
     over: str | None = None
+    away: bool = False
+    """With `over`: this seat was away when the game ended (its signature of the end excused),
+    and caught the end up (SPEC 8.9): the node says so before the reason."""
     left: str | None = None
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
@@ -1792,7 +1798,8 @@ class _Play:
             if move.do is Do.STOP:
                 if move.left:
                     return _StepResult(out, left=move.reason, read=read)
-                return _StepResult(out, over=move.reason, read=read)
+                away = away_at_end(s)
+                return _StepResult(out, over=move.reason, away=away, read=read)
             if move.do is Do.WAIT:
                 return _StepResult(out, read=read)
             if move.do is Do.END_GAME:

@@ -1,0 +1,112 @@
+"""A laptop that sleeps (issue 24, SPEC 7.5, 8.9): a `willow bot` process stopped (SIGSTOP) past
+the action clock while the two other players hold chips. Its peers time it out by their votes
+(it folds and sits out), play the game on to its last hand and end it; the stopped process,
+let go after the game has ended, catches up the signed end from the peers still at the table,
+says so, and exits 0 with the table's transcript, byte for byte: it wrote nothing of its own
+(no timeout, sequencer change or abort) on its stale view of the game.
+
+The two other seats are nodes in this process, held at the table after the game (as a
+person's screen keeps its node), so that there is a peer to catch up from, however slow the
+machine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from pathlib import Path
+
+from live_helpers import DEADLINE, Table, close_all, entries, transcript
+from test_door_cli import Output
+from test_live_cli import LOOPBACK, start
+
+from p2pwillow.net.lobby import GuestLobby, HostLobby
+from p2pwillow.net.node import Node
+from p2pwillow.rules import TableConfig
+from p2pwillow.seat import ENDED_AWAY
+from p2pwillow.verify import verify_file
+
+HANDS = 4
+CLOCK = 2
+DEEP = 20000
+"""Deep stacks: no hand takes all of a seat's chips, so two players hold chips to the end."""
+
+
+def _events(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text[: text.rfind("\n") + 1].splitlines()]
+
+
+async def _until(test: object, what: str, timeout: float = DEADLINE) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never {what} within {timeout:.0f} s")
+        await asyncio.sleep(0.05)
+
+
+def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: Path) -> None:
+    config = TableConfig(seats=3, action_clock=CLOCK, starting_stack=DEEP)
+    table = Table(tmp_path, players=3, hands=HANDS, config=config)
+    events = tmp_path / "sleeper-events.jsonl"
+
+    async def main() -> tuple[Output, list[Node]]:
+        code = await table.open()
+        assert table.host is not None
+        sleeper = Output(
+            start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
+                  "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
+                  "--events", str(events))
+        )  # fmt: skip
+        nodes: list[Node] = []
+        try:
+
+            async def sit(n: int, lobby: HostLobby | GuestLobby) -> Node:
+                node = table.node(n, await lobby.seat(), lobby)
+                await node.start()
+                return node
+
+            lobbies: list[HostLobby | GuestLobby] = [table.host, table.guest(1)]
+            jobs = [sit(n, lobby) for n, lobby in enumerate(lobbies)]
+            nodes = list(await asyncio.wait_for(asyncio.gather(*jobs), DEADLINE))
+
+            def dealt() -> bool:
+                return any(e["event"] == "dealt" and e.get("hand") == 1 for e in _events(events))
+
+            await _until(dealt, "dealt hand 1 to the sleeper")
+            sleeper.proc.send_signal(signal.SIGSTOP)
+            try:
+                # the others time it out, play on and end the game while it sleeps
+                await _until(lambda: all(n.over for n in nodes), "ended the game", 4 * DEADLINE)
+                assert all(n.ended == f"the game is over: {HANDS} hands played" for n in nodes)
+            finally:
+                sleeper.proc.send_signal(signal.SIGCONT)
+            code_, output = await asyncio.to_thread(sleeper.finish, DEADLINE)
+            assert code_ == 0, output
+        finally:
+            if sleeper.proc.poll() is None:
+                sleeper.proc.kill()
+                sleeper.proc.wait()
+            await close_all(nodes)
+        return sleeper, nodes
+
+    sleeper, nodes = asyncio.run(main())
+    output = "".join(sleeper.lines)
+    assert "Traceback" not in output
+    table_bytes = transcript(nodes[0])
+    assert transcript(nodes[1]) == table_bytes
+    path = Path(next(line for line in sleeper.lines if line.startswith("transcript: "))[12:-1])
+    assert path.read_bytes() == table_bytes, "the sleeper holds the table's transcript"
+    chain = entries(table_bytes)
+    [seat] = {0, 1, 2} - {n.seating.seat for n in nodes}
+    timed_out = [e for e in chain if e.kind == "timeout" and seat in e.body.seats]  # type: ignore[attr-defined]
+    assert timed_out and timed_out[0].hand == 1, "its peers timed it out in hand 1"
+    starts = [e for e in chain if e.kind == "hand_start"]
+    assert len(starts) == HANDS, "the game went on without it"
+    assert all(seat not in [p.seat for p in e.body.players] for e in starts[1:])  # type: ignore[attr-defined]
+    assert not [e for e in chain if e.author == seat and e.hand > 1 and e.kind != "head_signature"]
+    assert verify_file(path).valid
+    assert f"{ENDED_AWAY}\nthe game is over: {HANDS} hands played\n" in output, output
