@@ -47,11 +47,14 @@ __all__ = [
     "NOBODY_LEFT",
     "OTHERS_LEFT",
     "Do",
+    "Ending",
     "Move",
     "SeatPolicy",
+    "Why",
     "Wishes",
     "away_at_end",
     "end_reason",
+    "ending",
     "game_over",
     "hands_played",
 ]
@@ -88,7 +91,26 @@ def hands_played(limit: int) -> str:
     return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
 
 
-def end_reason(s: Session, *, hands: int = 0) -> str | None:
+class Why(enum.StrEnum):
+    """Why a game is over (SPEC 3.11), as `willow verify --json` names it (`end_reason`)."""
+
+    HANDS_PLAYED = "hands-played"
+    ONE_HAS_CHIPS = "one-has-chips"
+    NOBODY_HAS_CHIPS = "nobody-has-chips"
+    ENDED_BY_PLAYER = "ended-by-player"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Why a game is over: `why`, the seat it names (who has the chips, who ended it; None
+    for the hands played) and the words a person reads."""
+
+    why: Why
+    seat: int | None
+    text: str
+
+
+def ending(s: Session, *, hands: int = 0) -> Ending | None:
     """Why the game is over as the chain alone shows it, or None while it goes on: its hands
     are played (the table's `hands`, else `hands`, the roster's, SPEC 8.9); fewer than two
     players have chips (a seat sitting out counts: it may sit in again, SPEC 3.11); or a
@@ -100,23 +122,32 @@ def end_reason(s: Session, *, hands: int = 0) -> str | None:
         return None
     limit = s.config.hands or hands
     if limit and s.hand_number >= limit:
-        return hands_played(limit)
+        return Ending(Why.HANDS_PLAYED, None, hands_played(limit))
     players = s.game.players
     with_chips = [p for p in players if p.stack > 0]
     if s.seated and len(with_chips) < 2:
         if not with_chips:
-            return NOBODY_LEFT
-        name = _named(s, with_chips[0].seat)
+            return Ending(Why.NOBODY_HAS_CHIPS, None, NOBODY_LEFT)
+        seat = with_chips[0].seat
+        name = _named(s, seat)
         you = name == "you"
         if len(players) > 1:
-            return HAS_ALL.format(name=name, has="have" if you else "has")
-        return OTHERS_LEFT.format(name=name, is_="are" if you else "is")
+            text = HAS_ALL.format(name=name, has="have" if you else "has")
+        else:
+            text = OTHERS_LEFT.format(name=name, is_="are" if you else "is")
+        return Ending(Why.ONE_HAS_CHIPS, seat, text)
     if ended is not None:
         if ended.author is not None and ended.author == s.seat:
-            return ENDED_BY_YOU
+            return Ending(Why.ENDED_BY_PLAYER, ended.author, ENDED_BY_YOU)
         author = "a player" if ended.author is None else _named(s, ended.author)
-        return ENDED_BY.format(name=author)
+        return Ending(Why.ENDED_BY_PLAYER, ended.author, ENDED_BY.format(name=author))
     return None
+
+
+def end_reason(s: Session, *, hands: int = 0) -> str | None:
+    """Why the game is over, in the words a person reads (`ending`), or None."""
+    end = ending(s, hands=hands)
+    return None if end is None else end.text
 
 
 def away_at_end(s: Session) -> bool:

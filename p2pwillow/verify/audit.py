@@ -21,6 +21,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import MAX_LINE_BYTES
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.errors import Reason, RemoteProtocolError
+from p2pwillow.seat import ending
 from p2pwillow.session import HandClosed, HandStarted, Session
 from p2pwillow.verify.history import HandHistory, HandLog, with_summary
 from p2pwillow.verify.lines import Line, open_transcript, read_lines
@@ -32,6 +33,7 @@ from p2pwillow.verify.outcome import (
     VerifyError,
     VerifyReport,
 )
+from p2pwillow.verify.seat_log import SeatLog
 from p2pwillow.verify.text import not_closed_reason
 
 # Reasons found only after the author's signature has been verified (SPEC 6.5, 7.1): the
@@ -95,6 +97,7 @@ class _Audit:
         self.cut_off: int | None = None
         self.ended_by: int | None = None
         """The seat that wrote the game's end, once it is read."""
+        self.seat_log = SeatLog()
 
     def run(self, lines: Iterable[Line]) -> VerifyReport:
         try:
@@ -167,11 +170,13 @@ class _Audit:
         session = self.session
         assert session is not None
         body = entry.body
+        self.seat_log.before(session, entry)
         try:
             events = session.replay(entry)
         except RemoteProtocolError as exc:
             return self._rejected(line.number, exc)
         self.entries += 1
+        self.seat_log.after(entry, events)
         for event in events:
             if isinstance(event, HandStarted):
                 self.log = HandLog(event)
@@ -217,8 +222,12 @@ class _Audit:
                 cut_off=self.cut_off,
             )
         summaries = session.summaries
-        hands = tuple(with_summary(h, s) for h, s in zip(self.hands, summaries, strict=True))
-        seated = {p.seat: p.stack for p in session.game.players}
+        self.seat_log.sat_out(session.game.sit_outs)
+        hands = tuple(
+            replace(with_summary(h, s), events=self.seat_log.of(h.number))
+            for h, s in zip(self.hands, summaries, strict=True)
+        )
+        end = ending(session)
         stacks = self._stacks(session)
         count = session.game.chip_count()
         notes: tuple[str, ...] = ()
@@ -239,7 +248,8 @@ class _Audit:
             notes=notes,
             config=session.config,
             ended_by=self.ended_by,
-            game_over=session.hand_number > 0 and sum(1 for s in seated.values() if s) < 2,
+            game_over=end is not None,
+            ending=end,
         )
         if self.error is not None:
             verdict = Verdict.UNREADABLE if self.unreadable else Verdict.INVALID

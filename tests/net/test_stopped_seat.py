@@ -17,16 +17,21 @@ import signal
 import time
 from pathlib import Path
 
+import jsonschema
 from live_helpers import DEADLINE, Table, close_all, entries, transcript
 from test_door_cli import Output
-from test_live_cli import LOOPBACK, start
+from test_live_cli import LOOPBACK, start, willow
 
 from p2pwillow.net.lobby import GuestLobby, HostLobby
 from p2pwillow.net.node import Node
 from p2pwillow.rules import TableConfig
 from p2pwillow.seat import ENDED_AWAY
-from p2pwillow.verify import verify_file
+from p2pwillow.verify import report_object, verify_file
 
+ROOT = Path(__file__).resolve().parents[2]
+VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads((ROOT / "protocol/schemas/reports/verify-report.json").read_text("utf-8"))
+)
 HANDS = 4
 CLOCK = 2
 DEEP = 20000
@@ -49,7 +54,7 @@ async def _until(test: object, what: str, timeout: float = DEADLINE) -> None:
 
 
 def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: Path) -> None:
-    config = TableConfig(seats=3, action_clock=CLOCK, starting_stack=DEEP)
+    config = TableConfig(seats=3, action_clock=CLOCK, starting_stack=DEEP, hands=HANDS)
     table = Table(tmp_path, players=3, hands=HANDS, config=config)
     events = tmp_path / "sleeper-events.jsonl"
 
@@ -108,5 +113,38 @@ def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: 
     assert len(starts) == HANDS, "the game went on without it"
     assert all(seat not in [p.seat for p in e.body.players] for e in starts[1:])  # type: ignore[attr-defined]
     assert not [e for e in chain if e.author == seat and e.hand > 1 and e.kind != "head_signature"]
-    assert verify_file(path).valid
+    _the_report_says_what_happened(path, seat)
     assert f"{ENDED_AWAY}\nthe game is over: {HANDS} hands played\n" in output, output
+
+
+def _the_report_says_what_happened(path: Path, seat: int) -> None:
+    """`willow verify` and `--json` name the clock that ran out in hand 1 and the step it was
+    for, the sit-out that followed, the excused signature of the end, and the true end."""
+    report = verify_file(path)
+    assert report.valid and report.game_over
+    obj = report_object(report)
+    VALIDATOR.validate(obj)
+    assert obj["end_reason"] == {
+        "why": "hands-played",
+        "seat": None,
+        "text": f"the game is over: {HANDS} hands played",
+    }
+    hands = obj["hands"]
+    assert isinstance(hands, list)
+    first = [e for e in hands[0]["events"] if e["seat"] == seat]
+    timeout = next(e for e in first if e["kind"] == "timeout")
+    assert timeout["step"] and timeout["outcome"] in ("folded", "the hand called off"), first
+    sat_out = next(e for e in first if e["kind"] == "sit_out")
+    assert sat_out["reason"] in ("folded-for-stalling", "blamed-for-abort"), first
+    last = hands[-1]["events"]
+    excused = {"kind": "timeout", "seat": seat, "step": "game_signature", "outcome": "excused"}
+    assert excused in last, last
+    text = willow("verify", str(path))
+    assert text.returncode == 0, text.stdout + text.stderr
+    name = report.name(seat)
+    said = text.stdout
+    assert f"{name}'s clock ran out in {timeout['step']}: {timeout['outcome']}" in said, said
+    assert f"{name} sits out from the next hand (" in said, said
+    assert f"{name}'s clock ran out signing the end of the game: excused" in said, said
+    assert f"The game is over: {HANDS} hands played." in said, said
+    assert json.loads(willow("verify", "--json", str(path)).stdout) == {**obj, "file": str(path)}
