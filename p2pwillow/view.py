@@ -48,6 +48,7 @@ from p2pwillow.rules import (
     IllegalAction,
     LaidOut,
     Phase,
+    SitOutReason,
     TimedOut,
     build_pots,
     decisions,
@@ -179,6 +180,29 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True)
+class SittingOut:
+    """The player's seat sits out (SPEC 3.11), for a lasting banner."""
+
+    since: int
+    """The first hand it sits out."""
+    why: str
+    """Why, in the player's words ("folded when your clock ran out")."""
+    back_from: int
+    """The hand it plays again from if it asks now: its `sit_in` is written as soon as the
+    rules allow (once a hand has started without it) and counts from the next hand."""
+
+
+SIT_OUT_WHY = {
+    SitOutReason.FOLDED_FOR_STALLING: "folded when your clock ran out",
+    SitOutReason.BLAMED_FOR_ABORT: "your clock ran out before the deal",
+    SitOutReason.REPLACED_SEQUENCER: "you stopped answering as sequencer",
+    SitOutReason.MISSED_HEAD_SIGNATURE: "you did not sign a hand in time",
+    SitOutReason.MISSED_HAND_START: "you did not deal in time",
+}
+"""Why a seat sits out, in the words its player reads (short: the banner holds the key too)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     table: str
     hand: int
@@ -228,6 +252,9 @@ class TableView:
     reading: bool = False
     """The hand has ended and the table waits for this player to have seen its result (a key,
     or the grace): its head signature is held, so no next hand starts (SPEC 8.9)."""
+    sitting_out: SittingOut | None = None
+    """The player's seat sits out with chips (it may sit in again): since when, why, and
+    from which hand it plays again if it asks now (SPEC 3.11); None when it plays."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -789,6 +816,7 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         may_sit_in=_may_sit_in(session),
         over_reason=over_reason,
         reading=session.reading,
+        sitting_out=_sitting_out(session),
     )
 
 
@@ -812,6 +840,20 @@ def _short_of_players(session: Session) -> bool:
     if session.ended or not session.seated or end_reason(session) is not None:
         return False
     return sum(p.plays for p in session.game.players) < 2
+
+
+def _sitting_out(session: Session) -> SittingOut | None:
+    """Since when and why the player's seat sits out, if it may sit in again (SPEC 3.11)."""
+    if not _may_sit_in(session):
+        return None
+    me = session.seat
+    assert me is not None
+    p = session.game.player(me)
+    after = p.sat_out_after or 0
+    why = SIT_OUT_WHY.get(p.sit_out_reason, "") if p.sit_out_reason is not None else ""
+    now = session.hand_number
+    back = now + 1 if session.game.can_sit_in(me) else after + 2
+    return SittingOut(after + 1, why or "you were made to sit out", back)
 
 
 def _may_sit_in(session: Session) -> bool:

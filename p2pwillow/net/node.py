@@ -695,8 +695,7 @@ class Node:
         out a hand). A bot's seat sits in by itself; the wish lasts until the seat plays."""
         if self._ended is not None or self._closing:
             return
-        self._sit_in_wanted = True
-        self._publish(notice="you play again from the next hand the rules allow")
+        self._sit_in_wanted = True  # the screen says what it will do (SittingOut.back_from)
         self._poke()
 
     @property

@@ -662,8 +662,20 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             if view.reading:
                 # SPEC 8.9: the table waits for this person to have seen the result
                 first = [("class:strong", "Hand over: any key goes on.  "), *first]
-        rows = [first, _waiting_row(view), []]
+        rows = [first, _waiting_row(view), sit_out_banner(state, view)]
     return [fit(r, width, g) for r in rows[:3]]
+
+
+def sit_out_banner(state: ScreenState, view: TableView) -> Row:
+    """The lasting line of a seat that sits out (SPEC 3.11): since which hand, why, and the
+    key that sits it back in, or from which hand it plays again once asked."""
+    out = view.sitting_out
+    if out is None:
+        return []
+    row: Row = [("class:strong", f"You sit out since hand {out.since}: {out.why}. ")]
+    if state.sit_in_asked:
+        return [*row, ("", f"You play again from hand {out.back_from}.")]
+    return [*row, *key(SIT_IN_KEY, "sits you back in")]
 
 
 def message_row(state: ScreenState, width: int, g: Glyphs) -> Row:

@@ -58,6 +58,8 @@ class ScreenState:
         self.leave_asked = False
         """The "leave the table?" question is open."""
         self.leave_sent = False
+        self.sit_in_asked = False
+        """The person asked to sit in again: its node writes it as soon as the rules allow."""
         self.ended: str | None = None
         """Why the game is over, once the client says it is."""
         self.transcript: Path | None = None
@@ -96,6 +98,8 @@ class ScreenState:
         if view is not self.view:
             self._sent_on = None
         self.view = view
+        if view.sitting_out is None:
+            self.sit_in_asked = False  # it plays again (or cannot): a later sit-out asks anew
         self.ended = ended
         if ended is not None:
             self.end_asked = self.leave_asked = False
@@ -309,7 +313,10 @@ class ScreenState:
             return False
         if not view.may_sit_in:
             self._say(_no_sit_in(view), error=True)
-        return view.may_sit_in
+            return False
+        self.sit_in_asked = True
+        self._say(sitting_in(view))
+        return True
 
     def answer_leave(self, leave: bool) -> bool:
         """The answer to "leave the table?"; True to leave."""
@@ -544,6 +551,14 @@ class ScreenState:
         return self._send(
             Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the game"
         )
+
+
+def sitting_in(view: TableView) -> str:
+    """What the sit-in key will do (SPEC 3.11): from which hand the seat plays again."""
+    out = view.sitting_out
+    if out is None:
+        return "you play again from the next hand"
+    return f"sitting you back in: you play again from hand {out.back_from}"
 
 
 def _no_sit_in(view: TableView) -> str:
