@@ -159,6 +159,12 @@ LINGER = 10.0
 RESULT_GRACE = 10.0
 """How long a person's screen holds a hand's result, unless the person presses a key first
 (SPEC 8.9); at most half the table's action clock."""
+ASLEEP_AFTER = 2.0
+"""A gap this long between two beats of the node's loop, which beats every `BEAT` whatever
+else it does, means the process did not run (stopped, SIGSTOP, a laptop asleep): that time is
+not counted on the seat's action clock, so that a node that wakes up votes nobody out (nor
+writes a timeout, a sequencer change or an abort) before it has heard its peers (SPEC 7.5)."""
+BEAT = 0.2
 GONE_AFTER = 2.0
 """A peer whose connection is down and that has been silent this long has left the table."""
 FAREWELL = 0.5
@@ -412,6 +418,9 @@ class Node:
         """The person has seen the hand's result (a key): its head signature may go."""
         self._step_due = True
         self._tick_at = 0.0
+        self._beat = time.monotonic()
+        self._slept = 0.0
+        """Seconds this process did not run (`ASLEEP_AFTER`): left out of the action clock."""
         self._look_at: float | None = None
         self._greet_at = 0.0
         self._links_at = 0.0
@@ -488,7 +497,10 @@ class Node:
         self._code_shown = self.safety_code
         self._event("seated", safety_code=self.safety_code, players=len(self._names))
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._drive(), name="willow-drive")]
+        self._tasks = [
+            loop.create_task(self._drive(), name="willow-drive"),
+            loop.create_task(self._beating(), name="willow-beat"),
+        ]
         self.transport.listen(self._received)
         if self.bot is not None or self._play.accepted or self._play.watching:
             # a bot confirms by itself; a seat whose acceptance is in the restored chain has
@@ -1036,6 +1048,21 @@ class Node:
         if out is not None:
             self._send(out)
 
+    async def _beating(self) -> None:
+        """The loop's beat (`ASLEEP_AFTER`): notices a time the process did not run."""
+        while not self._closing:
+            self._awake(time.monotonic())
+            await asyncio.sleep(BEAT)
+
+    def _awake(self, now: float) -> float:
+        """`now` on the seat's clock: the time this process ran (`ASLEEP_AFTER`)."""
+        gap = now - self._beat
+        if gap > ASLEEP_AFTER:
+            self._slept += gap
+            self._event("slept", seconds=round(gap, 3))
+        self._beat = max(self._beat, now)
+        return now - self._slept
+
     def _step_job(self, now: float) -> Callable[[], _StepResult]:
         """The node's own step, to run in the worker: the clock, the next deal, decisions."""
         self._look_at = None
@@ -1044,7 +1071,8 @@ class Node:
         decisions = tuple(self._decisions)
         self._decisions.clear()
         self._play.peer_head = self._rep.peers_head
-        return functools.partial(self._play.step, now, decisions, self._ready)
+        awake = self._awake(now)
+        return functools.partial(self._play.step, awake, decisions, self._ready)
 
     async def _step(self, now: float) -> None:
         self._step_due = False

@@ -119,7 +119,10 @@ class SeatLog:
             out += [SeatEvent(REPLACED, seat) for seat in body.replaced]
         elif isinstance(body, k.SitIn):
             out.append(SeatEvent(SIT_IN, entry.author))
+        by_clock = [e.outcome for e in made if isinstance(e, TimedOut)]
         for event in made:
+            if event in by_clock:
+                continue  # the clock's default: said with its timeout
             if isinstance(event, TradeDeclined):
                 o = event.offer
                 out.append(SeatEvent(DECLINED, event.seat, other=o.offerer, cards=o.k))

@@ -232,6 +232,16 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
 
 # What a step owed is called in a sentence: "in betting", "signing the hand".
 _OWED = {
+    "announce": "announcing the game",
+    "trading": "in trading",
+    "betting": "in betting",
+    "layout": "laying out its cards",
+    "hand_key": "adding its hand key",
+    "deck_shuffle": "shuffling the deck",
+    "deal_shares": "dealing the cards",
+    "hand_shuffle": "reshuffling its hand",
+    "trade_give": "giving the cards of a trade",
+    "reveal": "turning a card",
     "head_signature": "signing the hand",
     "game_signature": "signing the end of the game",
     "hand_start": "dealing the next hand",

@@ -27,6 +27,7 @@ from p2pwillow.net.node import Node
 from p2pwillow.rules import TableConfig
 from p2pwillow.seat import ENDED_AWAY
 from p2pwillow.verify import report_object, verify_file
+from p2pwillow.verify.text import seat_event_text
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = jsonschema.Draft202012Validator(
@@ -132,8 +133,11 @@ def _the_report_says_what_happened(path: Path, seat: int) -> None:
     hands = obj["hands"]
     assert isinstance(hands, list)
     first = [e for e in hands[0]["events"] if e["seat"] == seat]
-    timeout = next(e for e in first if e["kind"] == "timeout")
-    assert timeout["step"] and timeout["outcome"] in ("folded", "the hand called off"), first
+    # its clock ran out at each step it owed (a trading decision's default first, maybe), the
+    # last one folding it (or calling the hand off before the deal)
+    ran_out = [e for e in first if e["kind"] == "timeout"]
+    assert all(e["step"] and e["outcome"] for e in ran_out), first
+    timeout = next(e for e in ran_out if e["outcome"] in ("folded", "the hand called off"))
     sat_out = next(e for e in first if e["kind"] == "sit_out")
     assert sat_out["reason"] in ("folded-for-stalling", "blamed-for-abort"), first
     last = hands[-1]["events"]
@@ -143,8 +147,85 @@ def _the_report_says_what_happened(path: Path, seat: int) -> None:
     assert text.returncode == 0, text.stdout + text.stderr
     name = report.name(seat)
     said = text.stdout
-    assert f"{name}'s clock ran out in {timeout['step']}: {timeout['outcome']}" in said, said
+    ran_out = [e for e in report.hands[0].events if e.seat == seat and e.kind == "timeout"]
+    assert all(seat_event_text(e, report.name) in said for e in ran_out), said
+    assert f"{name}'s clock ran out " in said and f": {timeout['outcome']}\n" in said, said
     assert f"{name} sits out from the next hand (" in said, said
     assert f"{name}'s clock ran out signing the end of the game: excused" in said, said
     assert f"The game is over: {HANDS} hands played." in said, said
     assert json.loads(willow("verify", "--json", str(path)).stdout) == {**obj, "file": str(path)}
+
+
+def test_heads_up_a_seat_stopped_past_the_clock_is_waited_for_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Two players, both with chips: the sleeper is timed out and sits out, and the game does
+    not end (a seat sitting out counts, SPEC 3.11): it waits. Let go, the sleeper wakes with
+    its clock at a stale head, where its own vote alone would be the quorum against the other
+    player: it writes nothing on it, catches up, sits in again and the two play the game out,
+    one transcript byte for byte."""
+    hands = 3
+    config = TableConfig(seats=2, action_clock=CLOCK, starting_stack=DEEP, hands=hands)
+    table = Table(tmp_path, players=2, hands=hands, config=config)
+    events = tmp_path / "sleeper-events.jsonl"
+
+    async def main() -> tuple[Output, Node]:
+        code = await table.open()
+        assert table.host is not None
+        sleeper = Output(
+            start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
+                  "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
+                  "--events", str(events))
+        )  # fmt: skip
+        node: Node | None = None
+        try:
+            node = table.node(0, await asyncio.wait_for(table.host.seat(), DEADLINE), table.host)
+            await node.start()
+            host = node
+
+            def dealt() -> bool:
+                return any(e["event"] == "dealt" and e.get("hand") == 1 for e in _events(events))
+
+            await _until(dealt, "dealt hand 1 to the sleeper")
+            sleeper.proc.send_signal(signal.SIGSTOP)
+            try:
+
+                def sat_out() -> bool:
+                    chain = entries(transcript(host)) if host.transcript else []
+                    ended = any(e.kind == "hand_end" and e.hand == 1 for e in chain)
+                    return ended and any(e.kind == "timeout" for e in chain)
+
+                await _until(sat_out, "timed the sleeper out of hand 1")
+                # and it waits well past the clock again: no hand, no end
+                await asyncio.sleep(3 * CLOCK)
+                assert not host.over and host.hands_played == 1
+            finally:
+                sleeper.proc.send_signal(signal.SIGCONT)
+            await asyncio.wait_for(host.wait_over(), 4 * DEADLINE)
+            code_, output = await asyncio.to_thread(sleeper.finish, DEADLINE)
+            assert code_ == 0, output
+        finally:
+            if sleeper.proc.poll() is None:
+                sleeper.proc.kill()
+                sleeper.proc.wait()
+            if node is not None:
+                await node.close()
+        assert node is not None
+        return sleeper, node
+
+    sleeper, host = asyncio.run(main())
+    output = "".join(sleeper.lines)
+    assert "Traceback" not in output
+    table_bytes = transcript(host)
+    path = Path(next(line for line in sleeper.lines if line.startswith("transcript: "))[12:-1])
+    assert path.read_bytes() == table_bytes, "the sleeper holds the table's transcript"
+    chain = entries(table_bytes)
+    seat = 1 - host.seat
+    remedies = [e for e in chain if e.kind in ("timeout", "sequencer_change", "abort")]
+    assert all(e.author != seat for e in remedies), "the sleeper wrote no remedy of its own"
+    assert any(e.kind == "sit_in" and e.author == seat for e in chain), "it sat in again"
+    assert len([e for e in chain if e.kind == "hand_start"]) == hands, "the game went on"
+    report = verify_file(path)
+    assert report.valid and report.ending is not None
+    assert report.ending.text == f"the game is over: {hands} hands played"
+    assert f"the game is over: {hands} hands played" in output
