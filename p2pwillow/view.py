@@ -195,7 +195,7 @@ class SittingOut:
 SIT_OUT_WHY = {
     SitOutReason.FOLDED_FOR_STALLING: "folded when your clock ran out",
     SitOutReason.BLAMED_FOR_ABORT: "your clock ran out before the deal",
-    SitOutReason.REPLACED_SEQUENCER: "you stopped answering as sequencer",
+    SitOutReason.REPLACED_SEQUENCER: "your clock ran out as dealer",
     SitOutReason.MISSED_HEAD_SIGNATURE: "you did not sign a hand in time",
     SitOutReason.MISSED_HAND_START: "you did not deal in time",
 }
