@@ -683,7 +683,9 @@ class _Teller:
             self.say(f"{who} left the table")
         elif isinstance(body, k.SequencerChange):
             gone = " and ".join(self.n(s) for s in body.replaced)
-            self.say(f"{who} takes over sequencing from {gone}, who went silent")
+            # the others' clocks ran out on it: a node gone silent, or a player who did not
+            # act in time (SPEC 7.5): the votes say no more than that
+            self.say(f"{who} takes over the hand from {gone}, whose clock ran out")
         elif isinstance(body, k.Equivocation):
             self.say(f"{who} takes over sequencing: {self.n(body.sequencer)} showed two tables")
         elif isinstance(body, k.HandStart):

@@ -105,7 +105,7 @@ def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     seats = ", ".join(map(str, r.replaced))
     return k.Abort(
         blamed=sorted(r.replaced),
-        reason=f"seat(s) {seats} stopped sequencing before the deal and were replaced",
+        reason=f"the clock of seat(s) {seats} ran out before the deal, as sequencer",
         votes=[],
     )
 
