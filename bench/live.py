@@ -409,7 +409,97 @@ def frames() -> dict[str, object]:
     }
 
 
+MEMORY_HANDS = int(os.environ.get("WILLOW_BENCH_MEMORY_HANDS", "150"))
+"""Hands of the `live.memory` game (150; fewer through the environment, to try it)."""
+MEMORY_FROM = 25
+"""RSS is taken from this hand on: the first hands warm caches and the allocator up."""
+
+
+def _rss(pid: int) -> float | None:
+    """A process's resident set, MB (Linux's /proc), or None once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return None if found is None else int(found.group(1)) / 1024
+
+
+def _hands_in(path: Path) -> int:
+    try:
+        text = path.read_text()
+    except OSError:
+        return 0
+    return text.count('"event":"hand_start"') + text.count('"event": "hand_start"')
+
+
+def memory() -> dict[str, object]:
+    """`live.memory`: MEMORY_HANDS four-player hands with `willow host --auto` and three `willow
+    bot`s on loopback; each process's RSS growth per 100 hands, from hand MEMORY_FROM to the
+    last (the worst process is the value; the goal is at most 2 MB), against that process's
+    RSS at hand MEMORY_FROM (the baseline: the ratio is the share it grows by per 100 hands).
+    A figure, not a test."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
+        common = ["--samples", "30", "--address", LOOPBACK]
+        table = ["--hands", str(MEMORY_HANDS), "--seats", str(PLAYERS), "--stack", "100000"]
+        table.append("--no-advertise")
+        host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common,
+                       events=files[0])  # fmt: skip
+        procs = [host]
+        start: list[tuple[int, float] | None] = [None] * PLAYERS
+        last: list[tuple[int, float] | None] = [None] * PLAYERS
+        try:
+            assert host.stdout is not None
+            first = host.stdout.readline()
+            found = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
+            if found is None:
+                raise RuntimeError(f"willow host said {first!r}")
+            for n in range(1, PLAYERS):
+                bot = ["bot", "--join", found.group(1), "--home", str(tmp / f"bot{n}"), *common]
+                procs.append(_willow(*bot, events=files[n]))
+            deadline = time.monotonic() + 60 * MEMORY_HANDS
+            while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
+                for n, proc in enumerate(procs):
+                    hands, rss = _hands_in(files[n]), _rss(proc.pid)
+                    if rss is None or proc.poll() is not None:
+                        continue
+                    if hands >= MEMORY_FROM and start[n] is None:
+                        start[n] = (hands, rss)
+                    if hands > MEMORY_FROM:
+                        last[n] = (hands, rss)
+                time.sleep(0.5)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+                if proc.stdout is not None:
+                    proc.stdout.close()
+    growth: list[tuple[float, float]] = []
+    for a, b in zip(start, last, strict=True):
+        if a is not None and b is not None and b[0] > a[0]:
+            growth.append(((b[1] - a[1]) / (b[0] - a[0]) * 100, a[1]))
+    if not growth:
+        raise RuntimeError("no process played past the warm-up hands")
+    worst, baseline = max(growth)
+    return {
+        "name": "live.memory",
+        "value": round(worst, 2),
+        "unit": "MB per 100 hands (RSS growth, worst process)",
+        "baseline": round(baseline, 2),
+        "baseline_unit": f"MB (that process's RSS at hand {MEMORY_FROM})",
+        "per_process": [round(g, 2) for g, _ in growth],
+        "hands": MEMORY_HANDS,
+        "goal": 2.0,
+    }
+
+
 BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
+    "live.memory": memory,
     "live.hand4.wall": hand4_wall,
     "live.setup4.wall": setup4_wall,
     "live.frames": frames,

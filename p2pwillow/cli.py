@@ -354,6 +354,9 @@ exit status:
   18 the host closed the table
   19 the store cannot be used
   20 a newcomer was never seated (its join did not come into the game in time)
+  21 the store cannot be written (disk full, home read-only or removed): nothing
+     is lost; once it is fixed, the same command with --resume goes on
+  22 the table is busy (too many at the host's door): try again in a moment
   70 a bug in willow                 130 Ctrl-C
   143 stopped by SIGTERM or SIGHUP (the terminal closed)"""
 
@@ -373,6 +376,8 @@ EXIT_LIVE = {
     "host-left": 18,
     "store": 19,
     "not-seated": 20,
+    "store-write": 21,
+    "busy": 22,
     "terminated": 143,
 }
 """The exit code of each way a live command can fail (`LiveError.failure`)."""
@@ -454,6 +459,13 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     )
 
 
+PERSON_CLOCK = 90
+"""Seconds to act at a table where a person sits (`willow play`, `willow host` at a terminal):
+a person thinks, and reads the screen, longer than a bot (SPEC 3.1)."""
+BOT_CLOCK = 30
+"""Seconds to act when a bot plays the host's seat (`willow host --auto`), as TableConfig's."""
+
+
 def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | str:
     """The table `willow host` or `willow play` opens, from the arguments, or why not."""
     from p2pwillow.net.lobby import TablePlan
@@ -475,13 +487,28 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
             structure=BettingStructure(args.structure),
             min_bet=args.min_bet,
             max_bet=args.max_bet,
-            action_clock=args.clock,
+            action_clock=_clock(args),
             hands=args.hands,
+            time_bank=args.time_bank,
+            pause_limit=args.pause_limit,
+            pauses=args.pauses,
+            arbiter=0,  # the host; --arbiter names another player once the table is formed
         )
     except ConfigError as exc:
         return str(exc)
+    if args.arbiter is not None and not 1 <= len(args.arbiter) <= 32:
+        return f"--arbiter names a player (1 to 32 characters), not {args.arbiter!r}"
     table = args.table or f"{args.name or host}'s table"
-    return TablePlan(table[:64], config, args.hands)
+    return TablePlan(table[:64], config, args.hands, arbiter=args.arbiter)
+
+
+def _clock(args: argparse.Namespace) -> int:
+    """The action clock: --clock, or by default a person's, unless a bot plays the host's
+    seat."""
+    if args.clock is not None:
+        return int(args.clock)
+    # `willow play` has no --auto: its host seat is always a person's
+    return BOT_CLOCK if getattr(args, "auto", False) else PERSON_CLOCK
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -658,7 +685,37 @@ def _table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ante", type=int, default=25, help="chips each player antes in a game with an ante"
     )
-    parser.add_argument("--clock", type=int, default=30, help="seconds a player has to act")
+    parser.add_argument(
+        "--clock",
+        type=int,
+        help=f"seconds a player has to act (default {PERSON_CLOCK} with a person at the "
+        f"table, {BOT_CLOCK} when a bot plays the host's seat)",
+    )
+    parser.add_argument(
+        "--time-bank",
+        type=int,
+        default=120,
+        metavar="SECONDS",
+        help="more time each player may add to its clock over the game, a key press at a "
+        "time (default 120; 0: none)",
+    )
+    parser.add_argument(
+        "--pause-limit",
+        type=int,
+        default=300,
+        metavar="SECONDS",
+        help="the longest a pause lasts before the clocks run again by themselves "
+        "(default 300; 0: no pauses)",
+    )
+    parser.add_argument(
+        "--pauses", type=int, default=3, help="pauses each player may make in a game (default 3)"
+    )
+    parser.add_argument(
+        "--arbiter",
+        metavar="NAME",
+        help="the player whose rulings the table accepts: more time, pause and resume, sit a "
+        "seat back in, end the game (default: the host)",
+    )
 
 
 def _add_play_command(commands: argparse._SubParsersAction[_Parser]) -> None:

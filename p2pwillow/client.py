@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Protocol
 
 from p2pwillow.rules import Decision
-from p2pwillow.seat import LEFT_TABLE
+from p2pwillow.seat import LEFT_TABLE, ClockMove, ClockOp
 from p2pwillow.view import Link, TableView
 
-__all__ = ["LEFT_TABLE", "Client", "Decision", "Notice", "Shown"]
+__all__ = ["LEFT_TABLE", "Client", "ClockMove", "ClockOp", "Decision", "Notice", "Shown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +146,11 @@ class Client(Protocol):
     def sit_in(self) -> None:
         """The person's seat, sitting out (timed out, say), plays again from the next hand
         (SPEC 3.11); if the rules do not allow it yet, `notice` says why."""
+        ...
+
+    def clock_move(self, move: ClockMove) -> None:
+        """A move about the clock (SPEC 3.14): more time from the person's bank, a pause, a
+        resume, or the arbiter's ruling; if the table refuses it, `notice` says why."""
         ...
 
     @property

@@ -42,7 +42,7 @@ from p2pwillow.client import Notice, Shown
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import Decision, IllegalAction, RulesError, TableConfig
-from p2pwillow.seat import Do, SeatPolicy, Wishes
+from p2pwillow.seat import ClockMove, Do, SeatPolicy, Wishes, clock_call
 from p2pwillow.session import Output, Session
 from p2pwillow.table import Decider, Table, TableError
 from p2pwillow.view import Link, TableView, table_view
@@ -143,7 +143,12 @@ class _Close:
     pass
 
 
-_Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _SitIn | _Close
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    move: ClockMove
+
+
+_Command = _Decide | _Seat | _NextHand | _EndGame | _LeaveTable | _SitIn | _Clock | _Close
 
 
 class InProcessClient:
@@ -258,6 +263,9 @@ class InProcessClient:
 
     def sit_in(self) -> None:
         self._commands.put(_SitIn())
+
+    def clock_move(self, move: ClockMove) -> None:
+        self._commands.put(_Clock(move))
 
     @property
     def ended(self) -> str | None:
@@ -411,6 +419,15 @@ class InProcessClient:
             self._end_wanted = True
         elif isinstance(command, _LeaveTable):
             self._leave_wanted = True
+        elif isinstance(command, _Clock):
+            # the table's clock is virtual here: a move about it is written as on a live
+            # table, and the bots do not wait for it
+            table = self._table
+            assert table is not None
+            try:
+                table.move(self._seat, lambda s: clock_call(s, command.move))
+            except (IllegalAction, TableError) as exc:
+                self._publish(notice=str(exc))
         elif isinstance(command, _SitIn):
             self._sit_in_wanted = True
             self._publish(notice="you play again from the next hand the rules allow")

@@ -6,8 +6,9 @@ sent (DESIGN 6, SPEC 7.7, 8.10). Does file I/O, through the store; it never chan
 # What `GameFiles.keep(session, out)` does, in this order, after every Session call and
 # before the driver sends anything that call made (`out`):
 #
-#   1. the hand's secret x, once drawn, is saved (file and directory fsynced), and the
-#      secrets of earlier hands, ended and signed, are dropped;
+#   1. the hand's secret x, once drawn, is saved (file and directory fsynced); a secret no
+#      restore can need any more (its hand ended and was signed by all its players, a later
+#      hand started, the game ended or the seat left) is erased: overwritten, fsynced, removed;
 #   2. every entry this seat signed is appended to its log of signed entries (a resend once;
 #      another entry for a counter the log holds is refused: it must never reach a peer),
 #      and every counter the session signed must be in the log;
@@ -86,6 +87,8 @@ class GameFiles:
         self._checked_upto = checked
         """Entries of a returning player's transcript checked against the chain so far."""
         self._saved_secret: tuple[int, int] | None = None
+        self._on_disk: set[int] = set()
+        """The hands whose secret is in the store, to be erased once no restore can need it."""
         self._kept: tuple[int, bytes, int | None, int] | None = None
         """The chain's length and head, the hand's secret and how many entries this seat had
         signed when `keep` last ran."""
@@ -98,8 +101,8 @@ class GameFiles:
         signed keeps the counters it used, never reused. KeepError if the transcript holds the
         game already; StoreError or OSError if the files cannot be opened."""
         transcript = store.transcript(game)
-        if transcript.entries and not (
-            returning_to is not None and transcript.entries[0] == returning_to
+        if len(transcript) and not (
+            returning_to is not None and transcript.entry(0) == returning_to
         ):
             transcript.close()
             raise KeepError(
@@ -109,7 +112,9 @@ class GameFiles:
         signed: SignedLog | None = None
         try:
             signed = store.signed(game)
-            return cls(store, transcript, signed, checked=1 if transcript.entries else 0)
+            files = cls(store, transcript, signed, checked=1 if len(transcript) else 0)
+            files._on_disk = {hand for hand, _ in store.secrets(game)}
+            return files
         except BaseException:
             transcript.close()
             if signed is not None:
@@ -135,6 +140,7 @@ class GameFiles:
                 if data is not None:
                     secrets[hand] = scalar_from_bytes(data)
             files = cls(store, transcript, signed, checked=0)
+            files._on_disk = {hand for hand, _ in store.secrets(game)}
         except BaseException:
             transcript.close()
             if signed is not None:
@@ -179,8 +185,7 @@ class GameFiles:
         if secret is not None and self._saved_secret != (hand, secret):
             store.save_secret(game, hand, HAND_SECRET, scalar_to_bytes(secret))
             self._saved_secret = (hand, secret)
-            # the secrets of hands that ended and were signed are no longer needed
-            store.drop_secrets(game, before_hand=hand)
+            self._on_disk.add(hand)
         me = s.seat
         for item in out.send:
             if isinstance(item, AuthoredEntry) and item.author == me:
@@ -195,15 +200,17 @@ class GameFiles:
                 )
         transcript = self.transcript
         cuts = [e.seq for e in out.events if isinstance(e, ChainCut)]
-        if cuts and min(cuts) < len(transcript.entries):
+        if cuts and min(cuts) < len(transcript):
             transcript.cut_back(min(cuts))
-            self._checked_upto = min(self._checked_upto, len(transcript.entries))
-        held = len(transcript.entries)
+            self._checked_upto = min(self._checked_upto, len(transcript))
+        held = len(transcript)
         if self._checked_upto < held:
             # a player coming back: what its file holds must be the chain's, entry for entry
             upto = min(held, ledger.head_seq + 1)
-            for seq in range(self._checked_upto, upto):
-                if ledger[seq] != transcript.entries[seq]:
+            for seq, entry in enumerate(
+                transcript.read(self._checked_upto, upto), self._checked_upto
+            ):
+                if ledger[seq] != entry:
                     raise KeepError(
                         f"{transcript.path} holds another entry {seq} than this table's chain"
                     )
@@ -215,12 +222,35 @@ class GameFiles:
             if isinstance(entry.body, k.Leave):
                 leaves.append((entry.author, seq))
         if self._checked_upto == held:
-            self._checked_upto = len(transcript.entries)  # what it wrote just now is the chain's
+            self._checked_upto = len(transcript)  # what it wrote just now is the chain's
+        # what the transcript holds (and is the chain's) is read back from it when needed:
+        # the session's ledger keeps only the current hand in memory (SPEC 8.4, "Flat memory")
+        ledger.keep_from_store(min(self._checked_upto, len(transcript)), transcript.read)
         if any(isinstance(e, HandClosed) for e in out.events):
             transcript.sync()
             self.signed.sync()
+        if self._on_disk:
+            self._erase_done(s)
         self._kept = mark
         return Kept(moved=kept is None or mark[:2] != kept[:2], leaves=tuple(leaves))
+
+    def _erase_done(self, s: Session) -> None:
+        """Erase the secrets no restore can need (SPEC 8.9, a node's store): every one once the
+        game has ended or this seat has left it; those of the current hand and before once no
+        hand is running (the last one ended and all its players signed its head); those of
+        earlier hands as soon as a later one has started."""
+        upto: int | None
+        if s.ended or (s.seat is not None and s.seat not in s.ledger.identities):
+            upto = None  # every one
+        elif s.between_hands:
+            upto = s.hand_number
+        else:
+            upto = s.hand_number - 1
+        if upto is None or min(self._on_disk) <= upto:
+            # the transcript that shows the secret is not needed is durable before it goes
+            self.transcript.sync()
+            self.store.erase_secrets(s.game_id, upto)
+            self._on_disk = {h for h in self._on_disk if upto is not None and h > upto}
 
     def reset(self) -> None:
         """Another session took over (a newcomer's seat, SPEC 8.9): the next `keep` is a full

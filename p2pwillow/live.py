@@ -48,6 +48,7 @@ from p2pwillow.net.node import (
     Node,
     NodeError,
     NotSeated,
+    StoreUnwritable,
     bot_name,
 )
 from p2pwillow.net.roster import Seating
@@ -60,6 +61,7 @@ from p2pwillow.store import (
     NodeKeys,
     Store,
     StoreError,
+    StoreWriteError,
     Transcript,
 )
 
@@ -186,10 +188,19 @@ def _make_keys() -> NodeKeys:
     return NodeKeys(Identity.generate(os.urandom), curve.public, curve.secret)
 
 
+STORE_WRITE = "store-write"
+"""The failure of a store that cannot be written (a full disk, a read-only or removed home)."""
+RESUME_HINT = (
+    "nothing is lost: once it is fixed, the same command with --resume takes the seat again"
+)
+
+
 def open_store(home: str | None) -> tuple[Store, NodeKeys]:
     try:
         store = Store.open(home)
         return store, store.keys(_make_keys)
+    except StoreWriteError as exc:
+        raise LiveError(STORE_WRITE, str(exc)) from None
     except StoreError as exc:
         raise LiveError("store", str(exc)) from None
 
@@ -343,6 +354,9 @@ async def play_seat(
     )
     try:
         await node.start()
+    except StoreUnwritable as exc:
+        await transport.close()
+        raise LiveError(STORE_WRITE, f"{exc}; {RESUME_HINT}") from None
     except NodeError as exc:
         await transport.close()
         raise LiveError("store", str(exc)) from None
@@ -386,6 +400,8 @@ async def play_seat(
         print(f"check it:   willow verify {shlex.quote(str(path))}")
     if isinstance(node.failure, NotSeated):
         raise LiveError("not-seated", str(node.failure))
+    if isinstance(node.failure, StoreUnwritable | StoreWriteError):
+        raise LiveError(STORE_WRITE, f"{node.failure}; {RESUME_HINT}")
     if node.failure is not None:
         raise LiveError("stopped", f"the table stopped: {node.failure}")
     return 0
@@ -617,6 +633,9 @@ def unfinished_game(stores: Sequence[Store]) -> tuple[Store, bytes]:
         try:
             if not _ended(store, game):
                 return store, game
+            store.erase_secrets(game)  # a finished game keeps none (one left by an older willow)
+        except StoreWriteError as exc:
+            raise LiveError(STORE_WRITE, str(exc)) from None
         except StoreError as exc:
             raise LiveError("store", str(exc)) from None
         over += 1

@@ -33,19 +33,22 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from p2pwillow.rules import RulesError
-from p2pwillow.session import Session
+from p2pwillow.rules import IllegalAction, RulesError
+from p2pwillow.session import Output, Session
 
 __all__ = [
     "DEAL_GRACE",
     "ENDED_AWAY",
     "ENDED_BY",
+    "ENDED_BY_ARBITER",
     "ENDED_BY_YOU",
     "END_GRACE",
     "HAS_ALL",
     "LEFT_TABLE",
     "NOBODY_LEFT",
     "OTHERS_LEFT",
+    "ClockMove",
+    "ClockOp",
     "Do",
     "Ending",
     "Move",
@@ -53,6 +56,7 @@ __all__ = [
     "Why",
     "Wishes",
     "away_at_end",
+    "clock_call",
     "end_reason",
     "ending",
     "game_over",
@@ -76,6 +80,7 @@ ENDED_BY = "the game is over: {name} ended it"
 HAS_ALL = "the game is over: {name} {has} all the chips"
 OTHERS_LEFT = "the game is over: {name} {is_} the only player left at the table"
 NOBODY_LEFT = "the game is over: no player at the table has chips"
+ENDED_BY_ARBITER = "the game is over: the arbiter ended it"
 ENDED_AWAY = (
     "the game ended while this seat was away: it caught up the end the others signed "
     "(its own signature excused by their clocks)"
@@ -84,6 +89,48 @@ ENDED_AWAY = (
 game and caught it up from its peers (SPEC 8.9)."""
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
+
+
+class ClockOp(enum.Enum):
+    """A move about the clock (SPEC 3.14): the player's own, or the arbiter's ruling."""
+
+    MORE_TIME = "more time"
+    """Draw on the player's time bank: its clock runs longer."""
+    PAUSE = "pause"
+    """Pause the table (every clock stops) for at most the table's pause limit."""
+    RESUME = "resume"
+    """Resume the paused table (the player who paused it, or the arbiter)."""
+    EXTEND = "extend"
+    """The arbiter: `seat`'s clock runs longer."""
+    SIT_IN = "sit in"
+    """The arbiter, between hands: `seat` plays again from the next hand."""
+    END = "end"
+    """The arbiter: the game ends once no hand is running."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockMove:
+    op: ClockOp
+    seat: int | None = None
+    """The seat an arbiter's ruling is about (EXTEND, SIT_IN)."""
+
+
+def clock_call(s: Session, move: ClockMove) -> Output:
+    """The Session call that makes `move` for its seat (IllegalAction, nothing sent, if the
+    table would refuse it: the reason in a person's words)."""
+    if move.op is ClockOp.MORE_TIME:
+        return s.more_time()
+    if move.op is ClockOp.PAUSE:
+        return s.pause()
+    if move.op is ClockOp.RESUME:
+        return s.resume()
+    if move.op is ClockOp.END:
+        return s.rule_end()
+    if move.seat is None:
+        raise IllegalAction(f"{move.op.value}: which seat?")
+    if move.op is ClockOp.EXTEND:
+        return s.rule_extend(move.seat)
+    return s.rule_sit_in(move.seat)
 
 
 def hands_played(limit: int) -> str:
@@ -98,6 +145,7 @@ class Why(enum.StrEnum):
     ONE_HAS_CHIPS = "one-has-chips"
     NOBODY_HAS_CHIPS = "nobody-has-chips"
     ENDED_BY_PLAYER = "ended-by-player"
+    ENDED_BY_ARBITER = "ended-by-arbiter"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +168,8 @@ def ending(s: Session, *, hands: int = 0) -> Ending | None:
     ended = s.state.ended
     if not s.between_hands and ended is None:
         return None
+    if s.end_ruled:
+        return Ending(Why.ENDED_BY_ARBITER, None, ENDED_BY_ARBITER)
     limit = s.config.hands or hands
     if limit and s.hand_number >= limit:
         return Ending(Why.HANDS_PLAYED, None, hands_played(limit))
@@ -167,10 +217,10 @@ def game_over(s: Session, *, hands: int, end_wanted: bool) -> str | None:
     over (change it here, and only here).
 
     Only between hands (or once a `game_end` is in the chain, whoever wrote it): the player
-    asked to end it (`end_wanted`); or `end_reason`: the hands are played (the table's `hands`,
-    else `hands`; 0: no limit), fewer than two players have chips, a seat sitting out
-    counting (it can sit in again: while two have chips, the game waits for it rather than
-    end), or another seat ended it."""
+    asked to end it (`end_wanted`); or `end_reason`: the arbiter ruled it ended (SPEC 3.14),
+    the hands are played (the table's `hands`, else `hands`; 0: no limit), fewer than two
+    players have chips, a seat sitting out counting (it can sit in again: while two have
+    chips, the game waits for it rather than end), or another seat ended it."""
     if not s.between_hands and not s.ended:
         return None
     if end_wanted and not s.ended:
@@ -238,13 +288,14 @@ class SeatPolicy:
         self,
         *,
         hands: int = 0,
-        deal_grace: float = DEAL_GRACE,
-        end_grace: float = END_GRACE,
+        deal_grace: float | None = None,
+        end_grace: float | None = None,
         paces: bool = False,
     ) -> None:
         self.hands = hands
-        self.deal_grace = deal_grace
-        self.end_grace = end_grace
+        # the module's values read now, not at import: a test may make the dealers patient
+        self.deal_grace = DEAL_GRACE if deal_grace is None else deal_grace
+        self.end_grace = END_GRACE if end_grace is None else end_grace
         self.paces = paces
         self._end_asked: bytes | None = None
         """The head at which this seat last wrote the game end (a game end binds the head)."""
@@ -326,6 +377,8 @@ class SeatPolicy:
             return False  # not while this seat's leave is on its way
         if s.hand_start_pending:
             return False  # its hand start is on its way to the sequencer
+        if s.clock_stopped:
+            return False  # the table is paused (SPEC 3.14): the next hand waits for it
         if s.holds_seat_change or now - self._between_since(s, now) < self.deal_grace:
             # a courtesy: another seat's game end or leave may be on its way; the sequencer
             # places it first, rather than refusing it once the hand has started

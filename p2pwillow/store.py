@@ -27,10 +27,14 @@ small files are replaced atomically; a secret is on disk (file and directory fsy
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +42,7 @@ from typing import BinaryIO
 
 import platformdirs
 
+from p2pwillow.descriptors import RUN_SHORT, opening
 from p2pwillow.ledger.entry import (
     GAME_ID_BYTES,
     AuthoredEntry,
@@ -73,29 +78,102 @@ class StoreError(Exception):
     """The store cannot be used as it is; the message says which file and what to do."""
 
 
+class StoreWriteError(StoreError):
+    """A file of the store could not be written (a full disk, a read-only or removed home): what
+    was written before is kept, and nothing that depended on this write was sent. The message
+    names the path, the cause and what to do; `path` and `errno` say them to a program."""
+
+    def __init__(self, path: Path | str, exc: OSError) -> None:
+        self.path = Path(path)
+        self.errno = exc.errno
+        cause = exc.strerror or str(exc)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            todo = "free some space there"
+        elif exc.errno == errno.EROFS:
+            todo = "make that file system writable again"
+        elif exc.errno == errno.ENOENT:
+            todo = "the directory was removed: put it back"
+        elif exc.errno in (errno.EACCES, errno.EPERM):
+            todo = "give this user write access there again"
+        else:
+            todo = "fix that"
+        super().__init__(f"cannot write {self.path}: {cause}; {todo}")
+
+
+def write_error(exc: OSError, path: Path | str) -> StoreWriteError:
+    """The StoreWriteError for `exc` raised while writing `path` (the OSError's own file name
+    if it has one: a directory that went away is named as such)."""
+    return StoreWriteError(exc.filename if exc.filename else path, exc)
+
+
 # --- small files, written atomically ------------------------------------------------------------
 
 
 def _private_dir(path: Path) -> None:
-    """Make `path` (and missing parents) a directory only its user can enter."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if POSIX_MODES:
-        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask, and an existing dir kept its
+    """Make `path` (and missing parents) a directory only its user can enter. A directory this
+    makes is 0700; an existing one keeps its mode, never changed silently: a store directory
+    that others may read or enter is refused by `_check_private` (SPEC 8.9, a node's store)."""
+    missing = []
+    at = path
+    while not at.exists():
+        missing.append(at)
+        if at.parent == at:
+            break
+        at = at.parent
+    for directory in reversed(missing):
+        directory.mkdir(mode=0o700, exist_ok=True)
+        if POSIX_MODES:
+            os.chmod(directory, 0o700)  # mkdir's mode is cut by the umask: this one is ours
+    if not path.is_dir():
+        raise StoreError(f"{path} should be a directory of the store but is not one")
+
+
+def _check_private(path: Path) -> None:
+    """StoreError (wrong mode) if `path`, a directory of the store holding keys or secrets, may
+    be read or entered by other users: it is never made private silently."""
+    if not POSIX_MODES:
+        return
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise StoreError(
+            f"{path} has mode {mode:04o}: other users may read this store's keys and secrets; "
+            f"make it private (chmod 700 {path}) or use another --home"
+        )
 
 
 def _fsync_dir(path: Path) -> None:
     """Make a rename or a new file in `path` durable (POSIX; Windows cannot open directories)."""
     if not POSIX_MODES:
         return
-    fd = os.open(path, os.O_RDONLY)
+    fd = _open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
+RUN_SHORT_FOR = 5.0
+"""Seconds an open is tried again while descriptors are short (the door sheds a flood's
+connections within its handshake interval, a few seconds)."""
+
+
+def _open(path: Path | str, flags: int, mode: int = 0o777) -> int:
+    """os.open, in the descriptors set apart for the node's own use if the process runs short
+    (a flood of connections at its door: `descriptors`, SPEC 8.3), and tried again every 20 ms
+    for up to RUN_SHORT_FOR if even those are taken: that passes, a failed write of the store
+    would stop the node."""
+    deadline = time.monotonic() + RUN_SHORT_FOR
+    while True:
+        try:
+            return opening(lambda: os.open(path, flags, mode))
+        except OSError as exc:
+            if exc.errno not in RUN_SHORT or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
+
+
 def _open_private(path: Path, flags: int) -> int:
-    fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
+    fd = _open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
     if POSIX_MODES:
         os.fchmod(fd, 0o600)
     return fd
@@ -103,20 +181,29 @@ def _open_private(path: Path, flags: int) -> int:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` by `data`: write a temporary file, fsync it, rename it over `path`, fsync
-    the directory. A reader sees the old content or the new, never a mix; mode 0600."""
+    the directory. A reader sees the old content or the new, never a mix; mode 0600.
+    StoreWriteError if it cannot be written (the old content is kept)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = _open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        fd = _open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except OSError as exc:
+        raise write_error(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            raise write_error(exc, path) from None
         raise
-    _fsync_dir(path.parent)
+    try:
+        _fsync_dir(path.parent)
+    except OSError as exc:
+        raise write_error(exc, path.parent) from None
 
 
 def _read_json(path: Path, what: str) -> dict[str, object]:
@@ -134,6 +221,19 @@ def _read_json(path: Path, what: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise StoreError(f"{what} {path} is corrupt (not a JSON object); move it aside")
     return value
+
+
+def _check_version(obj: dict[str, object], what: str, path: Path) -> None:
+    """StoreError unless `obj` is of this store's version: a newer one says so (upgrade), any
+    other value is corruption."""
+    version = obj.get("version")
+    if type(version) is int and version > STORE_VERSION:
+        raise StoreError(
+            f"{what} {path} was written by a newer p2pwillow (version {version}, this one reads "
+            f"{STORE_VERSION}); upgrade p2pwillow"
+        )
+    if version != STORE_VERSION:
+        raise StoreError(f"{what} {path} is corrupt (its version is not a number); move it aside")
 
 
 def _dump(value: dict[str, object]) -> bytes:
@@ -166,7 +266,7 @@ def _claim(directory: Path) -> None:
                 f"the store in {directory} was written by a newer p2pwillow (store version "
                 f"{version}, this one reads {STORE_VERSION}); upgrade p2pwillow"
             )
-        _private_dir(directory)
+        _check_private(directory)
         return
     if directory.exists():
         if not directory.is_dir():
@@ -177,6 +277,7 @@ def _claim(directory: Path) -> None:
                 "one; move it aside or point WILLOW_HOME elsewhere"
             )
     _private_dir(directory)
+    _check_private(directory)
     atomic_write(marker, _dump({"format": STORE_FORMAT, "version": STORE_VERSION}))
 
 
@@ -224,56 +325,96 @@ def _whole_lines(path: Path, what: str) -> tuple[list[bytes], int]:
 
 def _cut_tail(path: Path, torn: int) -> None:
     """Cut the torn last line off `path`, durably."""
-    with path.open("r+b") as f:
-        f.seek(0, os.SEEK_END)
-        f.truncate(f.tell() - torn)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with path.open("r+b") as f:
+            f.seek(0, os.SEEK_END)
+            f.truncate(f.tell() - torn)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise write_error(exc, path) from None
 
 
 class _LineFile:
-    """A file of canonical lines, open for appending (0600), each line flushed as written."""
+    """A file of canonical lines, open for appending (0600), each line handed to the OS as
+    written (unbuffered: nothing waits in this process). A write that fails (a full disk, a
+    read-only or removed home) is StoreWriteError, and the file takes no line after it: a line
+    torn by the failure stays the last one, cut back when the file is opened again."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        self._file: BinaryIO | None = os.fdopen(fd, "ab")
+        try:
+            fd = _open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        except OSError as exc:
+            raise write_error(exc, path) from None
+        self._file: BinaryIO | None = os.fdopen(fd, "ab", buffering=0)
+        self._failed: StoreWriteError | None = None
 
     def _write(self, line: bytes, what: str) -> None:
         if self._file is None:
             raise LocalProtocolError(f"the {what} is closed")
-        self._file.write(line + b"\n")
-        self._file.flush()
+        if self._failed is not None:
+            raise self._failed
+        data = memoryview(line + b"\n")
+        try:
+            while data:
+                written = self._file.write(data)
+                data = data[written or 0 :]
+        except OSError as exc:
+            self._failed = write_error(exc, self.path)
+            raise self._failed from None
 
     def sync(self) -> None:
         """Make what was appended durable (fsync), e.g. at the end of a hand."""
         if self._file is not None:
-            os.fsync(self._file.fileno())
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as exc:
+                raise write_error(exc, self.path) from None
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
             self._file = None
+
+
+def _pread_all(fd: int, size: int, offset: int) -> Iterator[bytes]:
+    """`size` bytes of `fd` from `offset` (OSError if the file is shorter)."""
+    while size > 0:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            raise OSError(errno.EIO, "the file is shorter than what was written to it")
+        yield chunk
+        size -= len(chunk)
+        offset += len(chunk)
 
 
 class Transcript(_LineFile):
     """One game's transcript file (SPEC 6.9), open for appending.
 
-    `entries` are the whole entries it held when opened; `recovery` says what was cut from a
-    torn tail, if anything. `append` writes one entry and its line feed and flushes.
+    It keeps where each entry's line ends, not the entries: those are read back from the file
+    when asked for (`read`, `entry`, `entries`), so that a long game's memory stays flat (a
+    peer's catch-up, a resumed node's replay). `recovery` says what was cut from a torn tail,
+    if anything. `append` writes one entry and its line feed and flushes.
     """
 
-    def __init__(self, path: Path, entries: list[Entry], recovery: Recovery | None) -> None:
+    def __init__(self, path: Path, ends: list[int], recovery: Recovery | None) -> None:
         super().__init__(path)
-        self.entries = entries
+        self._ends = ends
+        """The offset just past each entry's line feed."""
         self.recovery = recovery
+        self._reader: int | None = None
+        """A descriptor to read entries back with (opened once, under `_opening`)."""
+        self._opening = threading.Lock()
 
     @classmethod
     def open(cls, path: Path) -> Transcript:
         """Open (or create) the transcript at `path`, reading and checking every line."""
         existed = path.exists()
         lines, torn = _whole_lines(path, "transcript")
-        entries: list[Entry] = []
+        ends: list[int] = []
+        at = 0
         for number, line in enumerate(lines, start=1):
             try:
                 entry = decode_entry(line)
@@ -282,41 +423,98 @@ class Transcript(_LineFile):
                     f"transcript {path} is corrupt at line {number} ({exc}); it is kept as it is: "
                     "move it aside to start over"
                 ) from None
-            if entry.seq != len(entries):
+            if entry.seq != len(ends):
                 raise StoreError(
                     f"transcript {path} is corrupt at line {number} (entry {entry.seq} where "
-                    f"{len(entries)} belongs); move it aside to start over"
+                    f"{len(ends)} belongs); move it aside to start over"
                 )
-            entries.append(entry)
+            at += len(line) + 1
+            ends.append(at)
+        del lines
         recovery = None
         if torn:
-            recovery = Recovery(path, len(entries), torn)
+            recovery = Recovery(path, len(ends), torn)
             _cut_tail(path, torn)
-        transcript = cls(path, entries, recovery)
+        transcript = cls(path, ends, recovery)
         if not existed:
             _fsync_dir(path.parent)
         return transcript
 
+    def __len__(self) -> int:
+        """How many entries it holds."""
+        return len(self._ends)
+
+    def read(self, start: int, stop: int | None = None) -> list[Entry]:
+        """Entries `start` up to (not including) `stop` (default: the last), read back from the
+        file, which holds every entry appended (each one flushed as written)."""
+        stop = len(self._ends) if stop is None else min(stop, len(self._ends))
+        if start >= stop:
+            return []
+        begin = self._ends[start - 1] if start > 0 else 0
+        size = self._ends[stop - 1] - begin
+        try:
+            # the node's loop (a peer's catch-up) and its session's thread may both read: one
+            # descriptor, opened once, read with pread
+            with self._opening:
+                if self._reader is None:
+                    self._reader = _open(self.path, os.O_RDONLY)
+                reader = self._reader
+            data = b"".join(_pread_all(reader, size, begin))
+        except OSError as exc:
+            raise StoreError(f"cannot read transcript {self.path}: {exc.strerror}") from None
+        try:
+            entries = [decode_entry(line) for line in data.split(b"\n")[:-1]]
+        except RemoteProtocolError as exc:
+            raise StoreError(f"transcript {self.path} changed under the game ({exc})") from None
+        if [e.seq for e in entries] != list(range(start, stop)):
+            raise StoreError(f"transcript {self.path} changed under the game")
+        return entries
+
+    def entry(self, seq: int) -> Entry:
+        """Entry `seq`, read back from the file."""
+        if not 0 <= seq < len(self._ends):
+            raise LocalProtocolError(f"the transcript holds no entry {seq}")
+        return self.read(seq, seq + 1)[0]
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry, read back from the file (a resumed node's replay, a check)."""
+        return self.read(0)
+
+    @property
+    def last(self) -> Entry | None:
+        return self.entry(len(self._ends) - 1) if self._ends else None
+
     def append(self, entry: Entry) -> None:
         """Write `entry` as the next line and flush it to the OS (SPEC 6.9)."""
-        if entry.seq != len(self.entries):
-            raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self.entries)})")
-        self._write(entry.encode(), "transcript")
-        self.entries.append(entry)
+        if entry.seq != len(self._ends):
+            raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self._ends)})")
+        line = entry.encode()
+        self._write(line, "transcript")
+        self._ends.append((self._ends[-1] if self._ends else 0) + len(line) + 1)
 
     def cut_back(self, seq: int) -> None:
         """Drop entry `seq` and every later one, durably: the session cut its chain back there
         (an equivocation proved, or a sequencer change taking the place of what the replaced
         seat sequenced; SPEC 6.8, 7.5)."""
-        if not 0 < seq <= len(self.entries):
+        if not 0 < seq <= len(self._ends):
             raise LocalProtocolError(f"cannot cut the transcript back to before entry {seq}")
         if self._file is None:
             raise LocalProtocolError("the transcript is closed")
-        keep = sum(len(e.encode()) + 1 for e in self.entries[:seq])
-        self._file.flush()
-        os.ftruncate(self._file.fileno(), keep)
-        os.fsync(self._file.fileno())
-        del self.entries[seq:]
+        keep = self._ends[seq - 1]
+        try:
+            os.ftruncate(self._file.fileno(), keep)
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise write_error(exc, self.path) from None
+        del self._ends[seq:]
+
+    def close(self) -> None:
+        if self._reader is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._reader)
+            self._reader = None
+        super().close()
 
     def __enter__(self) -> Transcript:
         return self
@@ -329,31 +527,41 @@ class SignedLog(_LineFile):
     """Every entry this node signed in one game, in the order signed, as authored entries (one
     canonical line each): appended and flushed before the entry is sent, so that a restarted
     node knows what it has signed (DESIGN 5.1: the per-author counters). A torn last line is cut
-    back as in a transcript."""
+    back as in a transcript. The entries are read back from the file when asked for
+    (`entries`), not kept: a long game's memory stays flat."""
 
-    def __init__(self, path: Path, entries: list[AuthoredEntry]) -> None:
+    def __init__(self, path: Path) -> None:
         super().__init__(path)
-        self.entries = entries
 
     @classmethod
     def open(cls, path: Path) -> SignedLog:
         lines, torn = _whole_lines(path, "log of signed entries")
-        entries = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                entries.append(decode_authored(line))
-            except RemoteProtocolError as exc:
-                raise StoreError(
-                    f"{path} is corrupt at line {number} ({exc}); it is kept as it is"
-                ) from None
+        _signed_entries(path, lines)
         if torn:
             _cut_tail(path, torn)
-        return cls(path, entries)
+        return cls(path)
+
+    @property
+    def entries(self) -> list[AuthoredEntry]:
+        """Every entry in the log, read back from the file."""
+        lines, _ = _whole_lines(self.path, "log of signed entries")
+        return _signed_entries(self.path, lines)
 
     def append(self, entry: AuthoredEntry) -> None:
         """Write `entry` as the next line and flush it to the OS."""
         self._write(entry.encode(), "log of signed entries")
-        self.entries.append(entry)
+
+
+def _signed_entries(path: Path, lines: list[bytes]) -> list[AuthoredEntry]:
+    entries = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            entries.append(decode_authored(line))
+        except RemoteProtocolError as exc:
+            raise StoreError(
+                f"{path} is corrupt at line {number} ({exc}); it is kept as it is"
+            ) from None
+    return entries
 
 
 class Store:
@@ -372,7 +580,10 @@ class Store:
         if root is not None:
             base = Path(root).expanduser()
             config, data = base / "config", base / "data"
-            _private_dir(base)
+            try:
+                _private_dir(base)  # a new home is made 0700; an existing one keeps its mode
+            except OSError as exc:
+                raise write_error(exc, base) from None
         else:
             config = Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
             data = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
@@ -380,7 +591,7 @@ class Store:
             _claim(config)
             _claim(data)
         except OSError as exc:
-            raise StoreError(f"cannot open the store: {exc.strerror}: {exc.filename}") from None
+            raise write_error(exc, data) from None
         return cls(config, data)
 
     # --- keys ------------------------------------------------------------------------------------
@@ -395,8 +606,7 @@ class Store:
         if not path.exists():
             return None
         obj = _read_json(path, "identity file")
-        if obj.get("version") != STORE_VERSION:
-            raise StoreError(f"identity file {path} is corrupt or of another version")
+        _check_version(obj, "identity file", path)
         seed = _hex_field(obj, "ed25519_seed", SEED_BYTES, "identity file", path)
         public = _hex_field(obj, "curve_public", CURVE_KEY_BYTES, "identity file", path)
         secret = _hex_field(obj, "curve_secret", CURVE_KEY_BYTES, "identity file", path)
@@ -452,27 +662,27 @@ class Store:
                     out.append(game)
         return out
 
+    def _game_files(self, game: bytes) -> Path:
+        """The game's directory, made (0700) if missing; StoreWriteError if it cannot be."""
+        directory = self.game_dir(game)
+        try:
+            _private_dir(directory)
+        except OSError as exc:
+            raise write_error(exc, directory) from None
+        return directory
+
     def transcript(self, game: bytes) -> Transcript:
         """The game's transcript, open for appending (created empty for a new game)."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        return Transcript.open(directory / TRANSCRIPT_FILE)
+        return Transcript.open(self._game_files(game) / TRANSCRIPT_FILE)
 
     def signed(self, game: bytes) -> SignedLog:
         """The log of the entries this node signed in the game, open for appending."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        return SignedLog.open(directory / SIGNED_FILE)
+        return SignedLog.open(self._game_files(game) / SIGNED_FILE)
 
     def save_table(self, game: bytes, data: bytes) -> None:
         """Keep the table as it was formed (the lobby's roster and this node's seat: what a
         restarted node needs to find its peers again), atomically, 0600."""
-        directory = self.game_dir(game)
-        _private_dir(directory.parent)
-        _private_dir(directory)
-        atomic_write(directory / TABLE_FILE, data)
+        atomic_write(self._game_files(game) / TABLE_FILE, data)
 
     def load_table(self, game: bytes) -> bytes | None:
         path = self.game_dir(game) / TABLE_FILE
@@ -494,9 +704,10 @@ class Store:
         """Keep a per-hand secret. When this returns the file and its directory are fsynced, so
         the caller may send what depends on it (DESIGN 6)."""
         path = self._secret_path(game, hand, name)
-        _private_dir(path.parent.parent.parent)
-        _private_dir(path.parent.parent)
-        _private_dir(path.parent)
+        try:
+            _private_dir(path.parent)
+        except OSError as exc:
+            raise write_error(exc, path.parent) from None
         record = {
             "version": STORE_VERSION,
             "game": game.hex(),
@@ -513,15 +724,15 @@ class Store:
         if not path.exists():
             return None
         obj = _read_json(path, "secret")
+        _check_version(obj, "secret", path)
         data_hex = obj.get("data")
         if (
-            obj.get("version") != STORE_VERSION
-            or obj.get("game") != game.hex()
+            obj.get("game") != game.hex()
             or obj.get("hand") != hand
             or obj.get("name") != name
             or not isinstance(data_hex, str)
         ):
-            raise StoreError(f"secret {path} is corrupt or of another version; move it aside")
+            raise StoreError(f"secret {path} is corrupt (not this hand's); move it aside")
         try:
             data = bytes.fromhex(data_hex)
         except ValueError:
@@ -540,11 +751,45 @@ class Store:
             if hand.isdigit() and SECRET_NAME.fullmatch(name):
                 yield int(hand), name
 
-    def drop_secrets(self, game: bytes, before_hand: int) -> None:
-        """Delete the secrets of hands before `before_hand` (ended and signed: not needed)."""
+    def erase_secrets(self, game: bytes, upto_hand: int | None = None) -> int:
+        """Erase the game's secrets of hands up to `upto_hand` (every one if None): each file
+        overwritten, fsynced, removed, its directory fsynced (`erase_file`). How many it erased.
+        StoreWriteError if one cannot be."""
+        erased = 0
         for hand, name in list(self.secrets(game)):
-            if hand < before_hand:
-                self._secret_path(game, hand, name).unlink()
+            if upto_hand is None or hand <= upto_hand:
+                erase_file(self._secret_path(game, hand, name))
+                erased += 1
+        return erased
+
+
+def erase_file(path: Path) -> None:
+    """Erase `path` as far as a file system allows: its bytes overwritten with as many zeros in
+    place, fsynced, then the file removed and its directory fsynced, so that neither the file
+    nor its name outlives the call (SPEC 8.9, a node's store). A missing file is erased already.
+    StoreWriteError if it cannot be done."""
+    try:
+        fd = _open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise write_error(exc, path) from None
+    try:
+        try:
+            size = os.fstat(fd).st_size
+            zeros = memoryview(bytes(size))
+            os.lseek(fd, 0, os.SEEK_SET)
+            while zeros:
+                zeros = zeros[os.write(fd, zeros) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.unlink(path)
+        _fsync_dir(path.parent)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise write_error(exc, path) from None
 
 
 __all__ = [
@@ -555,6 +800,9 @@ __all__ = [
     "SignedLog",
     "Store",
     "StoreError",
+    "StoreWriteError",
     "Transcript",
     "atomic_write",
+    "erase_file",
+    "write_error",
 ]

@@ -40,6 +40,7 @@ from p2pwillow.session import (
     Refusal,
     Session,
     make_genesis,
+    timekeeping,
 )
 
 Decider = Callable[[Session], Decision | None]
@@ -232,6 +233,14 @@ class Table:
         self._route(seat, out)
         return out
 
+    def move(self, seat: int, make: Callable[[Session], Output]) -> Output:
+        """Seat's session makes a move of its own now (a draw on its time bank, a pause, a
+        resume, an arbiter's ruling: `make(session)`); what it sends is delivered."""
+        out = make(self.sessions[seat])
+        self._route(seat, out)
+        self.run()
+        return out
+
     # --- between hands: players leave, join, sit in (SPEC 3.11) -------------------------------
 
     def leave(self, seat: int) -> None:
@@ -368,7 +377,9 @@ class Table:
         """Let the clock run until the chain moves (the players vote, the sequencer acts, or a
         silent one is replaced: up to one action clock per seat it must pass over)."""
         heads = [s.ledger.head_hash for s in self.sessions]
-        for _ in range(len(self.sessions) + 2):
+        # a seat's longer clock (its time bank, the arbiter's ruling) and a pause take more
+        longer = timekeeping.ticks_for(self.sessions[0].state)
+        for _ in range(len(self.sessions) + 2 + longer):
             self.tick(self.config.action_clock + 1)
             if [s.ledger.head_hash for s in self.sessions] != heads:
                 return

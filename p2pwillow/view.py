@@ -54,7 +54,7 @@ from p2pwillow.rules import (
     decisions,
 )
 from p2pwillow.seat import end_reason
-from p2pwillow.session import HandSummary, Session, Step
+from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
 LOG_LINES = 40
 """How many of the last events a view keeps."""
@@ -203,6 +203,48 @@ SIT_OUT_WHY = {
 
 
 @dataclass(frozen=True, slots=True)
+class ClockView:
+    """The clocks as this player's session measures them (SPEC 3.14, 7.5), at `at`: the `now`
+    the client passed when it built the view (None: the client keeps no real time, and no
+    countdown is shown). A front end counts down from `at` with its own clock until the next
+    view; while the table is paused nothing counts down."""
+
+    at: float | None
+    left: tuple[tuple[int, float], ...]
+    """Each seat the game waits for, with the seconds left on its clock at `at` (below zero:
+    it has run out and the witnesses vote)."""
+    action_clock: int
+    warn_at: int
+    """From this many seconds left, a screen warns the seat's player."""
+    bank: int
+    """Seconds left in this player's time bank."""
+    bank_step: int
+    """Seconds one press of the time bank key adds (at most what the bank holds)."""
+    pauses: int
+    """Pauses this player may still make."""
+    pause_limit: int
+    paused_by: int | None = None
+    """The seat that paused the table, while it is paused on this player's clock."""
+    paused_for: float | None = None
+    """How long the pause had lasted at `at` (0 when the client keeps no real time)."""
+    pause_seconds: int = 0
+    """The most the pause in force lasts."""
+    arbiter: int | None = None
+    """The arbiter's seat (None: no arbiter, or it left)."""
+    you_arbiter: bool = False
+    end_ruled: bool = False
+    """The arbiter has ended the game: no hand starts any more."""
+
+    def seconds(self, seat: int) -> float | None:
+        """Seconds left on `seat`'s clock at `at`, if the game waits for it."""
+        return next((left for s, left in self.left if s == seat), None)
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_by is not None
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     table: str
     hand: int
@@ -255,6 +297,9 @@ class TableView:
     sitting_out: SittingOut | None = None
     """The player's seat sits out with chips (it may sit in again): since when, why, and
     from which hand it plays again if it asks now (SPEC 3.11); None when it plays."""
+    clock: ClockView | None = None
+    """Whose clock runs and for how long, the pause, the time bank, the arbiter; None for an
+    observer."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -752,7 +797,7 @@ def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
     number = session.hand_number
     earlier = [s for s in session.summaries if s.number < number]
     lines = [_summary_line(s, names) for s in earlier[-3:]]
-    teller.tell([e for e in session.ledger.entries if e.hand == number])
+    teller.tell([e for e in session.ledger.hand_entries if e.hand == number])
     lines += teller.lines
     return tuple(lines[-LOG_LINES:])
 
@@ -760,8 +805,12 @@ def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
 # --- the view ---------------------------------------------------------------------------------
 
 
-def table_view(session: Session, links: Mapping[int, Link] | None = None) -> TableView:
-    """What `session`'s player sees now; `links` holds each peer's connection state."""
+def table_view(
+    session: Session, links: Mapping[int, Link] | None = None, now: float | None = None
+) -> TableView:
+    """What `session`'s player sees now; `links` holds each peer's connection state, `now` the
+    time on the session's clock (the `now` of its `handle_timer`; None: the client keeps no
+    real time and the view shows no countdown)."""
     links = links or {}
     names = _names(session)
     hand = _current_hand(session)
@@ -819,6 +868,34 @@ def table_view(session: Session, links: Mapping[int, Link] | None = None) -> Tab
         over_reason=over_reason,
         reading=session.reading,
         sitting_out=_sitting_out(session),
+        clock=_clock(session, now),
+    )
+
+
+def _clock(session: Session, now: float | None) -> ClockView | None:
+    me = session.seat
+    if me is None:
+        return None
+    config = session.config
+    paused = session.paused if session.clock_stopped else None
+    arbiter = session.arbiter
+    left = () if now is None else tuple(sorted(session.seconds_left(now).items()))
+    bank = session.bank_left(me)
+    return ClockView(
+        at=now,
+        left=left,
+        action_clock=config.action_clock,
+        warn_at=timekeeping.WARN_AT,
+        bank=bank,
+        bank_step=min(bank, timekeeping.BANK_STEP),
+        pauses=session.pauses_left(me),
+        pause_limit=config.pause_limit,
+        paused_by=None if paused is None else paused.seat,
+        paused_for=None if paused is None else session.paused_for(now),
+        pause_seconds=0 if paused is None else paused.seconds,
+        arbiter=arbiter,
+        you_arbiter=arbiter is not None and arbiter == me,
+        end_ruled=session.end_ruled,
     )
 
 
@@ -869,6 +946,7 @@ def _may_sit_in(session: Session) -> bool:
 __all__ = [
     "LOG_LINES",
     "ActionView",
+    "ClockView",
     "Line",
     "Link",
     "OfferView",

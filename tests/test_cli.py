@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pwillow import __version__
+from p2pwillow.cli import BOT_CLOCK, PERSON_CLOCK, _table_plan, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -258,3 +259,37 @@ def test_simulate_and_verify_usage_errors(args: list[str], tmp_path: Path) -> No
     out = tmp_path / "x.jsonl"
     one_error_line(willow(*[str(out) if a == "x.jsonl" else a for a in args]))
     assert not out.exists()
+
+
+# --- the clock at a table of people (SPEC 3.1, 3.14) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "clock"),
+    [
+        (["play", "--bots", "1"], PERSON_CLOCK),
+        (["host"], PERSON_CLOCK),
+        (["host", "--auto"], BOT_CLOCK),
+        (["play", "--clock", "20"], 20),
+        (["host", "--auto", "--clock", "45"], 45),
+    ],
+)
+def test_a_table_with_a_person_on_it_gives_a_persons_clock(args: list[str], clock: int) -> None:
+    plan = _table_plan(build_parser().parse_args(args), 3, "host")
+    assert not isinstance(plan, str), plan
+    config = plan.config
+    assert config.action_clock == clock
+    assert (config.time_bank, config.pause_limit, config.pauses) == (120, 300, 3)
+    assert config.arbiter == 0 and plan.arbiter is None  # the host, unless --arbiter names one
+
+
+def test_the_clock_settings_and_the_arbiter_from_the_command_line() -> None:
+    args = ["host", "--time-bank", "45", "--pause-limit", "0", "--pauses", "1", "--arbiter", "Bob"]
+    plan = _table_plan(build_parser().parse_args(args), 3, "host")
+    assert not isinstance(plan, str), plan
+    assert (plan.config.time_bank, plan.config.pause_limit, plan.config.pauses) == (45, 0, 1)
+    assert plan.arbiter == "Bob"
+    too_long = build_parser().parse_args(["play", "--arbiter", "x" * 33])
+    assert "--arbiter names a player (1 to 32 characters)" in str(_table_plan(too_long, 2, "p"))
+    overdrawn = build_parser().parse_args(["host", "--time-bank", "-1"])
+    assert _table_plan(overdrawn, 3, "host") == "time_bank must be between 0 and 3600, not -1"

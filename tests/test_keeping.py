@@ -5,6 +5,7 @@ transcript follows the chain, cut back where the session cut it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ class KeptTable(Table):
         self.files: GameFiles | None = None
         self.kept: list[Kept] = []
         self.secrets_seen: set[int] = set()
+        self.most_held = 0
+        """The most entries seat 0's ledger held in memory after a `keep`."""
         super().__init__(2, samples=SAMPLES, **kwargs)
 
     def _route(self, source: int, out: Output) -> None:
@@ -41,6 +44,7 @@ class KeptTable(Table):
                 if s.ledger[0].author == 0:
                     self.files.log_signed(s.ledger[0].authored())  # the genesis
             self.kept.append(self.files.keep(s, out))
+            self.most_held = max(self.most_held, s.ledger.held)
             self._check_on_disk(out)
         super()._route(source, out)
 
@@ -84,9 +88,17 @@ def test_every_entry_is_kept_before_it_is_sent_and_the_transcript_is_the_chain(
     mine = {e.counter: e.sig for e in s.ledger.entries if e.author == 0}
     assert mine.items() <= files.logged.items()
     assert files.logged == s.signed
-    # each hand's key went out after its secret was on disk; only the last one is kept
+    # each hand's key went out after its secret was on disk; once the hand ended and every
+    # player signed its end, the secret was erased: none is left between hands
     assert table.secrets_seen == {1, 2}
-    assert [h for h, _ in store.secrets(s.game_id)] == [2]
+    assert s.between_hands
+    assert list(store.secrets(s.game_id)) == []
+    assert not list((store.game_dir(s.game_id) / "secrets").iterdir())
+    # flat memory (SPEC 8.4): the ledger held the current hand's entries, never the game's,
+    # and reads the rest back from the transcript when asked for the whole chain
+    by_hand = Counter(e.hand for e in s.ledger.entries)
+    assert table.most_held <= max(by_hand.values()) < len(s.ledger) - 1
+    assert s.ledger.held <= by_hand[s.hand_number]
     # most calls change nothing on disk and say so at once
     assert any(not kept.moved for kept in table.kept)
     assert files.keep(s, Output()) == Kept(moved=False)
@@ -130,7 +142,7 @@ def test_reopened_files_give_the_chain_the_counters_and_the_hands_secret(
     try:
         assert files.transcript.entries == list(s.ledger.entries)
         assert dict(files.logged) == s.signed
-        assert set(files.secrets) == {2}
+        assert set(files.secrets) == set()  # between hands: erased
         # a new seat never writes over a game
         with pytest.raises(KeepError, match="holds this game already"):
             GameFiles.new_seat(played.store, s.game_id)

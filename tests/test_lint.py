@@ -1,8 +1,11 @@
-"""The code base stays `ruff` and `mypy --strict` clean (pyproject.toml holds the settings)."""
+"""The code base stays `ruff` and `mypy --strict` clean (pyproject.toml holds the settings).
+
+Each tool is run by the interpreter running the tests (`python -m ruff`, `python -m mypy`), so
+the tools of the test extra installed beside it are the ones found, whatever PATH holds: an
+activated environment, a virtual environment used by its path, and CI alike."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,21 +13,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
+def _tool(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m ARGS` in the checkout, by this interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
 
 
 def test_ruff_check() -> None:
-    assert shutil.which("ruff"), "ruff is part of the test extra"
-    result = _run("ruff", "check", ".")
+    result = _tool("ruff", "check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format() -> None:
-    result = _run("ruff", "format", "--check", ".")
+    result = _tool("ruff", "format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_mypy_strict() -> None:
-    result = _run(sys.executable, "-m", "mypy")
+    result = _tool("mypy")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -69,11 +69,21 @@ def test_files_0600_directories_0700(tmp_path: Path, entries: list[Entry]) -> No
 
 
 @pytest.mark.skipif(not POSIX, reason="file modes are POSIX")
-def test_loose_directory_modes_are_tightened(tmp_path: Path) -> None:
-    Store.open(tmp_path / "home")
-    os.chmod(tmp_path / "home" / "data", 0o755)
-    Store.open(tmp_path / "home")
-    assert _mode(tmp_path / "home" / "data") == 0o700
+def test_no_directory_mode_is_changed_silently(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    os.chmod(home, 0o755)
+    Store.open(home)
+    assert _mode(home) == 0o755, "an existing --home keeps its mode"
+    assert _mode(home / "data") == 0o700 and _mode(home / "config") == 0o700
+    os.chmod(home / "data", 0o755)
+    with pytest.raises(StoreError) as refused:
+        Store.open(home)
+    assert str(refused.value) == (
+        f"{home / 'data'} has mode 0755: other users may read this store's keys and secrets; "
+        f"make it private (chmod 700 {home / 'data'}) or use another --home"
+    )
+    assert _mode(home / "data") == 0o755, "refused, not changed"
 
 
 def test_keys_round_trip_and_never_overwritten(tmp_path: Path) -> None:
@@ -85,6 +95,24 @@ def test_keys_round_trip_and_never_overwritten(tmp_path: Path) -> None:
     assert (again.curve_public, again.curve_secret) == (made.curve_public, made.curve_secret)
     with pytest.raises(StoreError, match="never overwritten"):
         s.save_keys(_keys(3))
+
+
+def test_an_identity_of_a_newer_version_says_so(tmp_path: Path) -> None:
+    s = Store.open(tmp_path)
+    s.save_keys(_keys())
+    obj = json.loads(s.identity_path.read_text())
+    obj["version"] = 2
+    s.identity_path.write_text(json.dumps(obj))
+    with pytest.raises(StoreError) as refused:
+        s.load_keys()
+    assert str(refused.value) == (
+        f"identity file {s.identity_path} was written by a newer p2pwillow (version 2, this "
+        "one reads 1); upgrade p2pwillow"
+    )
+    obj["version"] = "one"
+    s.identity_path.write_text(json.dumps(obj))
+    with pytest.raises(StoreError, match="is corrupt"):
+        s.load_keys()
 
 
 def test_corrupt_identity_refused_and_kept(tmp_path: Path) -> None:
@@ -245,8 +273,69 @@ def test_secret_round_trip_and_durability_calls(
     assert s.load_secret(GAME, 2, "hand-key") == b"\x03"
     assert not [p for p in s.game_dir(GAME).rglob("*.tmp")]
     s.save_secret(GAME, 5, "deck", b"\x04")
-    s.drop_secrets(GAME, before_hand=5)
+    assert s.erase_secrets(GAME, 4) == 1
     assert list(s.secrets(GAME)) == [(5, "deck")]
+    assert s.erase_secrets(GAME) == 1
+    assert list(s.secrets(GAME)) == []
+
+
+@pytest.mark.skipif(not POSIX, reason="directories are fsynced on POSIX")
+def test_a_secret_is_overwritten_synced_removed_and_its_directory_synced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = Store.open(tmp_path)
+    s.save_secret(GAME, 3, "hand-key", b"\x5a" * 32)
+    path = s.game_dir(GAME) / "secrets" / "3-hand-key.json"
+    size = path.stat().st_size
+    steps: list[object] = []
+    real_fsync, real_unlink = os.fsync, os.unlink
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            steps.append("fsync dir")
+        else:
+            steps.append(("fsync file", path.read_bytes()))
+        real_fsync(fd)
+
+    def unlink(target: object, *args: object, **kwargs: object) -> None:
+        steps.append(("unlink", Path(str(target)), path.read_bytes()))
+        real_unlink(target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "unlink", unlink)
+    s.erase_secrets(GAME)
+    monkeypatch.undo()
+    zeros = bytes(size)
+    # the bytes overwritten in place (same length) and synced, then the name removed, then
+    # the removal synced: at no step is the secret's value left in the file
+    assert steps == [("fsync file", zeros), ("unlink", path, zeros), "fsync dir"]
+    assert not path.exists()
+    assert list(s.secrets(GAME)) == []
+
+
+def test_a_file_that_cannot_be_written_names_its_path_and_what_to_do(
+    tmp_path: Path, entries: list[Entry]
+) -> None:
+    import errno
+
+    from p2pwillow.store import StoreWriteError
+
+    s = Store.open(tmp_path)
+    with s.transcript(GAME) as t:
+        os.close(t._file.fileno())  # type: ignore[union-attr]  # any write now fails: EBADF
+        with pytest.raises(StoreWriteError, match=r"cannot write .*transcript\.jsonl"):
+            t.append(entries[0])
+        with pytest.raises(StoreWriteError):
+            t.append(entries[0])  # no line goes after a failed one
+    full = StoreWriteError(tmp_path / "x", OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+    assert (
+        str(full)
+        == f"cannot write {tmp_path / 'x'}: No space left on device; free some space there"
+    )
+    gone = StoreWriteError(tmp_path, OSError(errno.ENOENT, os.strerror(errno.ENOENT)))
+    assert "was removed: put it back" in str(gone)
+    ro = StoreWriteError(tmp_path, OSError(errno.EROFS, os.strerror(errno.EROFS)))
+    assert "make that file system writable again" in str(ro)
 
 
 def test_corrupt_secret_refused(tmp_path: Path) -> None:
@@ -283,7 +372,7 @@ def test_atomic_write_leaves_old_content_on_failure(
         raise OSError("disk gone")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreError, match="cannot write"):
         atomic_write(path, b"new")
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["f"]

@@ -7,7 +7,7 @@ checks signatures, the chain and the seating; it knows no poker rules and checks
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from p2pwillow.ledger.entry import GENESIS_PREV, Entry, decode_entry
@@ -69,6 +69,7 @@ class Ledger:
     """
 
     __slots__ = (
+        "_base",
         "_counters",
         "_departed",
         "_ended_at",
@@ -76,6 +77,7 @@ class Ledger:
         "_entries",
         "_game",
         "_game_ended",
+        "_genesis",
         "_hand",
         "_hand_first",
         "_hand_hashes",
@@ -83,17 +85,29 @@ class Ledger:
         "_hashes",
         "_head_signers",
         "_keeps_entries",
+        "_read",
         "_roster",
+        "_seat_changes",
         "_seated",
         "_sequencer",
         "_sequencers",
         "_signers",
+        "_stored",
     )
 
     def __init__(self, game: bytes | None = None) -> None:
         """An empty ledger; if `game` is given, only that game's genesis is accepted."""
         self._game = game
         self._entries: list[Entry] = []
+        """The entries held: seq `_base` on."""
+        self._base = 0
+        self._genesis: Entry | None = None
+        self._read: Callable[[int, int], Sequence[Entry]] | None = None
+        """Reads entries start..stop back from the caller's store (`keep_from_store`)."""
+        self._stored = 0
+        """Entries below this seq are in the caller's store."""
+        self._seat_changes: list[tuple[int, int, bytes | None]] = []
+        """(seq, seat, identity key or None) of every join and leave: the roster at any seq."""
         self._hashes: list[bytes] = []
         self._sequencers: list[int] = []
         self._roster: dict[int, bytes] = {}
@@ -124,12 +138,58 @@ class Ledger:
         kept; `entries`, indexing past the genesis, `conflict` and `prefix` raise
         LocalProtocolError afterwards."""
         self._keeps_entries = False
-        del self._entries[1:]
+        self._base = len(self._hashes)
+        self._entries.clear()
+
+    def keep_from_store(self, stored: int, read: Callable[[int, int], Sequence[Entry]]) -> None:
+        """The entries below seq `stored` are in the caller's store, and `read(start, stop)`
+        reads them back: from now on the ledger holds the genesis and the entries from the
+        current hand's start on (or from `stored`, if lower), and reads older ones back when
+        asked for them (a cut, a newcomer's seat taken, a conflict). A live peer's memory thus
+        stays flat in the game's length (SPEC 8.4, "Flat memory")."""
+        self._read = read
+        self._stored = max(self._stored, min(stored, len(self._hashes)))
+        self._drop()
+
+    def _drop(self) -> None:
+        if self._read is None or not self._keeps_entries:
+            return
+        keep_from = min(self._stored, self._hand_first)
+        if keep_from > self._base:
+            del self._entries[: keep_from - self._base]
+            self._base = keep_from
 
     def _held(self) -> list[Entry]:
+        """Every entry: those held, after those read back from the store."""
         if not self._keeps_entries:
             raise LocalProtocolError("this ledger keeps no entries (keep_no_entries)")
-        return self._entries
+        if self._base == 0:
+            return self._entries
+        return [*self._older(0, self._base), *self._entries]
+
+    def _older(self, start: int, stop: int) -> Sequence[Entry]:
+        assert self._read is not None
+        older = self._read(start, stop)
+        if len(older) != stop - start or any(
+            e.hash != self._hashes[e.seq] for e in (older[0], older[-1]) if older
+        ):
+            raise LocalProtocolError(f"the store does not hold entries {start} to {stop - 1}")
+        return older
+
+    @property
+    def held(self) -> int:
+        """How many entries the ledger holds in memory (the genesis aside)."""
+        return len(self._entries) - (1 if self._base == 0 and self._entries else 0)
+
+    @property
+    def hand_entries(self) -> Sequence[Entry]:
+        """The entries of the current hand (from its hand_start; in hand 0, from the genesis)."""
+        if not self._keeps_entries:
+            raise LocalProtocolError("this ledger keeps no entries (keep_no_entries)")
+        first = self._hand_first
+        if first < self._base:
+            return (*self._older(first, self._base), *self._entries)
+        return tuple(self._entries[first - self._base :])
 
     # --- what the ledger holds -------------------------------------------------------------
 
@@ -145,7 +205,17 @@ class Ledger:
         return len(self._hashes)
 
     def __getitem__(self, seq: int) -> Entry:
-        return self._entries[0] if seq == 0 and self._entries else self._held()[seq]
+        if seq == 0 and self._genesis is not None:
+            return self._genesis
+        if not self._keeps_entries:
+            raise LocalProtocolError("this ledger keeps no entries (keep_no_entries)")
+        if seq < 0:
+            seq += len(self._hashes)
+        if not 0 <= seq < len(self._hashes):
+            raise IndexError(seq)
+        if seq >= self._base:
+            return self._entries[seq - self._base]
+        return self._older(seq, seq + 1)[0]
 
     @property
     def head_seq(self) -> int:
@@ -166,9 +236,9 @@ class Ledger:
 
     @property
     def genesis(self) -> Genesis | None:
-        if not self._entries:
+        if self._genesis is None:
             return None
-        body = self._entries[0].body
+        body = self._genesis.body
         assert isinstance(body, Genesis)
         return body
 
@@ -471,8 +541,10 @@ class Ledger:
         elif isinstance(body, Join):
             self._roster[entry.author] = bytes.fromhex(body.identity_key)
             self._seated.add(entry.author)
+            self._seat_changes.append((len(self._hashes), entry.author, self._roster[entry.author]))
         elif isinstance(body, Leave):
             self._roster.pop(entry.author, None)
+            self._seat_changes.append((len(self._hashes), entry.author, None))
             self._departed[entry.author] = key
             self._seated.discard(entry.author)
             if entry.author == sequencer:
@@ -497,10 +569,15 @@ class Ledger:
             self._game_ended = True
         elif isinstance(body, HeadSignature):
             self._head_signers.add(entry.author)
-        if self._keeps_entries or not self._entries:
+        if isinstance(body, Genesis):
+            self._genesis = entry
+        if self._keeps_entries:
             self._entries.append(entry)
+        else:
+            self._base += 1
         self._hashes.append(digest)
         self._sequencers.append(countersigner)
+        self._drop()
         # SPEC 6.6: the new hand's dealer sequences the hand it opens
         self._sequencer = body.dealer if isinstance(body, HandStart) else sequencer
 
@@ -509,7 +586,7 @@ class Ledger:
         countersigned by that seq's sequencer yet differ, the proof of equivocation."""
         if not 0 <= entry.seq <= self.head_seq or entry.game != self._game:
             return None
-        held = self._held()[entry.seq]
+        held = self[entry.seq]
         sequencer = self._sequencers[entry.seq]
         key = self._roster_key_at(sequencer, entry.seq)
         if key is None:
@@ -521,11 +598,13 @@ class Ledger:
         genesis = self.genesis
         assert genesis is not None
         keys = genesis.identity_keys()
-        for entry in self._held()[1 : seq + 1]:
-            if isinstance(entry.body, Join):
-                keys[entry.author] = bytes.fromhex(entry.body.identity_key)
-            elif isinstance(entry.body, Leave):
-                keys.pop(entry.author, None)
+        for at, changed, key in self._seat_changes:
+            if at > seq:
+                break
+            if key is None:
+                keys.pop(changed, None)
+            else:
+                keys[changed] = key
         return keys.get(seat)
 
 

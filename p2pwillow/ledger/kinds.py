@@ -294,6 +294,79 @@ class Timeout(Body):
     votes: Sequence[VoteRecord] = spec(votes_of(1))
 
 
+# --- the clock, the pause and the arbiter (SPEC 3.14) ---------------------------------------
+
+MAX_CLOCK_SECONDS = 3600
+"""The most seconds one clock entry asks for (a draw on the time bank, a pause, a ruling)."""
+CLOCK_SECONDS = Int(1, MAX_CLOCK_SECONDS)
+
+
+@kind("time_bank")
+@dataclass(frozen=True, slots=True)
+class TimeBank(Body):
+    """The author draws `seconds` from its own time bank: its clock at this head runs that
+    much longer (SPEC 3.14, 7.5)."""
+
+    seconds: int = spec(CLOCK_SECONDS)
+
+
+@kind("pause")
+@dataclass(frozen=True, slots=True)
+class Pause(Body):
+    """The author pauses the table for at most `seconds` (no more than the table's
+    `pause_limit`): every clock stops until a `resume` or until the pause has lasted that long
+    (SPEC 3.14, 7.5)."""
+
+    seconds: int = spec(CLOCK_SECONDS)
+
+
+@kind("resume")
+@dataclass(frozen=True, slots=True)
+class Resume(Body):
+    """The player who paused the table, or the arbiter, resumes it (SPEC 3.14)."""
+
+
+@kind("ruling_extend")
+@dataclass(frozen=True, slots=True)
+class RulingExtend(Body):
+    """The arbiter's ruling: `seat`'s clock at this head runs `seconds` longer (SPEC 3.14)."""
+
+    seat: int = spec(SEAT)
+    seconds: int = spec(CLOCK_SECONDS)
+
+
+@kind("ruling_sit_in")
+@dataclass(frozen=True, slots=True)
+class RulingSitIn(Body):
+    """The arbiter's ruling, between hands: `seat`, sitting out with chips, plays again from
+    the next hand, its wait over or not (SPEC 3.11, 3.14)."""
+
+    seat: int = spec(SEAT)
+
+
+@kind("ruling_end")
+@dataclass(frozen=True, slots=True)
+class RulingEnd(Body):
+    """The arbiter's ruling: the game ends once no hand is running; no hand starts after it
+    (SPEC 3.14)."""
+
+
+CLOCK_KINDS = frozenset(
+    {
+        TimeBank.KIND,
+        Pause.KIND,
+        Resume.KIND,
+        RulingExtend.KIND,
+        RulingSitIn.KIND,
+        RulingEnd.KIND,
+    }
+)
+"""The kinds about the clock and the table rather than the game's steps: the stretch of an
+action clock runs on across them (SPEC 7.5)."""
+RULINGS = frozenset({RulingExtend.KIND, RulingSitIn.KIND, RulingEnd.KIND})
+"""The kinds only the arbiter writes (SPEC 3.14)."""
+
+
 # --- mental poker ------------------------------------------------------------------------------
 
 
@@ -439,6 +512,12 @@ _KINDS: dict[str, type[Body]] = dict(
         Reveal,
         Announce,
         AnnounceGame,
+        TimeBank,
+        Pause,
+        Resume,
+        RulingExtend,
+        RulingSitIn,
+        RulingEnd,
     )
 )
 
@@ -461,10 +540,13 @@ def add_plain(bodies: Sequence[type[Body]]) -> None:
 
 __all__ = [
     "CHIPS",
+    "CLOCK_KINDS",
     "DECK_SIZE",
     "KINDS",
+    "MAX_CLOCK_SECONDS",
     "MAX_SEATS",
     "MAX_TRADE",
+    "RULINGS",
     "Abort",
     "Announce",
     "AnnounceGame",
@@ -482,12 +564,18 @@ __all__ = [
     "HeadSignature",
     "Join",
     "Leave",
+    "Pause",
+    "Resume",
     "Reveal",
+    "RulingEnd",
+    "RulingExtend",
+    "RulingSitIn",
     "SeatAcceptance",
     "SeatStack",
     "SeatedPlayer",
     "SequencerChange",
     "SitIn",
+    "TimeBank",
     "Timeout",
     "TradeGive",
     "TradedCard",

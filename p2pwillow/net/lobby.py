@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import ipaddress
 import os
@@ -60,7 +61,14 @@ from p2pwillow.net.roster import (
     Welcome,
     decode_lobby,
 )
-from p2pwillow.net.transport import ConnectionState, Received, Transport, TransportError
+from p2pwillow.net.transport import (
+    DOOR_BUSY,
+    DOOR_OK,
+    ConnectionState,
+    Received,
+    Transport,
+    TransportError,
+)
 from p2pwillow.net.wire import EntriesFrame, HelloFrame, LobbyFrame, decode_frame, encode_frame
 from p2pwillow.rules import TableConfig
 from p2pwillow.session import make_genesis
@@ -74,6 +82,19 @@ ANSWER_WITHIN = 10.0
 """A host that let the guest in must welcome or refuse it within this long."""
 HOST_SILENT = 20.0
 """A guest that has heard nothing from its host for this long stops waiting."""
+MAX_PENDING = 16
+"""The door keeps at most this many newcomers pending at once (let in by its ZAP handler,
+heard from or dialled back, not yet seated or turned away); more are told it is busy."""
+MAX_PENDING_PER_ADDRESS = 4
+"""... and at most this many from one source address."""
+PENDING_WITHIN = 10.0
+"""A pending newcomer not seated or turned away this long after it was let in is dropped:
+its dial-back is closed (a guest repeats its hello every RESEND)."""
+DIAL_BACK_WITHIN = 5.0
+"""A dial-back to a guest that has not connected this long after it was made is closed."""
+BUSY_WITHIN = 30.0
+"""A guest whose host's door stays busy (or that cannot finish its handshake with a host
+that answers at the TCP level) this long gives up: the table is busy, try again."""
 
 Say = Callable[[str], None]
 
@@ -96,6 +117,7 @@ class LobbyFailure(enum.Enum):
     HOST_LEFT = "host-left"
     REFUSED = "refused"
     GAME_OVER = "game-over"
+    BUSY = "busy"
 
 
 class LobbyError(Exception):
@@ -163,6 +185,9 @@ class TablePlan:
     start_with: int = 0
     """Start the game once this many players are seated (the host included; the other seats
     are taken between hands, SPEC 8.9); 0: once every seat is taken."""
+    arbiter: str | None = None
+    """The name of the player to be the table's arbiter (SPEC 3.14); None: the host. Its seat
+    goes into the table config when the table is formed."""
 
     def __post_init__(self) -> None:
         if self.start_with and not 2 <= self.start_with <= self.config.seats:
@@ -190,6 +215,10 @@ class _Guest:
     refused: Refused | None = None
     refusals_sent: int = 0
     sent_at: float = float("-inf")
+    since: float = field(default_factory=time.monotonic)
+    """When it said hello first."""
+    dialled: float = float("inf")
+    """When the host dialled it back."""
 
 
 def _in_background(work: Coroutine[Any, Any, object]) -> None:
@@ -232,6 +261,12 @@ class HostLobby:
         self._say = say
         self._statement = statement_of(keys)
         self._guests: dict[bytes, _Guest] = {}
+        self._heard: set[bytes] = set()
+        """Newcomers seated after the genesis that the node has heard from as peers (`heard`):
+        a seat promised to one not heard from yet may be free again soon."""
+        self._let_in: dict[bytes, tuple[str, float]] = {}
+        """Unpinned keys the door let in (its ZAP handler), not yet guests: key -> (source
+        address, when); with the guests not yet seated, the door's pending newcomers."""
         self._serial = 0
         self._game = bytes(GAME_ID_BYTES)
         self._formed = False
@@ -276,6 +311,7 @@ class HostLobby:
         plan = TablePlan(roster.table, roster.table_config, roster.hands)
         door = cls(keys, me.name, plan, address=me.host, port=me.port, say=say)
         door.transport = transport
+        transport.door = door.door
         door.join_code = JoinCode(me.host, transport.port, keys.curve_public)
         door._game = seating.genesis.game
         door._serial = roster.serial + len(seating.newcomers)
@@ -298,6 +334,7 @@ class HostLobby:
     async def open(self) -> JoinCode:
         """Bind the ROUTER (door open) and advertise; the code a guest pastes to join."""
         self.transport = await start_transport(self.keys, self.address, self._port)
+        self.transport.door = self.door
         self.join_code = JoinCode(self.address, self.transport.port, self.keys.curve_public)
         if self._advertise:
             await self._start_advertising()
@@ -362,6 +399,47 @@ class HostLobby:
             with contextlib.suppress(Exception):
                 await advertiser.close()
 
+    # --- the door's limits (SPEC 8.9, "The door's limits") -------------------------------------
+
+    def door(self, key: bytes, address: str) -> int:
+        """The ZAP handler's word on an unpinned key connecting from `address`: let in while
+        fewer than MAX_PENDING newcomers are pending (MAX_PENDING_PER_ADDRESS from one
+        address), else busy (a 300: the guest tries again, and is told the table is busy if
+        it stays so)."""
+        now = time.monotonic()
+        self._expire(now)
+        if key in self._guests or key in self._late or key in self._let_in:
+            return DOOR_OK  # a reconnect of a newcomer the door knows
+        pending = self._pending()
+        if len(pending) >= MAX_PENDING or pending.count(address) >= MAX_PENDING_PER_ADDRESS:
+            return DOOR_BUSY
+        self._let_in[key] = (address, now)
+        return DOOR_OK
+
+    def _pending(self) -> list[str]:
+        """The source address of every pending newcomer."""
+        guests = [g.address for g in self._guests.values() if g.seat is None]
+        return [*guests, *(a for a, _ in self._let_in.values())]
+
+    def _expire(self, now: float) -> None:
+        """Drop the keys let in that never said hello in time, and the guests neither seated
+        nor turned away in time, or whose dial-back never connected: their dial-backs closed."""
+        for key, (_, at) in list(self._let_in.items()):
+            if now - at > PENDING_WITHIN:
+                del self._let_in[key]
+        transport = self.transport
+        for key, guest in list(self._guests.items()):
+            if guest.seat is not None:
+                continue
+            late = now - guest.since > PENDING_WITHIN
+            unreached = now - guest.dialled > DIAL_BACK_WITHIN and (
+                transport is None or transport.state(key) is not ConnectionState.CONNECTED
+            )
+            if late or unreached:
+                del self._guests[key]
+                if transport is not None:
+                    transport.disconnect(key)
+
     # --- taking guests -----------------------------------------------------------------------
 
     def at_door(self, transport: Transport, r: Received) -> None:
@@ -406,8 +484,21 @@ class HostLobby:
 
     def release(self, key: bytes) -> None:
         """A newcomer whose `join` never came is dropped: its seat is free again."""
+        self._heard.discard(key)
         if self._late.pop(key, None) is not None:
             self._update_ad()
+
+    def heard(self, key: bytes) -> None:
+        """The node heard from the newcomer `key` as a peer: its seat is its own until its
+        join comes (or JOIN_WITHIN)."""
+        if key in self._late:
+            self._heard.add(key)
+
+    def _waiting_seat(self) -> bool:
+        """After the genesis, a seat is promised to a newcomer not heard from yet: it may be
+        free again soon (one never heard from is dropped), so another newcomer waits for it
+        (it repeats its hello) rather than being told the table is full."""
+        return self._formed and any(key not in self._heard for key in self._late)
 
     def late_roster(self, key: bytes) -> Roster | None:
         """What a newcomer is told: the players seated in the chain now and itself, in its
@@ -466,6 +557,11 @@ class HostLobby:
         if guest is not None and (guest.seat is not None or guest.name == hello.name):
             return  # a repeat: the answer is on its way again
         if guest is None:
+            self._expire(time.monotonic())
+            self._let_in.pop(r.peer, None)
+            pending = self._pending()
+            if len(pending) >= MAX_PENDING or (pending.count(r.address) >= MAX_PENDING_PER_ADDRESS):
+                return  # the door is full: no dial-back (its ZAP handler says busy meanwhile)
             guest = self._guests[r.peer] = _Guest(hello.name, hello.statement, r.address)
         else:
             guest.name, guest.refused, guest.refusals_sent = hello.name, None, 0
@@ -480,6 +576,8 @@ class HostLobby:
             seated = "this player is seated already"
             guest.refused = Refused(reason="bad-hello", name=name, detail=seated)
         elif self._free() <= 0:
+            if self._waiting_seat():
+                return  # pending: answered once that seat is taken for good or free again
             guest.refused = self._closed_refusal(name)
         if guest.refused is not None:
             self._say(f"turned away {hello.name}: {guest.refused.detail}")
@@ -519,6 +617,7 @@ class HostLobby:
         except TransportError:
             self._guests.pop(key, None)
             return
+        guest.dialled = time.monotonic()
         self._consider(key, guest)
 
     def _consider(self, key: bytes, guest: _Guest) -> None:
@@ -530,7 +629,8 @@ class HostLobby:
             return
         free = self._free_seats()
         if not free:  # another newcomer took the last seat meanwhile
-            guest.refused = self._closed_refusal(guest.name)
+            if not self._waiting_seat():
+                guest.refused = self._closed_refusal(guest.name)
             return
         guest.seat = free[0]
         transport.pin(guest.statement)
@@ -606,8 +706,43 @@ class HostLobby:
             players=players,
         )
 
+    def _name_arbiter(self) -> None:
+        """The arbiter the host named (`TablePlan.arbiter`) into the config, by its seat now;
+        the host stays the arbiter, and says so, if nobody seated has that name."""
+        name = self.plan.arbiter
+        if name is None:
+            return
+        seats = {self.name: 0, **{g.name: g.seat for g in self.seated if g.seat is not None}}
+        seat = seats.get(name)
+        if seat is None:
+            self._say(f"nobody called {name!r} sits at the table: you are its arbiter")
+            return
+        config = dataclasses.replace(self.plan.config, arbiter=seat)
+        self.plan = dataclasses.replace(self.plan, config=config)
+
+    def _waiting(self) -> None:
+        """After the genesis: answer the newcomers kept waiting for a seat promised to another
+        newcomer not heard from yet, once that is settled: seated if a seat is free now, told
+        the table is full once the promised newcomer is heard from, told the game is over once
+        it is. (Their repeated hellos are repeats: nothing else looks at them again.)"""
+        if not self._formed:
+            return
+        for key, guest in list(self._guests.items()):
+            if guest.seat is not None or guest.refused is not None:
+                continue
+            if not self._game_open:
+                over = "the game is over"
+                guest.refused = Refused(reason="game-over", name=guest.name, detail=over)
+            elif self._free() <= 0 and not self._waiting_seat():
+                guest.refused = self._closed_refusal(guest.name)
+            if guest.refused is not None:
+                self._say(f"turned away {guest.name}: {guest.refused.detail}")
+            self._consider(key, guest)
+
     def _resend(self, transport: Transport, *, force: bool = False) -> None:
         now = time.monotonic()
+        self._expire(now)
+        self._waiting()
         roster: Roster | None = None
         hello: bytes | None = None
         for key, guest in list(self._guests.items()):
@@ -636,6 +771,7 @@ class HostLobby:
         genesis made; only seated keys are let in from here on."""
         game = self._game = self._rng(GAME_ID_BYTES)
         self._serial += 1
+        self._name_arbiter()
         roster = self.roster()
         genesis = make_genesis(
             self.keys.identity,
@@ -743,10 +879,12 @@ class GuestLobby:
             if state.seat is None and now - sent_at >= RESEND:
                 sent_at = now
                 self._hello(transport, host)
-            if state.seat is None and now - asked_at > ANSWER_WITHIN:
+            if state.seat is None and now - asked_at > max(ANSWER_WITHIN, BUSY_WITHIN):
+                # it holds the code's key and let us in: it runs, but its door is full
                 raise LobbyError(
-                    LobbyFailure.UNREACHABLE,
-                    f"the host at {self.code.host}:{self.code.port} let us in but does not answer",
+                    LobbyFailure.BUSY,
+                    f"the table at {self.code.host}:{self.code.port} is busy (its host let us "
+                    "in but does not answer): try again in a moment",
                 )
             if now - state.heard > HOST_SILENT:
                 raise LobbyError(LobbyFailure.HOST_LEFT, "the host went silent before the game")
@@ -765,16 +903,31 @@ class GuestLobby:
     async def _reach(self, transport: Transport, host: bytes) -> None:
         """Wait until the CURVE handshake with the host succeeds; else say why it does not.
         A handshake refused or failed twice is an answer already: no need to wait longer."""
-        deadline = time.monotonic() + self._connect_within
+        start = time.monotonic()
+        deadline = start + self._connect_within
+        answers = {ConnectionState.OPENED, ConnectionState.BUSY}
         while not await transport.wait_state(host, ConnectionState.CONNECTED, 0.25):
             seen = transport.states_seen(host)
             failed = {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
-            if time.monotonic() >= deadline or (failed and transport.failures(host) > 1):
+            if failed and transport.failures(host) > 1:
+                break
+            # something answers there (a connection opened, a door that says busy): its
+            # host runs, and is given longer before the table is said to be busy
+            until = max(deadline, start + BUSY_WITHIN) if answers & seen else deadline
+            if time.monotonic() >= until:
                 break
         else:
             return
         seen = transport.states_seen(host)
         where = f"{self.code.host}:{self.code.port}"
+        if ConnectionState.BUSY in seen or (
+            ConnectionState.OPENED in seen
+            and not {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
+        ):
+            raise LobbyError(
+                LobbyFailure.BUSY,
+                f"the table at {where} is busy (too many at its door): try again in a moment",
+            )
         if ConnectionState.REFUSED in seen:
             raise LobbyError(
                 LobbyFailure.GAME_STARTED,

@@ -11,4 +11,9 @@ dropped it."""
 SEAT_WITHIN = JOIN_WITHIN + GIVE_UP_AFTER
 """A newcomer gives up once it has waited this long for its seat (its `join` in the chain)."""
 
-__all__ = ["GIVE_UP_AFTER", "JOIN_WITHIN", "SEAT_WITHIN"]
+SILENT_NEWCOMER_WITHIN = 8.0
+"""The host drops a newcomer it seated that it has not heard from (a frame as a peer: a
+newcomer holding the genesis heartbeats at once) this long after: its seat is free again, so
+that an identity that says hello and sits but never comes holds no seat for long (SPEC 8.9)."""
+
+__all__ = ["GIVE_UP_AFTER", "JOIN_WITHIN", "SEAT_WITHIN", "SILENT_NEWCOMER_WITHIN"]

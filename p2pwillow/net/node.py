@@ -102,7 +102,7 @@ from p2pwillow.ledger.vote import VOTE_TYPE as VOTE
 from p2pwillow.ledger.vote import Vote, decode_vote
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.lobby import host_greeting, statement_of
-from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN
+from p2pwillow.net.newcomers import JOIN_WITHIN, SEAT_WITHIN, SILENT_NEWCOMER_WITHIN
 from p2pwillow.net.replication import (
     CATCH_UP_AFTER,
     AuthoredReceived,
@@ -131,7 +131,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
-from p2pwillow.seat import ENDED_AWAY, Do, SeatPolicy, Wishes, away_at_end
+from p2pwillow.seat import ENDED_AWAY, ClockMove, Do, SeatPolicy, Wishes, away_at_end, clock_call
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -142,7 +142,7 @@ from p2pwillow.session import (
     Refusal,
     Session,
 )
-from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError
+from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError, StoreWriteError
 from p2pwillow.table import Decider, bot_decider
 from p2pwillow.view import Link, TableView, table_view
 
@@ -208,6 +208,10 @@ class Door(Protocol):
 
     def release(self, key: bytes) -> None:
         """The newcomer `key` was dropped: its seat is free again."""
+        ...
+
+    def heard(self, key: bytes) -> None:
+        """The newcomer `key` was heard from as a peer: its seat stays promised to it."""
         ...
 
     def expect(self, player: RosterPlayer) -> None:
@@ -293,6 +297,12 @@ def _quiet(text: str) -> None:
 
 class NodeError(Exception):
     """The node cannot play this table (its store, a bug in a peer it cannot get past)."""
+
+
+class StoreUnwritable(NodeError):
+    """The store could not be written (a full disk, a read-only or removed home): the node
+    stopped before sending anything that depended on the write; nothing is lost, and
+    `--resume` takes the seat again once it is fixed (SPEC 8.10)."""
 
 
 class NotSeated(NodeError):
@@ -416,6 +426,7 @@ class Node:
         self._decisions: deque[Decision] = deque()
         self._ready = False
         """The person has seen the hand's result (a key): its head signature may go."""
+        self._clock_moves: deque[ClockMove] = deque()
         self._step_due = True
         self._tick_at = 0.0
         self._beat = time.monotonic()
@@ -484,6 +495,7 @@ class Node:
                     self._door.expect(player)
                     self._admit(player, now)
             self._event("resumed", head=self._rep.head_seq, hand=self._play.hands)
+            self._play.restored = ()  # the store holds them (flat memory, SPEC 8.4)
         elif self.seat == self._host:
             self._rep.publish(genesis, now)
         elif self.seating.late:
@@ -710,6 +722,17 @@ class Node:
         self._sit_in_wanted = True  # the screen says what it will do (SittingOut.back_from)
         self._poke()
 
+    def clock_move(self, move: ClockMove) -> None:
+        """A move about the clock (SPEC 3.14): the node's own step makes it at once; if the
+        session refuses it, the notice says why."""
+        if self._ended is not None or self._closing:
+            return
+        if not self._confirmed:
+            self._publish(notice="confirm the safety code first")
+            return
+        self._clock_moves.append(move)
+        self._poke()
+
     @property
     def sit_in_wanted(self) -> bool:
         """The local seat sits in when it may: a bot's always, a person's once asked."""
@@ -865,6 +888,11 @@ class Node:
     def _flush(self) -> None:
         """Send every frame the replication says is due now, and note when the next is."""
         self._flush_asked = False
+        files = self._play.files
+        if files is not None:
+            # what the transcript holds is read back from it: the replication keeps only the
+            # current hand in memory (SPEC 8.4, "Flat memory")
+            self._rep.keep_from_store(len(files.transcript), self._play.read_entries)
         for peer, data in self._rep.frames_to_send(time.monotonic()):
             if self.transport.send(peer, data):
                 self.traffic.frames_sent += 1
@@ -1004,7 +1032,8 @@ class Node:
         the worker, not two, and a seat that sits in, leaves or ends the game between hands
         writes it before the next hand is taken (SPEC 8.9)."""
         self._stepped = None
-        step = self._step_job(time.monotonic()) if not self._decisions else None
+        waiting = self._decisions or self._clock_moves
+        step = self._step_job(time.monotonic()) if not waiting else None
         play = self._play
 
         def work() -> tuple[Output, _StepResult | None]:
@@ -1070,9 +1099,11 @@ class Node:
             self._tick_at = now + TICK
         decisions = tuple(self._decisions)
         self._decisions.clear()
+        moves = tuple(self._clock_moves)
+        self._clock_moves.clear()
         self._play.peer_head = self._rep.peers_head
         awake = self._awake(now)
-        return functools.partial(self._play.step, awake, decisions, self._ready)
+        return functools.partial(self._play.step, awake, decisions, self._ready, moves)
 
     async def _step(self, now: float) -> None:
         self._step_due = False
@@ -1090,7 +1121,7 @@ class Node:
             self._publish(notice=text)
         if result.stay:
             self._leave_wanted = False
-        if result.sat_in:
+        if result.plays:
             self._sit_in_wanted = False
         self._send(result.out)
         if result.left is not None:
@@ -1400,7 +1431,16 @@ class Node:
                     self._event("joined", peer=p.seat, player=p.name)
                 if now - arrival.joined_at > ANNOUNCE_AFTER or self.seat != self._host:
                     del self._arrivals[key]
-            elif now - arrival.since > JOIN_WITHIN:
+            elif (
+                self._door is not None and self._rep.status(key).last_heard is not None
+            ) and now - arrival.since <= JOIN_WITHIN:
+                self._door.heard(key)
+            elif now - arrival.since > JOIN_WITHIN or (
+                self.seat == self._host
+                and now - arrival.since > SILENT_NEWCOMER_WITHIN
+                and self._rep.status(key).last_heard is None
+            ):
+                # (at the door: one never heard from was no newcomer, its seat is free again)
                 del self._arrivals[key]
                 self._drop_peer(key)
                 if self._keys.get(p.seat) == key:
@@ -1427,8 +1467,10 @@ class _StepResult:
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
     """The session refused to let this seat leave: the wish is dropped."""
-    sat_in: bool = False
-    """This seat plays (it does not sit out): the person's wish to sit in is done."""
+    plays: bool = False
+    """This seat does not sit out, in its chain: the person's wish to sit in is met. (Not
+    once its `sit_in` is written: the sequencer refuses one that the next hand's start beat,
+    and the seat writes it again after that hand, as long as the wish lasts.)"""
 
 
 class _Play:
@@ -1512,6 +1554,8 @@ class _Play:
             )
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             raise NodeError(f"cannot keep this game's files: {exc}") from None
         self.files = files
@@ -1521,6 +1565,9 @@ class _Play:
                 session = self._watch(seating.genesis)
             else:
                 session = Session(self.keys.identity, seating.seat, seating.genesis, self.rng)
+        except StoreWriteError as exc:
+            self.close()
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError) as exc:
             self.close()
             raise NodeError(f"cannot keep this game's files: {exc}") from None
@@ -1605,6 +1652,8 @@ class _Play:
             files = GameFiles.reopen(store, game)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
         except (StoreError, OSError, DecodeError) as exc:
             raise NodeError(f"cannot resume from this store: {exc}") from None
         self.files = files
@@ -1648,10 +1697,11 @@ class _Play:
                 signed=files.logged,
             )
         except RemoteProtocolError as exc:
-            raise NodeError(f"{transcript.path} does not verify: {exc}") from None
+            raise NodeError(self._not_restored(files, exc)) from None
         except LocalProtocolError as exc:
             raise NodeError(f"cannot take seat {seating.seat} again: {exc}") from None
         if session.complete:
+            self._erase_secrets(files, seating.genesis.game)
             raise NodeError(f"{transcript.path} is a finished game: there is nothing to resume")
         if seating.seat not in session.ledger.identities:
             # its `leave` is in the chain (SPEC 8.9): the game goes on, but not for this seat
@@ -1662,8 +1712,71 @@ class _Play:
         mid_hand = r is not None and not session.between_hands
         if mid_hand and r is not None and seating.seat in r.keys and r.secret is None:
             # its hand key is in the chain: without x its cards cannot be opened (SPEC 7.7)
-            raise NodeError(f"the secret of hand {r.number} is not in the store")
+            raise NodeError(self._no_secret(files, r.number))
         return session
+
+    def _erase_secrets(self, files: GameFiles, game: bytes) -> None:
+        """A finished game keeps no secret (SPEC 8.9): one left by an older willow goes now."""
+        try:
+            files.store.erase_secrets(game)
+        except StoreWriteError as exc:
+            raise StoreUnwritable(str(exc)) from None
+
+    def _later_signed(self, files: GameFiles) -> AuthoredEntry | None:
+        """An entry in the log of signed entries made at a head the transcript does not hold:
+        the transcript lost lines this seat once held (more than a crash's last call)."""
+        held = {e.hash for e in files.transcript.entries}
+        later = [a for a in files.signed.entries if a.kind != k.Genesis.KIND and a.seen not in held]
+        return later[-1] if later else None
+
+    def _no_secret(self, files: GameFiles, hand: int) -> str:
+        """Why the secret of `hand` is missing: the transcript cut back (its hand ended and was
+        signed, so the secret was erased), or the secret's file removed."""
+        transcript = files.transcript
+        later = self._later_signed(files)
+        last = transcript.last
+        if later is not None and last is not None:
+            return (
+                f"{transcript.path} was cut: it ends at entry {last.seq} in hand {last.hand}, but "
+                f"{files.signed.path} holds entries this seat signed after it (up to hand "
+                f"{later.hand}); put the whole transcript back (its secret of hand {hand} was "
+                "erased once the hand was over)"
+            )
+        path = files.store.game_dir(transcript.entry(0).game) / "secrets"
+        return f"the secret of hand {hand} is not in the store (removed from {path})"
+
+    def _not_restored(self, files: GameFiles, exc: RemoteProtocolError) -> str:
+        """Why the transcript did not restore: an entry in this seat's name that the log of
+        signed entries does not hold as it is (a damaged log, SPEC 7.7), else the entry that
+        does not verify."""
+        transcript, seat = files.transcript, self.node.seating.seat
+        entries = transcript.entries
+        if exc.seq is not None and 0 <= exc.seq < len(entries):
+            entry = entries[exc.seq]
+            me = self.keys.identity.public_key
+            if (
+                entry.author == seat
+                and files.logged.get(entry.counter) != entry.sig
+                and entry.verify_author(me)
+            ):
+                held = "another entry" if entry.counter in files.logged else "no entry"
+                return (
+                    f"{files.signed.path} is damaged: it holds {held} for counter "
+                    f"{entry.counter}, which this seat signed as entry {entry.seq} of "
+                    f"{transcript.path}; it is kept as it is"
+                )
+        return f"{transcript.path} does not verify: {exc}"
+
+    def read_entries(self, start: int, stop: int) -> list[Entry]:
+        """Entries of the transcript, for the replication (a peer's catch-up or resend): none
+        if the store cannot read them now (that peer is served later, or by another)."""
+        files = self.files
+        if files is None:
+            return []
+        try:
+            return files.transcript.read(start, stop)
+        except (StoreError, IndexError):  # (cut back by the session's thread meanwhile)
+            return []
 
     @property
     def _files(self) -> GameFiles:
@@ -1683,7 +1796,9 @@ class _Play:
 
     def view(self, links: Mapping[int, Link]) -> TableView:
         self.dirty = False
-        view = table_view(self.session, links)
+        # the session's clock runs on the loop's time.monotonic (`step`): the view counts
+        # down from the same clock
+        view = table_view(self.session, links, time.monotonic())
         if self.watching:
             # a newcomer holds no seat until its join is in the chain (SPEC 8.9): it says so
             stage = f"watching: you take seat {self.node.seat} from the next hand"
@@ -1706,6 +1821,9 @@ class _Play:
             kept = self._files.keep(s, out)
         except KeepError as exc:
             raise NodeError(str(exc)) from None
+        except StoreWriteError as exc:
+            # nothing that depended on this write goes out: the node stops here (SPEC 8.10)
+            raise StoreUnwritable(str(exc)) from None
         if kept.leaves:
             self.departed.extend(kept.leaves)
         self._follow_session(s)
@@ -1792,10 +1910,18 @@ class _Play:
             tries += 1
         self._join_tries = hand, tries
 
-    def step(self, now: float, decisions: tuple[Decision, ...], go_on: bool) -> _StepResult:
-        """The node's own step: the seat acceptance (once confirmed), the clock, what the
-        seat's policy says it does now (`seat.SeatPolicy`: the game's end, leaving, sitting
-        in, the next hand), the person's decisions or the bot's."""
+    def step(
+        self,
+        now: float,
+        decisions: tuple[Decision, ...],
+        go_on: bool,
+        moves: tuple[ClockMove, ...] = (),
+    ) -> _StepResult:
+        """The node's own step: the seat acceptance (once confirmed), the person's moves about
+        the clock (SPEC 3.14), the clock, what the seat's policy says it does now
+        (`seat.SeatPolicy`: the game's end, leaving, sitting in, the next hand), the person's
+        decisions or the bot's (a bot waits while the table is paused). `go_on`: the person
+        has seen the last hand's result (a key, SPEC 8.9)."""
         s = self.session
         if self.watching:
             waiting = self._join_step(s)
@@ -1805,6 +1931,12 @@ class _Play:
         if not self._polled:
             self._polled = True
             out += self._call(s.poll)
+        notices: list[str] = []
+        for asked in moves:
+            try:
+                out += self._call(functools.partial(clock_call, s, asked))
+            except IllegalAction as exc:
+                notices.append(str(exc))
         out += self._call(lambda: s.handle_timer(now))
         node = self.node
         read = go_on
@@ -1824,11 +1956,11 @@ class _Play:
         while (move := self.policy.next(s, wishes, now)) is not None:
             if move.do is Do.STOP:
                 if move.left:
-                    return _StepResult(out, left=move.reason, read=read)
+                    return _StepResult(out, tuple(notices), left=move.reason, read=read)
                 away = away_at_end(s)
-                return _StepResult(out, over=move.reason, away=away, read=read)
+                return _StepResult(out, tuple(notices), over=move.reason, away=away, read=read)
             if move.do is Do.WAIT:
-                return _StepResult(out, read=read)
+                return _StepResult(out, tuple(notices), read=read)
             if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
@@ -1836,15 +1968,15 @@ class _Play:
                 try:
                     out += self._call(s.leave)
                 except IllegalAction as exc:
-                    return _StepResult(out, (f"you cannot leave now: {exc}",), stay=True, read=read)
-                return _StepResult(out, read=read)
+                    said = (*notices, f"you cannot leave now: {exc}")
+                    return _StepResult(out, said, stay=True, read=read)
+                return _StepResult(out, tuple(notices), read=read)
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
             else:
                 out += self._call(s.start_hand)
                 dealt = True
-        notices: list[str] = []
         for decision in decisions:
             error = s.decision_error(decision)
             if error is not None:
@@ -1855,13 +1987,13 @@ class _Play:
             except (IllegalAction, RulesError) as exc:
                 notices.append(str(exc))
         look_again = False
-        if self._decider is not None and s.may_decide():
+        if self._decider is not None and s.may_decide() and not s.clock_stopped:
             made, look_again = self._bot(s)
             out += made
         # the wish to sit in lasts until the seat plays again: a sit_in the sequencer refused (a
         # next hand's start came first) is written again after that hand (SPEC 8.9)
-        sat_in = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
-        return _StepResult(out, tuple(notices), look_again, dealt, read=read, sat_in=sat_in)
+        plays = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
+        return _StepResult(out, tuple(notices), look_again, dealt, read=read, plays=plays)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""
@@ -1891,6 +2023,7 @@ __all__ = [
     "Node",
     "NodeError",
     "NotSeated",
+    "StoreUnwritable",
     "Traffic",
     "bot_name",
 ]

@@ -47,7 +47,7 @@ import enum
 import hashlib
 import math
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -76,6 +76,9 @@ from p2pwillow.session.refusal import Refusal
 
 PeerId: TypeAlias = bytes
 """How the caller names a peer (the live node uses its CURVE key)."""
+ReadEntries: TypeAlias = Callable[[int, int], Sequence[Entry]]
+"""The caller's store: entries `start` up to (not including) `stop`, as many of them as it
+holds from `start` on (fewer, or none, if it cannot read them now)."""
 
 HEARTBEAT_INTERVAL = 1.0
 RESEND_AFTER = 1.0
@@ -272,6 +275,13 @@ class Replication:
         self, chain: Sequence[Entry] = (), peers: Iterable[PeerId] = (), now: float = 0.0
     ) -> None:
         self._chain: list[Entry] = []
+        """The entries held in memory: seq `_base` on, up to the head."""
+        self._base = 0
+        self._read: ReadEntries | None = None
+        self._stored = 0
+        """Entries below this seq are in the caller's store (`keep_from_store`)."""
+        self._hand_first = 0
+        """The seq of the current hand's hand_start (0 before the first)."""
         self._peers: dict[PeerId, _Peer] = {}
         self._buffer: dict[int, dict[bytes, tuple[Entry, PeerId]]] = {}
         self._delivered_from: dict[int, PeerId] = {}
@@ -338,7 +348,7 @@ class Replication:
 
     @property
     def head_seq(self) -> int:
-        return len(self._chain) - 1
+        return self._base + len(self._chain) - 1
 
     @property
     def head_hash(self) -> bytes:
@@ -346,7 +356,57 @@ class Replication:
 
     @property
     def chain(self) -> tuple[Entry, ...]:
-        return tuple(self._chain)
+        """The whole local chain (what is not held in memory read back from the store)."""
+        return tuple(self._entries_from(0))
+
+    @property
+    def held(self) -> int:
+        """How many entries are held in memory."""
+        return len(self._chain)
+
+    def keep_from_store(self, stored: int, read: ReadEntries) -> None:
+        """The entries below seq `stored` are in the caller's store, and `read` reads them
+        back: from now on only the current hand's entries (from its hand_start, or from
+        `stored` if lower) are held in memory; older ones are read back when a peer needs them
+        (a resend, a catch-up) or one of them is compared (SPEC 8.4, "Flat memory")."""
+        self._read = read
+        self._stored = max(self._stored, min(stored, self.head_seq + 1))
+        self._drop()
+
+    def _drop(self) -> None:
+        if self._read is None:
+            return
+        keep_from = min(self._stored, self._hand_first, self.head_seq)
+        if keep_from > self._base:
+            del self._chain[: keep_from - self._base]
+            self._base = keep_from
+
+    def _entry_at(self, seq: int) -> Entry | None:
+        """Our entry `seq` (at or below the head), or None if the store cannot read it now."""
+        if seq >= self._base:
+            return self._chain[seq - self._base]
+        older = self._read(seq, seq + 1) if self._read is not None else ()
+        return older[0] if older and older[0].seq == seq else None
+
+    def _entries_from(self, start: int, limit: int | None = None) -> list[Entry]:
+        """Our entries from `start` to the head (at most `limit`), consecutive: those the store
+        cannot read now, and all after them, are left out."""
+        stop = self.head_seq + 1 if limit is None else min(self.head_seq + 1, start + limit)
+        if start >= stop:
+            return []
+        base = self._base
+        out: list[Entry] = []
+        if start < base:
+            upto = min(stop, base)
+            older = self._read(start, upto) if self._read is not None else ()
+            for seq, entry in enumerate(older, start):
+                if entry.seq != seq:
+                    break
+                out.append(entry)
+            if len(out) != upto - start:
+                return out
+        out.extend(self._chain[max(start, base) - base : stop - base])
+        return out
 
     @property
     def hand(self) -> int:
@@ -355,13 +415,18 @@ class Replication:
 
     def _append(self, entry: Entry) -> bool:
         """Add `entry` to the local chain; False if it is the one already held at its seq."""
-        if entry.seq < len(self._chain):
-            if self._chain[entry.seq].hash == entry.hash:
+        head = self.head_seq
+        if entry.seq <= head:
+            ours = self._entry_at(entry.seq)
+            if ours is None or ours.hash == entry.hash:
                 return False
             raise LocalProtocolError(f"entry {entry.seq} differs from the one applied")
-        if entry.seq != len(self._chain):
-            raise LocalProtocolError(f"entry {entry.seq} applied before {len(self._chain)}")
+        if entry.seq != head + 1:
+            raise LocalProtocolError(f"entry {entry.seq} applied before {head + 1}")
         self._chain.append(entry)
+        if entry.kind == HandStart.KIND:
+            self._hand_first = entry.seq
+            self._drop()
         self._moves += 1
         self._parted = None
         self._authored.pop(entry.sig, None)
@@ -440,9 +505,18 @@ class Replication:
     def cut_back(self, seq: int, now: float) -> None:
         """The local Session cut its chain back to before `seq` (an equivocation, SPEC 6.8):
         forget entry `seq` and every later one, and what peers were told about them."""
-        if not 0 < seq <= len(self._chain):
+        if not 0 < seq <= self.head_seq + 1:
             raise LocalProtocolError(f"cannot cut the chain back to before entry {seq}")
-        del self._chain[seq:]
+        if seq > self._base:
+            del self._chain[seq - self._base :]
+        else:
+            # the new head is older than what is held: it is read back from the store
+            last = self._entry_at(seq - 1)
+            if last is None:
+                raise LocalProtocolError(f"the store cannot read entry {seq - 1} back")
+            self._chain, self._base = [last], seq - 1
+        self._hand_first = min(self._hand_first, seq - 1)
+        self._stored = min(self._stored, seq)
         self._fresh = [e for e in self._fresh if e.seq < seq]
         self._buffer = {s: c for s, c in self._buffer.items() if s < seq}
         self._delivered_from = {s: p for s, p in self._delivered_from.items() if s < seq}
@@ -559,8 +633,12 @@ class Replication:
         head = self.head_seq
         for entry in entries:
             if entry.seq <= head:
-                ours = self._chain[entry.seq]
                 asked = self._asked is not None and self._asked[2] == peer
+                # an entry older than those held is compared (read back) only in an answer
+                # to our ask: a peer cannot make us read the store by sending old entries
+                ours = self._entry_at(entry.seq) if entry.seq >= self._base or asked else None
+                if ours is None:
+                    continue
                 if ours.hash == entry.hash:
                     p.ack_due = True  # a resend of what we hold: say so, so it stops
                     if asked:
@@ -605,14 +683,17 @@ class Replication:
         """The seq of our entry with hash `digest`, looked for among the last SEEN_BACK (an
         authored entry is made at a recent head), or None."""
         chain = self._chain
-        for seq in range(len(chain) - 1, max(-1, len(chain) - 1 - SEEN_BACK), -1):
-            if chain[seq].hash == digest:
-                return seq
+        for i in range(len(chain) - 1, max(-1, len(chain) - 1 - SEEN_BACK), -1):
+            if chain[i].hash == digest:
+                return self._base + i
         return None
 
     def _take_head(self, seq: int, digest: bytes, p: _Peer) -> None:
+        if (seq, digest) != (p.head_seq, p.head_hash) or seq >= self._base:
+            # (a head below those held is read back once, not at every heartbeat)
+            ours = self._entry_at(seq) if 0 <= seq <= self.head_seq else None
+            p.diverged = ours is not None and ours.hash != digest
         p.head_seq, p.head_hash = seq, digest
-        p.diverged = 0 <= seq <= self.head_seq and self._chain[seq].hash != digest
         if seq > p.pushed_upto:
             p.pushed_upto = seq
 
@@ -653,7 +734,8 @@ class Replication:
                 if entry.hash not in candidates and len(candidates) < MAX_CANDIDATES:
                     candidates[entry.hash] = (entry, event.peer)
             return False
-        return self._chain[entry.seq].hash != entry.hash
+        ours = self._entry_at(entry.seq)
+        return ours is not None and ours.hash != entry.hash
 
     def ready(self, after: int | None = None) -> bool:
         """Whether `next_event` has something now (nothing is taken): an event, a refusal
@@ -680,9 +762,10 @@ class Replication:
         return p.heard is not None and p.liveness is not Liveness.AWAY
 
     def _batch_from(self, start: int) -> bytes | None:
-        if start > self.head_seq:
+        entries = self._entries_from(start, MAX_BATCH)
+        if not entries:
             return None
-        return encode_frame(batch_entries(self._chain[start:]))
+        return encode_frame(batch_entries(entries))
 
     def _batches(self, entries: Sequence[Entry]) -> list[bytes]:
         """`entries` (consecutive) as frames of at most one batch each."""
@@ -717,7 +800,7 @@ class Replication:
             soon = urgent is None or peer in urgent
             if held is not None and ((pushes and soon) or now >= p.deferred_at):
                 # what was held back, and what is fresh, in order
-                frames.extend(self._batches(self._chain[held:]))
+                frames.extend(self._batches(self._entries_from(held)))
                 p.deferred_from = None
                 p.pushed_upto = max(p.pushed_upto, self.head_seq)
                 p.pushed_at = now

@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import socket
 import sys
 import threading
 from collections import deque
@@ -49,6 +50,7 @@ import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
+from p2pwillow import descriptors
 from p2pwillow.net.keys import CURVE_KEY_BYTES, CurveKeyPair, KeyStatement
 from p2pwillow.net.wire import MAX_FRAME_BYTES
 
@@ -66,6 +68,20 @@ HEARTBEAT_TIMEOUT_MS = 3000
 REFUSED_RETRY = 0.25
 REFUSED_RETRY_MAX = 4.0
 """After a refusal, dial again after 0.25 s, doubling up to 4 s."""
+SHED_POLL_MS = 100
+"""The shedder looks whether its transport is closing this often."""
+HANDSHAKE_IVL_MS = 3000
+"""A connection that has not completed its ZMTP and CURVE handshake this long after it was
+accepted is closed (a bare TCP connect holds a descriptor no longer; SPEC 8.3)."""
+MAX_PER_ADDRESS = 32
+"""At most this many connections from one source address are kept open on the ROUTER: more
+are closed as soon as they are accepted (a table on one machine has at most 9 others)."""
+MAX_CONNECTIONS_SHARE = 2
+"""At most 1/this of the process's descriptors (its soft RLIMIT_NOFILE) go to connections
+the ROUTER accepted; more are closed as soon as they are accepted."""
+DOOR_OK, DOOR_BUSY, DOOR_NO = 200, 300, 400
+"""What a door policy says of an unpinned key (ZAP status codes, RFC 27): let it in; the
+door is busy (a temporary failure: try again); not here."""
 DRAIN = 256
 """At most this many messages are taken from the socket in one go; the rest on the next turn
 of the loop, so that a flood of frames does not hold the loop."""
@@ -83,6 +99,10 @@ class ConnectionState(enum.Enum):
     DISCONNECTED = "disconnected"
     REFUSED = "refused"
     """The peer's ZAP handler refused our key (we are not pinned there)."""
+    OPENED = "opened"
+    """The TCP connection is open, the handshake is not done yet: something listens there."""
+    BUSY = "busy"
+    """The peer's door is full (its ZAP handler said 300, a temporary failure): try again."""
     HANDSHAKE_FAILED = "handshake failed"
     """Something answered at the address but the CURVE handshake failed: it does not hold the
     key we dialled (a wrong join code, or another program on that port)."""
@@ -110,11 +130,16 @@ class Counters:
     send_dropped: int = 0
     """Frames not sent: peer not connected or its queue full."""
     zap_refused: int = 0
+    zap_busy: int = 0
+    """Handshakes of unpinned keys turned away because the door was full."""
+    shed: int = 0
+    """Accepted connections closed at once: over the limit per address or in all."""
 
 
 _MONITOR_STATES: dict[int, ConnectionState] = {
     zmq.EVENT_CONNECT_DELAYED: ConnectionState.CONNECTING,
     zmq.EVENT_CONNECT_RETRIED: ConnectionState.CONNECTING,
+    zmq.EVENT_CONNECTED: ConnectionState.OPENED,
     zmq.EVENT_HANDSHAKE_SUCCEEDED: ConnectionState.CONNECTED,
     zmq.EVENT_HANDSHAKE_FAILED_AUTH: ConnectionState.REFUSED,
     zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL: ConnectionState.HANDSHAKE_FAILED,
@@ -149,6 +174,12 @@ class _Dealer:
             self.changed = asyncio.Event()
 
     def close(self) -> None:
+        # libzmq (4.3) closes the PAIR that feeds a socket's monitor only when the monitor is
+        # disabled or the context ends, not with the socket: every re-dial would keep one (and
+        # its descriptor) until the node stops
+        if self.socket is not None and self.monitor is not None:
+            with contextlib.suppress(zmq.ZMQError):
+                self.socket.disable_monitor()
         for sock in (self.monitor, self.socket):
             if sock is not None:
                 sock.close(0)
@@ -172,6 +203,43 @@ def _selector(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
     loop (which has no `add_reader`) the selector thread zmq.asyncio runs for its own sockets."""
     get = getattr(zmq.asyncio, "_get_selector", None)
     return loop if get is None else get(loop)
+
+
+def _descriptors() -> int:
+    """The process's soft limit of open descriptors (1024 where it cannot be read)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return 1024
+    return soft if soft > 0 else 1024
+
+
+def _peer_address(fd: int) -> str | None:
+    """The source address of the TCP connection on descriptor `fd` (not duplicated: no new
+    descriptor is needed, which matters when they run short), or None if it is none."""
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError:
+        return None
+    try:
+        peer = sock.getpeername()
+    except OSError:
+        return None
+    finally:
+        sock.detach()
+    return str(peer[0]) if isinstance(peer, tuple) else None
+
+
+def _shut(fd: int) -> None:
+    """Shut the connection on `fd` down; libzmq sees it end and closes it itself."""
+    with contextlib.suppress(OSError):
+        sock = socket.socket(fileno=fd)
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        finally:
+            sock.detach()
 
 
 def tcp_endpoint(host: str, port: int) -> str:
@@ -211,6 +279,18 @@ class Transport:
         self._zap: zmq.asyncio.Socket | None = None
         self._zap_task: asyncio.Task[None] | None = None
         self._monitors = 0
+        self.door: Callable[[bytes, str], int] | None = None
+        """With `accept_unpinned`: what to say of an unpinned key connecting from an address
+        (DOOR_OK, DOOR_BUSY or DOOR_NO); None lets every unpinned key in."""
+        self._accepted: dict[int, str] = {}
+        """Descriptor -> source address of each connection the ROUTER accepted and has not
+        closed (from its monitor)."""
+        self._router_monitor: zmq.Socket[bytes] | None = None
+        self._shedder: threading.Thread | None = None
+        self._shedding = threading.Event()
+        """Set while the shedder runs; cleared to stop it."""
+        self._held = False
+        self.max_connections = max(64, _descriptors() // MAX_CONNECTIONS_SHARE)
 
     # --- life cycle ------------------------------------------------------------------------------
 
@@ -220,6 +300,8 @@ class Transport:
             raise TransportError("the transport is already started")
         ctx = _Context()
         self._ctx = ctx
+        descriptors.hold()
+        self._held = True
         zap = ctx.socket(zmq.REP)
         zap.linger = 0
         zap.bind(ZAP_ENDPOINT)
@@ -238,8 +320,22 @@ class Transport:
         router.maxmsgsize = MAX_FRAME_BYTES
         router.heartbeat_ivl = HEARTBEAT_IVL_MS
         router.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
+        router.handshake_ivl = HANDSHAKE_IVL_MS
         with contextlib.suppress(zmq.ZMQError, AttributeError):
             router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
+        self._monitors += 1
+        monitor_addr = f"inproc://p2pwillow-router-monitor-{self._monitors}"
+        router.monitor(monitor_addr, zmq.EVENT_ACCEPTED | zmq.EVENT_CLOSED | zmq.EVENT_DISCONNECTED)
+        # a plain PAIR socket (not the asyncio context's kind): its thread reads it, blocking
+        monitor: zmq.Socket[bytes] = zmq.Socket(ctx, zmq.PAIR)
+        monitor.linger = 0
+        monitor.connect(monitor_addr)
+        self._router_monitor = monitor
+        self._shedding.set()
+        self._shedder = threading.Thread(
+            target=self._shed, args=(monitor,), name="p2pwillow-shedder", daemon=True
+        )
+        self._shedder.start()
         try:
             if self._requested_port:
                 router.bind(tcp_endpoint(self.host, self._requested_port))
@@ -269,6 +365,10 @@ class Transport:
         tasks = [d.task for d in self._dealers.values() if d.task is not None]
         if self._zap_task is not None:
             tasks.append(self._zap_task)
+        self._shedding.clear()
+        if self._shedder is not None:
+            await asyncio.to_thread(self._shedder.join)
+            self._shedder = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -284,14 +384,18 @@ class Transport:
         self._listener = None
         self._inbox.clear()
         self._arrived.set()  # a recv waiting now ends: the transport is not started
-        for sock in (self._router, self._zap):
+        for sock in (self._router_monitor, self._router, self._zap):
             if sock is not None:
                 sock.close(0)
-        self._router = self._zap = None
+        self._router = self._zap = self._router_monitor = None
+        self._accepted.clear()
         self._zap_task = None
         if self._ctx is not None:
             self._ctx.term()
             self._ctx = None
+        if self._held:
+            self._held = False
+            descriptors.release()
 
     async def __aenter__(self) -> Transport:
         await self.start()
@@ -325,34 +429,87 @@ class Transport:
     def pinned(self) -> frozenset[bytes]:
         return frozenset(self._pins)
 
-    def _admits(self, key: bytes) -> bool:
-        return key in self._pins or self.accept_unpinned
+    def _admits(self, key: bytes, address: str = "") -> int:
+        if key in self._pins:
+            return DOOR_OK
+        if not self.accept_unpinned:
+            return DOOR_NO
+        return DOOR_OK if self.door is None else self.door(key, address)
 
     async def _serve_zap(self) -> None:
-        """Answer libzmq's ZAP requests (RFC 27): 200 for a pinned CURVE key, 400 otherwise."""
+        """Answer libzmq's ZAP requests (RFC 27): 200 for a pinned CURVE key; for another, 200
+        or 300 (the door is full: try again) as the door says, else 400."""
         zap = self._zap
         assert zap is not None
         while True:
             request = await zap.recv_multipart()
             version, request_id = request[0], request[1] if len(request) > 1 else b""
-            ok = False
+            status = DOOR_NO
             user = b""
             if version == b"1.0" and len(request) >= 7 and request[5] == b"CURVE":
                 key = request[6]
-                if len(key) == CURVE_KEY_BYTES and self._admits(key):
-                    ok, user = True, key.hex().encode()
-            if not ok:
+                address = request[3].decode("ascii", "replace")
+                if len(key) == CURVE_KEY_BYTES:
+                    status = self._admits(key, address)
+                    if status == DOOR_OK:
+                        user = key.hex().encode()
+            if status == DOOR_BUSY:
+                self.counters.zap_busy += 1
+            elif status != DOOR_OK:
                 self.counters.zap_refused += 1
+            text = {DOOR_OK: b"OK", DOOR_BUSY: b"the table is busy: try again"}
             await zap.send_multipart(
                 [
                     b"1.0",
                     request_id,
-                    b"200" if ok else b"400",
-                    b"OK" if ok else b"key not pinned for this table",
+                    str(status).encode(),
+                    text.get(status, b"key not pinned for this table"),
                     user,
                     b"",
                 ]
             )
+
+    def _shed(self, monitor: zmq.Socket[bytes]) -> None:
+        """The shedder, a thread of its own (not the loop's task: a loop busy with the game
+        would let a flood pile up meanwhile): it keeps the connections the ROUTER accepted
+        within bounds, at most MAX_PER_ADDRESS from one source address and `max_connections`
+        in all; one over is shut down as soon as it is accepted (libzmq then closes it). The
+        process's descriptors themselves are bounded by its wall (`descriptors`)."""
+        poller = zmq.Poller()
+        poller.register(monitor, zmq.POLLIN)
+        while self._shedding.is_set():
+            try:
+                if not poller.poll(SHED_POLL_MS):
+                    continue
+                while True:
+                    try:
+                        parts = monitor.recv_multipart(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    self._accepted_event(parts)
+            except zmq.ZMQError:
+                return  # the context is ending
+
+    def _accepted_event(self, parts: list[bytes]) -> None:
+        message = parse_monitor_message(parts)
+        event, fd = int(message["event"]), int(message["value"])
+        if event != zmq.EVENT_ACCEPTED:
+            self._accepted.pop(fd, None)
+            return
+        address = _peer_address(fd)
+        if address is None:
+            return  # closed already (its descriptor may be another's now)
+        same = sum(1 for a in self._accepted.values() if a == address)
+        if same >= MAX_PER_ADDRESS or len(self._accepted) >= self.max_connections:
+            self.counters.shed += 1
+            _shut(fd)
+            return
+        self._accepted[fd] = address
+
+    @property
+    def connections(self) -> int:
+        """The connections the ROUTER accepted that are open, as its monitor last said."""
+        return len(self._accepted)
 
     # --- peers -----------------------------------------------------------------------------------
 
@@ -369,7 +526,7 @@ class Transport:
         self.disconnect(peer_key)
         d = _Dealer(tcp_endpoint(host, port))
         try:
-            self._open(d, peer_key)
+            descriptors.opening(lambda: self._open(d, peer_key))
         except zmq.ZMQError as exc:
             d.close()
             raise TransportError(f"cannot connect to {host}:{port}: {exc}") from None
@@ -377,8 +534,18 @@ class Transport:
         d.task = asyncio.create_task(self._watch(d, peer_key), name="dealer-monitor")
 
     def _open(self, d: _Dealer, peer_key: bytes) -> None:
+        """Make the DEALER to `peer_key` and its monitor, and dial; nothing is left open if
+        that fails (ZMQError, e.g. descriptors short: `descriptors.opening` tries again)."""
+        try:
+            self._dial(d, peer_key)
+        except zmq.ZMQError:
+            d.close()
+            raise
+
+    def _dial(self, d: _Dealer, peer_key: bytes) -> None:
         assert self._ctx is not None
         dealer = self._ctx.socket(zmq.DEALER)
+        d.socket = dealer
         dealer.linger = 0
         dealer.curve_secretkey = self.keys.secret
         dealer.curve_publickey = self.keys.public
@@ -392,7 +559,6 @@ class Transport:
         dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
         dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
         dealer.maxmsgsize = MAX_FRAME_BYTES
-        d.socket = dealer
         # a fresh inproc name each time: a closed socket's monitor endpoint may linger
         self._monitors += 1
         d.monitor = dealer.get_monitor_socket(addr=f"inproc://p2pwillow-monitor-{self._monitors}")
@@ -419,12 +585,21 @@ class Transport:
                     d.set_state(state)
                 continue
             # libzmq does not re-dial after a ZAP refusal: do it here, with a backoff, since
-            # the peer may pin our key in a moment (a lobby whose roster is on its way)
-            d.set_state(ConnectionState.REFUSED)
+            # the peer may pin our key in a moment (a lobby whose roster is on its way), or
+            # its door may be free again (a 300: busy)
+            busy = int(message["value"]) == DOOR_BUSY
+            d.set_state(ConnectionState.BUSY if busy else ConnectionState.REFUSED)
             d.refusals += 1
             await asyncio.sleep(min(REFUSED_RETRY_MAX, REFUSED_RETRY * 2 ** (d.refusals - 1)))
             d.close()
-            self._open(d, peer_key)
+            while True:
+                try:
+                    descriptors.opening(lambda: self._open(d, peer_key))
+                    break
+                except zmq.ZMQError as exc:
+                    if exc.errno not in descriptors.RUN_SHORT:
+                        raise
+                    await asyncio.sleep(REFUSED_RETRY_MAX)  # short even in the reserve
 
     def state(self, peer_key: bytes) -> ConnectionState | None:
         d = self._dealers.get(peer_key)
@@ -565,6 +740,9 @@ class Transport:
 
 
 __all__ = [
+    "DOOR_BUSY",
+    "DOOR_NO",
+    "DOOR_OK",
     "HWM",
     "ConnectionState",
     "Counters",

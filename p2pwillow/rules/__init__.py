@@ -16,7 +16,7 @@ from p2pwillow.rules.actions import (
     rows_of,
 )
 from p2pwillow.rules.betting import BetOptions, RoundState, betting_options, opener_seat
-from p2pwillow.rules.config import BettingStructure, TableConfig
+from p2pwillow.rules.config import NO_ARBITER, BettingStructure, TableConfig
 from p2pwillow.rules.decision import Decision
 from p2pwillow.rules.errors import ConfigError, IllegalAction, RulesError
 from p2pwillow.rules.events import (
@@ -69,6 +69,7 @@ from p2pwillow.rules.state import player
 __all__ = [
     "ACTION",
     "ACTIONS",
+    "NO_ARBITER",
     "TERMINAL",
     "Action",
     "ActionKind",

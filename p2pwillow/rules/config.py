@@ -20,9 +20,20 @@ MAX_HANDS = 10_000
 """The most hands a table may be set to last (SPEC 3.1)."""
 LEGACY_GAME = "weeping-willow"
 """The one game a table set up before tables named their games plays (SPEC 3.1)."""
-ADDED = {"games": (LEGACY_GAME,), "ante": 0, "hands": 0}
+NO_ARBITER = -1
+"""The `arbiter` of a table that has none (SPEC 3.14)."""
+ADDED = {
+    "games": (LEGACY_GAME,),
+    "ante": 0,
+    "hands": 0,
+    "time_bank": 0,
+    "pause_limit": 0,
+    "pauses": 0,
+    "arbiter": NO_ARBITER,
+}
 """Settings added since the first release, with the value a table without them has: a table
-config read from an older transcript plays as it did then."""
+config read from an older transcript plays as it did then (no time bank, no pause, no
+arbiter)."""
 
 
 class BettingStructure(enum.Enum):
@@ -46,6 +57,12 @@ class TableConfig:
     in whole seconds. `ante` is what each player posts before the deal in a game that takes an
     ante (Roll Your Own; Weeping Willow takes trade tokens instead). `hands` is how many hands
     the game lasts (0: until fewer than two players have chips): no hand starts after that many.
+
+    The clock's humane side (SPEC 3.14): `time_bank` is the seconds each player may add to its
+    own clock over the whole game; `pause_limit` the longest a pause lasts, in seconds, and
+    `pauses` how many times each player may pause the table in a game (either 0: no pause);
+    `arbiter` the seat, at the genesis, of the player whose rulings the table accepts
+    (NO_ARBITER: none).
     """
 
     seats: int = 10
@@ -62,6 +79,10 @@ class TableConfig:
     games: tuple[str, ...] = (LEGACY_GAME,)
     ante: int = 25
     hands: int = 0
+    time_bank: int = 120
+    pause_limit: int = 300
+    pauses: int = 3
+    arbiter: int = NO_ARBITER
 
     def __post_init__(self) -> None:
         self.validate()
@@ -96,6 +117,10 @@ class TableConfig:
             "action_clock": (1, 3600),
             "ante": (0, 10**12),
             "hands": (0, MAX_HANDS),
+            "time_bank": (0, 3600),
+            "pause_limit": (0, 3600),
+            "pauses": (0, 100),
+            "arbiter": (NO_ARBITER, MAX_SEATS - 1),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)

@@ -269,10 +269,13 @@ class Game:
         self._sit_outs.append(SitOut(p.player_id, seat, reason, self._hand_number))
         return self._players[seat]
 
-    def verify_sit_in(self, seat: int) -> None:
+    def verify_sit_in(self, seat: int, *, ruling: bool = False) -> None:
         """A seat sitting out may sit in at any time, a hand running or not (it is not in that
         hand: it plays from the next one), once a hand has started since it was made to sit
-        out, or at once if the game cannot go on without it (SPEC 3.11)."""
+        out, or at once if the game cannot go on without it (SPEC 3.11); `ruling`: the arbiter
+        sits it in, between hands, and its wait need not be over (SPEC 3.14)."""
+        if ruling:
+            self._between_hands("sit in")
         p = self.player(seat)
         if not p.sitting_out:
             raise IllegalAction(f"seat {seat} is not sitting out")
@@ -281,14 +284,14 @@ class Game:
         assert p.sat_out_after is not None
         others = sum(q.plays for q in self._players.values() if q.seat != seat)
         # SPEC 3.11: sit out at least one hand, unless the game cannot go on without the seat.
-        if self._hand_number <= p.sat_out_after and others >= 2:
+        if self._hand_number <= p.sat_out_after and others >= 2 and not ruling:
             raise IllegalAction(f"seat {seat} sits out until a hand has started without it")
 
     def can_sit_in(self, seat: int) -> bool:
         return self._can(lambda: self.verify_sit_in(seat))
 
-    def sit_in(self, seat: int) -> SeatedPlayer:
-        self.verify_sit_in(seat)
+    def sit_in(self, seat: int, *, ruling: bool = False) -> SeatedPlayer:
+        self.verify_sit_in(seat, ruling=ruling)
         self._players[seat] = replace(
             self._players[seat], sitting_out=False, sit_out_reason=None, sat_out_after=None
         )

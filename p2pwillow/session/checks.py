@@ -68,7 +68,7 @@ class Rejected(Exception):
 def check(st: SessionState, e: Entry) -> Commit:
     """The commit that applies `e` to the session, or Rejected naming why it may not (SPEC 7.1
     checks 2-4; the ledger has made check 1)."""
-    checker = CHECKS.get(e.kind)
+    checker = CHECKS.get(e.kind) or ADDED_CHECKS.get(e.kind)
     if checker is None:
         raise Rejected(ILLEGAL, f"a session does not accept {e.kind} entries")
     return checker(st, e)
@@ -243,6 +243,8 @@ def _sit_in(st: SessionState, e: Entry) -> Commit:
 def _hand_start(st: SessionState, e: Entry) -> Commit:
     body = _body(e, k.HandStart)
     _between(st, "a hand starts")
+    if st.timekeeping.end_ruled is not None:
+        raise Rejected(ILLEGAL, "the arbiter ended the game: no hand starts")
     game = st.game
     try:
         dealer = game.next_button()
@@ -900,3 +902,7 @@ CHECKS: Mapping[str, Check] = {
 }
 """The check of every entry kind a session accepts (SPEC 7.2): the plain entries of the action
 table through one check, every other kind through its own; `genesis` starts a session."""
+
+ADDED_CHECKS: dict[str, Check] = {}
+"""The checks of the kinds a module beside this one declares, registered as it is imported:
+the clock's (`timekeeping`, SPEC 3.14)."""

@@ -46,6 +46,7 @@ from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import (
+    NO_ARBITER,
     ConfigError,
     Decision,
     Game,
@@ -55,7 +56,7 @@ from p2pwillow.rules import (
     RulesError,
     TableConfig,
 )
-from p2pwillow.session import checks, schedule, steps, witness
+from p2pwillow.session import checks, schedule, steps, timekeeping, witness
 from p2pwillow.session.checks import Rejected
 from p2pwillow.session.events import (
     ChainCut,
@@ -69,7 +70,7 @@ from p2pwillow.session.pool import author_key, hand_of
 from p2pwillow.session.record import HandRecord
 from p2pwillow.session.refusal import Refusal
 from p2pwillow.session.schedule import Due, Stall, Step
-from p2pwillow.session.state import Sent, SessionState
+from p2pwillow.session.state import PauseState, Sent, SessionState
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,16 @@ def _supersedes(entry: Entry, held: Entry, ledger: Ledger, seq: int) -> bool:
 
 _SEAT_RE = re.compile(r"\bseat (\d+)('s)?")
 
-SEAT_CHANGES = frozenset({k.GameEnd.KIND, k.Leave.KIND, k.SitIn.KIND, k.Join.KIND})
+SEAT_CHANGES = frozenset(
+    {
+        k.GameEnd.KIND,
+        k.Leave.KIND,
+        k.SitIn.KIND,
+        k.Join.KIND,
+        k.RulingSitIn.KIND,
+        k.RulingEnd.KIND,
+    }
+)
 """The kinds that change who sits at the table: a next dealer holding another seat's waits
 for it before it deals (`Session.holds_seat_change`), and a live peer sends its own to every
 peer at once (SPEC 8.4, 8.9)."""
@@ -203,6 +213,14 @@ class Session:
             raise RemoteProtocolError(
                 Reason.BAD_FIELD, f"genesis config: {exc}", seq=0, kind="genesis", author=0
             ) from None
+        if config.arbiter != NO_ARBITER and config.arbiter not in body.identity_keys():
+            raise RemoteProtocolError(
+                Reason.BAD_FIELD,
+                f"genesis config: the arbiter is seat {config.arbiter}, where nobody sits",
+                seq=0,
+                kind="genesis",
+                author=genesis.author,
+            )
         game = Game(config)
         for p in body.players:
             try:
@@ -217,6 +235,7 @@ class Session:
         self._identity = identity
         self._rng = rng
         self._state = SessionState(seat, ledger, config, game)
+        self._state.timekeeping.arbiter = timekeeping.arbiter_of(self._state)
         if identity is not None and genesis.author == seat:
             self._state.signed[genesis.counter] = genesis.sig
 
@@ -579,7 +598,7 @@ class Session:
     def _adopt(self, rewound: Session, seq: int) -> Output:
         """Take the rewound state; what the cut entries carried is held again (SPEC 6.8)."""
         old = self._state
-        cut = old.ledger.entries[seq:]
+        cut = [old.ledger[i] for i in range(seq, len(old.ledger))]
         new = rewound._state
         new.forwarded = old.forwarded
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
@@ -698,6 +717,100 @@ class Session:
         players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players]
         return self._emit(k.GameEnd(players=players)) + self._auto()
 
+    # --- the clock: the time bank, the pause, the arbiter's rulings (SPEC 3.14) ----------------
+
+    def _clock_entry(self, body: Body) -> Output:
+        """Sign and send an entry about the clock, once its checks pass here (IllegalAction,
+        nothing sent, if they do not: the reason in a person's words)."""
+        st = self._state
+        me = self._me()
+        if st.ledger.hand == 0:
+            raise IllegalAction("the clock runs from the first hand on")
+        try:
+            timekeeping.verify(st, me, body)
+        except Rejected as exc:
+            raise IllegalAction(self.named(exc.detail)) from None
+        return self._emit(body) + self._auto()
+
+    def more_time(self, seconds: int | None = None) -> Output:
+        """Draw on this player's time bank: its clock at this head runs `seconds` longer
+        (by default `BANK_STEP`, or what the bank still holds). IllegalAction if the bank
+        holds too little or this seat owes no step."""
+        me = self._me()
+        left = timekeeping.bank_left(self._state, me)
+        if seconds is None:
+            seconds = min(timekeeping.BANK_STEP, left)
+        if seconds <= 0:
+            raise IllegalAction("your time bank is empty")
+        return self._clock_entry(k.TimeBank(seconds=seconds))
+
+    def pause(self, seconds: int | None = None) -> Output:
+        """Pause the table for at most `seconds` (by default the table's `pause_limit`)."""
+        limit = self._state.config.pause_limit
+        if not limit:
+            raise IllegalAction("this table does not pause")
+        return self._clock_entry(k.Pause(seconds=limit if seconds is None else seconds))
+
+    def resume(self) -> Output:
+        """Resume the paused table (the player who paused it, or the arbiter)."""
+        return self._clock_entry(k.Resume())
+
+    def rule_extend(self, seat: int, seconds: int | None = None) -> Output:
+        """The arbiter's ruling: `seat`'s clock runs `seconds` longer (by default
+        `BANK_STEP`, or what the arbiter may still add to that seat's clock)."""
+        if seconds is None:
+            seconds = min(timekeeping.BANK_STEP, timekeeping.grant_left(self._state, seat))
+        if seconds <= 0:
+            raise IllegalAction(f"the arbiter may add no more time to seat {seat}'s clock")
+        return self._clock_entry(k.RulingExtend(seat=seat, seconds=seconds))
+
+    def rule_sit_in(self, seat: int) -> Output:
+        """The arbiter's ruling, between hands: `seat` plays again from the next hand."""
+        return self._clock_entry(k.RulingSitIn(seat=seat))
+
+    def rule_end(self) -> Output:
+        """The arbiter's ruling: the game ends once no hand is running."""
+        return self._clock_entry(k.RulingEnd())
+
+    @property
+    def arbiter(self) -> int | None:
+        """The seat of the table's arbiter (SPEC 3.14); None if it has none or it left."""
+        return timekeeping.arbiter_seat(self._state)
+
+    @property
+    def paused(self) -> PauseState | None:
+        """The pause the chain holds (until a `resume`; it may have run out on the clock)."""
+        return self._state.timekeeping.paused
+
+    @property
+    def clock_stopped(self) -> bool:
+        """The table is paused on this player's clock: nobody's clock runs."""
+        st = self._state
+        return st.clock.paused(st.timekeeping.paused)
+
+    @property
+    def end_ruled(self) -> bool:
+        """The arbiter has ended the game: no hand starts any more (SPEC 3.14)."""
+        return self._state.timekeeping.end_ruled is not None
+
+    def bank_left(self, seat: int) -> int:
+        """Seconds left in `seat`'s time bank."""
+        return timekeeping.bank_left(self._state, seat)
+
+    def pauses_left(self, seat: int) -> int:
+        """Pauses `seat`'s player may still make."""
+        return timekeeping.pauses_left(self._state, seat)
+
+    def seconds_left(self, now: float | None) -> dict[int, float]:
+        """Each seat on the clock, with the seconds left on its clock at `now` (the time of
+        `handle_timer`); empty before the first hand and for an observer."""
+        return dict(timekeeping.seconds_left(self._state, now))
+
+    def paused_for(self, now: float | None) -> float | None:
+        """How long the pause has lasted at `now`, on this player's clock; None if the table
+        is not paused here."""
+        return timekeeping.paused_for(self._state, now)
+
     def _between_hands(self, what: str) -> None:
         if self._state.ended is not None:
             raise IllegalAction("the game has ended")
@@ -786,24 +899,32 @@ class Session:
         return out + self._auto()
 
     def handle_timer(self, now: float) -> Output:
-        """The player's action clock (SPEC 7.5): it restarts whenever the head changes; each
-        time another `action_clock` passes at the same head, the player votes once, accusing
-        the seats that owe a step and that it holds nothing from, or the sequencer when it
-        holds an entry that passes (which it sends to every peer again). Then the hand's
-        sequencer acts on the votes it holds (a `timeout` or an `abort`), or the seat that
-        takes over from a silent sequencer replaces it (`sequencer_change`). Time enters only
-        here, as `now` (seconds, any origin); an observer does nothing."""
+        """The player's action clock (SPEC 7.5): it measures a stretch, which restarts whenever
+        the head changes but for an entry about the clock (a draw on a time bank, a pause, a
+        resume, a ruling: SPEC 3.14), and stands still while the table is paused. Each time
+        another `action_clock` of the stretch passes (and when a seat's longer clock runs
+        out), the player votes once at the head, accusing the seats whose clocks have run out
+        that owe a step and that it holds nothing from, or the sequencer when it holds an
+        entry that passes (which it sends to every peer again). Then the hand's sequencer acts
+        on the votes it holds (a `timeout` or an `abort`), or the seat that takes over from a
+        silent sequencer replaces it (`sequencer_change`). Nothing is voted or acted on while
+        the table is paused. Time enters only here, as `now` (seconds, any origin); an
+        observer does nothing."""
         st = self._state
         if self._identity is None or st.seat is None:
             return Output()
-        clock = st.clock
-        if not clock.at(st.ledger.head_hash, now):
+        clock, tk = st.clock, st.timekeeping
+        clock.run(now, tk.paused)
+        if not clock.at(st.ledger.head_hash, carry=tk.carries) and not tk.carries:
             return Output()
-        periods = int((now - clock.since) // st.config.action_clock)
+        if clock.paused(tk.paused):
+            return self._auto()
+        periods = int(clock.elapsed // st.config.action_clock)
         out = Output()
-        if periods > clock.periods:
-            clock.periods = periods
-            out += self._vote(periods)
+        if periods > clock.periods or timekeeping.deadline_passed(st):
+            clock.periods = max(periods, clock.periods)
+            out += self._vote(clock.periods)
+            clock.voted_at = clock.elapsed
         return out + self._act_on_votes() + self._auto()
 
     def _vote(self, periods: int) -> Output:
@@ -815,7 +936,7 @@ class Session:
             return Output()  # seating has no remedy: a table that does not fill is left
         passing = [e for e in st.pool.entries() if self._counts(e) and self._passes_here(e)]
         holding = {e.author: True for e in passing}
-        seats = witness.accused(st, holding, periods)
+        seats = timekeeping.overdue(st, witness.accused(st, holding, periods))
         resend = tuple(dict.fromkeys(passing))
         if not seats:
             return Output(resend, ())
@@ -862,6 +983,8 @@ class Session:
         votes = list(st.clock.votes.values())
         if me is None or r is None or not votes or st.clock.head != st.ledger.head_hash:
             return Output()
+        if st.clock.paused(st.timekeeping.paused):
+            return Output()  # SPEC 3.14: nothing is timed out while the table is paused
         records = [witness.record_of(v) for v in sorted(votes, key=lambda v: v.voter)]
         if me != st.ledger.sequencer:
             replaced = witness.replacing(st)
@@ -908,6 +1031,7 @@ class Session:
         ledger.append(entry, checked=True)
         self._state.pool.applied(entry, ledger)
         events = commit()
+        timekeeping.applied(self._state, entry)
         self._settle_decision()
         return events
 

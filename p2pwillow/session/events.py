@@ -111,8 +111,29 @@ class ChainCut:
     seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class ClockNoted:
+    """An entry about the clock was applied (SPEC 3.14): a draw on a time bank, a pause, a
+    resume or one of the arbiter's rulings; who wrote it, the seat a ruling is about and the
+    seconds it asks for, where it has them. The verifier lists them (SPEC 7.6)."""
+
+    seq: int
+    hand: int
+    kind: str
+    author: int
+    seat: int | None
+    seconds: int | None
+
+
 SessionEvent = (
-    RulesEvent | HandStarted | CardsDealt | CardsReceived | HandClosed | EntryRefused | ChainCut
+    RulesEvent
+    | HandStarted
+    | CardsDealt
+    | CardsReceived
+    | HandClosed
+    | EntryRefused
+    | ChainCut
+    | ClockNoted
 )
 
 
@@ -157,6 +178,7 @@ __all__ = [
     "CardsDealt",
     "CardsReceived",
     "ChainCut",
+    "ClockNoted",
     "EntryRefused",
     "HandClosed",
     "HandStarted",

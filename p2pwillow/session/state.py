@@ -35,22 +35,63 @@ class Sent:
 
 @dataclass(slots=True)
 class Clock:
-    """A player's action clock and the votes it holds at one head (SPEC 7.5)."""
+    """A player's action clock and the votes it holds at one head (SPEC 7.5).
+
+    The clock measures a *stretch*: the time since the last entry that restarts it, pauses not
+    counted. Every entry restarts it but those about the clock itself (`CLOCK_KINDS`: a draw
+    on the time bank, a pause, a resume, a ruling), across which the stretch runs on; votes
+    belong to one head and start afresh at each."""
 
     head: bytes = b""
-    """The head the clock runs at; it restarts whenever the head changes."""
-    since: float = 0.0
+    """The head the votes are about; they start afresh whenever the head changes."""
     periods: int = 0
-    """Whole action clocks this player has voted for at this head."""
+    """Whole action clocks of the stretch this player has voted for at this head."""
     votes: dict[int, Vote] = field(default_factory=dict)
     """The votes held at this head, by voter (its widest)."""
+    elapsed: float = 0.0
+    """Seconds the clock has run in this stretch, pauses not counted."""
+    voted_at: float = 0.0
+    """`elapsed` when this player last looked for whom to accuse at this head."""
+    last: float | None = None
+    """The `now` of the last timer."""
+    pause_seq: int = -1
+    """The pause (the seq of its entry) this clock saw start, at `pause_since`."""
+    pause_since: float = 0.0
+    pause_over: int = -1
+    """The pause (by seq) that ran out here by itself: the clock runs again."""
 
-    def at(self, head: bytes, now: float) -> bool:
-        """Follow the head; True if the clock was already running at it."""
+    def at(self, head: bytes, *, carry: bool = False) -> bool:
+        """Follow the head; True if the clock was already at it. A new head restarts the
+        stretch unless `carry` (the head is an entry about the clock)."""
         if head == self.head:
             return True
-        self.head, self.since, self.periods, self.votes = head, now, 0, {}
+        self.head, self.periods, self.votes = head, 0, {}
+        if not carry:
+            self.elapsed = 0.0
+        self.voted_at = self.elapsed
         return False
+
+    def run(self, now: float, pause: PauseState | None) -> None:
+        """Let the clock run up to `now`, unless the table is paused (`pause`, the pause in
+        the chain): a pause this clock has not seen yet starts now, and one that has lasted
+        its seconds here is over."""
+        last = now if self.last is None else self.last
+        if pause is not None and self.pause_seq != pause.seq:
+            self.pause_seq, self.pause_since = pause.seq, now
+            last = now
+        if pause is not None and self.pause_over != pause.seq:
+            end = self.pause_since + pause.seconds
+            if now < end:
+                self.last = now
+                return
+            self.pause_over = pause.seq
+            last = max(last, end)
+        self.elapsed += max(0.0, now - last)
+        self.last = now
+
+    def paused(self, pause: PauseState | None) -> bool:
+        """The table is paused for this clock: a pause is in the chain and has not run out."""
+        return pause is not None and self.pause_over != pause.seq
 
     def hold(self, vote: Vote) -> bool:
         """Keep `vote` (its voter's widest at this head); True if it adds something."""
@@ -61,6 +102,39 @@ class Clock:
             self.votes[vote.voter] = vote
             return True
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class PauseState:
+    """The pause in the chain: who paused, the seq of its entry, its most seconds."""
+
+    seat: int
+    seq: int
+    seconds: int
+
+
+@dataclass(slots=True)
+class Timekeeping:
+    """What the chain says about the clock (SPEC 3.14): the arbiter, what each player drew on
+    its time bank, was granted by the arbiter and paused, the pause in force, and the seconds
+    each seat's clock runs longer in this stretch. Every value follows from the chain alone."""
+
+    arbiter: bytes | None = None
+    """The arbiter's identity key; None at a table without one."""
+    bank_used: dict[bytes, int] = field(default_factory=dict)
+    """Seconds each identity drew on its time bank in this game."""
+    granted: dict[bytes, int] = field(default_factory=dict)
+    """Seconds the arbiter added to each identity's clock in this game."""
+    pauses_used: dict[bytes, int] = field(default_factory=dict)
+    """Pauses each identity made in this game."""
+    paused: PauseState | None = None
+    """The pause in force: none, or until a `resume` (or, on each clock, its seconds)."""
+    extra: dict[int, int] = field(default_factory=dict)
+    """Seconds each seat's clock runs longer in this stretch (its draws, the arbiter's)."""
+    carries: bool = False
+    """The head is an entry about the clock: the stretch runs on across it."""
+    end_ruled: int | None = None
+    """The seq of the arbiter's `ruling_end`, once it is in the chain."""
 
 
 @dataclass(slots=True)
@@ -93,6 +167,8 @@ class SessionState:
     """The last hand whose result the player has seen (with `holds_results`)."""
     clock: Clock = field(default_factory=Clock)
     """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
+    timekeeping: Timekeeping = field(default_factory=Timekeeping)
+    """What the chain says about the clock: banks, pauses, the arbiter's rulings (SPEC 3.14)."""
     pool: Pool = field(default_factory=Pool)
     """Authored entries of other seats, not sequenced yet (SPEC 7.1)."""
     forwarded: set[bytes] = field(default_factory=set)
@@ -120,8 +196,10 @@ class SessionState:
         return self.ended is not None and self.ended.closed
 
     def dues(self, maker: Maker | None = None) -> tuple[Due, ...]:
-        """Every step owed now (of `maker`, if given), by the schedule (SPEC 7.4)."""
-        return dues(self.ledger, self.hand, maker, self.game, self.ended)
+        """Every step owed now (of `maker`, if given), by the schedule (SPEC 7.4). Once the
+        arbiter has ended the game no next hand is owed (SPEC 3.14)."""
+        game = None if self.timekeeping.end_ruled is not None else self.game
+        return dues(self.ledger, self.hand, maker, game, self.ended)
 
     @property
     def between_hands(self) -> bool:

@@ -5,6 +5,7 @@ any `Client` and returns when the person leaves. Does terminal I/O (through prom
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from p2pwillow.tui.layout import STYLE, build_layout
 from p2pwillow.tui.state import ScreenState
 
 __all__ = ["ClientApp", "Terminal", "run_client", "run_client_async", "shows_unicode"]
+
+COUNTDOWN_EVERY = 0.5
+"""How often the screen is drawn again while a clock counts down or the table is paused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +60,9 @@ class ClientApp:
         self.client = client
         self.state = ScreenState()
         self.state.transcript = client.transcript
+        # the clients' views count on time.monotonic (the live node's loop time)
+        self.state.clock = time.monotonic
+        self.state.wall = time.time
         self.app: Application[str] = Application(
             key_bindings=build_bindings(self.state, client, self.leave),
             style=STYLE,
@@ -100,13 +107,24 @@ class ClientApp:
             self._take()
             self.app.invalidate()
 
+    async def _count_down(self) -> None:
+        """Draw the screen again every COUNTDOWN_EVERY seconds while a clock runs on it or the
+        table is paused: the countdown moves between the client's views."""
+        while True:
+            await asyncio.sleep(COUNTDOWN_EVERY)
+            view = self.state.view
+            c = None if view is None else view.clock
+            if c is not None and c.at is not None and (c.left or c.paused):
+                self.app.invalidate()
+
     async def run(self) -> str:
         """Play until the person leaves; returns why they left. Closes the client."""
-        task = asyncio.ensure_future(self._follow())
+        tasks = [asyncio.ensure_future(self._follow()), asyncio.ensure_future(self._count_down())]
         try:
             return await self.app.run_async()
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
             await self.client.close()
 
 

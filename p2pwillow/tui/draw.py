@@ -7,7 +7,9 @@ cannot show them. Styles are class names; the application's style sheet colours 
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +29,7 @@ from p2pwillow.tui.keymap import (
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
+    MORE_TIME_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
     TRADING,
@@ -216,11 +219,16 @@ class _Canvas:
         return out
 
 
-def _seat_box(s: SeatView, view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
+def _seat_box(
+    s: SeatView, view: TableView, width: int, height: int, g: Glyphs, left: float | None = None
+) -> list[Row]:
     name_style = "class:toact" if s.to_act else ("class:you" if s.you else "class:name")
     if s.folded or not s.in_hand:
         name_style = "class:dim"
     head: Row = [("class:marker", g.marker + " ") if s.to_act else ("", "  ")]
+    if s.to_act and left is not None:
+        head.append(_countdown(left, view, g))
+        head.append(("", " "))
     head.append((name_style, s.name))
     if s.you:
         head.append(("class:you", " (you)"))
@@ -295,10 +303,17 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     return [center(r, width, g) for r in rows]
 
 
-def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]:
+def table_rows(
+    view: TableView, width: int, height: int, g: Glyphs, state: ScreenState | None = None
+) -> list[Row]:
     """The table drawn around: the player at the bottom, the others clockwise, the pot in
-    the middle."""
+    the middle; a seat whose decision the table waits for shows its clock (from `state`)."""
     canvas = _Canvas(width, height, g)
+
+    def seat_box(s: SeatView, view: TableView, w: int, h: int, g: Glyphs) -> list[Row]:
+        left = None if state is None else state.seconds_left(s.seat)
+        return _seat_box(s, view, w, h, g, left)
+
     left, top, right, bottom = _around(view)
     side = max(len(left), len(right))
     box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
@@ -306,7 +321,7 @@ def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]
     for i, s in enumerate(top):
         slot = width // max(1, len(top))
         x = i * slot + max(0, (slot - box_w) // 2)
-        for dy, r in enumerate(_seat_box(s, view, min(box_w, slot), box_h, g)):
+        for dy, r in enumerate(seat_box(s, view, min(box_w, slot), box_h, g)):
             canvas.put(x, dy, r)
     y0, y1 = box_h, height - box_h
     for column, seats in ((0, list(reversed(left))), (width - box_w, right)):
@@ -315,11 +330,11 @@ def table_rows(view: TableView, width: int, height: int, g: Glyphs) -> list[Row]
         step = max(box_h, (y1 - y0) // len(seats))
         for i, s in enumerate(seats):
             y = y0 + i * step + max(0, (step - box_h) // 2)
-            for dy, r in enumerate(_seat_box(s, view, box_w, box_h, g)):
+            for dy, r in enumerate(seat_box(s, view, box_w, box_h, g)):
                 if y + dy < y1:
                     canvas.put(column, y + dy, r)
     bx = max(0, (width - box_w) // 2)
-    for dy, r in enumerate(_seat_box(bottom, view, box_w, box_h, g)):
+    for dy, r in enumerate(seat_box(bottom, view, box_w, box_h, g)):
         canvas.put(bx, height - box_h + dy, r)
     # The felt: between the side columns, between the top and bottom rows.
     fx0 = box_w + 1 if side else 1
@@ -384,13 +399,13 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
         return seating_rows(state, view, width, height, g)
     if width >= LOG_BESIDE_WIDTH:
         lw = max(LOG_WIDTH, width // 3)
-        table = table_rows(view, width - lw - 3, height, g)
+        table = table_rows(view, width - lw - 3, height, g, state)
         log = log_rows(view, lw, height, g)
         return [[*t, ("class:dim", f" {g.v} "), *lg] for t, lg in zip(table, log, strict=True)]
     seats = len(view.seats) - 1
     needed = 3 * (2 + max(1, round(seats / 3)))
     th = min(height, max(needed, height - max(4, height // 3)))
-    table = table_rows(view, width, th, g)
+    table = table_rows(view, width, th, g, state)
     rule: Row = [("class:dim", g.h * width)]
     rest = height - th
     if rest <= 1:
@@ -443,6 +458,9 @@ def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         if state.ended is not None:
             stage = "game over"
         row.append(("class:title.text", f" · {stage}"))
+        c = view.clock
+        if c is not None and c.paused_by is not None and state.ended is None:
+            row.append(("class:title", f" PAUSED by {view.name(c.paused_by)} "))
     right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
     room = width - len(right)
     return [*fit(row, max(0, room), g), ("class:title.text", right[: max(0, width)])]
@@ -678,6 +696,72 @@ def sit_out_banner(state: ScreenState, view: TableView) -> Row:
     return [*row, *key(SIT_IN_KEY, "sits you back in")]
 
 
+# --- the clock (SPEC 3.14) ----------------------------------------------------------------------
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds left as a person reads a clock: "1:05", "0:08" (never below 0:00)."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _countdown(left: float, view: TableView, g: Glyphs) -> Frag:
+    warn = view.clock is not None and left <= view.clock.warn_at
+    return ("class:error" if warn else "class:toact", clock_text(left))
+
+
+def _since(state: ScreenState, lasted: float) -> str:
+    """Since when something that lasted `lasted` seconds began, as the time of day."""
+    if state.wall is None:
+        return ""
+    return " since " + time.strftime("%H:%M", time.localtime(state.wall() - lasted))
+
+
+def clock_row(state: ScreenState, width: int, g: Glyphs) -> Row:
+    """The clock, always in view once seated: the pause (who paused, since when, for how
+    long still, who resumes); else the player's own clock, prominent, with a warning in its
+    last seconds and the key for more time; else whose clock runs; and the pause key."""
+    view = state.view
+    if view is None or state.mode is Mode.SEATING or view.clock is None or state.ended:
+        return fit([], width, g)
+    c = view.clock
+    if c.paused_by is not None:
+        lasted = state.paused_for() or 0.0
+        who = "you" if c.paused_by == view.you else view.name(c.paused_by)
+        row: Row = [
+            ("class:title", f" PAUSED by {who}{_since(state, lasted)} "),
+            ("", f"  for {clock_text(lasted)}; the clocks run again by themselves in "),
+            ("class:strong", clock_text(c.pause_seconds - lasted)),
+        ]
+        if c.paused_by == view.you or c.you_arbiter:
+            row += [("", "  "), *key("Space", "resume")]
+        else:
+            row.append(("class:dim", f"  ({who} or the arbiter resumes)"))
+        return fit(row, width, g)
+    row = []
+    seat = state.on_the_clock()
+    left = None if seat is None else state.seconds_left(seat)
+    if seat is not None and seat == view.you and left is not None:
+        warn = left <= c.warn_at
+        style = "class:error" if warn else "class:toact"
+        row += [(style, f"{'Hurry: ' if warn else ''}your clock {clock_text(left)}"), ("", "  ")]
+        if c.bank:
+            more = f"more time (+{c.bank_step} s, {c.bank} s in your bank)"
+            row += [*key(MORE_TIME_KEY, more), ("", "  ")]
+        else:
+            row += [("class:dim", "your time bank is empty"), ("", "  ")]
+    elif seat is not None and left is not None:
+        row += [
+            ("class:toact", f"{view.name(seat)}'s clock {clock_text(left)}"),
+            ("", "  "),
+        ]
+        if c.you_arbiter:
+            row += [*key(MORE_TIME_KEY, f"more time for {view.name(seat)} (arbiter)"), ("", "  ")]
+    if view.hand_running and c.pause_limit and c.pauses:
+        row += key("Space", f"pause ({c.pauses} left)")
+    return fit(row, width, g)
+
+
 def message_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     if not state.message:
         return fit([], width, g)
@@ -733,10 +817,9 @@ HELP_TEXT = (
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
     "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
-    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit,",
-    "            [i] sit in again after sitting out",
-    "A key that is not allowed now says why in the line above the status bar.",
-    "The status bar shows the safety code and every peer's connection.",
+    "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",
+    "Clock       [m] more time, [Space] pause / resume (the arbiter: any seat's)",
+    "A key not allowed now says why; the status bar shows the code and the peers.",
 )
 
 

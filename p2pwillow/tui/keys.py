@@ -27,6 +27,8 @@ from p2pwillow.tui.keymap import (
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
+    MORE_TIME_KEY,
+    PAUSE_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
 )
@@ -175,6 +177,9 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @on("y", "n", "escape", when=m.end_asked)
     def answer_end(event: KeyPressEvent) -> None:
         if state.answer_end(yes(event)):
+            ruling = state.ruling_end()
+            if ruling is not None:
+                client.clock_move(ruling)  # every seat deals no more hands
             client.end_game()
 
     @on("y", "n", "escape", when=m.leave_asked)
@@ -215,8 +220,24 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
 
     @at_table(SIT_IN_KEY, when=m.seated, show=_TABLE)
     def sit_in(event: KeyPressEvent) -> None:
-        if state.ask_sit_in():
+        ruling = state.ruling_sit_in()
+        if ruling is not None:
+            if ruling.seat is not None:
+                client.clock_move(ruling)
+        elif state.ask_sit_in():
             client.sit_in()
+
+    @at_table(MORE_TIME_KEY, when=m.seated, show=_TABLE)
+    def more_time(event: KeyPressEvent) -> None:
+        move = state.ask_more_time()
+        if move is not None:
+            client.clock_move(move)
+
+    @at_table(PAUSE_KEY, when=m.seated, show=_TABLE)
+    def pause(event: KeyPressEvent) -> None:
+        move = state.ask_pause()
+        if move is not None:
+            client.clock_move(move)
 
     # --- the amount field ----------------------------------------------------------------------
 

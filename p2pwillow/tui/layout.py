@@ -97,6 +97,7 @@ def build_layout(state: ScreenState, g: Glyphs) -> Layout:
             _window(lambda w, h: draw.body_rows(state, w, h, g)),
             _window(lambda w, h: draw.hand_rows(state, w, g), 2),
             _window(lambda w, h: draw.action_rows(state, w, g), 3),
+            _window(lambda w, h: [draw.clock_row(state, w, g)], 1),
             _window(lambda w, h: [draw.message_row(state, w, g)], 1),
             _window(lambda w, h: [draw.status_row(state, w, g)], 1),
         ]

@@ -8,10 +8,10 @@ into decisions; it never touches the session, and the layout only draws it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from p2pwillow.client import Decision, Notice
+from p2pwillow.client import ClockMove, ClockOp, Decision, Notice
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
@@ -81,6 +81,12 @@ class ScreenState:
         self._sent_on: TableView | None = None
         self._notice_seen = 0
         self._mode_hand = -1
+        self.clock: Callable[[], float] | None = None
+        """The clock the client's views count on (the application's `time.monotonic`): the
+        screen counts each countdown down from the view's time with it. None: no countdown
+        runs between views."""
+        self.wall: Callable[[], float] | None = None
+        """The time of day, to say since when the table is paused (None: not said)."""
 
     # --- following the table -----------------------------------------------------------------
 
@@ -297,6 +303,15 @@ class ScreenState:
             self._say("the game ends after this hand" if running else "ending the game…")
         return end
 
+    def ruling_end(self) -> ClockMove | None:
+        """The arbiter who ends the game while a hand runs rules it ended (SPEC 3.14), so that
+        no seat deals another hand; None for anyone else, or between hands."""
+        view = self.view
+        c = None if view is None else view.clock
+        if view is None or c is None or not c.you_arbiter or c.end_ruled:
+            return None
+        return ClockMove(ClockOp.END) if view.hand_running else None
+
     def ask_leave(self) -> None:
         """The leave key: ask whether to leave the table between hands (or say why not)."""
         if self._no_game():
@@ -317,6 +332,98 @@ class ScreenState:
         self.sit_in_asked = True
         self._say(sitting_in(view))
         return True
+
+    # --- the clock (SPEC 3.14) -------------------------------------------------------------------
+
+    def seconds_left(self, seat: int) -> float | None:
+        """Seconds left on `seat`'s clock now (None if it does not run, or the client keeps no
+        real time); it stands still while the table is paused."""
+        view = self.view
+        c = None if view is None else view.clock
+        if c is None or c.at is None:
+            return None
+        left = c.seconds(seat)
+        if left is None or c.paused or self.clock is None:
+            return left
+        return left - (self.clock() - c.at)
+
+    def paused_for(self) -> float | None:
+        """How long the table has been paused, now (None if it is not)."""
+        view = self.view
+        c = None if view is None else view.clock
+        if c is None or c.paused_for is None:
+            return None
+        if c.at is None or self.clock is None:
+            return c.paused_for
+        return c.paused_for + max(0.0, self.clock() - c.at)
+
+    def on_the_clock(self) -> int | None:
+        """The seat whose decision the table waits for (the player's own first), if any."""
+        view = self.view
+        if view is None or not view.hand_running:
+            return None
+        deciding = [s.seat for s in view.seats if s.to_act]
+        if view.you in deciding:
+            return view.you
+        return deciding[0] if deciding else None
+
+    def ask_more_time(self) -> ClockMove | None:
+        """The more-time key: more time from the player's own bank while it decides; the
+        arbiter's ruling for the seat whose clock runs otherwise; or why not."""
+        view = self.view
+        if self._no_game() or view is None or view.clock is None:
+            return None
+        c = view.clock
+        seat = self.on_the_clock()
+        if seat is not None and seat == view.you:
+            if not c.bank:
+                self._say("your time bank is empty", error=True)
+                return None
+            self._say(f"{c.bank_step} s more on your clock ({c.bank - c.bank_step} s left)")
+            return ClockMove(ClockOp.MORE_TIME)
+        if seat is not None and c.you_arbiter:
+            self._say(f"you give {view.name(seat)} more time (the arbiter's ruling)")
+            return ClockMove(ClockOp.EXTEND, seat)
+        self._say("more time is for your own turn (your time bank)", error=True)
+        return None
+
+    def ask_pause(self) -> ClockMove | None:
+        """The pause key: pause the table, or resume it; or why not."""
+        view = self.view
+        if self._no_game() or view is None or view.clock is None:
+            return None
+        c = view.clock
+        if c.paused_by is not None:
+            if c.paused_by == view.you or c.you_arbiter:
+                self._say("resuming the table…")
+                return ClockMove(ClockOp.RESUME)
+            who = view.name(c.paused_by)
+            self._say(f"{who} paused the table: {who} or the arbiter resumes it", error=True)
+            return None
+        if not c.pause_limit:
+            self._say("this table does not pause", error=True)
+            return None
+        if not c.pauses:
+            self._say("you have made all your pauses in this game", error=True)
+            return None
+        self._say("pausing the table…")
+        return ClockMove(ClockOp.PAUSE)
+
+    def ruling_sit_in(self) -> ClockMove | None:
+        """The sit-in key for the arbiter whose own seat may not sit in: the ruling that sits
+        the first seat sitting out with chips back in (its `seat` None, and the message saying
+        why, while a hand runs); None where the key means the player's own sit-in."""
+        view = self.view
+        if view is None or view.clock is None or not view.clock.you_arbiter or view.may_sit_in:
+            return None
+        out = [s for s in view.seats if s.sitting_out and s.stack and not s.you]
+        if not out:
+            return None
+        if view.hand_running:
+            self._say(f"{out[0].name} sits back in between hands: ask again then", error=True)
+            return ClockMove(ClockOp.SIT_IN)
+        self._say(f"you sit {out[0].name} back in (the arbiter's ruling)")
+        return ClockMove(ClockOp.SIT_IN, out[0].seat)
 
     def answer_leave(self, leave: bool) -> bool:
         """The answer to "leave the table?"; True to leave."""

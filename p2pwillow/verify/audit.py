@@ -21,8 +21,9 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import MAX_LINE_BYTES
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.errors import Reason, RemoteProtocolError
+from p2pwillow.rules import NO_ARBITER
 from p2pwillow.seat import ending
-from p2pwillow.session import HandClosed, HandStarted, Session
+from p2pwillow.session import ClockNoted, HandClosed, HandStarted, Session
 from p2pwillow.verify.history import HandHistory, HandLog, with_summary
 from p2pwillow.verify.lines import Line, open_transcript, read_lines
 from p2pwillow.verify.outcome import (
@@ -98,6 +99,8 @@ class _Audit:
         self.ended_by: int | None = None
         """The seat that wrote the game's end, once it is read."""
         self.seat_log = SeatLog()
+        self.clock: list[ClockNoted] = []
+        """The entries about the clock, as they were applied (SPEC 3.14)."""
 
     def run(self, lines: Iterable[Line]) -> VerifyReport:
         try:
@@ -178,7 +181,9 @@ class _Audit:
         self.entries += 1
         self.seat_log.after(entry, events)
         for event in events:
-            if isinstance(event, HandStarted):
+            if isinstance(event, ClockNoted):
+                self.clock.append(event)
+            elif isinstance(event, HandStarted):
                 self.log = HandLog(event)
             elif isinstance(event, HandClosed):
                 assert self.log is not None
@@ -248,6 +253,8 @@ class _Audit:
             notes=notes,
             config=session.config,
             ended_by=self.ended_by,
+            arbiter=None if session.config.arbiter == NO_ARBITER else session.config.arbiter,
+            clock=tuple(self.clock),
             game_over=end is not None,
             ending=end,
         )

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 
 from p2pwillow.games import weeping_willow as ww
-from p2pwillow.rules import Announcement, TableConfig
+from p2pwillow.rules import NO_ARBITER, Announcement, TableConfig
 from p2pwillow.seat import Ending
+from p2pwillow.session import ClockNoted
 from p2pwillow.verify.history import BettingRound, HandHistory
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
 from p2pwillow.verify.seat_log import DECLINED, SIT_OUT, TIMEOUT, WITHDRAWN, SeatEvent
@@ -34,6 +35,10 @@ def _config(c: TableConfig | None) -> dict[str, object] | None:
         "max_raises": c.max_raises,
         "action_clock": c.action_clock,
         "games": list(c.games),
+        "time_bank": c.time_bank,
+        "pause_limit": c.pause_limit,
+        "pauses": c.pauses,
+        "arbiter": None if c.arbiter == NO_ARBITER else c.arbiter,
     }
 
 
@@ -128,6 +133,18 @@ def _ending(end: Ending | None) -> dict[str, object] | None:
     return {"why": end.why.value, "seat": end.seat, "text": end.text}
 
 
+def _clock(n: ClockNoted) -> dict[str, object]:
+    """One entry about the clock (SPEC 3.14): who wrote it, what it was, for whom, how long."""
+    return {
+        "hand": n.hand,
+        "line": n.seq + 1,
+        "kind": n.kind,
+        "by": n.author,
+        "seat": n.seat,
+        "seconds": n.seconds,
+    }
+
+
 def _error(e: VerifyError | None) -> dict[str, object] | None:
     if e is None:
         return None
@@ -174,6 +191,8 @@ def report_object(report: VerifyReport) -> dict[str, object]:
         "game_over": report.game_over,
         "end_reason": _ending(report.ending),
         "ended_by": report.ended_by,
+        "arbiter": report.arbiter,
+        "clock": [_clock(n) for n in report.clock],
         "notes": list(report.notes),
         "hands": [_hand(h) for h in report.hands],
     }
@@ -208,6 +227,8 @@ def bug_object(source: str, what: str) -> dict[str, object]:
         "game_over": False,
         "end_reason": None,
         "ended_by": None,
+        "arbiter": None,
+        "clock": [],
         "notes": [],
         "hands": [],
     }

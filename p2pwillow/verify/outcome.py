@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from p2pwillow.rules import TableConfig
 from p2pwillow.seat import Ending
-from p2pwillow.session import Wait
+from p2pwillow.session import ClockNoted, Wait
 from p2pwillow.verify.history import HandHistory
 
 
@@ -135,6 +135,10 @@ class VerifyReport:
     JSON report); None while it goes on."""
     ended_by: int | None = None
     """The seat that wrote the game's end (`game_end`, SPEC 7.3), if the transcript has one."""
+    arbiter: int | None = None
+    """The arbiter's seat at the genesis (SPEC 3.14); None at a table without one."""
+    clock: tuple[ClockNoted, ...] = ()
+    """Every draw on a time bank, pause, resume and ruling of the arbiter, in order."""
 
     @property
     def valid(self) -> bool:

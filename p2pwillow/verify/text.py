@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from p2pwillow.cards import Card
 from p2pwillow.rules import Announcement, BettingStructure, Phase, TableConfig
-from p2pwillow.session import Wait
+from p2pwillow.session import ClockNoted, Wait
 from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
 from p2pwillow.verify.outcome import Verdict, VerifyReport
 from p2pwillow.verify.seat_log import (
@@ -279,6 +279,46 @@ def seat_event_text(e: SeatEvent, name: Callable[[int], str]) -> str:
     return f"{who}: {e.kind}"
 
 
+# --- the clock and the arbiter (SPEC 3.14) -------------------------------------------------------
+
+
+def _clock_line(n: ClockNoted, name: Callable[[int], str]) -> str:
+    who = name(n.author)
+    if n.kind == "time_bank":
+        return f"{who} took {n.seconds} s more from their time bank"
+    if n.kind == "pause":
+        return f"{who} paused the table (for at most {n.seconds} s)"
+    if n.kind == "resume":
+        return f"{who} resumed the table"
+    seat = "" if n.seat is None else name(n.seat)
+    if n.kind == "ruling_extend":
+        return f"the arbiter, {who}, gave {seat} {n.seconds} s more"
+    if n.kind == "ruling_sit_in":
+        return f"the arbiter, {who}, sat {seat} back in"
+    return f"the arbiter, {who}, ended the game: no hand started after it"
+
+
+def clock_texts(report: VerifyReport) -> list[str]:
+    """Who the arbiter is, and every draw on a time bank, pause, resume and ruling, each with
+    its hand and line: the signed entries about the clock (time itself is not in the
+    transcript)."""
+    c = report.config
+    if not report.clock and report.arbiter is None:
+        return []
+    out = ["The clock and the arbiter:"]
+    if report.arbiter is not None:
+        out.append(f"  The arbiter is {report.name(report.arbiter)}.")
+    if c is not None and (c.time_bank or c.pause_limit):
+        out.append(
+            f"  Each player had {c.time_bank} s in their time bank and "
+            f"{_plural(c.pauses if c.pause_limit else 0, 'pause')} of at most "
+            f"{c.pause_limit} s."
+        )
+    for n in report.clock:
+        out.append(f"  hand {n.hand}, line {n.seq + 1}: {_clock_line(n, report.name)}")
+    return out
+
+
 # --- the end -----------------------------------------------------------------------------------
 
 
@@ -427,6 +467,10 @@ def report_text(report: VerifyReport, *, unicode: bool = False, legend: bool = T
     for h in report.hands:
         out.append("")
         out += hand_text(h, report.name, card)
+    clock = clock_texts(report)
+    if clock:
+        out.append("")
+        out += clock
     out.append("")
     out += _stacks(report)
     out += [f"Note: {n}" for n in report.notes]
@@ -461,6 +505,7 @@ def report_brief(report: VerifyReport) -> str:
 __all__ = [
     "LEGEND",
     "PROOF_NAMES",
+    "clock_texts",
     "hand_text",
     "missing_texts",
     "not_closed_reason",

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 from lan import Lan
-from willow import ENV, bot, finished, host, same_valid_game
+from willow import DEEP, ENV, bot, finished, host, same_valid_game
 
 HERE = Path(__file__).resolve().parent
 HANDS = 5
 PLAYERS = 4
-STACK = 1000
+STACK = DEEP
 DEADLINE = 150.0
 """Seconds for a whole game (five hands of four processes on a loaded machine)."""
 

@@ -17,19 +17,39 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = {"PYTHONPATH": str(ROOT)}
 SAMPLES = "60"
 WILLOW = [sys.executable, "-m", "p2pwillow"]
+HELD_WILLOW = ROOT / "tests" / "net" / "held_willow.py"
+DEEP = 20000
+"""The stack of the LAN games: a seat loses at most about 2,000 chips a hand (no ante; five
+betting rounds of a bet and three raises of at most 100, and its trade tokens), so no seat of
+these games of at most ten hands is left without chips (it would sit out) and no game ends
+with one seat holding them all before its hands are played; with a thousand, one hand can."""
 
 Event = dict[str, Any]
 
 
+def willow(gate: Path | None) -> list[str]:
+    """`willow` as this checkout runs it; with `gate`, its bot holds its decisions while that
+    file exists and it deals patiently (tests/net/held_willow.py)."""
+    return WILLOW if gate is None else [sys.executable, str(HELD_WILLOW), str(gate)]
+
+
 def host(
-    laptop: Laptop, tmp: Path, *, hands: int, seats: int, clock: int = 30, start_with: int = 0
+    laptop: Laptop,
+    tmp: Path,
+    *,
+    hands: int,
+    seats: int,
+    clock: int = 30,
+    start_with: int = 0,
+    gate: Path | None = None,
 ) -> tuple[Proc, str]:
-    """`willow host --auto` on `laptop`, its files under tmp/host; the process and its code.
-    With `start_with`, the game starts once that many are seated (`--start-with`)."""
+    """`willow host --auto` on `laptop`, its files under tmp/host, DEEP stacks; the process
+    and its code. With `start_with`, the game starts once that many are seated
+    (`--start-with`)."""
     early = ["--start-with", str(start_with)] if start_with else []
     proc = laptop.run(
-        [*WILLOW, "host", "--auto", "--hands", str(hands), "--seats", str(seats), *early,
-         "--clock", str(clock), "--name", "Ann", "--samples", SAMPLES,
+        [*willow(gate), "host", "--auto", "--hands", str(hands), "--seats", str(seats), *early,
+         "--clock", str(clock), "--stack", str(DEEP), "--name", "Ann", "--samples", SAMPLES,
          "--address", laptop.address, "--home", str(tmp / "host"),
          "--events", str(tmp / "host-events.jsonl")],
         name="host", env=ENV,
@@ -38,11 +58,11 @@ def host(
     return proc, line.split()[-1]
 
 
-def bot(laptop: Laptop, tmp: Path, n: int, code: str | None) -> Proc:
+def bot(laptop: Laptop, tmp: Path, n: int, code: str | None, *, gate: Path | None = None) -> Proc:
     """`willow bot` on `laptop` (by its join code, or finding the table), files under tmp/botN."""
     join = [] if code is None else ["--join", code]
     return laptop.run(
-        [*WILLOW, "bot", *join, "--samples", SAMPLES, "--home", str(tmp / f"bot{n}"),
+        [*willow(gate), "bot", *join, "--samples", SAMPLES, "--home", str(tmp / f"bot{n}"),
          "--events", str(tmp / f"bot{n}-events.jsonl")],
         name=f"bot{n}", env=ENV,
     )  # fmt: skip

@@ -176,6 +176,12 @@ def sample_bodies() -> dict[str, Body]:
         ),
         k.Reveal(card=0, share=hexs("r", 33), proof=hexs("dleq", 64)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
+        k.TimeBank(seconds=30),
+        k.Pause(seconds=300),
+        k.Resume(),
+        k.RulingExtend(seat=2, seconds=30),
+        k.RulingSitIn(seat=3),
+        k.RulingEnd(),
         k.AnnounceGame(
             game="weeping-willow",
             description=hexs("spec", 32),

@@ -12,14 +12,25 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import DEADLINE, Table, entries, play_all, transcript
+import pytest
+from live_helpers import (
+    DEADLINE,
+    Table,
+    caught_up,
+    deep,
+    entries,
+    patient_dealers,
+    play_all,
+    transcript,
+    until,
+)
 from test_door import short_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import LAYOUT, SEATING, answer_keys, terminal
+from witness import Witness
 
 from p2pwillow.ledger import kinds as k
-from p2pwillow.rules import TableConfig
 from p2pwillow.verify import verify_transcript
 
 WATCHING = "watching: you take seat 3 from the next hand"
@@ -29,14 +40,18 @@ def other_than(text: str) -> Callable[[str], bool]:
     return lambda shown: shown != text
 
 
-def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path) -> None:
+def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
+    # its join, written once it sees a hand end, reaches the sequencer before the next deal
+    patient_dealers(monkeypatch)
+
     async def main() -> list[str]:
         at_host: list[dict[str, object]] = []
-        table = Table(tmp_path, players=3, hands=3, config=TableConfig(seats=4))
+        table = Table(tmp_path, players=3, hands=3, config=deep(seats=4), witness=witness)
         go = threading.Event()
         nodes = await short_table(table, 2, at_host, go)
-        while not any(e["event"] == "dealt" for e in at_host):
-            await asyncio.sleep(0.02)
+        await until(lambda: any(e["event"] == "dealt" for e in at_host), "hand 1 dealt")
         lobby = table.guest(3, ["Dee"])
         seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
         late = table.node(3, seating, lobby, person=True)
@@ -45,7 +60,8 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
         seen: list[str] = []
         async with terminal(late, 30, 100) as t:
             text = await t.wait_for(WATCHING)
-            go.set()  # hand 1 goes on once the newcomer watches it
+            await caught_up(table, 3, nodes[0])
+            go.set()  # hand 1 goes on once the newcomer watches it, caught up
             seen.append(text)
             assert SEATING not in text, "a newcomer is not asked about the genesis's code"
             assert "Dee (you)" not in text

@@ -18,6 +18,12 @@ from p2pwillow.verify import verify_file
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 DEADLINE = 90.0
+DEEP = 20000
+"""The stack of a game whose hands must all be played by the seats that should play them: a
+seat loses at most about 2,000 chips a hand (no ante; five betting rounds of a bet and three
+raises of at most 100, and its trade tokens), so these games of at most eight hands never
+leave a seat without chips (it would sit out, SPEC 3.11) or end with one seat holding all of
+them; with the default thousand, one hand can."""
 
 
 def _env() -> dict[str, str]:
@@ -44,9 +50,18 @@ def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
     return lines[0]
 
 
-def start(*args: str) -> subprocess.Popen[str]:
+HELD_WILLOW = Path(__file__).with_name("held_willow.py")
+
+
+def start(*args: str, gate: Path | None = None) -> subprocess.Popen[str]:
+    """`willow ARGS` as a process of its own, its output read through a pipe; with `gate`,
+    its bot holds its decisions while that file exists and it deals patiently
+    (held_willow.py)."""
+    command = [sys.executable, "-m", "p2pwillow"]
+    if gate is not None:
+        command = [sys.executable, str(HELD_WILLOW), str(gate)]
     return subprocess.Popen(
-        [sys.executable, "-m", "p2pwillow", *args],
+        [*command, *args],
         env=_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -102,7 +117,8 @@ def test_a_bot_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None
     (exit 0); the host and the other bots play the game's four hands without it."""
     home = str(tmp_path / "host")
     host = ["--auto", "--hands", "4", "--seats", "4", "--name", "Ann", "--samples", "40",
-            "--address", LOOPBACK, "--no-advertise", "--home", home]  # fmt: skip
+            "--address", LOOPBACK, "--no-advertise", "--home", home,
+            "--stack", str(DEEP)]  # fmt: skip
 
     def bots(code: str) -> list[list[str]]:
         join = ["bot", "--join", code, "--samples", "40", "--address", LOOPBACK]

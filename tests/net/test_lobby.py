@@ -14,6 +14,7 @@ import pytest
 from live_helpers import DEADLINE, LOOPBACK, Table, close_all, finish, node_keys, play_game
 
 from p2pwillow.ledger.canonical import dump_checked
+from p2pwillow.ledger.kinds import Genesis
 from p2pwillow.ledger.schema import schema_text
 from p2pwillow.net.discovery import JoinCode
 from p2pwillow.net.errors import WireError, WireReason
@@ -266,3 +267,31 @@ def test_lobby_messages_and_their_schemas_agree(tmp_path: Path) -> None:
     assert not jsonschema.Draft202012Validator(lobby_schemas()["refused"]).is_valid(bad)
     with pytest.raises(WireError):
         decode_lobby(LobbyFrame("refused", dump_checked(bad)))
+
+
+def test_the_host_names_another_player_the_arbiter(tmp_path: Path) -> None:
+    """`willow host --arbiter NAME` (SPEC 3.14): the genesis every node holds names the seat of
+    the player so called."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=1, config=TableConfig(seats=3), arbiter="bot 2")
+        nodes = await play_game(table)
+        try:
+            for node in nodes:
+                genesis = node.seating.genesis.body
+                assert isinstance(genesis, Genesis)
+                seat = TableConfig.from_dict(genesis.config).arbiter
+                assert node.seating.roster.players[seat].name == "bot 2"
+        finally:
+            await close_all(nodes)
+
+    asyncio.run(main())
+
+
+def test_a_host_naming_nobody_at_the_table_stays_the_arbiter(tmp_path: Path) -> None:
+    plan = TablePlan("t", TableConfig(seats=3, arbiter=0), arbiter="Zed")
+    heard: list[str] = []
+    host = HostLobby(node_keys(0), "Ann", plan, address=LOOPBACK, say=heard.append)
+    host._name_arbiter()
+    assert host.plan.config.arbiter == 0
+    assert heard == ["nobody called 'Zed' sits at the table: you are its arbiter"]

@@ -12,18 +12,30 @@ import time
 from pathlib import Path
 
 import pytest
-from live_helpers import DEADLINE, SAMPLES, Table, close_all, finish, play_game
+from live_helpers import (
+    DEADLINE,
+    DEEP,
+    SAMPLES,
+    HeldLink,
+    Table,
+    close_all,
+    deep,
+    finish,
+    patient_dealers,
+    play_game,
+    until,
+)
+from witness import Witness
 
 from p2pwillow.client import Client, Decision
-from p2pwillow.crypto.group import G, Point, scalar_from_bytes
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.keeping import GameFiles
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry, decode_entry, entry_from_json
 from p2pwillow.net.lobby import GuestLobby, HostLobby
-from p2pwillow.net.node import HAND_SECRET, BotSeat, Node, NodeError, _Play
+from p2pwillow.net.node import BotSeat, Node, NodeError, _Play
 from p2pwillow.net.wire import AuthoredFrame, EntriesFrame, encode_frame
-from p2pwillow.rules import ActionKind, TableConfig
+from p2pwillow.rules import ActionKind
 from p2pwillow.session import Session
 from p2pwillow.store import Store
 from p2pwillow.table import Decider
@@ -62,30 +74,21 @@ def test_four_nodes_play_two_hands_and_keep_everything_on_disk(tmp_path: Path) -
         return nodes
 
     nodes = asyncio.run(main())
-    assert_same_valid_game(nodes, hands=2, chips=4000)
+    assert_same_valid_game(nodes, hands=2, chips=4 * DEEP)
     assert {n.safety_code for n in nodes} == {nodes[0].safety_code}
     assert all(n.over_reason == "the game is over: 2 hands played" for n in nodes)
     chain = entries(nodes[0])
     for node in nodes:
         store = node.store
         mine = [e for e in chain if e.author == node.seat]
-        # the last hand this seat played (on a loaded machine a slow seat may be timed out
-        # and sit a hand out)
-        last_hand = max(e.hand for e in mine if isinstance(e.body, k.HandKey))
         # every entry in this seat's name is in its log of what it signed (which also holds
         # decisions the dealer refused: signed, never sequenced)
         signed = store.signed(node.game)
         assert {e.sig for e in mine} <= {a.sig for a in signed.entries}
         assert all(a.author == node.seat for a in signed.entries)
         signed.close()
-        # the last hand's secret x is on disk, and x*G is the hand key the seat published
-        secret = store.load_secret(node.game, last_hand, HAND_SECRET)
-        assert secret is not None
-        [key] = [e for e in mine if e.hand == last_hand and isinstance(e.body, k.HandKey)]
-        assert isinstance(key.body, k.HandKey)
-        assert G.mul_secret(scalar_from_bytes(secret)) == Point.decode_hex(key.body.key)
-        # the secrets of hands signed by everyone are gone
-        assert [h for h, _ in store.secrets(node.game)] == [last_hand]
+        # the game is over: no hand's secret is left in the store (SPEC 8.9)
+        assert list(store.secrets(node.game)) == []
         assert store.load_table(node.game) == node.seating.encode()
     for hand in (1, 2):
         for name in ("hand_start", "dealt", "hand_end"):
@@ -153,7 +156,7 @@ def test_a_person_plays_through_the_client_protocol(tmp_path: Path) -> None:
                 await _until(person, lambda v, was=view: v is not was, "the next view")
         assert decided >= 3  # the announcement, the layout, a betting decision at least
         await finish(nodes)
-        assert_same_valid_game(nodes, hands=1, chips=3000)
+        assert_same_valid_game(nodes, hands=1, chips=3 * DEEP)
 
     asyncio.run(main())
 
@@ -203,7 +206,7 @@ def test_garbage_from_a_seated_peer_changes_nothing(tmp_path: Path) -> None:
             for data in garbage * 5:
                 sender.transport.send(node.transport.keys.public, data)
         await finish(nodes)
-        assert_same_valid_game(nodes, hands=2, chips=3000)
+        assert_same_valid_game(nodes, hands=2, chips=3 * DEEP)
         for node in nodes[:2]:
             assert node.traffic.bad_frames >= 10, node.traffic
         for node in nodes:
@@ -318,13 +321,17 @@ class _AwayForHandOne(BotSeat):
         return decide
 
 
-def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
+def test_a_bot_timed_out_sits_in_again_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
     """A bot seat folded for stalling sits out a hand, then its node writes its `sit_in`
     and it plays again (SPEC 3.11): a seat is not left out for good while its node runs."""
+    patient_dealers(monkeypatch)
 
     async def main() -> list[Node]:
-        config = TableConfig(seats=3, action_clock=1)
-        table = Table(tmp_path, players=3, hands=4, config=config)
+        # a clock the away seat overruns, and the others, proving on a loaded machine, do not
+        config = deep(seats=3, action_clock=3)
+        table = Table(tmp_path, players=3, hands=4, config=config, witness=witness)
         await table.open()
         assert table.host is not None
         lobbies: list[HostLobby | GuestLobby] = [table.host, table.guest(1), table.guest(2)]
@@ -343,7 +350,7 @@ def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
 
     nodes = asyncio.run(main())
     away = nodes[1].seat
-    assert_same_valid_game(nodes, hands=4, chips=3000)
+    assert_same_valid_game(nodes, hands=4, chips=3 * DEEP)
     chain = entries(nodes[0])
     timed_out = {s for e in chain if isinstance(e.body, k.Timeout) for s in e.body.seats}
     assert away in timed_out, "the others timed it out"
@@ -354,3 +361,52 @@ def test_a_bot_timed_out_sits_in_again_by_itself(tmp_path: Path) -> None:
     starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
     assert away not in {p.seat for p in starts[2].players}, "it sat out hand 2"
     assert away in {p.seat for p in starts[after + 1].players}, "and plays again"
+
+
+def test_a_persons_sit_in_the_sequencer_refused_is_written_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
+    """A person's seat that does not answer in hand 1 is timed out and sits out hand 2; the
+    person asks to play again, and its `sit_in`, written after hand 2, is held on its way (a
+    slow link) until every seat is in hand 3: the sequencer does not place it. The person's
+    wish lasts until the seat plays, so its node writes the sit_in again after hand 3, and
+    the seat is dealt hand 4 (SPEC 3.11, 8.9)."""
+    patient_dealers(monkeypatch)
+
+    async def main() -> tuple[list[Node], int]:
+        config = deep(seats=3, action_clock=3)
+        table = Table(tmp_path, players=3, hands=4, config=config, witness=witness)
+        nodes = await play_game(table, person=1)
+        person = nodes[1]
+        link = HeldLink(monkeypatch, person.transport, k.SitIn.KIND)
+        person.confirm_seat(True)
+        await _until(person, lambda v: v.may_sit_in, "timed out and sitting out")
+        person.sit_in()
+        await until(lambda: bool(link.held), "the sit_in written")
+        written = person.hands_played
+        await until(
+            lambda: all(n.hands_played > written or n.over for n in nodes), "every seat in hand 3"
+        )
+        link.release()  # late: a hand runs now
+        person.next_hand()  # (its deal, when it comes)
+        while not person.over:  # the person plays along once dealt in again
+            view = await _until(
+                person, lambda v: person.over or (v.decision_due and not person.busy), "a turn"
+            )
+            decision = None if person.over else _decision(view)
+            if decision is not None:
+                person.decide(decision)
+                await _until(person, lambda v, was=view: v is not was, "the next view")
+        await finish(nodes)
+        return nodes, written
+
+    nodes, written = asyncio.run(main())
+    person = nodes[1]
+    assert written == 2, "its sit_in was written after hand 2"
+    assert_same_valid_game(nodes, hands=4, chips=3 * DEEP)
+    chain = entries(nodes[0])
+    [sat_in] = [e for e in chain if e.kind == "sit_in"]
+    assert sat_in.author == person.seat and sat_in.hand == 3, "placed after the hand that beat it"
+    starts = {e.hand: e.body for e in chain if isinstance(e.body, k.HandStart)}
+    assert person.seat not in {p.seat for p in starts[3].players}
+    assert person.seat in {p.seat for p in starts[4].players}, "it plays again"

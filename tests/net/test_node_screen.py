@@ -10,14 +10,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from live_helpers import Table, finish, play_game
+import pytest
+from live_helpers import Table, deep, finish, patient_dealers, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 from tui_screen import ANNOUNCE, LAYOUT, SEATING, answer_keys, terminal
+from witness import Witness
 
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.ledger.kinds import HandStart, Timeout
-from p2pwillow.rules import SitOutReason, TableConfig
+from p2pwillow.rules import SitOutReason
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
 from p2pwillow.view import SIT_OUT_WHY
 
@@ -28,9 +30,11 @@ def _other_than(text: str) -> Callable[[str], bool]:
     return lambda shown: shown != text
 
 
-def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> None:
+def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(
+    tmp_path: Path, witness: Witness
+) -> None:
     async def main() -> None:
-        nodes = await play_game(Table(tmp_path, players=3, hands=1), person=0)
+        nodes = await play_game(Table(tmp_path, players=3, hands=1, witness=witness), person=0)
         host = nodes[0]
         async with terminal(host, 30, 100) as t:
             text = await t.wait_for(SEATING)
@@ -63,11 +67,11 @@ def test_a_person_plays_a_hand_on_the_screen_of_a_live_node(tmp_path: Path) -> N
 
 
 def test_the_person_ends_the_game_during_a_hand_and_every_node_stops_after_it(
-    tmp_path: Path,
+    tmp_path: Path, witness: Witness
 ) -> None:
     async def main() -> None:
         # no hand limit: the game goes on until the person ends it; a bot deals hand 2
-        nodes = await play_game(Table(tmp_path, players=3, hands=0), person=0)
+        nodes = await play_game(Table(tmp_path, players=3, hands=0, witness=witness), person=0)
         host = nodes[0]
         async with terminal(host, 30, 100) as t:
             await t.wait_for(SEATING)
@@ -108,14 +112,18 @@ def test_the_person_ends_the_game_during_a_hand_and_every_node_stops_after_it(
     asyncio.run(main())
 
 
-def test_a_person_timed_out_sits_in_again_with_the_key(tmp_path: Path) -> None:
+def test_a_person_timed_out_sits_in_again_with_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
+) -> None:
     """The person does not answer in hand 1: the other nodes' votes time it out, it folds
     and sits out hand 2; its screen offers the sit-in key, the person presses it, and its
     node writes the seat's `sit_in` (during hand 2: it plays from hand 3; SPEC 3.11, 7.5)."""
+    patient_dealers(monkeypatch)
 
     async def main() -> None:
-        config = TableConfig(seats=3, action_clock=1)
-        table = Table(tmp_path, players=3, hands=4, config=config)
+        # a clock the person overruns, and the bots, proving on a loaded machine, do not
+        config = deep(seats=3, action_clock=3)
+        table = Table(tmp_path, players=3, hands=4, config=config, witness=witness)
         nodes = await play_game(table, person=1)
         person = nodes[1]
         async with terminal(person, 30, 100) as t:
@@ -160,7 +168,7 @@ def test_a_person_timed_out_sits_in_again_with_the_key(tmp_path: Path) -> None:
         start = next(e for e in after if e.kind == "hand_start")
         assert isinstance(start.body, HandStart)
         # it is dealt in again, unless the clock timed it out again before that hand began: its
-        # deal may come at once, and the person has the table's clock, one second, to start it
+        # deal may come at once, and the person has the table's clock, three seconds, to start it
         again = [e.body for e in after[: start.seq - sat_in.seq - 1] if isinstance(e.body, Timeout)]
         timed_out = any(person.seat in t.seats for t in again)
         assert timed_out or person.seat in {p.seat for p in start.body.players}, "it sat in again"

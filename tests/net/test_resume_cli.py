@@ -5,16 +5,22 @@ does not hold the seat, no game at all. Each is one line, exit 19, and nothing o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_live_cli import LOOPBACK, _env, host_and_guests, one_line, willow
+
+from p2pwillow.crypto.group import G, L, Point
 
 STORE_FAILURE = 19
 
@@ -25,9 +31,36 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
+def _snapshot_mid_hand(home: Path, into: Path, done: threading.Event) -> None:
+    """Copy `home` (a live host's store) into `into` once it holds the secret of hand 1 and
+    the transcript holds the host's own hand key of hand 1: a store as a crash mid-hand would
+    leave it. Copied again if the copy does not show both (the node wrote meanwhile)."""
+    while not done.is_set():
+        secrets = list(home.glob("data/games/*/secrets/1-hand-key.json"))
+        if secrets and _holds_own_hand_key(secrets[0].parent.parent / "transcript.jsonl"):
+            shutil.rmtree(into, ignore_errors=True)
+            with contextlib.suppress(OSError, shutil.Error):
+                shutil.copytree(home, into)
+                copied = list(into.glob("data/games/*/secrets/1-hand-key.json"))
+                if copied and _holds_own_hand_key(copied[0].parent.parent / "transcript.jsonl"):
+                    return
+        time.sleep(0.002)
+
+
+def _holds_own_hand_key(transcript: Path) -> bool:
+    with contextlib.suppress(OSError):
+        for line in transcript.read_bytes().splitlines():
+            with contextlib.suppress(ValueError):
+                e = json.loads(line)
+                if e["kind"] == "hand_key" and e["author"] == 0 and e["hand"] == 1:
+                    return True
+    return False
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The stores of a finished game of two: host/ and bot/."""
+    """The stores of a finished game of two: host/ and bot/; and mid/, a copy of the host's
+    store taken while hand 1 ran (its secret of hand 1 on disk)."""
     tmp = tmp_path_factory.mktemp("played")
     host = ["--auto", "--hands", "1", "--seats", "2", "--samples", "30",
             "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host")]  # fmt: skip
@@ -36,7 +69,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         join = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]
         return [[*join, "--home", str(tmp / "bot")]]
 
-    codes, outputs = host_and_guests(host, guest)
+    done = threading.Event()
+    watcher = threading.Thread(
+        target=_snapshot_mid_hand, args=(tmp / "host", tmp / "mid", done), daemon=True
+    )
+    watcher.start()
+    try:
+        codes, outputs = host_and_guests(host, guest)
+    finally:
+        done.set()
+        watcher.join()
     assert codes == [0, 0], outputs
     yield tmp
 
@@ -154,8 +196,11 @@ def test_a_tampered_table_file(played: Path, tmp_path: Path, where: str) -> None
 
 
 def _mid_hand(played: Path, tmp: Path) -> tuple[Path, Path]:
-    """The host's store cut back to just after its own hand key in hand 1; its secret file."""
-    home = _unfinished(played, tmp)
+    """The host's store as taken while hand 1 ran, cut back to just after its own hand key in
+    hand 1 (as after a crash there); its secret file."""
+    home = tmp / "host"
+    assert (played / "mid").is_dir(), "the host's store was never seen mid-hand"
+    shutil.copytree(played / "mid", home)
     transcript = _game(home) / "transcript.jsonl"
     lines = transcript.read_bytes().splitlines(keepends=True)
     n = next(
@@ -172,7 +217,9 @@ def test_a_missing_hand_secret(played: Path, tmp_path: Path) -> None:
     home, secret = _mid_hand(played, tmp_path)
     secret.unlink()
     line = _refused(home, "host", "--auto")
-    assert line == "willow host: the secret of hand 1 is not in the store"
+    assert line == (
+        f"willow host: the secret of hand 1 is not in the store (removed from {secret.parent})"
+    )
 
 
 def test_a_hand_secret_that_does_not_open_the_hand_key(played: Path, tmp_path: Path) -> None:
@@ -204,3 +251,92 @@ def test_a_bot_without_a_home_looks_in_every_bot_store(played: Path, tmp_path: P
     line = one_line(result, STORE_FAILURE)
     assert "this store's identity does not hold seat 0 of that game" in line
     assert _files(root) == before
+
+
+HEX_32 = rb"(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])"
+
+
+def _hand_keys(transcript: Path, seat: int) -> list[Point]:
+    keys = []
+    for line in transcript.read_bytes().splitlines():
+        e = json.loads(line)
+        if e["kind"] == "hand_key" and e["author"] == seat:
+            keys.append(Point.decode_hex(e["body"]["key"]))
+    return keys
+
+
+def _scalars_in(root: Path) -> set[int]:
+    """Every 32-byte value written in hex anywhere in the store's files (every file of the
+    store is text): what could be a hand's secret x (SPEC 5.2)."""
+    found: set[int] = set()
+    for path in root.rglob("*"):
+        if path.is_file():
+            for token in re.findall(HEX_32, path.read_bytes()):
+                found.add(int(token, 16))
+    return {x for x in found if 0 < x < L}
+
+
+@pytest.mark.parametrize("who, seat", [("host", 0), ("bot", 1)])
+def test_a_finished_game_keeps_no_secret_that_opens_a_card(
+    played: Path, who: str, seat: int
+) -> None:
+    """After the game, nothing in a player's store opens a hand key of its own: the cards it
+    never showed stay closed to whoever reads its disk (SPEC 5.10, 8.9)."""
+    home = played / who
+    game = _game(home)
+    assert not list(game.glob("secrets/*")), "no secret file is left"
+    keys = _hand_keys(game / "transcript.jsonl", seat)
+    assert keys, "it played a hand"
+    for x in _scalars_in(home):
+        assert G.mul_secret(x) not in keys, "a value in the store opens a hand key"
+
+
+def test_the_mid_hand_copy_held_a_secret_that_opens_the_hand_key(played: Path) -> None:
+    """The check above can fail: while the hand ran, the store held the x of its hand key."""
+    game = _game(played / "mid")
+    keys = _hand_keys(game / "transcript.jsonl", 0)
+    assert any(G.mul_secret(x) in keys for x in _scalars_in(played / "mid"))
+
+
+def test_resuming_a_finished_game_erases_a_secret_left_behind(played: Path, tmp_path: Path) -> None:
+    home = tmp_path / "host"
+    shutil.copytree(played / "host", home)
+    left = _game(home) / "secrets"
+    left.mkdir(exist_ok=True)
+    shutil.copy(next((_game(played / "mid") / "secrets").glob("1-*.json")), left)
+    result = willow("host", "--auto", "--resume", "--home", str(home), timeout=60)
+    assert one_line(result, STORE_FAILURE).startswith("willow host: nothing to resume")
+    assert not list(left.iterdir())
+
+
+def test_a_transcript_cut_at_a_line_names_the_cut(played: Path, tmp_path: Path) -> None:
+    """Cut back to the host's hand key of hand 1 (whose secret was erased once the hand was
+    over): the transcript lost its end, and the message says so, not that a secret is lost."""
+    home = _unfinished(played, tmp_path)
+    transcript = _game(home) / "transcript.jsonl"
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    n = next(
+        n
+        for n, line in enumerate(lines)
+        if (e := json.loads(line))["kind"] == "hand_key" and e["author"] == 0 and e["hand"] == 1
+    )
+    transcript.write_bytes(b"".join(lines[: n + 1]))
+    line = _refused(home, "host", "--auto")
+    assert line.startswith(
+        f"willow host: {transcript} was cut: it ends at entry {n} in hand 1, but "
+        f"{_game(home) / 'signed.jsonl'} holds entries this seat signed after it"
+    ), line
+
+
+def test_a_damaged_log_of_signed_entries_is_named(played: Path, tmp_path: Path) -> None:
+    home = _unfinished(played, tmp_path)
+    log = _game(home) / "signed.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    n = next(n for n, line in enumerate(lines) if json.loads(line)["kind"] == "hand_key")
+    entry = json.loads(lines[n])
+    entry["sig"] = _flip(entry["sig"])  # still a signature's shape, no longer the one sent
+    lines[n] = json.dumps(entry, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+    log.write_bytes(b"".join(lines))
+    line = _refused(home, "host", "--auto")
+    assert line.startswith(f"willow host: {log} is damaged: it holds another entry for counter ")
+    assert line.endswith("; it is kept as it is")

@@ -10,13 +10,16 @@ from pathlib import Path
 import pytest
 from live_helpers import (
     DEADLINE,
+    DEEP,
     HeldLink,
     Table,
     close_all,
     entries,
     play_game,
     transcript,
+    until,
 )
+from witness import Witness
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.net.node import Node, NodeError
@@ -26,7 +29,7 @@ from p2pwillow.verify import verify_transcript
 LEAVER = 2
 
 
-def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path, witness: Witness) -> None:
     """Three bots and a bot that leaves after its second hand: it writes its `leave` once no
     hand is running, stops once the leave is in its chain, and the others play the game to its
     end without it; every transcript is the same game and `willow verify` counts the leaver's
@@ -35,7 +38,7 @@ def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> Non
     tables: list[Table] = []
 
     async def main() -> list[Node]:
-        table = Table(tmp_path, players=4, hands=5)
+        table = Table(tmp_path, players=4, hands=5, witness=witness)
         tables.append(table)
         nodes = await play_game(table, events)
         # the lobby seats guests in the order they come: find the seat, not the node's place
@@ -78,7 +81,7 @@ def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> Non
     chips = report.chips
     assert chips is not None
     assert chips.left == gone[0].final
-    assert chips.at_table + chips.left == chips.bought_in == 4000
+    assert chips.at_table + chips.left == chips.bought_in == 4 * DEEP
     # its going was not a fault: nothing was refused, no frame was bad, nothing failed
     assert not [e for e in events if e["event"] in ("rejected", "bad_frame", "failed")]
     let_go = {e["seat"] for e in events if e["event"] == "left" and e.get("peer") == LEAVER}
@@ -107,7 +110,7 @@ def test_a_seat_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> Non
 
 
 def test_a_leave_the_sequencer_refused_is_written_again_after_the_next_hand(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, witness: Witness
 ) -> None:
     """The leaver's `leave` is held on its way (a slow link) until the next hand has started:
     the sequencer refuses it (a hand is running), the leaver plays that hand, writes its leave
@@ -115,19 +118,20 @@ def test_a_leave_the_sequencer_refused_is_written_again_after_the_next_hand(
     events: list[dict[str, object]] = []
 
     async def main() -> list[Node]:
-        table = Table(tmp_path, players=3, hands=5)
+        table = Table(tmp_path, players=3, hands=5, witness=witness)
         nodes = await play_game(table, events)
         leaver = next(n for n in nodes if n.seat == LEAVER)
         link = HeldLink(monkeypatch, leaver.transport, k.Leave.KIND)
         leaver.leave_table()
         try:
-            while not link.held:
-                await asyncio.sleep(0.02)
+            await until(lambda: bool(link.held), "the leave written")
             first_try = leaver.hands_played
             # every seat in the next hand, its sequencer included (it may get the hand's start,
             # countersigned by the sequencer before it, after the others: SPEC 6.6)
-            while any(n.hands_played <= first_try and not n.over for n in nodes):
-                await asyncio.sleep(0.02)
+            await until(
+                lambda: all(n.hands_played > first_try or n.over for n in nodes),
+                "every seat in the next hand",
+            )
             link.release()  # late: a hand runs now
             await asyncio.wait_for(asyncio.gather(*(n.play_out() for n in nodes)), DEADLINE * 2)
         finally:

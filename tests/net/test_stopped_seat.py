@@ -65,7 +65,9 @@ def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: 
         sleeper = Output(
             start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
                   "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
-                  "--events", str(events))
+                  "--events", str(events)),
+            "sleeper",
+            events,
         )  # fmt: skip
         nodes: list[Node] = []
         try:
@@ -175,7 +177,9 @@ def test_heads_up_a_seat_stopped_past_the_clock_is_waited_for_and_plays_on(
         sleeper = Output(
             start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
                   "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
-                  "--events", str(events))
+                  "--events", str(events)),
+            "sleeper",
+            events,
         )  # fmt: skip
         node: Node | None = None
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
@@ -336,3 +337,34 @@ def test_a_transport_left_open_does_not_stop_the_collector() -> None:
         timeout=60,
     )
     assert done.returncode == 0 and done.stdout.strip() == "collected", done.stderr[-2000:]
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd here")
+def test_dialling_again_and_again_leaves_no_descriptor_behind() -> None:
+    """A peer dialled, refused, re-dialled and dropped (a newcomer's dial-back, a door's busy
+    answer) many times over: each of its sockets is closed with what fed its monitor, and the
+    process's descriptors come back to where they were."""
+
+    async def body() -> None:
+        a, b = await _node(1), await _node(2)
+        try:
+            before = _open_descriptors()
+            for _ in range(20):
+                a.connect(curve(2).public, LOCAL, b.port)  # b has not pinned a: refused
+                assert await a.wait_state(curve(2).public, ConnectionState.REFUSED, DEADLINE)
+                a.disconnect(curve(2).public)
+
+            async def back() -> bool:
+                await asyncio.sleep(0.05)  # libzmq's reaper closes them on its own thread
+                return _open_descriptors() <= before
+
+            await _until(back)
+        finally:
+            await a.close()
+            await b.close()
+
+    run(body)

@@ -11,9 +11,9 @@ import pytest
 from p2pwillow.games import ACTIONS
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
-from p2pwillow.ledger.kinds import KINDS
+from p2pwillow.ledger.kinds import CLOCK_KINDS, KINDS
 from p2pwillow.rules.actions import Action, Needs
-from p2pwillow.session.checks import CHECKS, Rejected, argument_of, body_of
+from p2pwillow.session.checks import ADDED_CHECKS, CHECKS, Rejected, argument_of, body_of
 from p2pwillow.session.record import HandRecord
 
 PLAIN = [a for a in ACTIONS if a.body is not None or a.needs is Needs.ANNOUNCEMENT]
@@ -29,7 +29,8 @@ RECORD = cast(HandRecord, SimpleNamespace(offer_seq=OPEN_OFFER))
 
 
 def test_every_kind_but_the_genesis_has_its_check() -> None:
-    assert set(CHECKS) == set(KINDS) - {"genesis"}
+    assert set(CHECKS) | set(ADDED_CHECKS) == set(KINDS) - {"genesis"}
+    assert set(ADDED_CHECKS) == CLOCK_KINDS  # the clock's, from session/timekeeping.py
 
 
 def test_an_announcement_of_a_game_this_peer_does_not_know_is_refused() -> None:

@@ -19,6 +19,7 @@ from tmux_pane import (
     willow_command,
 )
 from tui_screen import SEATING
+from witness import Witness
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import decode_entry
@@ -26,9 +27,9 @@ from p2pwillow.ledger.entry import decode_entry
 OFFER = "press Enter to start with the 3 players seated"
 
 
-def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
+def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path, witness: Witness) -> None:
     tmux = tmux_or_skip()
-    pane = Pane(tmux, tmp_path / "tmux.sock", "host")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "host", witness)
     home = tmp_path / "ann"
     env = pane_env(home)
     host = willow_command("host", "--name", "Ann", "--seats", "4", "--hands", "2", "--no-advertise")
@@ -37,7 +38,7 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path) -> None:
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2)]
     try:
         joining = [(f"Bot{n}", tmp_path / f"b{n}", log) for n, log in enumerate(logs, start=1)]
-        host_with_bots(pane, env, host, joining, bots)
+        host_with_bots(pane, env, host, joining, bots, witness)
         text = pane.wait_for(lambda s: OFFER in s, "the offer to start")
         assert re.search(r"Bot[12] \(easy\) sat down in seat 2: 3 of 4 seats taken", text), text
         pane.press("Enter")

@@ -25,22 +25,28 @@ from tmux_pane import (
     willow_command,
 )
 from tui_screen import SEATING, answer_keys
+from witness import Witness
 
 NEXT = "[Enter] next hand"
 OVER = "Final stacks: "
+STACK = 20000
+"""Deep stacks: a seat loses at most about 2,000 chips a hand, so each of the four plays both
+hands and the game ends when they are played (with a thousand, one hand can empty a seat)."""
 
 
-def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) -> None:
+def test_a_person_hosts_three_bots_join_and_the_game_finishes(
+    tmp_path: Path, witness: Witness
+) -> None:
     tmux = tmux_or_skip()
-    pane = Pane(tmux, tmp_path / "tmux.sock", "host")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "host", witness)
     env = pane_env(tmp_path / "ann")
     host = willow_command("host", "--name", "Ann", "--hands", "2", "--no-advertise")
-    host += ["--address", "127.0.0.1"]
+    host += ["--address", "127.0.0.1", "--stack", str(STACK)]
     bots: list[subprocess.Popen[str]] = []
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2, 3)]
     try:
         joining = [(f"Bot{n}", tmp_path / f"b{n}", log) for n, log in enumerate(logs, start=1)]
-        host_with_bots(pane, env, host, joining, bots)
+        host_with_bots(pane, env, host, joining, bots, witness)
         text = pane.wait_for(lambda s: SEATING in s, "the safety code")
         assert "Seats: Ann (you) · " in text
         for n in (1, 2, 3):
@@ -65,7 +71,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(tmp_path: Path) ->
         stacks = re.search(r"Final stacks: (.+)", text)
         assert stacks is not None, text
         chips = re.findall(r"(\d+)(?= ·|$)", stacks.group(1).strip())
-        assert len(chips) == 4 and sum(map(int, chips)) == 4 * 1000, stacks.group(1)
+        assert len(chips) == 4 and sum(map(int, chips)) == 4 * STACK, stacks.group(1)
         assert "Check it: willow verify " in text
         pane.press("q")  # the game is over: nothing to abandon, no question
         printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tmux_pane import Pane, leave_screen, pane_env, tmux_or_skip
 from tui_screen import SEATING
+from witness import Witness
 
 from p2pwillow.rules import SitOutReason
 from p2pwillow.view import SIT_OUT_WHY
@@ -23,9 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 BANNER = re.compile(r"You sit out since hand (\d+): ([a-z ,]+)\. \[i\] sits you back in")
 
 
-def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(tmp_path: Path) -> None:
+def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
+    tmp_path: Path, witness: Witness
+) -> None:
     tmux = tmux_or_skip()
-    pane = Pane(tmux, tmp_path / "tmux.sock", "idle")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "idle", witness)
     willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
     # many hands: the bots play fast, and the game must still run when the person sits in
     table = "--clock 3 --hands 50 --stack 20000 --samples 40 --level easy"

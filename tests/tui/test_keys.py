@@ -22,6 +22,8 @@ from p2pwillow.tui.keymap import (
     HELP_KEY,
     LEAVE_KEY,
     MODE_KEY,
+    MORE_TIME_KEY,
+    PAUSE_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
 )
@@ -111,7 +113,8 @@ def test_a_panel_key_beats_the_action_with_the_same_key() -> None:
 
 
 ACTIONS = " ".join(ACTION_KEYS.values())
-TABLE = f"{HELP_KEY} {QUIT_KEY} {END_KEY} {LEAVE_KEY} {SIT_IN_KEY}"
+TABLE = f"{HELP_KEY} {QUIT_KEY} {END_KEY} {LEAVE_KEY} {SIT_IN_KEY} {MORE_TIME_KEY} "
+TABLE += key_name(PAUSE_KEY)
 ANNOUNCING = f"5-7 {MODE_KEY} {CLOSING_KEY} + - Enter Esc"
 ANNOUNCING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in ANNOUNCING.split())
 

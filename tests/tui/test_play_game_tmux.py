@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tmux_pane import Pane, leave_screen, tmux_or_skip
 from tui_screen import SEATING, answer_keys
+from witness import Witness
 
 ROOT = Path(__file__).resolve().parents[2]
 SIGNED = re.compile(r"Hand \d+ signed by everyone")
@@ -24,10 +25,10 @@ def _hand_over(text: str) -> bool:
     return "[Enter] next hand" in text or SIGNED.search(text) is not None or "· hand 2 ·" in text
 
 
-def test_a_person_plays_roll_your_own_against_three_bots(tmp_path: Path) -> None:
+def test_a_person_plays_roll_your_own_against_three_bots(tmp_path: Path, witness: Witness) -> None:
     tmux = tmux_or_skip()
     home = tmp_path / "home"
-    pane = Pane(tmux, tmp_path / "tmux.sock", "ryo")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "ryo", witness)
     env = {
         "WILLOW_HOME": str(home),
         "PYTHONPATH": str(ROOT),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tmux_pane import DEADLINE, POLL, Pane, leave_screen, tmux_or_skip
 from tui_screen import SEATING, answer_keys
+from witness import Witness
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,10 +31,11 @@ def _hand_over(text: str) -> bool:
     return NEXT in text or SIGNED.search(text) is not None or "· hand 2 ·" in text
 
 
-def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
+def test_willow_play_with_two_bots_in_tmux(tmp_path: Path, witness: Witness) -> None:
     tmux = tmux_or_skip()
     home = tmp_path / "home"
-    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play", witness)
+    bot_logs(witness, home)
     env = {
         "WILLOW_HOME": str(home),
         "PYTHONPATH": str(ROOT),
@@ -94,10 +96,18 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path) -> None:
         assert "Traceback" not in log.read_text(encoding="utf-8")
 
 
-def _playing(tmp_path: Path, home: Path, pid_file: Path) -> Pane:
+def bot_logs(witness: Witness, home: Path) -> None:
+    """The logs of `willow play --bots 2`'s bots with the store at `home`, shown for a test
+    that fails."""
+    for n in (1, 2):
+        witness.file(f"bot {n}'s log", home / "data" / "bots" / f"play-{n}" / "bot.log")
+
+
+def _playing(tmp_path: Path, home: Path, pid_file: Path, witness: Witness) -> Pane:
     """`willow play --bots 2` in tmux, its process id in `pid_file`, seated and in hand 1."""
     tmux = tmux_or_skip()
-    pane = Pane(tmux, tmp_path / "tmux.sock", "play")
+    pane = Pane(tmux, tmp_path / "tmux.sock", "play", witness)
+    bot_logs(witness, home)
     env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
     willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
     command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
@@ -112,9 +122,9 @@ def _playing(tmp_path: Path, home: Path, pid_file: Path) -> Pane:
     return pane
 
 
-def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
+def test_closing_the_terminal_stops_the_bots(tmp_path: Path, witness: Witness) -> None:
     home, pid_file = tmp_path / "home", tmp_path / "pid"
-    _playing(tmp_path, home, pid_file).kill()  # the terminal goes away: SIGHUP
+    _playing(tmp_path, home, pid_file, witness).kill()  # the terminal goes away: SIGHUP
     pid = int(pid_file.read_text())
     logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]
     end = time.monotonic() + DEADLINE
@@ -129,11 +139,11 @@ def test_closing_the_terminal_stops_the_bots(tmp_path: Path) -> None:
         assert "Traceback" not in log.read_text(encoding="utf-8")
 
 
-def test_the_bots_leave_when_willow_play_is_killed(tmp_path: Path) -> None:
+def test_the_bots_leave_when_willow_play_is_killed(tmp_path: Path, witness: Witness) -> None:
     """`willow play` killed with SIGKILL cannot stop its bots: they leave by themselves, as
     the pipe of their standard input closes (`willow bot --leave-on-eof`)."""
     home, pid_file = tmp_path / "home", tmp_path / "pid"
-    pane = _playing(tmp_path, home, pid_file)
+    pane = _playing(tmp_path, home, pid_file, witness)
     try:
         os.kill(int(pid_file.read_text()), signal.SIGKILL)
         logs = [home / "data" / "bots" / f"play-{n}" / "bot.log" for n in (1, 2)]

@@ -1,6 +1,7 @@
 """A real terminal for tests: a detached tmux session of 100x30 running one command, keys sent
 with `tmux send-keys`, the screen read with `tmux capture-pane`. Waits are on what the screen
-shows, each with a deadline."""
+shows, each with a deadline. A test that fails shows the last screen read and the log of
+every bot it started (its `witness`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from witness import Witness
 
 DEADLINE = 120.0
 """Seconds any one wait may take (two cores shared with other work)."""
@@ -31,12 +33,15 @@ def tmux_or_skip() -> str:
 
 
 class Pane:
-    """A detached tmux session running one command."""
+    """A detached tmux session running one command; `last` is the screen read last, which a
+    test that fails shows (the session itself is gone by then)."""
 
-    def __init__(self, tmux: str, socket: Path, name: str) -> None:
+    def __init__(self, tmux: str, socket: Path, name: str, witness: Witness) -> None:
         self.tmux = tmux
         self.socket = socket
         self.name = name
+        self.last = "(never read)"
+        witness.watch(f"the {name} terminal's last screen", lambda: self.last)
 
     def _run(self, *args: str) -> str:
         done = subprocess.run(
@@ -57,7 +62,8 @@ class Pane:
 
     def text(self) -> str:
         # -J: a line wrapped at the pane's width (a long path) comes back whole
-        return self._run("capture-pane", "-p", "-J", "-t", self.name)
+        self.last = self._run("capture-pane", "-p", "-J", "-t", self.name)
+        return self.last
 
     def press(self, *keys: str) -> None:
         self._run("send-keys", "-t", self.name, *keys)
@@ -116,9 +122,12 @@ def pane_env(home: Path) -> dict[str, str]:
     }
 
 
-def start_bot(code: str, name: str, home: Path, log: Path) -> subprocess.Popen[str]:
+def start_bot(
+    code: str, name: str, home: Path, log: Path, witness: Witness
+) -> subprocess.Popen[str]:
     """`willow bot --join CODE --name NAME` (easy, 40 samples a decision) as its own process,
-    its store at `home`, what it prints in `log`."""
+    its store at `home`, what it prints in `log` (shown for a test that fails)."""
+    witness.file(f"{name}'s log", log)
     args = willow_command("bot", "--join", code, "--name", name, "--level", "easy")
     with log.open("w", encoding="utf-8") as out:  # the child keeps its own copy
         return subprocess.Popen(
@@ -141,6 +150,7 @@ def host_with_bots(
     host: list[str],
     bots: Sequence[tuple[str, Path, Path]],
     started: list[subprocess.Popen[str]],
+    witness: Witness,
 ) -> str:
     """Run `host` (a `willow host` command for four seats) in the pane, read the join line
     off it, then start a `willow bot --join CODE` for each (name, home, log) into `started`
@@ -151,7 +161,7 @@ def host_with_bots(
     found = JOIN.search(text)
     assert found is not None
     for name, home, log in bots:
-        started.append(start_bot(found.group(1), name, home, log))
+        started.append(start_bot(found.group(1), name, home, log, witness))
     return text
 
 

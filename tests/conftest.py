@@ -1,0 +1,59 @@
+"""Fixtures for the whole suite.
+
+`witness`: a test that runs processes or nodes tells it where to look (their output, their
+events, a terminal's screen); a test that fails shows what each printed in its report, not
+only the assertion that caught it (tests/witness.py).
+
+`lan`: for the LAN tests (tests/lan), a fresh LAN of namespaces per test, always cleaned up;
+what every process on it printed is shown for a test that fails, not only the one it was
+watching."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+from witness import Witness, last_lines
+
+if TYPE_CHECKING:
+    from lan import Lan
+
+
+@pytest.fixture
+def witness() -> Witness:
+    return Witness()
+
+
+@functools.cache
+def _no_lan() -> str | None:
+    """Why namespaces cannot be made here, or None (asked once a run)."""
+    # tests/lan/lan.py: its directory is on the path once one of its tests is collected
+    from lan import unavailable
+
+    return unavailable()
+
+
+@pytest.fixture
+def lan(witness: Witness) -> Iterator[Lan]:
+    from lan import Lan
+
+    reason = _no_lan()
+    if reason is not None:
+        pytest.skip(f"no LAN of namespaces here: {reason}")
+    with Lan() as made:
+        witness.watch_each(lambda: [(p.name, last_lines(p.output())) for p in made.procs])
+        yield made
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    seen = getattr(item, "funcargs", {}).get("witness")
+    if report.when == "call" and report.failed and isinstance(seen, Witness):
+        for title, text in seen.sections():
+            report.sections.append((f"what {title} showed", text))
+    return report
