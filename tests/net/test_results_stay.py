@@ -55,7 +55,7 @@ def test_the_result_stays_until_the_person_presses_a_key(tmp_path: Path) -> None
                 assert view.reading and not view.hand_running
                 assert view.result, "the winners and the pots are on the screen"
                 assert all(n.hands_played == 1 for n in nodes)
-                t.press(" ")  # any key
+                t.press("\r")  # a key (Space would also pause the table)
                 await t.wait_for("hand 2")
         finally:
             await close_all(nodes)
