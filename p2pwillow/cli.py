@@ -441,6 +441,9 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
     seat_within = getattr(args, "seat_within", SEAT_WITHIN)
     if not 0 < seat_within <= 3600:
         return f"--seat-within must be more than 0 and at most 3600 seconds, not {seat_within}"
+    result_grace = getattr(args, "result_grace", RESULT_GRACE)
+    if not 0 <= result_grace <= 3600:
+        return f"--result-grace must be 0 to 3600 seconds, not {result_grace:g}"
     leave_after = getattr(args, "leave_after", 0)
     if not 0 <= leave_after <= MAX_HANDS:
         return f"--leave-after must be 1 to {MAX_HANDS} hands (or 0: stay), not {leave_after}"
@@ -456,6 +459,7 @@ def _seat_options(args: argparse.Namespace, command: str, *, bot: bool) -> SeatO
         timeout=args.timeout,
         leave_after=leave_after,
         seat_within=seat_within,
+        result_grace=result_grace,
     )
 
 
@@ -488,6 +492,7 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
             min_bet=args.min_bet,
             max_bet=args.max_bet,
             action_clock=_clock(args),
+            hands=args.hands,
             time_bank=args.time_bank,
             pause_limit=args.pause_limit,
             pauses=args.pauses,
@@ -589,6 +594,21 @@ def _resume(command: str, options: SeatOptions) -> int:
     return _live(command, lambda: resume_table(options))
 
 
+RESULT_GRACE = 10.0
+"""The default of --result-grace (a test holds it equal to the node's `RESULT_GRACE`)."""
+
+
+def _result_grace_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--result-grace",
+        type=float,
+        default=RESULT_GRACE,
+        metavar="S",
+        help="on the table screen, a hand's result stays until you press a key, or S seconds "
+        f"(default {RESULT_GRACE:g}; at most half the --clock); the next hand waits for it",
+    )
+
+
 def _seat_arguments(
     parser: argparse.ArgumentParser, *, auto: bool, seat_within: bool = True
 ) -> None:
@@ -603,6 +623,7 @@ def _seat_arguments(
         parser.add_argument(
             "--auto", action="store_true", help="a bot plays this seat: no terminal needed"
         )
+        _result_grace_argument(parser)
     parser.add_argument(
         "--level", choices=LEVELS, default="normal", help="how well a bot seat plays"
     )
@@ -722,6 +743,7 @@ def _add_play_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     play.add_argument("--home", help=home_help)
     play.add_argument("--events", metavar="FILE", help="append one JSON line per event to FILE")
+    _result_grace_argument(play)
     _table_arguments(play)
     play.set_defaults(run=_cmd_play)
 

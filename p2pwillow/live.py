@@ -44,6 +44,7 @@ from p2pwillow.net.lobby import (
     statement_of,
 )
 from p2pwillow.net.node import (
+    RESULT_GRACE,
     SEAT_WITHIN,
     BotSeat,
     Door,
@@ -103,6 +104,9 @@ class SeatOptions:
     """Leave the table between hands once this many hands have been played (0: stay)."""
     seat_within: float = SEAT_WITHIN
     """As a newcomer at a game under way, seconds to wait for the seat before giving up."""
+    result_grace: float = RESULT_GRACE
+    """On the table screen: seconds a hand's result stays before the table goes on without a
+    key (SPEC 8.9; at most half the action clock)."""
 
 
 LIFELINE_CLOSED = "its standard input closing (the willow play that started it is gone)"
@@ -420,6 +424,7 @@ async def play_seat(
         door=door,
         resume=resume,
         seat_within=options.seat_within,
+        result_grace=options.result_grace if options.screen else 0.0,
     )
     try:
         await node.start()

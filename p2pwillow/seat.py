@@ -21,7 +21,8 @@ and the in-process table (`inprocess.py`) both ask it what their seat does next.
 #      (a bot admits at once; a person once they compared the code), and refuses it once it
 #      has been open ADMIT_WITHIN; a newcomer refused stops;
 #   4. the player wants to leave: the seat writes its `leave` between hands;
-#   5. the seat sits out and its player wants to play: it writes its `sit_in` between hands;
+#   5. the seat sits out and its player wants to play: it writes its `sit_in` (a hand running
+#      or not: it plays from the next one);
 #   6. this seat deals the next hand and may: it starts it, `deal_grace` after the last one
 #      ended (a courtesy, SPEC 8.9: another seat's game end or leave written at that moment
 #      reaches the sequencer first and is placed before the hand, rather than refused).
@@ -42,21 +43,29 @@ __all__ = [
     "ADMIT_WITHIN",
     "CODES_DIFFER",
     "DEAL_GRACE",
+    "ENDED_AWAY",
+    "ENDED_BY",
     "ENDED_BY_ARBITER",
-    "ENDED_BY_A_PLAYER",
     "ENDED_BY_YOU",
     "END_GRACE",
+    "HAS_ALL",
     "JOIN_GRACE",
     "LEFT_TABLE",
-    "ONE_HAS_ALL",
+    "NOBODY_LEFT",
+    "OTHERS_LEFT",
     "TABLE_STOPPED",
     "ClockMove",
     "ClockOp",
     "Do",
+    "Ending",
     "Move",
     "SeatPolicy",
+    "Why",
     "Wishes",
+    "away_at_end",
     "clock_call",
+    "end_reason",
+    "ending",
     "game_over",
     "hands_played",
     "not_admitted",
@@ -82,15 +91,25 @@ END_GRACE = 1.0
 the game end too: the sequencer's own normally comes first and the rest are refused; if the
 sequencer is gone, the witnessed clock replaces it on the game ends it sits on (SPEC 7.5)."""
 
-# Why a game is over, or over for this seat: one set of texts for every driver.
+# Why a game is over, or over for this seat: one set of texts for every driver, each the true
+# reason (SPEC 3.11: the hands are played, fewer than two players have chips, or a player ended
+# it).
 ENDED_BY_YOU = "the game is over: you ended it"
-ENDED_BY_A_PLAYER = "the game is over: a player ended it"
-ONE_HAS_ALL = "the game is over: one player has all the chips"
+ENDED_BY = "the game is over: {name} ended it"
+HAS_ALL = "the game is over: {name} {has} all the chips"
+OTHERS_LEFT = "the game is over: {name} {is_} the only player left at the table"
+NOBODY_LEFT = "the game is over: no player at the table has chips"
 TABLE_STOPPED = (
     "the game is over for you: you refused a false claim that no quorum can overrule; "
     "your transcript ends with the last hand void and every stack as at its start"
 )
 ENDED_BY_ARBITER = "the game is over: the arbiter ended it"
+ENDED_AWAY = (
+    "the game ended while this seat was away: it caught up the end the others signed "
+    "(its own signature excused by their clocks)"
+)
+"""Said before the reason by a node that was stopped (a laptop asleep) past the end of the
+game and caught it up from its peers (SPEC 8.9)."""
 LEFT_TABLE = "you left the table after hand {hand}; the game goes on without you"
 """What `Client.ended` says once the person's seat has left (`Client.leave_table`)."""
 
@@ -154,28 +173,94 @@ def hands_played(limit: int) -> str:
     return f"the game is over: {limit} hand{'s' * (limit > 1)} played"
 
 
+class Why(enum.StrEnum):
+    """Why a game is over (SPEC 3.11), as `willow verify --json` names it (`end_reason`)."""
+
+    HANDS_PLAYED = "hands-played"
+    ONE_HAS_CHIPS = "one-has-chips"
+    NOBODY_HAS_CHIPS = "nobody-has-chips"
+    ENDED_BY_PLAYER = "ended-by-player"
+    ENDED_BY_ARBITER = "ended-by-arbiter"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Why a game is over: `why`, the seat it names (who has the chips, who ended it; None
+    for the hands played) and the words a person reads."""
+
+    why: Why
+    seat: int | None
+    text: str
+
+
+def ending(s: Session, *, hands: int = 0) -> Ending | None:
+    """Why the game is over as the chain alone shows it, or None while it goes on: its hands
+    are played (the table's `hands`, else `hands`, the roster's, SPEC 8.9); fewer than two
+    players have chips (a seat sitting out counts: it may sit in again, SPEC 3.11); or a
+    `game_end` is in the chain, written by a player who ended it. Only between hands (or once
+    the game has ended). The one place that says why a game is over, in the words a person
+    reads; `willow verify` gives the same reasons (`end_reason` of its report)."""
+    ended = s.state.ended
+    if not s.between_hands and ended is None:
+        return None
+    if s.end_ruled:
+        return Ending(Why.ENDED_BY_ARBITER, None, ENDED_BY_ARBITER)
+    limit = s.config.hands or hands
+    if limit and s.hand_number >= limit:
+        return Ending(Why.HANDS_PLAYED, None, hands_played(limit))
+    players = s.game.players
+    with_chips = [p for p in players if p.stack > 0]
+    if s.seated and len(with_chips) < 2:
+        if not with_chips:
+            return Ending(Why.NOBODY_HAS_CHIPS, None, NOBODY_LEFT)
+        seat = with_chips[0].seat
+        name = _named(s, seat)
+        you = name == "you"
+        if len(players) > 1:
+            text = HAS_ALL.format(name=name, has="have" if you else "has")
+        else:
+            text = OTHERS_LEFT.format(name=name, is_="are" if you else "is")
+        return Ending(Why.ONE_HAS_CHIPS, seat, text)
+    if ended is not None:
+        if ended.author is not None and ended.author == s.seat:
+            return Ending(Why.ENDED_BY_PLAYER, ended.author, ENDED_BY_YOU)
+        author = "a player" if ended.author is None else _named(s, ended.author)
+        return Ending(Why.ENDED_BY_PLAYER, ended.author, ENDED_BY.format(name=author))
+    return None
+
+
+def end_reason(s: Session, *, hands: int = 0) -> str | None:
+    """Why the game is over, in the words a person reads (`ending`), or None."""
+    end = ending(s, hands=hands)
+    return None if end is None else end.text
+
+
+def away_at_end(s: Session) -> bool:
+    """The game has ended and this seat's signature of its end was excused by the others'
+    clocks: the seat was away (stopped, asleep) when it ended, and caught the end up."""
+    ended = s.state.ended
+    return ended is not None and s.seat is not None and s.seat in ended.excused
+
+
+def _named(s: Session, seat: int) -> str:
+    """A seat's player as a message names it: "you" for the session's own seat."""
+    return "you" if seat == s.seat else s.names().get(seat, f"seat {seat}")
+
+
 def game_over(s: Session, *, hands: int, end_wanted: bool) -> str | None:
     """Why the game ends now, or None while it goes on: the one rule that says when a game is
     over (change it here, and only here).
 
     Only between hands (or once a `game_end` is in the chain, whoever wrote it): the player
-    asked to end it (`end_wanted`); the arbiter ruled it ended (SPEC 3.14); `hands` hands were
-    played (0: no limit); fewer than two players are dealt into the next hand (with chips and
-    not sitting out); or another seat ended it. (Issue 24 will have it: fewer than two
-    players have chips, a seat sitting out counting; the hand limit; or the players end it.)"""
+    asked to end it (`end_wanted`); or `end_reason`: the arbiter ruled it ended (SPEC 3.14),
+    the hands are played (the table's `hands`, else `hands`; 0: no limit), fewer than two
+    players have chips, a seat sitting out counting (it can sit in again: while two have
+    chips, the game waits for it rather than end), or another seat ended it."""
     if not s.between_hands and not s.ended:
         return None
-    if end_wanted:
+    if end_wanted and not s.ended:
         return ENDED_BY_YOU
-    if s.end_ruled:
-        return ENDED_BY_ARBITER
-    if hands and s.hand_number >= hands:
-        return hands_played(hands)
-    if sum(p.plays for p in s.game.players) < 2:
-        return ONE_HAS_ALL
-    if s.ended:
-        return ENDED_BY_A_PLAYER
-    return None
+    return end_reason(s, hands=hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,10 +456,11 @@ class SeatPolicy:
 
     def _sits_in(self, s: Session, wishes: Wishes) -> bool:
         """This seat writes its `sit_in` now: it sits out, the rules let it play the next
-        hand, and its player wants to (a bot always). Once per hand: a sit_in refused because
-        the state moved is written again after the next."""
+        hand, and its player wants to (a bot always); a hand running or not (SPEC 3.11: the
+        seat is not in it), so that it is in the chain before the next hand starts. Once per
+        hand: a sit_in refused because the state moved is written again in the next."""
         me = s.seat
-        if me is None or not s.between_hands or s.ended or me not in s.ledger.identities:
+        if me is None or s.ended or me not in s.ledger.identities:
             return False
         if not wishes.sit_in or self._sit_in_asked == s.hand_number:
             return False

@@ -50,10 +50,12 @@ from p2pwillow.rules import (
     IllegalAction,
     LaidOut,
     Phase,
+    SitOutReason,
     TimedOut,
     build_pots,
     decisions,
 )
+from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
 LOG_LINES = 40
@@ -227,6 +229,29 @@ class AdmissionView:
 
 
 @dataclass(frozen=True, slots=True)
+class SittingOut:
+    """The player's seat sits out (SPEC 3.11), for a lasting banner."""
+
+    since: int
+    """The first hand it sits out."""
+    why: str
+    """Why, in the player's words ("folded when your clock ran out")."""
+    back_from: int
+    """The hand it plays again from if it asks now: its `sit_in` is written as soon as the
+    rules allow (once a hand has started without it) and counts from the next hand."""
+
+
+SIT_OUT_WHY = {
+    SitOutReason.FOLDED_FOR_STALLING: "folded when your clock ran out",
+    SitOutReason.BLAMED_FOR_ABORT: "your clock ran out before the deal",
+    SitOutReason.REPLACED_SEQUENCER: "your clock ran out as dealer",
+    SitOutReason.MISSED_HEAD_SIGNATURE: "you did not sign a hand in time",
+    SitOutReason.MISSED_HAND_START: "you did not deal in time",
+}
+"""Why a seat sits out, in the words its player reads (short: the banner holds the key too)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ClockView:
     """The clocks as this player's session measures them (SPEC 3.14, 7.5), at `at`: the `now`
     the client passed when it built the view (None: the client keeps no real time, and no
@@ -319,6 +344,14 @@ class TableView:
     """Chips a trade token is worth (the table's `token_value`)."""
     trades: tuple[TradeView, ...] = ()
     """Every trade of the current or last hand, in order."""
+    over_reason: str = ""
+    """Why the game is over, in plain words, once it is (`seat.end_reason`); else empty."""
+    reading: bool = False
+    """The hand has ended and the table waits for this player to have seen its result (a key,
+    or the grace): its head signature is held, so no next hand starts (SPEC 8.9)."""
+    sitting_out: SittingOut | None = None
+    """The player's seat sits out with chips (it may sit in again): since when, why, and
+    from which hand it plays again if it asks now (SPEC 3.11); None when it plays."""
     clock: ClockView | None = None
     """Whose clock runs and for how long, the pause, the time bank, the arbiter; None for an
     observer."""
@@ -587,6 +620,8 @@ def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
         return "seating"
     if game_over:
         return "game over"
+    if session.between_hands and _short_of_players(session):
+        return "waiting for a player to sit in"
     if hand is None:
         return "waiting for the first hand"
     phase = hand.phase
@@ -654,10 +689,16 @@ def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> t
             else tuple(p.seat for p in genesis.players if p.seat not in session.ledger.seated)
         )
         return (Waiting(missing, "take their seat", me in missing),) if missing else ()
+    if session.between_hands and _short_of_players(session):
+        out = tuple(p.seat for p in session.game.players if p.sitting_out and p.stack > 0)
+        return (Waiting(out, "sit in again (fewer than two players play)", me in out),)
     if hand is None:
         return ()
     if hand.is_over and not session.between_hands:
-        return (Waiting((), "everyone to sign the hand", False),)
+        signing = tuple(
+            d.seat for d in session.due() if d.step in (Step.HEAD_SIGNATURE, Step.HAND_END)
+        )
+        return (Waiting(signing, "see the result and sign the hand", me in signing),)
     grouped: dict[str, list[int]] = {}
     for w in session.waiting_for():
         if w.seat == me and session.decision_pending and w.step in _DECIDING:
@@ -773,7 +814,9 @@ class _Teller:
             self.say(f"{who} left the table")
         elif isinstance(body, k.SequencerChange):
             gone = " and ".join(self.n(s) for s in body.replaced)
-            self.say(f"{who} takes over sequencing from {gone}, who went silent")
+            # the others' clocks ran out on it: a node gone silent, or a player who did not
+            # act in time (SPEC 7.5): the votes say no more than that
+            self.say(f"{who} takes over the hand from {gone}, whose clock ran out")
         elif isinstance(body, k.Equivocation):
             self.say(f"{who} takes over sequencing: {self.n(body.sequencer)} showed two tables")
         elif isinstance(body, k.HandStart):
@@ -864,7 +907,8 @@ def table_view(
     game = session.game
     genesis = session.ledger.genesis
     playing = [p for p in game.players if p.plays]
-    game_over = session.seated and session.between_hands and len(playing) < 2
+    over_reason = (end_reason(session) or "") if session.seated else ""
+    game_over = bool(over_reason)
     running = hand is not None and not hand.is_over
     layout = session.layout if running or (hand is not None and hand.is_over) else None
     cards = _own_cards(session) if hand is not None else ()
@@ -915,6 +959,9 @@ def table_view(
         result=tuple(_result_lines(hand, names)),
         may_sit_in=_may_sit_in(session),
         admission=_admission(session, names),
+        over_reason=over_reason,
+        reading=session.reading,
+        sitting_out=_sitting_out(session),
         clock=_clock(session, now),
     )
 
@@ -979,6 +1026,28 @@ def _admission(session: Session, names: Mapping[int, str]) -> AdmissionView | No
         waiting=tuple(label(s) for s in admission.waiting(seated)),
         yours_due=session.answer_due,
     )
+
+
+def _short_of_players(session: Session) -> bool:
+    """Between hands, the game goes on (two players or more have chips) but fewer than two
+    play: it waits for a seat sitting out to sit in again (SPEC 3.11)."""
+    if session.ended or not session.seated or end_reason(session) is not None:
+        return False
+    return sum(p.plays for p in session.game.players) < 2
+
+
+def _sitting_out(session: Session) -> SittingOut | None:
+    """Since when and why the player's seat sits out, if it may sit in again (SPEC 3.11)."""
+    if not _may_sit_in(session):
+        return None
+    me = session.seat
+    assert me is not None
+    p = session.game.player(me)
+    after = p.sat_out_after or 0
+    why = SIT_OUT_WHY.get(p.sit_out_reason, "") if p.sit_out_reason is not None else ""
+    now = session.hand_number
+    back = now + 1 if session.game.can_sit_in(me) else after + 2
+    return SittingOut(after + 1, why or "you were made to sit out", back)
 
 
 def _may_sit_in(session: Session) -> bool:

@@ -7,21 +7,23 @@ from __future__ import annotations
 from session_helpers import new_table
 from test_seats_and_chips import StallsOnce
 
-from p2pwillow.rules import TableConfig
+from p2pwillow.rules import IllegalAction, TableConfig
 from p2pwillow.seat import (
     ADMIT_WITHIN,
     CODES_DIFFER,
     DEAL_GRACE,
     END_GRACE,
-    ENDED_BY_A_PLAYER,
+    ENDED_BY,
     ENDED_BY_YOU,
+    HAS_ALL,
     JOIN_GRACE,
     LEFT_TABLE,
-    ONE_HAS_ALL,
+    OTHERS_LEFT,
     Do,
     Move,
     SeatPolicy,
     Wishes,
+    end_reason,
     game_over,
     hands_played,
     not_in_time,
@@ -124,8 +126,10 @@ def test_the_hand_limit_ends_the_game_the_sequencer_first() -> None:
     assert seq.complete and other.complete
     assert first.next(seq, Wishes(), 60.0) == Move(Do.STOP, over)
     assert second.next(other, Wishes(), 60.0) == Move(Do.STOP, over)
-    # a seat without the limit learns the game is over from the chain
-    assert SeatPolicy().next(other, Wishes(), 0.0) == Move(Do.STOP, ENDED_BY_A_PLAYER)
+    # a seat without the limit learns the game is over from the chain, and who ended it
+    ended = ENDED_BY.format(name=other.names()[sequencer])
+    assert SeatPolicy().next(other, Wishes(), 0.0) == Move(Do.STOP, ended)
+    assert end_reason(seq) == ENDED_BY_YOU
 
 
 def test_the_game_goes_on_below_the_hand_limit_and_ends_when_the_person_asks() -> None:
@@ -162,7 +166,48 @@ def test_one_player_with_chips_is_the_games_end() -> None:
     assert table.play(1) == 1
     s = table.sessions[0]
     table.leave(1)
-    assert game_over(s, hands=0, end_wanted=False) == ONE_HAS_ALL
+    alone = OTHERS_LEFT.format(name="you", is_="are")
+    assert game_over(s, hands=0, end_wanted=False) == alone
+    assert alone == "the game is over: you are the only player left at the table"
+    assert HAS_ALL.format(name="Ann", has="has") == "the game is over: Ann has all the chips"
+
+
+class _SecondStallsOnce(StallsOnce):
+    """Seat 1 withholds its layout in the first hand (and is folded for it), then plays on."""
+
+    STALLER = 1
+
+
+def test_two_players_with_chips_one_sitting_out_is_no_end_but_a_wait() -> None:
+    """Issue 24: a seat sitting out counts (it may sit in again at once, SPEC 3.11): with two
+    players holding chips the game waits for it; it never ends as "one player has all the
+    chips"."""
+    table = new_table(2, seed=8, table=_SecondStallsOnce)
+    assert table.play(1) == 1
+    s = table.sessions[0]
+    assert s.game.player(1).sitting_out and s.game.player(1).stack > 0
+    assert sum(p.plays for p in s.game.players) < 2
+    assert end_reason(s) is None
+    assert game_over(s, hands=0, end_wanted=False) is None
+    assert SeatPolicy(deal_grace=0.0).next(s, WANTS_TO_DEAL, 10.0) is None  # no hand to deal
+    # the seat sitting out may sit in at once: the game cannot go on without it
+    assert SeatPolicy().next(table.sessions[1], Wishes(sit_in=True), 0.0) == Move(Do.SIT_IN)
+
+
+def test_the_tables_hand_limit_ends_the_game_and_no_hand_starts_after_it() -> None:
+    """SPEC 3.1 `hands`: the limit is a table setting in the genesis, so every seat, a newcomer
+    and the verifier know it; no hand starts after that many."""
+    table = new_table(3, config=TableConfig(seats=3, hands=1))
+    assert table.play(1) == 1
+    s = table.sessions[0]
+    assert end_reason(s) == hands_played(1)
+    assert game_over(s, hands=0, end_wanted=False) == hands_played(1)
+    try:
+        s.game.next_button()
+    except IllegalAction as exc:
+        assert "1 hand is played" in str(exc)
+    else:
+        raise AssertionError("a hand starts after the table's last")
 
 
 def test_a_leave_wanted_during_a_hand_is_written_between_hands_once() -> None:

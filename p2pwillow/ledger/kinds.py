@@ -227,7 +227,7 @@ class Leave(Body):
 @kind("sit_in")
 @dataclass(frozen=True, slots=True)
 class SitIn(Body):
-    """Between hands, the author, sitting out, plays again from the next hand (SPEC 3.11)."""
+    """The author, sitting out, plays again from the next hand (SPEC 3.11; at any time)."""
 
 
 # --- hand frame --------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ from p2pwillow.net.wire import (
 )
 from p2pwillow.net.worker import Worker, WorkerClosed
 from p2pwillow.rules import Dealt, Decision, IllegalAction, RulesError
-from p2pwillow.seat import ClockMove, Do, SeatPolicy, Wishes, clock_call
+from p2pwillow.seat import ENDED_AWAY, ClockMove, Do, SeatPolicy, Wishes, away_at_end, clock_call
 from p2pwillow.session import (
     SEAT_CHANGES,
     ChainCut,
@@ -159,6 +159,15 @@ LOOK_AGAIN = 0.3
 that calls the end of free trading closes when it sees nothing has changed, SPEC 9)."""
 LINGER = 10.0
 """After the game, a node stays this long at most for its peers to acknowledge its head."""
+RESULT_GRACE = 10.0
+"""How long a person's screen holds a hand's result, unless the person presses a key first
+(SPEC 8.9); at most half the table's action clock."""
+ASLEEP_AFTER = 2.0
+"""A gap this long between two beats of the node's loop, which beats every `BEAT` whatever
+else it does, means the process did not run (stopped, SIGSTOP, a laptop asleep): that time is
+not counted on the seat's action clock, so that a node that wakes up votes nobody out (nor
+writes a timeout, a sequencer change or an abort) before it has heard its peers (SPEC 7.5)."""
+BEAT = 0.2
 GONE_AFTER = 2.0
 """A peer whose connection is down and that has been silent this long has left the table."""
 FAREWELL = 0.5
@@ -380,6 +389,7 @@ class Node:
         door: Door | None = None,
         resume: bool = False,
         seat_within: float = SEAT_WITHIN,
+        result_grace: float = 0.0,
     ) -> None:
         if not seating.holds(transport.keys):
             raise NodeError("this node's CURVE key is not the one its seat holds")
@@ -392,6 +402,9 @@ class Node:
         """Take the seat again from the store's files (SPEC 8.10), not a new game."""
         self.seat_within = seat_within
         """As a newcomer, seconds to wait for the seat before giving up (SPEC 8.9)."""
+        self.result_grace = result_grace
+        """A person's seat: how long its screen holds a hand's result before the table goes on
+        without a key (SPEC 8.9); 0, a bot's: not at all."""
         self.traffic = Traffic()
         self.failure: BaseException | None = None
         """What stopped the node, if something did (the notice says it in words)."""
@@ -418,10 +431,14 @@ class Node:
         self._closing = False
         self._closed = False
         self._decisions: deque[Decision] = deque()
+        self._ready = False
+        """The person has seen the hand's result (a key): its head signature may go."""
         self._clock_moves: deque[ClockMove] = deque()
-        self._deal_wanted = False
         self._step_due = True
         self._tick_at = 0.0
+        self._beat = time.monotonic()
+        self._slept = 0.0
+        """Seconds this process did not run (`ASLEEP_AFTER`): left out of the action clock."""
         self._look_at: float | None = None
         self._greet_at = 0.0
         self._links_at = 0.0
@@ -506,7 +523,10 @@ class Node:
         self._code_shown = self.safety_code
         self._event("seated", safety_code=self.safety_code, players=len(self._names))
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._drive(), name="willow-drive")]
+        self._tasks = [
+            loop.create_task(self._drive(), name="willow-drive"),
+            loop.create_task(self._beating(), name="willow-beat"),
+        ]
         self.transport.listen(self._received)
         if self.bot is not None or self._play.accepted or self._play.watching:
             # a bot confirms by itself; a seat whose acceptance is in the restored chain has
@@ -665,7 +685,10 @@ class Node:
         await self.close()
 
     def next_hand(self) -> None:
-        self._deal_wanted = True
+        """The person has seen how the last hand ended (a key): this seat signs it, so the next
+        hand may start (SPEC 8.9). Without a key, the screen holds the result `result_grace`
+        seconds."""
+        self._ready = True
         self._poke()
 
     def end_game(self) -> None:
@@ -710,8 +733,7 @@ class Node:
         out a hand). A bot's seat sits in by itself; the wish lasts until the seat plays."""
         if self._ended is not None or self._closing:
             return
-        self._sit_in_wanted = True
-        self._publish(notice="you play again from the next hand the rules allow")
+        self._sit_in_wanted = True  # the screen says what it will do (SittingOut.back_from)
         self._poke()
 
     def answer_admission(self, same: bool) -> None:
@@ -1041,16 +1063,23 @@ class Node:
         self, peer: bytes, job: Callable[[Any], Output], item: object, last: bool = False
     ) -> Output | None:
         """`job(item)` in the worker; None (and counted against `peer`) if the session
-        refuses what the peer sent. If it is the `last` of what is ready (and the person
-        has no decision waiting), the node's own step runs in the same piece of work, and
-        its result is in `_stepped`: one trip to the worker, not two."""
+        refuses what the peer sent. If it is the `last` of what is ready, or it ends the hand
+        (its last head signature: no hand is running now, and what is queued behind it may
+        be the next hand's start), and the person has no decision waiting, the node's own
+        step runs in the same piece of work, and its result is in `_stepped`: one trip to
+        the worker, not two, and a seat that sits in, leaves or ends the game between hands
+        writes it before the next hand is taken (SPEC 8.9)."""
         self._stepped = None
         waiting = self._decisions or self._clock_moves
-        step = self._step_job(time.monotonic()) if last and not waiting else None
+        step = self._step_job(time.monotonic()) if not waiting else None
+        play = self._play
 
         def work() -> tuple[Output, _StepResult | None]:
+            was_between = play.between
             out = job(item)
-            return out, None if step is None else step()
+            if step is None or not (last or (play.between and not was_between)):
+                return out, None
+            return out, step()
 
         try:
             out, self._stepped = await self._worker.run(work)
@@ -1058,7 +1087,8 @@ class Node:
             self._count_rejected(peer, exc)
             self._step_due = True
             return None
-        self._step_due = step is None  # the state moved: the seat may have something to do
+        # the state moved: unless the step ran, the seat may have something to do
+        self._step_due = self._stepped is None
         return out
 
     def _count_rejected(self, peer: bytes, error: RemoteProtocolError) -> None:
@@ -1085,6 +1115,21 @@ class Node:
         if out is not None:
             self._send(out)
 
+    async def _beating(self) -> None:
+        """The loop's beat (`ASLEEP_AFTER`): notices a time the process did not run."""
+        while not self._closing:
+            self._awake(time.monotonic())
+            await asyncio.sleep(BEAT)
+
+    def _awake(self, now: float) -> float:
+        """`now` on the seat's clock: the time this process ran (`ASLEEP_AFTER`)."""
+        gap = now - self._beat
+        if gap > ASLEEP_AFTER:
+            self._slept += gap
+            self._event("slept", seconds=round(gap, 3))
+        self._beat = max(self._beat, now)
+        return now - self._slept
+
     def _step_job(self, now: float) -> Callable[[], _StepResult]:
         """The node's own step, to run in the worker: the clock, the next deal, decisions."""
         self._look_at = None
@@ -1095,7 +1140,8 @@ class Node:
         moves = tuple(self._clock_moves)
         self._clock_moves.clear()
         self._play.peer_head = self._rep.peers_head
-        return functools.partial(self._play.step, now, decisions, self._deal_wanted, moves)
+        awake = self._awake(now)
+        return functools.partial(self._play.step, awake, decisions, self._ready, moves)
 
     async def _step(self, now: float) -> None:
         self._step_due = False
@@ -1105,8 +1151,8 @@ class Node:
         """What the node's own step made: its entries sent, its notices shown, the game's end."""
         if result is None:
             return
-        if result.dealt:
-            self._deal_wanted = False
+        if result.read:
+            self._ready = False
         if result.look_again:
             self._look_at = time.monotonic() + LOOK_AGAIN
         for text in result.notices:
@@ -1121,6 +1167,9 @@ class Node:
         elif result.left is not None:
             self._end_game(result.left, event="left_table")
         elif result.over is not None:
+            if result.away and self._ended is None:
+                self._say(ENDED_AWAY)
+                self._publish(notice=ENDED_AWAY)
             self._end_game(result.over)
 
     def _end_game(self, reason: str, event: str = "over") -> None:
@@ -1529,7 +1578,12 @@ class _StepResult:
     notices: tuple[str, ...] = ()
     look_again: bool = False
     dealt: bool = False
+    read: bool = False
+    """The person's wish to go on was used: the hand's result was seen (or there was none)."""
     over: str | None = None
+    away: bool = False
+    """With `over`: this seat was away when the game ended (its signature of the end excused),
+    and caught the end up (SPEC 8.9): the node says so before the reason."""
     left: str | None = None
     """This seat's `leave` is in the chain: why the node stops."""
     stay: bool = False
@@ -1559,6 +1613,12 @@ class _Play:
         """No hand is running (the session's `between_hands` after the last call)."""
         self.policy = SeatPolicy(hands=node.seating.roster.hands)
         """What this seat does of its own accord: deal, end the game, leave, sit in."""
+        clock = node.seating.roster.table_config.action_clock
+        self.grace = min(node.result_grace, clock / 2)
+        """How long the person's screen holds a hand's result without a key (SPEC 8.9: at
+        most half the action clock, so that the others' clocks never run out on it)."""
+        self._reading_since: dict[int, float] = {}
+        """hand -> when this seat began to hold its head signature of it (SPEC 8.9)."""
         self.departed: deque[tuple[int, int]] = deque()
         """(seat, seq) of each `leave` the transcript took, for the loop to let it go."""
         self.dirty = True
@@ -1647,6 +1707,7 @@ class _Play:
             self.close()
             raise NodeError(f"cannot take this seat: {exc}") from None
         self._session = session
+        session.hold_results(self.grace > 0)
         self.safety_code = session.ledger.safety_code()
         if node.bot is not None:
             self._decider = node.bot.decider(seating.seat)
@@ -1678,6 +1739,7 @@ class _Play:
             )
         except (RemoteProtocolError, LocalProtocolError) as exc:
             raise NodeError(f"cannot take seat {seat}: {exc}") from None
+        self.session.hold_results(self.grace > 0)
         self._files.reset()  # another session: kept in full at its first call
         self.dirty = True
 
@@ -1731,6 +1793,7 @@ class _Play:
         self.files = files
         try:
             self._session = self._restored(files)
+            self.session.hold_results(self.grace > 0)
         except NodeError:
             self.close()
             self.files = None
@@ -1997,13 +2060,14 @@ class _Play:
         self,
         now: float,
         decisions: tuple[Decision, ...],
-        deal_wanted: bool,
+        go_on: bool,
         moves: tuple[ClockMove, ...] = (),
     ) -> _StepResult:
         """The node's own step: the seat acceptance (once confirmed), the person's moves about
         the clock (SPEC 3.14), the clock, what the seat's policy says it does now
         (`seat.SeatPolicy`: the game's end, leaving, sitting in, the next hand), the person's
-        decisions or the bot's (a bot waits while the table is paused)."""
+        decisions or the bot's (a bot waits while the table is paused). `go_on`: the person
+        has seen the last hand's result (a key, SPEC 8.9)."""
         s = self.session
         if self.watching:
             waiting = self._join_step(s)
@@ -2028,9 +2092,15 @@ class _Play:
         # for nothing
         s.behind(bool(self.restored) and not self.caught_up)
         node = self.node
-        bot = node.bot is not None
+        read = go_on
+        if s.reading:
+            # SPEC 8.9: the screen holds the result until a key, or for the grace
+            since = self._reading_since.setdefault(s.hand_number, now)
+            read = go_on or now - since >= self.grace
+            if read:
+                out += self._call(s.result_seen)
         wishes = Wishes(
-            deal=bot or deal_wanted,
+            deal=True,
             end=node.end_wanted,
             leave=node.leave_wanted,
             sit_in=node.sit_in_wanted,
@@ -2043,10 +2113,11 @@ class _Play:
                 if move.refused:
                     return _StepResult(out, refused=move.reason, own_refusal=move.left)
                 if move.left:
-                    return _StepResult(out, tuple(notices), left=move.reason)
-                return _StepResult(out, tuple(notices), over=move.reason)
+                    return _StepResult(out, tuple(notices), left=move.reason, read=read)
+                away = away_at_end(s)
+                return _StepResult(out, tuple(notices), over=move.reason, away=away, read=read)
             if move.do is Do.WAIT:
-                return _StepResult(out, tuple(notices))
+                return _StepResult(out, tuple(notices), read=read)
             if move.do is Do.END_GAME:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.end_game)
@@ -2055,8 +2126,8 @@ class _Play:
                     out += self._call(s.leave)
                 except IllegalAction as exc:
                     said = (*notices, f"you cannot leave now: {exc}")
-                    return _StepResult(out, said, stay=True)
-                return _StepResult(out, tuple(notices))
+                    return _StepResult(out, said, stay=True, read=read)
+                return _StepResult(out, tuple(notices), read=read)
             elif move.do is Do.SIT_IN:
                 with contextlib.suppress(IllegalAction):
                     out += self._call(s.sit_in)
@@ -2084,8 +2155,10 @@ class _Play:
         if self._decider is not None and s.may_decide() and not s.clock_stopped:
             made, look_again = self._bot(s)
             out += made
+        # the wish to sit in lasts until the seat plays again: a sit_in the sequencer refused (a
+        # next hand's start came first) is written again after that hand (SPEC 8.9)
         plays = any(p.seat == s.seat and not p.sitting_out for p in s.game.players)
-        return _StepResult(out, tuple(notices), look_again, dealt, plays=plays)
+        return _StepResult(out, tuple(notices), look_again, dealt, read=read, plays=plays)
 
     def _bot(self, s: Session) -> tuple[Output, bool]:
         """The bot's decision, if it makes one now; True to look again in a moment."""

@@ -16,6 +16,8 @@ from p2pwillow.limits import MAX_SEATS, is_int
 from p2pwillow.rules.errors import ConfigError
 
 MIN_SEATS = 2
+MAX_HANDS = 10_000
+"""The most hands a table may be set to last (SPEC 3.1)."""
 LEGACY_GAME = "weeping-willow"
 """The one game a table set up before tables named their games plays (SPEC 3.1)."""
 NO_ARBITER = -1
@@ -23,6 +25,7 @@ NO_ARBITER = -1
 ADDED = {
     "games": (LEGACY_GAME,),
     "ante": 0,
+    "hands": 0,
     "time_bank": 0,
     "pause_limit": 0,
     "pauses": 0,
@@ -52,7 +55,8 @@ class TableConfig:
     fixed-limit sizes (each betting round of a game's script says which it uses).
     `max_raises` caps full raises per round in spread and fixed limit only. `action_clock` is
     in whole seconds. `ante` is what each player posts before the deal in a game that takes an
-    ante (Roll Your Own; Weeping Willow takes trade tokens instead).
+    ante (Roll Your Own; Weeping Willow takes trade tokens instead). `hands` is how many hands
+    the game lasts (0: until fewer than two players have chips): no hand starts after that many.
 
     The clock's humane side (SPEC 3.14): `time_bank` is the seconds each player may add to its
     own clock over the whole game; `pause_limit` the longest a pause lasts, in seconds, and
@@ -74,6 +78,7 @@ class TableConfig:
     action_clock: int = 30
     games: tuple[str, ...] = (LEGACY_GAME,)
     ante: int = 25
+    hands: int = 0
     time_bank: int = 120
     pause_limit: int = 300
     pauses: int = 3
@@ -112,6 +117,7 @@ class TableConfig:
             "max_raises": (0, 100),
             "action_clock": (1, 3600),
             "ante": (0, 10**12),
+            "hands": (0, MAX_HANDS),
             "time_bank": (0, 3600),
             "pause_limit": (0, 3600),
             "pauses": (0, 100),

@@ -270,9 +270,12 @@ class Game:
         return self._players[seat]
 
     def verify_sit_in(self, seat: int, *, ruling: bool = False) -> None:
-        """`seat` may sit back in now (SPEC 3.11); `ruling`: the arbiter sits it in, and its
-        wait need not be over (SPEC 3.14)."""
-        self._between_hands("sit in")
+        """A seat sitting out may sit in at any time, a hand running or not (it is not in that
+        hand: it plays from the next one), once a hand has started since it was made to sit
+        out, or at once if the game cannot go on without it (SPEC 3.11); `ruling`: the arbiter
+        sits it in, between hands, and its wait need not be over (SPEC 3.14)."""
+        if ruling:
+            self._between_hands("sit in")
         p = self.player(seat)
         if not p.sitting_out:
             raise IllegalAction(f"seat {seat} is not sitting out")
@@ -298,7 +301,12 @@ class Game:
 
     def next_button(self) -> int:
         """Where the button goes next: the next player clockwise who plays (SPEC 3.11); the
-        previous button's seat may be empty by now."""
+        previous button's seat may be empty by now. There is none once the game's hands are
+        played (SPEC 3.1 `hands`) or when fewer than two players play."""
+        limit = self.config.hands
+        if limit and self._hand_number >= limit:
+            played = f"{limit} hands are" if limit > 1 else "1 hand is"
+            raise IllegalAction(f"the game is over: its {played} played")
         playing = [s for s in sorted(self._players) if self._players[s].plays]
         if len(playing) < 2:
             raise IllegalAction("a hand needs at least two players with chips")

@@ -248,9 +248,19 @@ def _leave(st: SessionState, e: Entry) -> Commit:
 
 
 def _sit_in(st: SessionState, e: Entry) -> Commit:
-    """SPEC 3.11: a seat sitting out plays again from the next hand, once a hand has started
-    since it was made to sit out (or at once if the game cannot go on without it)."""
-    return _seat_move(st, e, "a player sits in", st.game.verify_sit_in, st.game.sit_in)
+    """SPEC 3.11, 7.3: a seat sitting out plays again from the next hand, once a hand has
+    started since it was made to sit out (or at once if the game cannot go on without it).
+    At any time, a hand running or not (the seat is not in it), and it binds no head: it says
+    only "deal me in from the next hand"."""
+    if st.ended is not None:
+        raise Rejected(ILLEGAL, "the game has ended")
+    _rules(lambda: st.game.verify_sit_in(e.author))
+
+    def commit() -> list[SessionEvent]:
+        st.game.sit_in(e.author)
+        return []
+
+    return commit
 
 
 def _hand_start(st: SessionState, e: Entry) -> Commit:
@@ -873,7 +883,7 @@ def _game_end(st: SessionState, e: Entry) -> Commit:
     signers = tuple(sorted(st.ledger.identities))
 
     def commit() -> list[SessionEvent]:
-        st.ended = GameEnded(signers)
+        st.ended = GameEnded(signers, e.author)
         return []
 
     return commit

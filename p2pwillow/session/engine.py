@@ -777,6 +777,7 @@ class Session:
         new.clock.now = old.clock.now
         new.refused = old.refused
         new.answer_sent = old.answer_sent
+        new.holds_results, new.results_seen = old.holds_results, old.results_seen
         self._state = new
         self._settle_decision()
         return Output((), (ChainCut(seq),))
@@ -789,6 +790,30 @@ class Session:
         """Apply the next transcript entry strictly, as `willow verify` does (no duplicates,
         nothing sent)."""
         return tuple(self._apply(entry))
+
+    # --- a person's screen holds the hand's result (SPEC 8.9) ---------------------------------
+
+    def hold_results(self, hold: bool = True) -> None:
+        """A person's seat: from now on its head signature of each hand it played waits until
+        `result_seen` says its player has seen how the hand ended, so that no next hand starts
+        (the next dealer waits for every signature, 7.3) while the person reads the last one.
+        A bot's seat sends it at once (the default)."""
+        self._state.holds_results = hold
+
+    @property
+    def reading(self) -> bool:
+        """The hand has ended and the local seat holds its head signature: its player has not
+        seen the result yet (`hold_results`)."""
+        return steps.reading(self._state)
+
+    def result_seen(self) -> Output:
+        """The player has seen how the current (or last) hand ended: its head signature goes
+        (if it is due) and the table may start the next hand."""
+        st = self._state
+        r = st.hand
+        if r is not None:
+            st.results_seen = max(st.results_seen, r.number)
+        return self._auto()
 
     @property
     def hand_start_pending(self) -> bool:
@@ -827,10 +852,13 @@ class Session:
         return self._emit(k.Leave()) + self._auto()
 
     def sit_in(self) -> Output:
-        """Between hands, play again from the next hand after sitting out (SPEC 3.11)."""
+        """Play again from the next hand after sitting out (SPEC 3.11): at any time, a hand
+        running or not (this seat sits it out). IllegalAction if the rules do not allow it
+        yet."""
         me = self._me()
         st = self._state
-        self._between_hands("sit in")
+        if st.ended is not None:
+            raise IllegalAction("the game has ended")
         st.game.verify_sit_in(me)
         return self._emit(k.SitIn()) + self._auto()
 

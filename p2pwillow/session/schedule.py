@@ -223,9 +223,12 @@ def _owe_head_signature(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
 
 @dataclass(slots=True)
 class GameEnded:
-    """The game's end (SPEC 7.3): who signs it, who has, who was excused (SPEC 7.5)."""
+    """The game's end (SPEC 7.3): who wrote it, who signs it, who has, who was excused (SPEC
+    7.5)."""
 
     signers: tuple[int, ...]
+    author: int | None = None
+    """The seat that wrote the `game_end`."""
     signed: set[int] = field(default_factory=set)
     excused: set[int] = field(default_factory=set)
 

@@ -203,6 +203,11 @@ class SessionState:
     6.6): none is made again until it is applied, refused, or can no longer be placed (a
     sequencer change of this seat's holds a higher counter); then the player's answer is
     written again."""
+    holds_results: bool = False
+    """A person's seat: its head signature of a hand it played waits until its player has seen
+    how the hand ended (SPEC 8.9, `Session.result_seen`); a bot's is sent at once."""
+    results_seen: int = 0
+    """The last hand whose result the player has seen (with `holds_results`)."""
     clock: Clock = field(default_factory=Clock)
     """The local player's action clock and the votes it holds at the head (SPEC 7.5)."""
     timekeeping: Timekeeping = field(default_factory=Timekeeping)

@@ -25,9 +25,22 @@ def due_step(st: SessionState) -> Due | None:
     and has not sent yet (SPEC 7.3), or None."""
     me = st.seat
     for due in st.dues(Maker.SESSION):
-        if due.seat == me and due not in st.pending:
+        if due.seat == me and due not in st.pending and not reading(st, due):
             return due
     return None
+
+
+def reading(st: SessionState, due: Due | None = None) -> bool:
+    """The local seat holds its head signature of the hand that ended (`due`, if given, is
+    that signature) because its player has not seen the hand's result yet (SPEC 8.9)."""
+    r = st.hand
+    if not st.holds_results or r is None or not r.ended or st.ended is not None:
+        return False
+    if due is not None and due.step is not Step.HEAD_SIGNATURE:
+        return False
+    if st.seat not in r.order or st.seat in r.signed | r.excused:
+        return False
+    return st.results_seen < r.number
 
 
 def make_step(st: SessionState, due: Due, rng: Rng) -> Body:
@@ -92,7 +105,7 @@ def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     seats = ", ".join(map(str, r.replaced))
     return k.Abort(
         blamed=sorted(r.replaced),
-        reason=f"seat(s) {seats} stopped sequencing before the deal and were replaced",
+        reason=f"the clock of seat(s) {seats} ran out before the deal, as sequencer",
         votes=[],
     )
 
@@ -181,4 +194,4 @@ def _layout(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng)
     return k.HandShuffle(purpose="layout", trade=0, cards=texts.cards, proof=texts.proof)
 
 
-__all__ = ["MAKERS", "decision_body", "due_step", "make_step"]
+__all__ = ["MAKERS", "decision_body", "due_step", "make_step", "reading"]

@@ -76,7 +76,14 @@ class ClientApp:
         self.app.layout = build_layout(self.state, self.glyphs)
         # A lone Esc is a key here, not the start of an Alt combination.
         self.app.ttimeoutlen = 0.05
+        # Any key leaves a hand's result the screen holds (SPEC 8.9): the table goes on.
+        self.app.key_processor.before_key_press += self._key_pressed
         self._take()
+
+    def _key_pressed(self, _: object) -> None:
+        view = self.state.view
+        if view is not None and view.reading:
+            self.client.next_hand()
 
     def leave(self, why: str) -> None:
         if not self.app.is_done:

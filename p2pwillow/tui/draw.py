@@ -828,7 +828,7 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
 
 def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     """The game is over: why, the final stacks, and how to check the transcript."""
-    why = state.ended or "the game is over: one player has all the chips"
+    why = state.over_reason or "the game is over"
     first: Row = [("class:strong", why[:1].upper() + why[1:] + ".  ")]
     first += [*key(QUIT_KEY, "leave"), ("class:dim", " (the check below is printed in full)")]
     second: Row = [("", "Final stacks: ")]
@@ -875,12 +875,29 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
                 key(LEAVE_KEY, "leave the table"),
             ]
             first = join([sit_in, *table_keys] if sit_in else table_keys)
-        rows = [first, _waiting_row(view), []]
+            if view.reading:
+                # SPEC 8.9: the table waits for this person to have seen the result
+                first = [("class:strong", "Hand over: any key goes on.  "), *first]
+        banner = sit_out_banner(state, view)
+        rows = [first, _waiting_row(view), banner]
         if view.result and not view.hand_running:
-            # the hand is over: who won what, and with which hand, at the full width
+            # the hand is over: who won what, and with which hand, at the full width (a
+            # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
-            rows = [*said[:2], first, _waiting_row(view)]
+            rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view)]
     return [fit(r, width, g) for r in rows[:3]]
+
+
+def sit_out_banner(state: ScreenState, view: TableView) -> Row:
+    """The lasting line of a seat that sits out (SPEC 3.11): since which hand, why, and the
+    key that sits it back in, or from which hand it plays again once asked."""
+    out = view.sitting_out
+    if out is None:
+        return []
+    row: Row = [("class:strong", f"You sit out since hand {out.since}: {out.why}. ")]
+    if state.sit_in_asked:
+        return [*row, ("", f"You play again from hand {out.back_from}.")]
+    return [*row, *key(SIT_IN_KEY, "sits you back in")]
 
 
 # --- the clock (SPEC 3.14) ----------------------------------------------------------------------

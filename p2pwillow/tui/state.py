@@ -63,6 +63,8 @@ class ScreenState:
         self.leave_asked = False
         """The "leave the table?" question is open."""
         self.leave_sent = False
+        self.sit_in_asked = False
+        """The person asked to sit in again: its node writes it as soon as the rules allow."""
         self.ended: str | None = None
         """Why the game is over, once the client says it is."""
         self.transcript: Path | None = None
@@ -114,6 +116,8 @@ class ScreenState:
         if view is not self.view:
             self._sent_on = None
         self.view = view
+        if view.sitting_out is None:
+            self.sit_in_asked = False  # it plays again (or cannot): a later sit-out asks anew
         self.ended = ended
         if ended is not None:
             self.end_asked = self.leave_asked = False
@@ -333,22 +337,29 @@ class ScreenState:
             self._say("a hand is running", error=True)
             return False
         if self.over:
-            self._say(self.ended or "the game is over: one player has all the chips", error=True)
+            self._say(self.over_reason, error=True)
             return False
         self._say("dealing the next hand…")
         return True
 
     @property
     def over(self) -> bool:
-        """The game is over: the client says so, or one player has all the chips."""
+        """The game is over: the client says so, or the chain does (`TableView.game_over`)."""
         return self.ended is not None or (self.view is not None and self.view.game_over)
+
+    @property
+    def over_reason(self) -> str:
+        """Why the game is over, in the client's words or the view's; empty while it goes on."""
+        if self.ended is not None:
+            return self.ended
+        return "" if self.view is None else self.view.over_reason
 
     def _no_game(self) -> bool:
         """A table key pressed with no game going on: say why and return True."""
         if self.view is None or not self.view.seated:
             self._say("the game has not started", error=True)
         elif self.over:
-            self._say(self.ended or "the game is over already", error=True)
+            self._say(self.over_reason or "the game is over already", error=True)
         else:
             return False
         return True
@@ -396,7 +407,10 @@ class ScreenState:
             return False
         if not view.may_sit_in:
             self._say(_no_sit_in(view), error=True)
-        return view.may_sit_in
+            return False
+        self.sit_in_asked = True
+        self._say(sitting_in(view))
+        return True
 
     # --- the clock (SPEC 3.14) -------------------------------------------------------------------
 
@@ -723,6 +737,14 @@ class ScreenState:
         return self._send(
             Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the game"
         )
+
+
+def sitting_in(view: TableView) -> str:
+    """What the sit-in key will do (SPEC 3.11): from which hand the seat plays again."""
+    out = view.sitting_out
+    if out is None:
+        return "you play again from the next hand"
+    return f"sitting you back in: you play again from hand {out.back_from}"
 
 
 def _no_sit_in(view: TableView) -> str:

@@ -22,6 +22,7 @@ from p2pwillow.ledger.canonical import MAX_LINE_BYTES
 from p2pwillow.ledger.entry import Entry, decode_entry
 from p2pwillow.ledger.errors import Reason, RemoteProtocolError
 from p2pwillow.rules import NO_ARBITER
+from p2pwillow.seat import ending
 from p2pwillow.session import ClockNoted, HandClosed, HandStarted, Session
 from p2pwillow.verify.history import HandHistory, HandLog, with_summary
 from p2pwillow.verify.lines import Line, open_transcript, read_lines
@@ -33,6 +34,7 @@ from p2pwillow.verify.outcome import (
     VerifyError,
     VerifyReport,
 )
+from p2pwillow.verify.seat_log import SeatLog
 from p2pwillow.verify.text import not_closed_reason
 
 # Reasons found only after the author's signature has been verified (SPEC 6.5, 7.1): the
@@ -97,6 +99,7 @@ class _Audit:
         self.cut_off: int | None = None
         self.ended_by: int | None = None
         """The seat that wrote the game's end, once it is read."""
+        self.seat_log = SeatLog()
         self.clock: list[ClockNoted] = []
         """The entries about the clock, as they were applied (SPEC 3.14)."""
 
@@ -171,11 +174,13 @@ class _Audit:
         session = self.session
         assert session is not None
         body = entry.body
+        self.seat_log.before(session, entry)
         try:
             events = session.replay(entry)
         except RemoteProtocolError as exc:
             return self._rejected(line.number, exc)
         self.entries += 1
+        self.seat_log.after(entry, events)
         for event in events:
             if isinstance(event, ClockNoted):
                 self.clock.append(event)
@@ -223,8 +228,12 @@ class _Audit:
                 cut_off=self.cut_off,
             )
         summaries = session.summaries
-        hands = tuple(with_summary(h, s) for h, s in zip(self.hands, summaries, strict=True))
-        seated = {p.seat: p.stack for p in session.game.players}
+        self.seat_log.sat_out(session.game.sit_outs)
+        hands = tuple(
+            replace(with_summary(h, s), events=self.seat_log.of(h.number))
+            for h, s in zip(self.hands, summaries, strict=True)
+        )
+        end = ending(session)
         stacks = self._stacks(session)
         count = session.game.chip_count()
         notes: tuple[str, ...] = ()
@@ -247,7 +256,8 @@ class _Audit:
             ended_by=self.ended_by,
             arbiter=None if session.config.arbiter == NO_ARBITER else session.config.arbiter,
             clock=tuple(self.clock),
-            game_over=session.hand_number > 0 and sum(1 for s in seated.values() if s) < 2,
+            game_over=end is not None,
+            ending=end,
         )
         if self.error is not None:
             verdict = Verdict.UNREADABLE if self.unreadable else Verdict.INVALID

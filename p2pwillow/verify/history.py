@@ -31,6 +31,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules import Event as RulesEvent
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
+from p2pwillow.verify.seat_log import SeatEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,10 @@ class HandHistory:
     """(seat, stack) after the hand, in table order."""
     bets: tuple[tuple[int, int], ...]
     """(seat, chips bet over the whole hand, trade tokens not included), in table order."""
+    events: tuple[SeatEvent, ...] = ()
+    """What happened to the seats in the hand and after it, before the next (`seat_log`):
+    clocks that ran out, a sequencer replaced, sit-outs, sit-ins, offers declined or
+    withdrawn."""
 
     @property
     def number(self) -> int:

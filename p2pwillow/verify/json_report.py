@@ -9,9 +9,11 @@ import json
 
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import NO_ARBITER, Announcement, TableConfig
+from p2pwillow.seat import Ending
 from p2pwillow.session import ClockNoted
 from p2pwillow.verify.history import BettingRound, HandHistory
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
+from p2pwillow.verify.seat_log import DECLINED, SIT_OUT, TIMEOUT, WITHDRAWN, SeatEvent
 
 BUG = "bug"
 """The `verdict` when willow itself failed: no verdict on the transcript."""
@@ -106,6 +108,7 @@ def _hand(h: HandHistory) -> dict[str, object]:
         "aborted": s.aborted,
         "signed": s.signed,
     }
+    out["events"] = [_seat_event(e) for e in h.events]
     if s.aborted:
         out["blamed"] = list(s.blamed)
         out["reason"] = s.reason
@@ -117,6 +120,25 @@ def _hand(h: HandHistory) -> dict[str, object]:
     if s.stopped:
         out["stopped"] = list(s.stopped)
     return out
+
+
+def _seat_event(e: SeatEvent) -> dict[str, object]:
+    out: dict[str, object] = {"kind": e.kind, "seat": e.seat}
+    if e.kind == TIMEOUT:
+        out["step"], out["outcome"] = e.step, e.outcome
+    elif e.kind == SIT_OUT:
+        out["reason"] = e.reason
+    elif e.kind in (DECLINED, WITHDRAWN):
+        out["cards"] = e.cards
+        if e.other is not None:
+            out["offerer"] = e.other
+    return out
+
+
+def _ending(end: Ending | None) -> dict[str, object] | None:
+    if end is None:
+        return None
+    return {"why": end.why.value, "seat": end.seat, "text": end.text}
 
 
 def _clock(n: ClockNoted) -> dict[str, object]:
@@ -175,6 +197,7 @@ def report_object(report: VerifyReport) -> dict[str, object]:
         "missing": [{"seat": w.seat, "step": w.step} for w in report.missing],
         "cut_off": report.cut_off,
         "game_over": report.game_over,
+        "end_reason": _ending(report.ending),
         "ended_by": report.ended_by,
         "arbiter": report.arbiter,
         "clock": [_clock(n) for n in report.clock],
@@ -210,6 +233,7 @@ def bug_object(source: str, what: str) -> dict[str, object]:
         "missing": [],
         "cut_off": None,
         "game_over": False,
+        "end_reason": None,
         "ended_by": None,
         "arbiter": None,
         "clock": [],

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 
 from p2pwillow.rules import TableConfig
+from p2pwillow.seat import Ending
 from p2pwillow.session import ClockNoted, Wait
 from p2pwillow.verify.history import HandHistory
 
@@ -127,7 +128,11 @@ class VerifyReport:
     notes: tuple[str, ...] = ()
     config: TableConfig | None = None
     game_over: bool = False
-    """Fewer than two players have chips left: no further hand can be played."""
+    """The game is over (`ending` says why): its hands are played, fewer than two players
+    have chips, or a player ended it."""
+    ending: Ending | None = None
+    """Why the game is over, in the words a player reads (SPEC 3.11; `end_reason` of the
+    JSON report); None while it goes on."""
     ended_by: int | None = None
     """The seat that wrote the game's end (`game_end`, SPEC 7.3), if the transcript has one."""
     arbiter: int | None = None

@@ -13,6 +13,15 @@ from p2pwillow.rules import Announcement, BettingStructure, Phase, TableConfig
 from p2pwillow.session import ClockNoted, Wait
 from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
 from p2pwillow.verify.outcome import Verdict, VerifyReport
+from p2pwillow.verify.seat_log import (
+    DECLINED,
+    REPLACED,
+    SIT_IN,
+    SIT_OUT,
+    TIMEOUT,
+    WITHDRAWN,
+    SeatEvent,
+)
 
 # Proof kinds (SPEC 7.6) in the order a hand makes them, with their names in plain words.
 PROOF_NAMES: dict[str, tuple[str, str]] = {
@@ -236,9 +245,59 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
         broke = [name(x) for x, n in sorted(h.stacks) if n == 0]
         if broke:
             out.append(f"  {_and(broke)} {'is' if len(broke) == 1 else 'are'} out of chips")
+    out += [f"  {seat_event_text(e, name)}" for e in h.events]
     out.append(f"  Proofs checked: {_proofs(s.proofs)}")
     out.append(f"  Stay secret: {s.hidden} of the 52 cards, never turned")
     return out
+
+
+# What a step owed is called in a sentence: "in betting", "signing the hand".
+_OWED = {
+    "announce": "announcing the game",
+    "trading": "in trading",
+    "betting": "in betting",
+    "layout": "laying out its cards",
+    "hand_key": "adding its hand key",
+    "deck_shuffle": "shuffling the deck",
+    "deal_shares": "dealing the cards",
+    "hand_shuffle": "reshuffling its hand",
+    "trade_give": "giving the cards of a trade",
+    "reveal": "turning a card",
+    "head_signature": "signing the hand",
+    "game_signature": "signing the end of the game",
+    "hand_start": "dealing the next hand",
+    "hand_end": "closing the hand",
+    "seat": "taking the seat",
+}
+
+SIT_OUT_WHY = {
+    "folded-for-stalling": "folded by the clock",
+    "blamed-for-abort": "blamed for the hand called off",
+    "replaced-sequencer": "replaced as the hand's sequencer",
+    "missed-head-signature": "did not sign the hand",
+    "missed-hand-start": "did not deal the next hand",
+}
+
+
+def seat_event_text(e: SeatEvent, name: Callable[[int], str]) -> str:
+    """One seat event as the report says it."""
+    who = name(e.seat)
+    if e.kind == TIMEOUT:
+        where = _OWED.get(e.step) or f"in {_STEPS.get(e.step, e.step).replace('_', ' ')}"
+        return f"{who}'s clock ran out {where}: {e.outcome}"
+    if e.kind == REPLACED:
+        return f"{who} was replaced as the hand's sequencer by the others' votes"
+    if e.kind == SIT_OUT:
+        return f"{who} sits out from the next hand ({SIT_OUT_WHY.get(e.reason, e.reason)})"
+    if e.kind == SIT_IN:
+        return f"{who} sits in again, to play from the next hand"
+    offer = _plural(e.cards, "card")
+    if e.kind == DECLINED:
+        by = "an offer" if e.other is None else f"{name(e.other)}'s offer"
+        return f"{who} declined {by} of {offer}"
+    if e.kind == WITHDRAWN:
+        return f"{who} withdrew an offer of {offer}"
+    return f"{who}: {e.kind}"
 
 
 # --- the clock and the arbiter (SPEC 3.14) -------------------------------------------------------
@@ -308,14 +367,13 @@ def _stacks(report: VerifyReport) -> list[str]:
     if report.ended_by is not None:
         signed = "signed by every player at the table" if report.valid else "not yet signed by all"
         out.append(
-            f"The game was ended after hand {report.hand} by {report.name(report.ended_by)}: "
-            f"{signed}."
+            f"The game's end was written after hand {report.hand} by "
+            f"{report.name(report.ended_by)}: {signed}."
         )
-    if report.game_over:
-        rich = [report.name(st.seat) for st in rows if st.final and not st.left]
-        has = "has" if len(rich) == 1 else "have"
-        who = f"only {_and(rich)} {has} chips left" if rich else "nobody has chips left"
-        out.append(f"The game is over: {who}.")
+    end = report.ending
+    if end is not None:
+        why = end.text.removeprefix("the game is over: ")
+        out.append(f"The game is over: {why}.")
     return out
 
 

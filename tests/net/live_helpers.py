@@ -103,6 +103,8 @@ class Table:
     config: TableConfig | None = None
     witness: Witness | None = None
     host_name: str = "Ann"
+    grace: float = 0.0
+    """A person's node holds each hand's result this long without a key (SPEC 8.9)."""
     arbiter: str | None = None
     """The player the host names the table's arbiter (`willow host --arbiter`); None: itself."""
     host: HostLobby | None = None
@@ -154,6 +156,7 @@ class Table:
             watch=person,
             on_event=on_event,
             door=lobby if isinstance(lobby, HostLobby) else None,
+            result_grace=self.grace if person else 0.0,
         )
         if self.witness is not None:
             self.witness.watch(f"node {n}", lambda: described(node, seen))

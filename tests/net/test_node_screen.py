@@ -5,6 +5,7 @@ prompt_toolkit application (pipe input, the screen read from a pyte terminal).""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,9 @@ from witness import Witness
 
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.ledger.kinds import HandStart, Timeout
+from p2pwillow.rules import SitOutReason
 from p2pwillow.verify import Verdict, verify_file, verify_transcript
+from p2pwillow.view import SIT_OUT_WHY
 
 NEXT = "[Enter] next hand"
 
@@ -114,7 +117,7 @@ def test_a_person_timed_out_sits_in_again_with_the_key(
 ) -> None:
     """The person does not answer in hand 1: the other nodes' votes time it out, it folds
     and sits out hand 2; its screen offers the sit-in key, the person presses it, and its
-    node writes the seat's `sit_in` between hands: it plays again (SPEC 3.11, 7.5)."""
+    node writes the seat's `sit_in` (during hand 2: it plays from hand 3; SPEC 3.11, 7.5)."""
     patient_dealers(monkeypatch)
 
     async def main() -> None:
@@ -128,9 +131,17 @@ def test_a_person_timed_out_sits_in_again_with_the_key(
             t.press("y")
             # it waits for the person, who does not answer: the clock runs out
             await t.wait_for(lambda s: "Waiting for you" in s and "hand 1" in s)
-            text = await t.wait_for("[i] sit in again", deadline=60)
+            text = await t.wait_for("[i] sits you back in", deadline=60)
+            # a lasting banner: since which hand, why, and the key that sits it back in
+            banner = re.search(
+                r"You sit out since hand 2: ([a-z ]+)\. \[i\] sits you back in", text
+            )
+            assert banner, text
+            assert banner.group(1) == SIT_OUT_WHY[SitOutReason.FOLDED_FOR_STALLING], text
             t.press("i")
-            await t.wait_for("you play again from the next hand the rules allow")
+            # the key answers with what it will do, not as an error
+            said = await t.wait_for("sitting you back in: you play again from hand 3")
+            assert "✗ sitting you back in" not in said and "x sitting you back in" not in said
             while not person.over:
                 text = await t.settled(
                     lambda s: person.over or NEXT in s or answer_keys(s) is not None,

@@ -29,7 +29,10 @@ def _verified(table: Table) -> None:
 
 
 class StallsOnce(Table):
-    """Seat 2 withholds its layout in the first hand (and is folded for it), then plays on."""
+    """Seat 2 (`STALLER`) withholds its layout in the first hand (and is folded for it), then
+    plays on."""
+
+    STALLER = 2
 
     def __init__(self, players: int, **kwargs: Any) -> None:
         self.stalled = False
@@ -37,12 +40,13 @@ class StallsOnce(Table):
 
     def _route(self, source: int, out: Output) -> None:
         hand = self.sessions[source].hand if hasattr(self, "sessions") else None
-        if source == 2 and hand is not None and not self.stalled:
-            if any(isinstance(e, FoldedForStalling) and e.seat == 2 for e in hand.events):
+        me = self.STALLER
+        if source == me and hand is not None and not self.stalled:
+            if any(isinstance(e, FoldedForStalling) and e.seat == me for e in hand.events):
                 self.stalled = True
-                self.muted.discard(2)
+                self.muted.discard(me)
             elif hand.phase is Phase.LAYOUT and hand.hand_number == 1:
-                self.muted.add(2)
+                self.muted.add(me)
         super()._route(source, out)
 
 

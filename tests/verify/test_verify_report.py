@@ -23,6 +23,7 @@ from p2pwillow.rules import (
     Raised,
 )
 from p2pwillow.rules.pots import HandResult, Pot, PotAward
+from p2pwillow.seat import Ending, Why
 from p2pwillow.session import HandStarted, HandSummary, PotSummary
 from p2pwillow.verify import (
     LEGEND,
@@ -122,12 +123,21 @@ def test_the_verdict_ends_the_report(honest: VerifyReport) -> None:
     assert "INVALID at line 20" in forged and "not proven" in forged
 
 
-def test_a_game_over_is_flagged(honest: VerifyReport) -> None:
-    assert not honest.game_over and "The game is over" not in report_text(honest)
+def test_a_game_over_says_its_true_reason(honest: VerifyReport) -> None:
+    # a table formed before `hands` was a table setting: the chain shows who wrote the end
+    assert honest.game_over and honest.ending is not None
+    assert honest.ending.why is Why.ENDED_BY_PLAYER and honest.ending.seat == honest.ended_by
+    ender = honest.name(honest.ended_by or 0)
+    assert f"The game is over: {ender} ended it." in report_text(honest)
+    assert report_object(honest)["end_reason"] == {
+        "why": "ended-by-player",
+        "seat": honest.ended_by,
+        "text": f"the game is over: {ender} ended it",
+    }
     winner = max(honest.stacks, key=lambda st: st.final)
-    alone = tuple(st if st is winner else replace(st, final=0) for st in honest.stacks)
-    over = replace(honest, game_over=True, stacks=alone)
-    assert f"The game is over: only {winner.name} has chips left." in report_text(over)
+    alone = Ending(Why.ONE_HAS_CHIPS, winner.seat, f"the game is over: {winner.name} has all")
+    over = replace(honest, ending=alone)
+    assert f"The game is over: {winner.name} has all." in report_text(over)
 
 
 def test_brief_is_one_line_per_verdict() -> None:
@@ -289,7 +299,34 @@ def test_no_reason_shows_internal_names() -> None:
 def test_the_game_end_and_who_wrote_it_are_reported(honest: VerifyReport) -> None:
     assert honest.ended_by is not None
     writer = honest.name(honest.ended_by)
-    line = f"The game was ended after hand 2 by {writer}: signed by every player at the table."
+    line = (
+        f"The game's end was written after hand 2 by {writer}: signed by every player at the table."
+    )
     assert line in report_text(honest)
     cut = verify_file(DIR / "no-game-end.jsonl")
     assert cut.ended_by is None and "The game was ended" not in report_text(cut)
+
+
+def test_each_declined_offer_is_in_the_report(honest: VerifyReport) -> None:
+    """Every `decline` of the transcript is an event of its hand, naming who declined whose
+    offer of how many cards, in the text and in --json (SPEC 7.6)."""
+    lines = [json.loads(line) for line in HONEST.read_text("utf-8").splitlines()]
+    offers = {e["seq"]: e for e in lines if e["kind"] == "offer"}
+    declines = [e for e in lines if e["kind"] == "decline"]
+    assert declines, "the committed game has declined offers"
+    obj = report_object(honest)
+    VALIDATOR.validate(obj)
+    text = report_text(honest)
+    for d in declines:
+        offer = offers[d["body"]["offer"]]
+        cards = offer["body"]["k"]
+        [hand] = [h for h in obj["hands"] if h["number"] == d["hand"]]  # type: ignore[attr-defined]
+        event = {
+            "kind": "declined",
+            "seat": d["author"],
+            "offerer": offer["author"],
+            "cards": cards,
+        }
+        assert event in hand["events"], hand["events"]
+        words = f"{honest.name(d['author'])} declined {honest.name(offer['author'])}'s offer of "
+        assert words + ("1 card" if cards == 1 else f"{cards} cards") in text
