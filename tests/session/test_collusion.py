@@ -325,6 +325,26 @@ def test_four_seats_the_honest_pair_refuses_and_the_table_goes_on_without_the_de
     ]
 
 
+def test_six_seats_a_pair_is_no_quorum_and_every_peer_rejects_its_claim() -> None:
+    """At six seats the quorum against one seat is three (SPEC 7.5, 7.9): a pair's timeout
+    carries two votes and every other peer, the friend's own session included, rejects it
+    as the bad entry it is; the pair cannot even make a claim to refuse."""
+    victim = 1
+    table = _until_dropped(6, victim, DECISIONS)
+    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
+    friend = next(s for s in range(6) if s not in (dealer, victim))
+    forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
+    for seat in range(6):
+        if seat == dealer:
+            continue
+        session = table.sessions[seat]
+        head = session.ledger.head_hash
+        with pytest.raises(RemoteProtocolError) as caught:
+            session.receive(forced)
+        assert "is not accused by 3 votes" in caught.value.detail
+        assert session.ledger.head_hash == head
+
+
 def test_a_substitute_cannot_replace_a_working_dealer() -> None:
     """The seat that would take over sequencing and one friend replace a dealer that is
     working: every honest player, whose clock has not run out at that head, holds the change
