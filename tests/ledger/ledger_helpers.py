@@ -201,6 +201,7 @@ def sample_bodies() -> dict[str, Body]:
         plain("accept", offer=15),
         plain("decline", offer=15),
         plain("withdraw", offer=15),
+        plain("choose_partner", partner=3),
         plain("pass"),
         plain("close_trading"),
         plain("check"),
