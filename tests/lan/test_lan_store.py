@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 from lan import Lan
-from willow import bot, finished, host, resume, same_valid_game, signed_once, wait_event
+from willow import DEEP, bot, finished, host, resume, same_valid_game, signed_once, wait_event
 
 PLAYERS = 4
 HANDS = 4
-STACK = 1000
+STACK = DEEP  # what willow.host seats everyone with
 CLOCK = 10
 DEADLINE = 120.0
 STORE_WRITE = 21
