@@ -642,14 +642,21 @@ class Session:
         holds at this head, whatever it votes on waking."""
         st = self._state
         clock = st.clock
+        self._woke(clock.now)
+        return clock.unvouched == st.ledger.head_hash or clock.slept == st.ledger.hand
+
+    def _woke(self, now: float) -> None:
+        """Whether this player slept: its clock ran out at its head (and the grace after it)
+        with no vote of its own there, measured from when the head moved (the timer may not
+        have run at this head before the laptop slept). Then it was away for the rest of
+        this hand: catching up, it cannot say that what it makes reached the others in time.
+        Asked before the timer votes and before what arrived is taken."""
+        st = self._state
+        clock = st.clock
         head = st.ledger.head_hash
         length = float(st.config.action_clock)
-        # (measured from when the head moved, as near as the clock was read then: the timer
-        # may not have run at this head before the laptop slept)
-        slept = clock.now >= clock.moved + length + grace(length)
-        if slept and head not in clock.voted:
-            clock.slept = head
-        return head in (clock.unvouched, clock.slept)
+        if now >= clock.moved + length + grace(length) and head not in clock.voted:
+            clock.slept = st.ledger.hand
 
     def _in_time(self) -> frozenset[int]:
         """The seats this player holds an entry from (its own included) that passes at the
@@ -1138,6 +1145,8 @@ class Session:
         tells the time before it reads what came meanwhile, SPEC 7.9)."""
         st = self._state
         clock = st.clock
+        if st.seat is not None and self._identity is not None and not st.timekeeping.paused:
+            self._woke(now)
         clock.now = max(clock.now, now)
         if st.seat is not None and self._identity is not None:
             clock.run(now, st.timekeeping.paused)
@@ -1163,6 +1172,8 @@ class Session:
         if self._identity is None or st.seat is None:
             return Output()
         clock, tk = st.clock, st.timekeeping
+        if tk.paused is None:
+            self._woke(now)
         clock.now = max(clock.now, now)
         clock.run(now, tk.paused)
         if not clock.at(st.ledger.head_hash, carry=tk.carries) and not tk.carries:

@@ -78,8 +78,8 @@ class Clock:
     """The hand `voted` is about."""
     moved: float = 0.0
     """`now` when the head last moved (as near as the clock was read then)."""
-    slept: bytes = b""
-    """A head where this player's clock ran out while it did not vote: it was asleep."""
+    slept: int = -1
+    """A hand in which this player's clock ran out while it did not vote: it was asleep."""
     behind: bool = False
     """The player's node knows it has not caught up with the table (SPEC 7.9)."""
     unvouched: bytes = b""
@@ -121,9 +121,11 @@ class Clock:
             end = self.pause_since + pause.seconds
             if now < end:
                 self.last = now
+                self.moved = max(self.moved, now)  # a pause is not sleep (SPEC 7.9)
                 return
             self.pause_over = pause.seq
             last = max(last, end)
+            self.moved = max(self.moved, end)
         self.elapsed += max(0.0, now - last)
         self.last = now
 
