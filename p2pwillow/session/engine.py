@@ -624,6 +624,10 @@ class Session:
             return claims.agreement(
                 me=me, seats=seats, in_time=frozenset(), accused=accused, periods=1, needed=0
             )
+        if tuple(seats) == (me,) and self._away():
+            # away (asleep, back from a crash), it cannot say it acted in time: it takes
+            # what the others did about it meanwhile, without waiting out a clock of its own
+            return claims.Verdict(claims.Agreement.AGREE, "it was away")
         periods = clock.periods if clock.head == head else 0
         needed = len(seats) if isinstance(entry.body, k.SequencerChange) else 1
         return claims.agreement(
@@ -779,6 +783,8 @@ class Session:
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
             new.pool.take(e, new.ledger, old.pool.arrived(e))
         new.clock.unvouched = old.clock.unvouched
+        new.clock.slept, new.clock.moved = old.clock.slept, old.clock.moved
+        new.clock.behind = old.clock.behind
         new.start_sent = old.start_sent  # still on its way, unless the new head makes it stale
         new.clock.voted, new.clock.voted_hand = old.clock.voted, old.clock.voted_hand
         new.clock.now = old.clock.now
