@@ -199,7 +199,8 @@ CLOCKED = TRADING | BETTING
 AFTER_DEAL = TRADING | LAYOUT | REVEAL | BETTING
 """The phases after the deal, where a stall folds the staller (SPEC 3.9)."""
 BEFORE_DEAL = ANNOUNCE | DEAL
-RUNNING = frozenset(Phase) - {Phase.COMPLETE, Phase.ABORTED}
+# a hand voids in any phase a player can act in (SHOWDOWN settles on entry: no input there)
+RUNNING = frozenset(Phase) - {Phase.COMPLETE, Phase.ABORTED, Phase.SHOWDOWN}
 """Every phase of a hand not over yet."""
 
 # fmt: off
