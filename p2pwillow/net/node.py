@@ -1127,6 +1127,7 @@ class Node:
         if gap > ASLEEP_AFTER:
             self._slept += gap
             self._event("slept", seconds=round(gap, 3))
+            self._play.woke = True  # its session is told before it takes anything (SPEC 7.9)
         self._beat = max(self._beat, now)
         return now - self._slept
 
@@ -1598,6 +1599,11 @@ class _StepResult:
     """`refused` by this seat's own player."""
 
 
+WOKE_FOR = 3.0
+"""Seconds after a sleep before a node believes its peers' heads again (several heartbeats):
+until then it counts as behind, and what it makes is no evidence that it acted in time."""
+
+
 class _Play:
     """The node's session and files: everything here runs in the node's worker thread (the
     values `safety_code`, `accepted`, `hands` and `dirty` are read from the loop)."""
@@ -1628,8 +1634,12 @@ class _Play:
         self._decider: Decider | None = None
         self._looked_head: int | None = None
         self._polled = False
-        self.caught_up = False
-        """A resumed node has once held as much of the chain as its peers said they held."""
+        self.caught_up = True
+        """False from a resume or a sleep until the node holds as much of the chain as its
+        peers said they held (SPEC 7.9)."""
+        self.woke = False
+        """The process did not run for a while (`ASLEEP_AFTER`): its session is told so."""
+        self.woke_at = -WOKE_FOR
         self.restored: tuple[Entry, ...] = ()
         """The transcript a resumed node started from (empty for a new game)."""
         self.accepted = False
@@ -1800,6 +1810,7 @@ class _Play:
             raise
         transcript = files.transcript
         self.restored = tuple(transcript.entries)
+        self.caught_up = False
         self.accepted = self.session.seat in self.session.ledger.seated
         self.safety_code = self.session.ledger.safety_code()
         if node.bot is not None:
@@ -1998,12 +2009,20 @@ class _Play:
     # --- what the driver hands over ----------------------------------------------------------
 
     def entry(self, entry: Entry) -> Output:
-        # the time first: a node woken from sleep judges what came meanwhile by it (SPEC 7.9)
-        self.session.note_time(time.monotonic())
+        self._tell_woke()
         out = self._call(lambda: self.session.receive(entry))
         if self.watching:
             self._take_seat()
         return out
+
+    def _tell_woke(self) -> None:
+        """A process that slept tells its session so before it takes what came meanwhile:
+        it was away for that hand and is behind until it has caught up (SPEC 7.9)."""
+        if self.woke:
+            self.woke = False
+            self.caught_up = False
+            self.woke_at = time.monotonic()
+            self.session.asleep()
 
     def holds(self, entry: Entry) -> bool:
         """Whether the session's chain holds `entry` at its place."""
@@ -2083,14 +2102,17 @@ class _Play:
                 out += self._call(functools.partial(clock_call, s, asked))
             except IllegalAction as exc:
                 notices.append(str(exc))
+        self._tell_woke()
         out += self._call(lambda: s.handle_timer(now))
-        if self.restored and s.ledger.head_seq >= self.peer_head:
+        # (after a sleep, only once the peers have had time to say their heads again: what they
+        # said before it is stale)
+        if s.ledger.head_seq >= self.peer_head and time.monotonic() >= self.woke_at + WOKE_FOR:
             self.caught_up = True
-        # back from a crash, what this seat makes before it has caught up with the table is
-        # no evidence that it was in time (SPEC 7.9); a peer's word about its head is not
-        # trusted for more: a faulty one could say it is ahead to make a victim's steps count
-        # for nothing
-        s.behind(bool(self.restored) and not self.caught_up)
+        # back from a crash or from sleep, what this seat makes before it has caught up with the
+        # table is no evidence that it was in time (SPEC 7.9); a peer's word about its head is
+        # not trusted for more: a faulty one could say it is ahead to make a victim's steps
+        # count for nothing, but it cannot make this process sleep or crash
+        s.behind(not self.caught_up)
         node = self.node
         read = go_on
         if s.reading:

@@ -647,7 +647,9 @@ class Session:
         st = self._state
         clock = st.clock
         self._woke(clock.now)
-        return clock.unvouched == st.ledger.head_hash or clock.slept == st.ledger.hand
+        return (
+            clock.unvouched == st.ledger.head_hash or clock.slept == st.ledger.hand or clock.behind
+        )
 
     def _woke(self, now: float) -> None:
         """Whether this player slept: its clock ran out at its head (and the grace after it)
@@ -1156,6 +1158,11 @@ class Session:
         clock.now = max(clock.now, now)
         if st.seat is not None and self._identity is not None:
             clock.run(now, st.timekeeping.paused)
+
+    def asleep(self) -> None:
+        """The player's process did not run for a while (a laptop asleep, SIGSTOP): it was
+        away in this hand, and cannot say what reached the others in time (SPEC 7.9)."""
+        self._state.clock.slept = self._state.ledger.hand
 
     def behind(self, behind: bool) -> None:
         """Whether the player's node knows the table is past this head (a peer holds more):
