@@ -292,4 +292,4 @@ def test_the_clock_settings_and_the_arbiter_from_the_command_line() -> None:
     too_long = build_parser().parse_args(["play", "--arbiter", "x" * 33])
     assert "--arbiter names a player (1 to 32 characters)" in str(_table_plan(too_long, 2, "p"))
     overdrawn = build_parser().parse_args(["host", "--time-bank", "-1"])
-    assert _table_plan(overdrawn, 3, "host") == "time_bank must be between 0 and 3600, not -1"
+    assert _table_plan(overdrawn, 3, "host") == "time bank must be between 0 and 3600, not -1"
