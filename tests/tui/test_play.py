@@ -205,7 +205,8 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
 def own_box(text: str) -> list[str]:
     """The person's seat at the bottom of the table: its name row and the two under it."""
     rows = text.split("\n")
-    at = next(i for i, r in enumerate(rows) if "bot 0 (you)" in r)
+    # (its name carries its fingerprint, SPEC 6.2)
+    at = next(i for i, r in enumerate(rows) if re.search(r"bot 0( #\w+)? \(you\)", r))
     return [r.strip() for r in rows[at : at + 3]]
 
 
