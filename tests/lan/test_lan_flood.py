@@ -17,13 +17,13 @@ from collections import Counter
 from pathlib import Path
 
 from lan import Lan, LanError
-from willow import DEEP, ENV, SAMPLES, WILLOW, bot, finished, kinds, same_valid_game, wait_event
+from willow import ENV, SAMPLES, WILLOW, bot, finished, kinds, same_valid_game, wait_event
 
 PLAYERS = 4
 SEATS = 5
 HANDS = 16
 CLOCK = 10
-STACK = DEEP  # what willow.host seats everyone with
+STACK = 1000  # the host here is started with the default stack
 DEADLINE = 240.0
 FAKES = 500
 CONNECTS = 500
