@@ -621,6 +621,11 @@ class Session:
             # it sequenced, and takes the change
             if me in seats and self._away():
                 return claims.Verdict(claims.Agreement.AGREE, "it was away")
+            after_end = {"head_signature", "game_end", "hand_start", "sit_in", "leave", "join"}
+            if me in seats and r is not None and r.ended and st.ledger[entry.seq].kind in after_end:
+                # the hand is over: no chip can move, and the seat it replaces only sits out
+                # (it sits in again); going along keeps the table one (SPEC 7.9)
+                return claims.Verdict(claims.Agreement.AGREE, "the hand is over")
             return claims.agreement(
                 me=me, seats=seats, in_time=frozenset(), accused=accused, periods=1, needed=0
             )
