@@ -95,6 +95,16 @@ def _until_dropped(players: int, victim: int, kinds: frozenset[str]) -> Pair:
     raise AssertionError("the victim never made such a step")
 
 
+def _pair(players: int, victim: int, kinds: frozenset[str]) -> tuple[Pair, int, int]:
+    """A table where the dealer has just sat on one of the victim's entries of `kinds`, the
+    dealer, and its friend (the first other seat)."""
+    table = _until_dropped(players, victim, kinds)
+    hand = table.sessions[0].hand
+    assert hand is not None
+    friend = next(s for s in range(players) if s not in (hand.dealer, victim))
+    return table, hand.dealer, friend
+
+
 def claim(table: Table, body_of: Any, signers: list[int], accused: int) -> Entry:
     """The pair's remedy: votes by `signers` against `accused` at the dealer's head, written
     and sequenced by the dealer (the first signer) at once."""
@@ -141,9 +151,7 @@ def test_three_seats_the_victim_refuses_a_false_timeout_and_stops_the_table() ->
     the table: its transcript ends with a table_stop in the claim's place, the hand is void
     (every stack as at its start), and `willow verify` says who signed the claim."""
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     session = table.sessions[victim]
     start = next(e for e in reversed(session.ledger.entries) if isinstance(e.body, k.HandStart))
     before = {p.seat: p.stack for p in start.body.players}  # type: ignore[attr-defined]
@@ -177,9 +185,7 @@ def test_three_seats_the_victim_refuses_a_void_before_the_deal() -> None:
     """The dealer sits on the victim's deal shares and, with its friend, voids the hand
     blaming the victim, who sent them: the victim refuses and stops the table."""
     victim = 1
-    table = _until_dropped(3, victim, frozenset({"deal_shares"}))
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, frozenset({"deal_shares"}))
     session = table.sessions[victim]
     forced = claim(
         table,
@@ -198,9 +204,7 @@ def test_a_remedy_after_the_clock_ran_out_is_applied() -> None:
     (the victim's step reached nobody but the dealer, who sat on it). Every other peer's
     clock ran out and it holds nothing: it applies the timeout."""
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     witness = table.sessions[friend]
     for held in list(witness.state.pool.entries()):
         witness.state.pool.discard(held.sig)  # the victim's call never reached it
@@ -220,9 +224,7 @@ def test_a_seat_back_from_a_crash_is_no_witness_of_its_own_steps() -> None:
     made before the crash reached anyone in time: its own step, handed back by a peer, is no
     evidence against a timeout, which it applies once its own clock has run out."""
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     old = table.sessions[victim]
     back = Session.restore(
         table.identities[victim],
@@ -247,9 +249,7 @@ def test_a_seat_that_slept_past_its_clock_is_no_witness_of_its_own_steps() -> No
     applies it once its clock has run, though it holds its own call and votes on waking.
     Awake, the same seat refuses the same claim (the three-seat test above)."""
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     session = table.sessions[victim]
     forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
     session.handle_timer(table.now)  # its clock runs at this head, as a live node's does
@@ -266,9 +266,7 @@ def test_a_pair_that_waits_out_the_victims_clock_is_still_refused() -> None:
     """The pair waits a whole clock before it writes its claim: the victim, awake, voted
     against the dealer who sits on its call when its clock ran out, and still refuses."""
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     session = table.sessions[victim]
     session.handle_timer(table.now)
     session.handle_timer(table.now + table.config.action_clock + 0.5)
@@ -286,9 +284,7 @@ def test_four_seats_the_honest_pair_refuses_and_the_table_goes_on_without_the_de
     it, and the hand goes on with the victim's call; the new sequencer records the false
     claim with its signers, and the dealer is folded for stalling."""
     victim = 1
-    table = _until_dropped(4, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(4) if s not in (dealer, victim))
+    table, dealer, friend = _pair(4, victim, DECISIONS)
     forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
     for seat in range(4):
         if seat == dealer:
@@ -330,9 +326,7 @@ def test_six_seats_a_pair_is_no_quorum_and_every_peer_rejects_its_claim() -> Non
     carries two votes and every other peer, the friend's own session included, rejects it
     as the bad entry it is; the pair cannot even make a claim to refuse."""
     victim = 1
-    table = _until_dropped(6, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(6) if s not in (dealer, victim))
+    table, dealer, friend = _pair(6, victim, DECISIONS)
     forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
     for seat in range(6):
         if seat == dealer:
@@ -359,28 +353,12 @@ def test_a_substitute_cannot_replace_a_working_dealer() -> None:
     successor = first.ledger.successor(dealer)
     friend = next(s for s in range(4) if s not in (dealer, successor))
     honest = next(s for s in range(4) if s not in (dealer, successor, friend))
-    ledger = table.sessions[successor].ledger
-    records = []
-    for voter in (successor, friend):
-        vote = Vote.create(
-            table.identities[voter],
-            game=ledger.game or b"",
-            hand=ledger.hand,
-            head=ledger.head_hash,
-            voter=voter,
-            seats=(dealer,),
-        )
-        records.append(k.VoteRecord(voter=voter, seats=vote.seats, sig=vote.sig.hex()))
-    identity = table.identities[successor]
-    change = AuthoredEntry.create(
-        identity,
-        game=ledger.game or b"",
-        hand=ledger.hand,
-        author=successor,
-        body=k.SequencerChange(replaced=[dealer], votes=records),
-        counter=10**6,
-        seen=ledger.head_hash,
-    ).sequence(ledger.head_seq + 1, ledger.head_hash, identity)
+    change = claim(
+        table,
+        lambda v: k.SequencerChange(replaced=[dealer], votes=v),
+        [successor, friend],
+        dealer,
+    )
     session = table.sessions[honest]
     out = session.receive(change)
     assert session.ledger.head_seq == change.seq - 1  # held back: its clock has not run out
@@ -401,9 +379,7 @@ def test_a_substitute_cannot_replace_a_working_dealer() -> None:
 
 def _stopped_transcript() -> tuple[list[Entry], Entry, Identity, Identity]:
     victim = 1
-    table = _until_dropped(3, victim, DECISIONS)
-    dealer = table.sessions[0].hand.dealer  # type: ignore[union-attr]
-    friend = next(s for s in range(3) if s not in (dealer, victim))
+    table, dealer, friend = _pair(3, victim, DECISIONS)
     session = table.sessions[victim]
     forced = claim(table, lambda v: k.Timeout(seats=[victim], votes=v), [dealer, friend], victim)
     session.receive(forced)
