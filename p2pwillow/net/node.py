@@ -145,6 +145,7 @@ from p2pwillow.session import (
     Refusal,
     Session,
 )
+from p2pwillow.session.claims import claim_text
 from p2pwillow.store import TRANSCRIPT_FILE, NodeKeys, Store, StoreError, StoreWriteError
 from p2pwillow.table import Decider, bot_decider
 from p2pwillow.view import Link, TableView, table_view
@@ -1284,11 +1285,7 @@ class Node:
         name = self._names.get
         signers = ", ".join(str(name(s, f"seat {s}")) for s in ev.signers)
         seats = ", ".join(str(name(s, f"seat {s}")) for s in ev.seats)
-        what = {
-            "timeout": f"that {seats} ran out of time",
-            "abort": f"that {seats} stalled the deal",
-            "sequencer_change": f"that {seats} stopped dealing",
-        }.get(ev.kind, f"a {ev.kind} against {seats}")
+        what = claim_text(ev.kind, seats)
         then = (
             "the table stops here: this hand is void and every stack is as at its start"
             if ev.stops

@@ -110,12 +110,23 @@ def agreement(
     return Verdict(Agreement.REFUSE, f"{unheld} did not stall there as far as this player saw")
 
 
+def claim_text(kind: str, who: str) -> str:
+    """What a remedy claimed of `who` (its seats, named), in words (SPEC 7.9): one text for the
+    node's notice and the verifier's report."""
+    return {
+        "timeout": f"that {who} ran out of time",
+        "abort": f"that {who} stalled the deal",
+        "sequencer_change": f"that {who} stopped dealing",
+    }.get(kind, f"a {kind} against {who}")
+
+
 __all__ = [
     "REMEDIES",
     "Agreement",
     "RefusedClaim",
     "Verdict",
     "agreement",
+    "claim_text",
     "claimed",
     "signers",
     "votes_in",

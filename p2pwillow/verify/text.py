@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from p2pwillow.cards import Card
 from p2pwillow.rules import Announcement, BettingStructure, Phase, TableConfig
 from p2pwillow.session import ClockNoted, Wait
+from p2pwillow.session.claims import claim_text
 from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
 from p2pwillow.verify.outcome import Verdict, VerifyReport
 from p2pwillow.verify.seat_log import (
@@ -175,16 +176,6 @@ def _proofs(proofs: Sequence[tuple[str, int]]) -> str:
     return ", ".join(parts) or "none"
 
 
-def _claim(kind: str, seats: Sequence[int], name: Callable[[int], str]) -> str:
-    """What a refused remedy claimed, in words (SPEC 7.9)."""
-    who = _and([name(x) for x in seats])
-    return {
-        "timeout": f"that {who} ran out of time",
-        "abort": f"that {who} stalled the deal",
-        "sequencer_change": f"that {who} stopped sequencing",
-    }.get(kind, f"a {kind} against {who}")
-
-
 def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]) -> list[str]:
     """One hand as a hand history."""
     s = h.summary
@@ -215,9 +206,10 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
             out.append(f"  No trades{closed}")
     out += [_round(r, name, card) for r in h.rounds]
     for c in s.false_claims:
+        what = claim_text(c.kind, _and([name(x) for x in c.seats]))
+        signers = _and([name(x) for x in c.signers])
         out.append(
-            f"  False claim refused: {_claim(c.kind, c.seats, name)}, signed by "
-            f"{_and([name(x) for x in c.signers])}; the table went on without them"
+            f"  False claim refused: {what}, signed by {signers}; the table went on without them"
         )
     if s.stopped:
         out.append(
