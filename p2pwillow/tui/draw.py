@@ -984,19 +984,9 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     busy: Row = []
     if view is not None:
         code = [("class:status", " code "), ("class:status.code", view.safety_code)]
-        parts: list[Row] = []
-        for s in view.seats:
-            if s.you:
-                continue
-            link = state.links.get(s.seat)
-            glyph = "?" if link is None else g.links[link]
-            bad = link in (Link.AWAY, Link.GONE)
-            words = f" {link.value}" if bad and link is not None else ""
-            style = "class:status.warn" if bad else "class:status.link"
-            parts.append([("class:status", s.name + " "), (style, glyph + words)])
-            if link is Link.LOCAL:
-                legend = [("class:status", f"  ({g.links[Link.LOCAL]} in process)")]
-        peers = [("class:status", f" {g.v} "), *join(parts, "  ")]
+        peers = _peers(state, view, g)
+        if any(state.links.get(s.seat) is Link.LOCAL for s in view.seats if not s.you):
+            legend = [("class:status", f"  ({g.links[Link.LOCAL]} in process)")]
     if state.busy:
         busy = [("class:status", f" {g.v} "), ("class:status.busy", f"{g.busy} checking proofs…")]
     row = [*code, *busy, *peers, *legend]
@@ -1011,8 +1001,8 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     return fit(row, width, g)
 
 
-def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int) -> Row:
-    """The peers' connections with each name cut to `room` columns."""
+def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = None) -> Row:
+    """The peers' connections, each name whole or cut to `room` columns (then closer set)."""
     parts: list[Row] = []
     for s in view.seats:
         if s.you:
@@ -1022,9 +1012,9 @@ def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int) -> Row:
         bad = link in (Link.AWAY, Link.GONE)
         words = f" {link.value}" if bad and link is not None else ""
         style = "class:status.warn" if bad else "class:status.link"
-        name = _short(s.name, room, g)
+        name = s.name if room is None else _short(s.name, room, g)
         parts.append([("class:status", name + " "), (style, glyph + words)])
-    return [("class:status", f" {g.v} "), *join(parts, " ")]
+    return [("class:status", f" {g.v} "), *join(parts, "  " if room is None else " ")]
 
 
 HELP_TEXT = (
