@@ -756,5 +756,10 @@ def _no_sit_in(view: TableView) -> str:
 
 
 def _moment(view: TableView) -> tuple[int, str]:
-    """The step of the game a view shows: its hand and stage ("round 2: betting")."""
+    """The step of the game a view shows: its hand and stage ("round 2: betting"); only its
+    hand for a person whose seat is not in it (sitting out, the steps of a hand it watches
+    are not theirs: what they were told stays until the next hand)."""
+    mine = view.seat(view.you) if view.you is not None else None
+    if mine is None or not mine.in_hand:
+        return (view.hand, "")
     return (view.hand, view.stage)
