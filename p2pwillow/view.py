@@ -368,6 +368,11 @@ class TableView:
                 return s
         return None
 
+    @property
+    def mine(self) -> SeatView | None:
+        """The seat of the player the view is for (None for a watcher)."""
+        return None if self.you is None else self.seat(self.you)
+
     def name(self, seat: int) -> str:
         s = self.seat(seat)
         return f"seat {seat}" if s is None else s.name

@@ -629,7 +629,7 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         return [fit(blank, width, g), fit(blank, width, g)]
     first: Row
     if view.layout is not None:
-        me = view.seat(view.you) if view.you is not None else None
+        me = view.mine
         turned = len(me.showing) if me is not None else 0
         first = [("class:label", "Your layout ")]
         if turned:
@@ -860,7 +860,7 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
     else:
         first: Row = []
-        mine = view.seat(view.you) if view.you is not None else None
+        mine = view.mine
         sit_in = key(SIT_IN_KEY, "sit in again") if view.may_sit_in else []
         if sit_in and view.hand_running and (mine is None or not mine.in_hand):
             first = sit_in  # the hand runs without this seat: nothing else to press

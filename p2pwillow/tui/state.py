@@ -749,7 +749,7 @@ def sitting_in(view: TableView) -> str:
 
 def _no_sit_in(view: TableView) -> str:
     """Why the person's seat may not sit in between hands (SPEC 3.11)."""
-    mine = view.seat(view.you) if view.you is not None else None
+    mine = view.mine
     if mine is None or not mine.sitting_out:
         return "you do not sit out"
     return "you have no chips: leave the table and buy in again"
@@ -759,7 +759,7 @@ def _moment(view: TableView) -> tuple[int, str]:
     """The step of the game a view shows: its hand and stage ("round 2: betting"); only its
     hand for a person whose seat is not in it (sitting out, the steps of a hand it watches
     are not theirs: what they were told stays until the next hand)."""
-    mine = view.seat(view.you) if view.you is not None else None
+    mine = view.mine
     if mine is None or not mine.in_hand:
         return (view.hand, "")
     return (view.hand, view.stage)

@@ -56,12 +56,16 @@ def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
         pane.press("i")
         answer = re.compile(r"sitting you back in: you play again from hand (\d+)")
 
+        def out_again(s: str) -> bool:
+            # the person presses nothing more: once back in, the seat is timed out and sits
+            # out again, since a later hand
+            again = BANNER.search(s)
+            return again is not None and int(again[1]) > since
+
         def sat_in(s: str) -> bool:
             # the answer stays on the screen until the next hand; a screen read only after
-            # it (two cores shared with other work) shows the seat back in, or timed out and
-            # sitting out again since a later hand (the person presses nothing more)
-            again = BANNER.search(s)
-            return answer.search(s) is not None or (again is not None and int(again[1]) > since)
+            # it (two cores shared with other work) shows the seat out again
+            return answer.search(s) is not None or out_again(s)
 
         text = pane.wait_for(sat_in, "the sit-in answer")
         back = answer.search(text)
@@ -74,9 +78,9 @@ def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
         def plays(s: str) -> bool:
             # the seat is dealt in again (its box no longer says it sits out), or it was and
             # sits out again since a later hand: either way its sit_in is in the chain
-            m, again = dealt.search(s), BANNER.search(s)
-            if again is not None:
-                return int(again[1]) > since
+            if BANNER.search(s) is not None:
+                return out_again(s)
+            m = dealt.search(s)
             return m is not None and int(m[1]) >= first and "sitting out" not in s
 
         pane.wait_for(plays, f"the seat dealt in from hand {first}")
