@@ -168,8 +168,8 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(
     tmp_path: Path, witness: Witness
 ) -> None:
     """Three seats, five hands: the bot in seat 1 leaves after hand 1 (it deals hand 2); the
-    two left wait in the next hand while a `willow bot --join CODE` started then takes seat 1
-    and catches up, and it plays the hands after its join; every transcript is the same game
+    two left go on while a `willow bot --join CODE` started then takes seat 1 and catches up,
+    and it plays the hands after its join; every transcript is the same game
     and verifies, the newcomer's too. Deep stacks: with the default thousand, a hand can
     leave one of the two players all the chips, and the game is over before the newcomer
     comes."""
@@ -212,9 +212,11 @@ def test_a_newcomer_takes_the_seat_a_bot_left_and_plays_to_the_end(
     ]
     [leave] = [e for e in chain if isinstance(e.body, k.Leave)]
     after = [sum(e.seq < x.seq for e in starts) for x in (leave, join)]
-    # the join comes after the hand the table waited in, or after a later one if the next
-    # hand's start reached the sequencer first; it plays every hand after it, the last one
-    assert after[0] < after[1] < hands, after
+    # the join comes in the pause after the hand the bot left in (the results stay on the
+    # table for a moment, and a newcomer quick enough is seated in it), or after the hand the
+    # table waited in, or a later one if that hand's start reached the sequencer first; the
+    # newcomer plays every hand after it, the last one
+    assert after[0] <= after[1] < hands, after
     assert played == list(range(after[1] + 1, hands + 1)), (played, after)
     for path in (paths[0], paths[3]):
         report = verify_file(path)
