@@ -264,8 +264,13 @@ def _seat_box(
         state = "folded"
     elif s.all_in:
         state = "all in"
-    if s.won:
-        table += [("class:win", f"  won {s.won}")]
+    won: Row = [("class:win", f"  won {s.won}")] if s.won else []
+    if won and width_of([("", "  "), *table, *won]) > width:
+        # a full layout leaves no room beside the cards: the win goes by the stack, whole,
+        # before what the cards make (the felt's result line says that too)
+        money[1:1] = won
+    elif won:
+        table += won
     elif s.bet:
         table += [("class:bet", f"  bet {s.bet}")]
     if state:

@@ -410,7 +410,9 @@ def test_a_withheld_round_five_reveal_folds_the_staller_and_its_bets_stay_in() -
     def round_five(hand: Hand) -> bool:
         return hand.phase is Phase.REVEAL and hand.betting_round == 5
 
-    for seed in range(6, 40):
+    # the first seed from 6 on where seat 1 bets and then withholds is 26: the search starts
+    # there (a change to the deal or the bots that moves it still finds the next one)
+    for seed in range(26, 60):
         table = _stall_when(round_five, 1, seed=seed)
         table.play(1)
         hand = table.sessions[0].hand
