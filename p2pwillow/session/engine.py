@@ -789,12 +789,8 @@ class Session:
         new.forwarded = old.forwarded
         for e in [*old.pool.entries(), *(c.authored() for c in cut)]:
             new.pool.take(e, new.ledger, old.pool.arrived(e))
-        new.clock.unvouched = old.clock.unvouched
-        new.clock.slept, new.clock.moved = old.clock.slept, old.clock.moved
-        new.clock.behind = old.clock.behind
+        new.clock.keep_local(old.clock)
         new.start_sent = old.start_sent  # still on its way, unless the new head makes it stale
-        new.clock.voted, new.clock.voted_hand = old.clock.voted, old.clock.voted_hand
-        new.clock.now = old.clock.now
         new.refused = old.refused
         new.answer_sent = old.answer_sent
         new.holds_results, new.results_seen = old.holds_results, old.results_seen

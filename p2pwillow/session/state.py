@@ -86,6 +86,15 @@ class Clock:
     """A head this player came back to after a crash (SPEC 7.7): what it made there before
     the crash may not have been in time, so it is no evidence against a remedy (SPEC 7.9)."""
 
+    def keep_local(self, old: Clock) -> None:
+        """Take from `old` what this node saw itself and no transcript says, when its chain is
+        cut back (SPEC 6.8): what it voted, when it read the clock and saw the head move, that
+        it slept, that it is behind, and the head it came back to after a crash. The rest is
+        the rewound head's and stays as replayed."""
+        self.now, self.moved = old.now, old.moved
+        self.voted, self.voted_hand = old.voted, old.voted_hand
+        self.slept, self.behind, self.unvouched = old.slept, old.behind, old.unvouched
+
     def at(self, head: bytes, *, carry: bool = False) -> bool:
         """Follow the head; True if the clock was already at it. A new head restarts the
         stretch unless `carry` (the head is an entry about the clock)."""
