@@ -4,27 +4,32 @@ with its schema in protocol/schemas/reports/."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
 import pytest
+from session_helpers import SAMPLES, new_table
 
 from p2pwillow.cards import Card
 from p2pwillow.hands import best_hand
 from p2pwillow.rules import (
+    ActionKind,
     BetPlaced,
     BettingClosed,
     BettingOpened,
     Called,
     CardRevealed,
+    Decision,
     Folded,
     HandEnded,
     Raised,
 )
 from p2pwillow.rules.pots import HandResult, Pot, PotAward
 from p2pwillow.seat import Ending, Why
-from p2pwillow.session import HandStarted, HandSummary, PotSummary
+from p2pwillow.session import HandStarted, HandSummary, PotSummary, Session
+from p2pwillow.table import Decider, bot_decider
 from p2pwillow.verify import (
     LEGEND,
     Verdict,
@@ -330,3 +335,47 @@ def test_each_declined_offer_is_in_the_report(honest: VerifyReport) -> None:
         assert event in hand["events"], hand["events"]
         words = f"{honest.name(d['author'])} declined {honest.name(offer['author'])}'s offer of "
         assert words + ("1 card" if cards == 1 else f"{cards} cards") in text
+
+
+def _withdrawing(seat: int) -> Decider:
+    """A bot that withdraws its open offer whenever it may (free trading)."""
+    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is not None and ActionKind.WITHDRAW in hand.legal_actions(seat):
+            return Decision(ActionKind.WITHDRAW)
+        return bot(session)
+
+    return decide
+
+
+def test_each_withdrawn_offer_is_in_the_report() -> None:
+    """A game played through real sessions in which players withdraw their offers: every
+    `withdraw` of its transcript is an event of its hand, naming who withdrew an offer of how
+    many cards, in the text and in --json (SPEC 7.6)."""
+    table = new_table(3, 1, deciders={s: _withdrawing(s) for s in range(3)})
+    assert table.play(2) == 2
+    table.end_game()
+    data = b"".join(e.encode() + b"\n" for e in table.transcript)
+    report = verify_transcript(data)
+    assert report.valid, report.error
+    lines = [json.loads(line) for line in data.decode().splitlines()]
+    offers = {e["seq"]: e for e in lines if e["kind"] == "offer"}
+    withdrawals = [e for e in lines if e["kind"] == "withdraw"]
+    assert withdrawals, "the game has withdrawn offers"
+    obj = report_object(report)
+    VALIDATOR.validate(obj)
+    text = report_text(report)
+    for w in withdrawals:
+        offer = offers[w["body"]["offer"]]
+        assert offer["author"] == w["author"]
+        cards = offer["body"]["k"]
+        [hand] = [h for h in obj["hands"] if h["number"] == w["hand"]]  # type: ignore[attr-defined]
+        event = {"kind": "withdrawn", "seat": w["author"], "cards": cards}
+        assert event in hand["events"], hand["events"]
+        words = f"{report.name(w['author'])} withdrew an offer of "
+        assert words + ("1 card" if cards == 1 else f"{cards} cards") in text
+    assert sum(e["kind"] == "withdrawn" for h in obj["hands"] for e in h["events"]) == len(  # type: ignore[attr-defined]
+        withdrawals
+    )
