@@ -7,6 +7,7 @@ import json
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -312,29 +313,44 @@ def test_the_game_end_and_who_wrote_it_are_reported(honest: VerifyReport) -> Non
     assert cut.ended_by is None and "The game was ended" not in report_text(cut)
 
 
+Answer = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]
+"""An answer to an offer in a transcript (a decline, a withdrawal), the offer, and the
+events `--json` lists for the answer's hand."""
+
+
+def _answers(data: bytes, report: VerifyReport, kind: str) -> tuple[list[Answer], str]:
+    """Every `kind` entry of the transcript `data` with its offer and its hand's events in
+    `report`'s --json (which the schema accepts), and the report's text."""
+    lines = [json.loads(line) for line in data.decode("utf-8").splitlines()]
+    offers = {e["seq"]: e for e in lines if e["kind"] == "offer"}
+    answers = [e for e in lines if e["kind"] == kind]
+    assert answers, f"the game has a {kind}"
+    obj = report_object(report)
+    VALIDATOR.validate(obj)
+    events = {h["number"]: h["events"] for h in obj["hands"]}  # type: ignore[attr-defined]
+    found = [(a, offers[a["body"]["offer"]], events[a["hand"]]) for a in answers]
+    return found, report_text(report)
+
+
+def _of(cards: int) -> str:
+    return "1 card" if cards == 1 else f"{cards} cards"
+
+
 def test_each_declined_offer_is_in_the_report(honest: VerifyReport) -> None:
     """Every `decline` of the transcript is an event of its hand, naming who declined whose
     offer of how many cards, in the text and in --json (SPEC 7.6)."""
-    lines = [json.loads(line) for line in HONEST.read_text("utf-8").splitlines()]
-    offers = {e["seq"]: e for e in lines if e["kind"] == "offer"}
-    declines = [e for e in lines if e["kind"] == "decline"]
-    assert declines, "the committed game has declined offers"
-    obj = report_object(honest)
-    VALIDATOR.validate(obj)
-    text = report_text(honest)
-    for d in declines:
-        offer = offers[d["body"]["offer"]]
+    found, text = _answers(HONEST.read_bytes(), honest, "decline")
+    for d, offer, events in found:
         cards = offer["body"]["k"]
-        [hand] = [h for h in obj["hands"] if h["number"] == d["hand"]]  # type: ignore[attr-defined]
         event = {
             "kind": "declined",
             "seat": d["author"],
             "offerer": offer["author"],
             "cards": cards,
         }
-        assert event in hand["events"], hand["events"]
-        words = f"{honest.name(d['author'])} declined {honest.name(offer['author'])}'s offer of "
-        assert words + ("1 card" if cards == 1 else f"{cards} cards") in text
+        assert event in events, events
+        by = f"{honest.name(d['author'])} declined {honest.name(offer['author'])}'s offer"
+        assert f"{by} of {_of(cards)}" in text
 
 
 def _withdrawing(seat: int) -> Decider:
@@ -360,22 +376,12 @@ def test_each_withdrawn_offer_is_in_the_report() -> None:
     data = b"".join(e.encode() + b"\n" for e in table.transcript)
     report = verify_transcript(data)
     assert report.valid, report.error
-    lines = [json.loads(line) for line in data.decode().splitlines()]
-    offers = {e["seq"]: e for e in lines if e["kind"] == "offer"}
-    withdrawals = [e for e in lines if e["kind"] == "withdraw"]
-    assert withdrawals, "the game has withdrawn offers"
-    obj = report_object(report)
-    VALIDATOR.validate(obj)
-    text = report_text(report)
-    for w in withdrawals:
-        offer = offers[w["body"]["offer"]]
+    found, text = _answers(data, report, "withdraw")
+    for w, offer, events in found:
         assert offer["author"] == w["author"]
-        cards = offer["body"]["k"]
-        [hand] = [h for h in obj["hands"] if h["number"] == w["hand"]]  # type: ignore[attr-defined]
-        event = {"kind": "withdrawn", "seat": w["author"], "cards": cards}
-        assert event in hand["events"], hand["events"]
-        words = f"{report.name(w['author'])} withdrew an offer of "
-        assert words + ("1 card" if cards == 1 else f"{cards} cards") in text
-    assert sum(e["kind"] == "withdrawn" for h in obj["hands"] for e in h["events"]) == len(  # type: ignore[attr-defined]
-        withdrawals
-    )
+        event = {"kind": "withdrawn", "seat": w["author"], "cards": offer["body"]["k"]}
+        assert event in events, events
+        assert f"{report.name(w['author'])} withdrew an offer of {_of(offer['body']['k'])}" in text
+    # and no more: one event for each withdrawal
+    by_hand = {w["hand"]: events for w, _, events in found}
+    assert sum(e["kind"] == "withdrawn" for ev in by_hand.values() for e in ev) == len(found)
