@@ -160,6 +160,27 @@ async def late_node(table: Table, n: int, name: str) -> Node:
     return node
 
 
+async def _a_person_and_two_bots(table: Table) -> list[Node]:
+    """`table` opened and started with three of its seats: a person hosting (seat 0, first)
+    and two bots, every node started; its other seats are for newcomers."""
+    await table.open()
+    host = table.host
+    assert host is not None
+    forming = asyncio.ensure_future(host.seat())
+    lobbies = [table.guest(n) for n in (1, 2)]
+    seated = asyncio.gather(*(g.seat() for g in lobbies))
+    while host.players < 3:
+        await asyncio.sleep(0.05)
+    host.start_now()
+    person = table.node(0, await asyncio.wait_for(forming, DEADLINE), host, person=True)
+    await person.start()
+    nodes = [person]
+    for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
+        nodes.append(table.node(n, s, lobby))
+        await nodes[-1].start()
+    return nodes
+
+
 def test_a_person_seated_keeps_a_newcomer_out_and_the_newcomer_is_told(tmp_path: Path) -> None:
     """The person hosting is asked on a screen of its own when a bot joins; its "no" refuses
     the newcomer (SPEC 6.6): no hand deals it a card, its node stops as refused, and the
@@ -169,22 +190,8 @@ def test_a_person_seated_keeps_a_newcomer_out_and_the_newcomer_is_told(tmp_path:
 
     async def main() -> tuple[str, str]:
         table = Table(tmp_path, players=3, hands=0, config=deep(seats=4))
-        await table.open()
-        host = table.host
-        assert host is not None
-        forming = asyncio.ensure_future(host.seat())
-        lobbies = [table.guest(n) for n in (1, 2)]
-        seated = asyncio.gather(*(g.seat() for g in lobbies))
-        while host.players < 3:
-            await asyncio.sleep(0.05)
-        host.start_now()
-        seating = await asyncio.wait_for(forming, DEADLINE)
-        person = table.node(0, seating, host, person=True)
-        await person.start()
-        nodes = [person]
-        for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
-            nodes.append(table.node(n, s, lobby))
-            await nodes[-1].start()
+        nodes = await _a_person_and_two_bots(table)
+        person = nodes[0]
         async with terminal(person, 30, 100) as t:
             await t.wait_for(SEATING)
             t.press("y")
@@ -261,21 +268,8 @@ def test_a_relay_at_a_copied_table_is_refused_by_the_person_comparing(tmp_path: 
         _keys_of(copy_dir, 0, 50)  # Mallory, hosting the copy as "Ann"
         _keys_of(copy_dir, 1, 51)  # Bob, the victim, at the copy
         real = Table(real_dir, players=3, hands=0, config=deep(seats=4))
-        await real.open()
-        host = real.host
-        assert host is not None
-        forming = asyncio.ensure_future(host.seat())
-        lobbies = [real.guest(n) for n in (1, 2)]
-        seated = asyncio.gather(*(g.seat() for g in lobbies))
-        while host.players < 3:
-            await asyncio.sleep(0.05)
-        host.start_now()
-        person = real.node(0, await asyncio.wait_for(forming, DEADLINE), host, person=True)
-        await person.start()
-        nodes = [person]
-        for n, (lobby, s) in enumerate(zip(lobbies, await seated, strict=True), start=1):
-            nodes.append(real.node(n, s, lobby))
-            await nodes[-1].start()
+        nodes = await _a_person_and_two_bots(real)
+        person = nodes[0]
         copy = Table(copy_dir, players=2, hands=1, config=deep(seats=2))
         await copy.open()
         assert copy.host is not None

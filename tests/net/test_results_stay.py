@@ -6,19 +6,38 @@ wait. A live table on loopback, a person's screen on a pyte terminal."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from live_helpers import Table, close_all, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_screen import SEATING, answer_keys, terminal
+from tui_screen import SEATING, Terminal, answer_keys, terminal
 
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.net.node import Node
 from p2pwillow.rules import TableConfig
 
 HELD = "Hand over: any key goes on."
+
+
+@contextlib.asynccontextmanager
+async def _seated(tmp_path: Path, grace: float) -> AsyncIterator[tuple[Terminal, list[Node]]]:
+    """A person (seat 0, who deals hand 1) and two bots at a live table of two hands, the
+    person's screen seated and in hand 1; the nodes closed after."""
+    config = TableConfig(seats=3, action_clock=60)
+    table = Table(tmp_path, players=3, hands=2, config=config, grace=grace)
+    nodes = await play_game(table, person=0)
+    try:
+        async with terminal(nodes[0], 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            await t.wait_for("hand 1")
+            yield t, nodes
+    finally:
+        await close_all(nodes)
 
 
 async def _play_first_hand(t: object, person: Node) -> str:
@@ -38,27 +57,18 @@ async def _play_first_hand(t: object, person: Node) -> str:
 def test_the_result_stays_until_the_person_presses_a_key(tmp_path: Path) -> None:
     async def main() -> None:
         # a bot deals hand 2 (the person, seat 0, dealt hand 1): it waits all the same
-        config = TableConfig(seats=3, action_clock=60)
-        table = Table(tmp_path, players=3, hands=2, config=config, grace=25.0)
-        nodes = await play_game(table, person=0)
-        person = nodes[0]
-        try:
-            async with terminal(person, 30, 100) as t:
-                await t.wait_for(SEATING)
-                t.press("y")
-                await t.wait_for("hand 1")
-                text = await _play_first_hand(t, person)
-                assert HELD in text, text
-                # every other player has signed hand 1: the table waits for this screen alone
-                await t.wait_for("Waiting for you: see the result and sign the hand")
-                view = person.view()
-                assert view.reading and not view.hand_running
-                assert view.result, "the winners and the pots are on the screen"
-                assert all(n.hands_played == 1 for n in nodes)
-                t.press("\r")  # a key (Space would also pause the table)
-                await t.wait_for("hand 2")
-        finally:
-            await close_all(nodes)
+        async with _seated(tmp_path, grace=25.0) as (t, nodes):
+            person = nodes[0]
+            text = await _play_first_hand(t, person)
+            assert HELD in text, text
+            # every other player has signed hand 1: the table waits for this screen alone
+            await t.wait_for("Waiting for you: see the result and sign the hand")
+            view = person.view()
+            assert view.reading and not view.hand_running
+            assert view.result, "the winners and the pots are on the screen"
+            assert all(n.hands_played == 1 for n in nodes)
+            t.press("\r")  # a key (Space would also pause the table)
+            await t.wait_for("hand 2")
         assert person.transcript is not None
         lines = person.transcript.read_bytes().splitlines()
         entries = [decode_entry(line) for line in lines]
@@ -72,20 +82,11 @@ def test_the_result_stays_until_the_person_presses_a_key(tmp_path: Path) -> None
 
 def test_without_a_key_the_table_goes_on_after_the_grace(tmp_path: Path) -> None:
     async def main() -> None:
-        config = TableConfig(seats=3, action_clock=60)
-        table = Table(tmp_path, players=3, hands=2, config=config, grace=1.0)
-        nodes = await play_game(table, person=0)
-        person = nodes[0]
-        try:
-            async with terminal(person, 30, 100) as t:
-                await t.wait_for(SEATING)
-                t.press("y")
-                await t.wait_for("hand 1")
-                await _play_first_hand(t, person)
-                # nobody presses anything: hand 2 comes by itself
-                await t.wait_for("hand 2")
-        finally:
-            await close_all(nodes)
+        async with _seated(tmp_path, grace=1.0) as (t, nodes):
+            person = nodes[0]
+            await _play_first_hand(t, person)
+            # nobody presses anything: hand 2 comes by itself
+            await t.wait_for("hand 2")
         assert person.hands_played == 2
 
     asyncio.run(main())

@@ -54,6 +54,21 @@ async def _until(test: object, what: str, timeout: float = DEADLINE) -> None:
         await asyncio.sleep(0.05)
 
 
+def _sleeper(tmp_path: Path, code: str, events: Path) -> Output:
+    """`willow bot --join CODE` as "Sleepy", its events at `events`."""
+    return Output(
+        start("bot", "--join", code, "--name", "Sleepy", "--samples", "40",
+              "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"), "--events", str(events)),
+        "sleeper",
+        events,
+    )  # fmt: skip
+
+
+def _dealt(events: Path) -> bool:
+    """The sleeper has said the deal of hand 1."""
+    return any(e["event"] == "dealt" and e.get("hand") == 1 for e in _events(events))
+
+
 def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: Path) -> None:
     config = TableConfig(seats=3, action_clock=CLOCK, starting_stack=DEEP, hands=HANDS)
     table = Table(tmp_path, players=3, hands=HANDS, config=config)
@@ -62,13 +77,7 @@ def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: 
     async def main() -> tuple[Output, list[Node]]:
         code = await table.open()
         assert table.host is not None
-        sleeper = Output(
-            start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
-                  "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
-                  "--events", str(events)),
-            "sleeper",
-            events,
-        )  # fmt: skip
+        sleeper = _sleeper(tmp_path, code.encode(), events)
         nodes: list[Node] = []
         try:
 
@@ -81,10 +90,7 @@ def test_a_seat_stopped_past_the_clock_catches_up_the_end_of_the_game(tmp_path: 
             jobs = [sit(n, lobby) for n, lobby in enumerate(lobbies)]
             nodes = list(await asyncio.wait_for(asyncio.gather(*jobs), DEADLINE))
 
-            def dealt() -> bool:
-                return any(e["event"] == "dealt" and e.get("hand") == 1 for e in _events(events))
-
-            await _until(dealt, "dealt hand 1 to the sleeper")
+            await _until(lambda: _dealt(events), "dealt hand 1 to the sleeper")
             sleeper.proc.send_signal(signal.SIGSTOP)
             try:
                 # the others time it out, play on and end the game while it sleeps
@@ -174,23 +180,14 @@ def test_heads_up_a_seat_stopped_past_the_clock_is_waited_for_and_plays_on(
     async def main() -> tuple[Output, Node]:
         code = await table.open()
         assert table.host is not None
-        sleeper = Output(
-            start("bot", "--join", code.encode(), "--name", "Sleepy", "--samples", "40",
-                  "--address", LOOPBACK, "--home", str(tmp_path / "sleeper"),
-                  "--events", str(events)),
-            "sleeper",
-            events,
-        )  # fmt: skip
+        sleeper = _sleeper(tmp_path, code.encode(), events)
         node: Node | None = None
         try:
             node = table.node(0, await asyncio.wait_for(table.host.seat(), DEADLINE), table.host)
             await node.start()
             host = node
 
-            def dealt() -> bool:
-                return any(e["event"] == "dealt" and e.get("hand") == 1 for e in _events(events))
-
-            await _until(dealt, "dealt hand 1 to the sleeper")
+            await _until(lambda: _dealt(events), "dealt hand 1 to the sleeper")
             sleeper.proc.send_signal(signal.SIGSTOP)
             try:
 
