@@ -755,11 +755,16 @@ def _no_sit_in(view: TableView) -> str:
     return "you have no chips: leave the table and buy in again"
 
 
+SITTING_OUT = (-1, "")
+"""The moment of a person whose seat is in no hand: the hands it watches are not its steps."""
+
+
 def _moment(view: TableView) -> tuple[int, str]:
-    """The step of the game a view shows: its hand and stage ("round 2: betting"); only its
-    hand for a person whose seat is not in it (sitting out, the steps of a hand it watches
-    are not theirs: what they were told stays until the next hand)."""
+    """The step of the game a view shows: its hand and stage ("round 2: betting"). For a
+    person whose seat is not in the hand (sitting out) it is one moment however many hands
+    the others play, so that what they were told ("you play again from hand 3") stays until
+    they are dealt in again; the bots' hands in between can be over in a second."""
     mine = view.mine
     if mine is None or not mine.in_hand:
-        return (view.hand, "")
+        return SITTING_OUT
     return (view.hand, view.stage)

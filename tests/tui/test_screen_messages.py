@@ -1,6 +1,7 @@
 """How long what the screen told the person stays: a message belongs to the step of the hand
 it was said at, and goes once the hand moves on; for a person whose seat is not in the hand
-(sitting out), the hand's own steps are not theirs, and it stays until the next hand."""
+(sitting out), the hands the others play are not theirs, and it stays until the seat is dealt
+in again."""
 
 from __future__ import annotations
 
@@ -25,17 +26,21 @@ def shown(state: ScreenState, view: TableView) -> str:
     return state.message
 
 
-def test_a_message_to_a_seat_sitting_out_stays_until_the_next_hand() -> None:
+def test_a_message_to_a_seat_sitting_out_stays_until_it_is_dealt_in() -> None:
     view = a_view(in_hand=False)
     state = ScreenState()
     shown(state, view)
     state.say_keys("z", ["i"])
     told = state.message
     assert told
-    # the bots play on: every step of the hand the seat sits out leaves it on the screen
+    # the bots play on: every step of the hand the seat sits out, and the next hand they play
+    # without it (over in a second), leave it on the screen
     for stage in ("round 2: betting", "round 3: betting", "showdown"):
         assert shown(state, replace(view, stage=stage)) == told
-    assert shown(state, replace(view, hand=view.hand + 1)) == ""
+    assert shown(state, replace(view, hand=view.hand + 1)) == told
+    # dealt in again: the hand is the person's own step, and the message has had its time
+    dealt_in = a_view(in_hand=True)
+    assert shown(state, replace(dealt_in, hand=view.hand + 2)) == ""
 
 
 def test_a_message_to_a_seat_in_the_hand_goes_with_its_step() -> None:
