@@ -756,12 +756,13 @@ def _no_sit_in(view: TableView) -> str:
 
 
 SITTING_OUT = (-1, "")
-"""The moment of a person whose seat is in no hand: the hands it watches are not its steps."""
+"""The moment of a person whose seat is in no hand (sitting out, or watching before its first):
+the hands it watches are not its steps."""
 
 
 def _moment(view: TableView) -> tuple[int, str]:
     """The step of the game a view shows: its hand and stage ("round 2: betting"). For a
-    person whose seat is not in the hand (sitting out) it is one moment however many hands
+    person whose seat is not in the hand (`SITTING_OUT`) it is one moment however many hands
     the others play, so that what they were told ("you play again from hand 3") stays until
     they are dealt in again; the bots' hands in between can be over in a second."""
     mine = view.mine

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from p2pwillow.table import Table
+from views import after_one_hand
+
 from p2pwillow.tui.state import ScreenState
-from p2pwillow.view import TableView, table_view
+from p2pwillow.view import TableView
 
 
 def a_view(*, in_hand: bool) -> TableView:
     """A real view of seat 0 after one hand, with its seat in the hand or not."""
-    table = Table(3, seed=5)
-    table.play(1)
-    view = table_view(table.sessions[0])
+    view = after_one_hand(3)
     seats = tuple(replace(s, in_hand=in_hand) if s.you else s for s in view.seats)
     return replace(view, seats=seats, stage="round 1: betting")
 

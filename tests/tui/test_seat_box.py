@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from views import after_one_hand
+
 from p2pwillow.cards import parse_cards
-from p2pwillow.table import Table
 from p2pwillow.tui.draw import ASCII, UNICODE, Glyphs, plain, table_rows
-from p2pwillow.view import TableView, table_view
+from p2pwillow.view import TableView
 
 LAYOUT = tuple(parse_cards("As Kh Qd Jc Ts 9h"))
 
@@ -16,9 +17,7 @@ LAYOUT = tuple(parse_cards("As Kh Qd Jc Ts 9h"))
 def after_a_hand(won: int, showing: int) -> TableView:
     """A real view of seat 0 after one hand of four, seat 2 showing `showing` cards of a
     layout and having won `won`."""
-    table = Table(4, seed=5)
-    table.play(1)
-    view = table_view(table.sessions[0])
+    view = after_one_hand(4)
     seats = tuple(
         replace(
             s,

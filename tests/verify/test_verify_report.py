@@ -373,7 +373,7 @@ def test_each_withdrawn_offer_is_in_the_report() -> None:
     table = new_table(3, 1, deciders={s: _withdrawing(s) for s in range(3)})
     assert table.play(2) == 2
     table.end_game()
-    data = b"".join(e.encode() + b"\n" for e in table.transcript)
+    data = b"".join(table.lines)
     report = verify_transcript(data)
     assert report.valid, report.error
     found, text = _answers(data, report, "withdraw")
