@@ -11,7 +11,8 @@ public state of a hand is plain data: the joint deck (52 ciphertexts), then each
 the rules engine's business; this package only says what each step must prove.
 
 Modules: `context` (proof contexts, step labels, errors), `deal` (hand keys, the deck and its
-shuffle, the private deal), `hand` (a player's hand: shuffles, trades, layout, reveals). Import
+shuffle, the private deal), `hand` (a player's hand: shuffles, trades, layout, reveals),
+`deck` (the live deck: deal steps, fold with release, discards, reshuffles, shows). Import
 from `p2pwillow.mental`, which re-exports the public names.
 """
 
@@ -48,6 +49,21 @@ from p2pwillow.mental.deal import (
     shuffle_order,
     starting_deck,
 )
+from p2pwillow.mental.deck import (
+    BOARD,
+    BURN,
+    DealRound,
+    Dealt,
+    Destination,
+    LiveDeck,
+    Release,
+    Reshuffle,
+    Show,
+    To,
+    down,
+    live_deck,
+    up,
+)
 from p2pwillow.mental.hand import (
     HandShuffle,
     Layout,
@@ -67,6 +83,8 @@ from p2pwillow.mental.hand import (
 )
 
 __all__ = [
+    "BOARD",
+    "BURN",
     "CONTEXT_TAG",
     "DECK_SIZE",
     "STEP_DEAL_SHARES",
@@ -74,18 +92,26 @@ __all__ = [
     "STEP_HAND_KEY",
     "STEP_LAYOUT",
     "DealPlan",
+    "DealRound",
     "DealShares",
+    "Dealt",
     "DeckShuffle",
+    "Destination",
     "HandContext",
     "HandKey",
     "HandShuffle",
     "Layout",
+    "LiveDeck",
     "MalformedStep",
     "MentalPokerError",
     "PlayerHand",
     "ProofContext",
     "ProofRejected",
+    "Release",
+    "Reshuffle",
     "Reveal",
+    "Show",
+    "To",
     "TradeGive",
     "apply_trade",
     "check_deal_shares",
@@ -96,8 +122,10 @@ __all__ = [
     "check_reveal",
     "check_trade_give",
     "deal_plan",
+    "down",
     "hand_shuffle_step",
     "joint_key",
+    "live_deck",
     "make_deal_shares",
     "make_deck_shuffle",
     "make_hand_key",
@@ -111,4 +139,5 @@ __all__ = [
     "starting_deck",
     "trade_give_step",
     "trade_hand",
+    "up",
 ]

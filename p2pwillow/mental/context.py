@@ -35,9 +35,37 @@ def hand_shuffle_step(trade: int) -> str:
 
 def _trade_number(trade: int) -> int:
     # SPEC 5.1: any identifier unique among the hand's trades, e.g. a ledger sequence number
-    if not is_int(trade) or not 0 <= trade < 2**63:
-        raise MentalPokerError(f"trade number must be an integer 0..2^63-1, not {trade!r}")
-    return trade
+    return _step_number(trade, "trade")
+
+
+def deal_step(number: int) -> str:
+    """The label of live deal step `number` of a hand (SPEC 5.12), 0 for its first."""
+    return f"deal/{_step_number(number, 'deal step')}"
+
+
+STEP_RELEASE = "release"
+
+
+def discard_step(number: int) -> str:
+    """The label of a discard to the muck; `number` is unique among the hand's discards."""
+    return f"discard/{_step_number(number, 'discard')}"
+
+
+def reshuffle_step(number: int) -> str:
+    """The label of a holder's shuffle in reshuffle `number` of the hand (0 for its first)."""
+    return f"reshuffle/{_step_number(number, 'reshuffle')}"
+
+
+def show_step(number: int) -> str:
+    """The label of a show of own cards; `number` is unique among the hand's shows."""
+    return f"show/{_step_number(number, 'show')}"
+
+
+def _step_number(number: int, what: str) -> int:
+    # Like a trade's number: any identifier unique within the hand, e.g. a ledger sequence
+    if not is_int(number) or not 0 <= number < 2**63:
+        raise MentalPokerError(f"{what} number must be an integer 0..2^63-1, not {number!r}")
+    return number
 
 
 def reveal_step(index: int) -> str:

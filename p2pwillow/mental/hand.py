@@ -233,10 +233,24 @@ def make_trade_give(
     rng: Rng,
 ) -> TradeGive:
     """Hand over the cards at `positions` of `held` to the owner of `receiver_key`."""
-    label = trade_give_step(trade)
+    return make_give(
+        hand.at(seat, trade_give_step(trade)), secret, held, positions, receiver_key, rng
+    )
+
+
+def make_give(
+    context: ProofContext,
+    secret: int,
+    held: PlayerHand,
+    positions: Sequence[int],
+    receiver_key: Point,
+    rng: Rng,
+) -> TradeGive:
+    """The cards at `positions` of `held`, each re-encrypted to `receiver_key` with a proof in
+    `context`: a trade's give (5.7) or a discard to the muck (5.14)."""
     named = tuple(sorted(positions))
-    _check_positions(named, len(held.ciphertexts), len(positions), seat, label)
-    context = hand.at(seat, label).encode()
+    _check_positions(named, len(held.ciphertexts), len(positions), context.seat, context.step)
+    encoded = context.encode()
     hand_secret(secret)
     cts: list[Ciphertext] = []
     made: list[ReencryptionProof] = []
@@ -245,7 +259,7 @@ def make_trade_give(
         r = random_scalar(rng)
         after = elgamal.reencrypt_to(before, secret, receiver_key, r)
         cts.append(after)
-        made.append(proofs.prove_reencryption(secret, r, receiver_key, before, after, context, rng))
+        made.append(proofs.prove_reencryption(secret, r, receiver_key, before, after, encoded, rng))
     return TradeGive(named, tuple(cts), tuple(made))
 
 
@@ -262,10 +276,24 @@ def check_trade_give(
     """Verify `seat`'s half of trade `trade`: `count` cards of its public hand `held`, each
     re-encrypted to `receiver_key` with its plaintext unchanged. Returns what the receiver gets.
     """
-    label = trade_give_step(trade)
-    context = hand.at(seat, label).encode()
+    context = hand.at(seat, trade_give_step(trade))
+    return check_give(context, key, receiver_key, held, count, give)
+
+
+def check_give(
+    context: ProofContext,
+    key: Point,
+    receiver_key: Point,
+    held: Sequence[Ciphertext],
+    count: int,
+    give: TradeGive,
+) -> tuple[Ciphertext, ...]:
+    """Verify a give in `context`: `count` cards of the public hand `held` (under `key`), each
+    re-encrypted to `receiver_key`. Returns the re-encrypted ciphertexts."""
+    seat, label = context.seat, context.step
+    encoded = context.encode()
     before_all = ciphertexts_of(held, "hand")
-    expect(give, TradeGive, "trade give", seat, label)
+    expect(give, TradeGive, "give", seat, label)
     if not isinstance(give.positions, tuple):
         raise MalformedStep("positions must be a tuple", seat=seat, step=label)
     _check_positions(give.positions, len(before_all), count, seat, label)
@@ -273,7 +301,7 @@ def check_trade_give(
     made = typed_tuple(give.proofs, ReencryptionProof, count, "proofs", seat, label)
     for p, after, proof in zip(give.positions, outputs, made, strict=True):
         with checking(seat, label, position=p, what="re-encryption "):
-            proofs.verify_reencryption(key, receiver_key, before_all[p], after, proof, context)
+            proofs.verify_reencryption(key, receiver_key, before_all[p], after, proof, encoded)
     return outputs
 
 
