@@ -248,15 +248,6 @@ def _seat_box(
         head.append(("class:dim", f" {g.busy}"))
     if s.link is not None and s.link is not Link.LOCAL and s.link is not Link.CONNECTED:
         head.append(("class:warn", f" {s.link.value}"))
-    money: Row = [("class:stack", f"{s.stack}")]
-    if s.tokens:
-        # a token's worth in chips: "tokens 6 × 5"
-        money.append(("class:dim", f" · tokens {s.tokens} {g.times} {view.token_value}"))
-    elif s.showing_text:
-        money.append(("class:dim", f" · {s.showing_text}"))
-    table: Row = cards(s.showing, g)
-    if s.face_down:
-        table += [("", " ")] * bool(s.showing) + [("class:back", g.back * s.face_down)]
     state = ""
     if not s.in_hand:
         state = "sitting out" if s.sitting_out else "not in this hand"
@@ -264,49 +255,107 @@ def _seat_box(
         state = "folded"
     elif s.all_in:
         state = "all in"
-    won: Row = [("class:win", f"  won {s.won}")] if s.won else []
-    if won and width_of([("", "  "), *table, *won]) > width:
-        # a full layout leaves no room beside the cards: the win goes by the stack, whole,
-        # before what the cards make (the felt's result line says that too)
-        money[1:1] = won
-    elif won:
-        table += won
+    table: Row = cards(s.showing, g)
+    if s.face_down:
+        table += [("", " ")] * bool(s.showing) + [("class:back", g.back * s.face_down)]
+    lines = _facts(s, view, table, state, width, height, g)
+    if height < 3:
+        return [fit([*head, ("", " "), *lines[0][1:]], width, g), fit(lines[1], width, g)]
+    return [fit(r, width, g) for r in [head, *lines][:height]]
+
+
+def _cols(row: Row, g: Glyphs) -> int:
+    """The columns `row` takes on the terminal (an ASCII one spells some glyphs longer)."""
+    return sum(len(plain(text, g)) for _, text in row)
+
+
+def _facts(
+    s: SeatView,
+    view: TableView,
+    table: Row,
+    state: str,
+    width: int,
+    height: int,
+    g: Glyphs,
+) -> list[Row]:
+    """The seat's lines under its name: the stack, the cards, and a fourth line where the box
+    has one. What the seat won or bets, whether it folded, and every trade it made this hand
+    are never cut: each goes beside the cards where it fits, else beside the stack (before
+    what the cards make), else on the fourth line; the trades' partners are shortened and
+    face-down cards counted rather than drawn before anything is cut. What the cards make
+    (the felt's result line names the winner's hand) is dropped where no room is left."""
+    lines: list[Row] = [[("", "  "), ("class:stack", f"{s.stack}")], [("", "  "), *table]]
+    if height >= 4:
+        lines.append([("", " ")])
+    # where each fact goes, in order of preference: 0 the stack's line, 1 the cards', 2 the
+    # fourth
+    facts: list[tuple[Row, tuple[int, ...]]] = []
+    if s.won:
+        facts.append(([("class:win", f"  won {s.won}")], (1, 0, 2)))
     elif s.bet:
-        table += [("class:bet", f"  bet {s.bet}")]
+        facts.append(([("class:bet", f"  bet {s.bet}")], (1, 0, 2)))
     if state:
-        table += [("class:dim", f"  {state}")]
+        facts.append(([("class:dim", f"  {state}")], (1, 0, 2)))
     if s.discards:
-        table += [("class:dim", f"  {s.discards} discarded")]
-    money.insert(0, ("", "  "))
-    table.insert(0, ("", "  "))
+        facts.append(([("class:dim", f"  {s.discards} discarded")], (1, 0, 2)))
+
+    def room(i: int, row: Row) -> bool:
+        # (a box of two rows has its stack beside the name: nothing more goes there)
+        fits = i < len(lines) and _cols([*lines[i], *row], g) <= width
+        return fits and (i > 0 or height >= 3)
+
+    def count_backs() -> None:
+        row = lines[1]
+        lines[1] = [
+            ("class:back", f"{g.back}{s.face_down}") if style == "class:back" else (style, text)
+            for style, text in row
+        ]
+
+    for fact, where in facts:
+        i = next((i for i in where if room(i, fact)), None)
+        if i is None and s.face_down > 1:
+            count_backs()
+            i = next((i for i in where if room(i, fact)), None)
+        lines[where[0] if i is None else i] += fact
     if s.trades:
-        table = _with_trades(table, s, view, width, g)
-    rows = [head, money, table] if height >= 3 else [[*head, ("", " "), *money[1:]], table]
-    return [fit(r, width, g) for r in rows[:height]]
+        tries = [(None, False), *((short, True) for short in (None, 12, 8, 6, 5, 4, 3))]
+        for short, counted in tries:
+            if counted and s.face_down > 1:
+                count_backs()
+            said = _trades(s, view, short, g)
+            i = next((i for i in (1, 2, 0) if room(i, said)), None)
+            if i is not None or short == 3:
+                lines[(2 if len(lines) > 2 else 1) if i is None else i] += said
+                break
+    extra: Row = []
+    if s.tokens:
+        # a token's worth in chips: "tokens 6 × 5"
+        extra = [("class:dim", f" · tokens {s.tokens} {g.times} {view.token_value}")]
+    elif s.showing_text:
+        extra = [("class:dim", f" · {s.showing_text}")]
+    if extra and (room(0, extra) or height < 3):
+        lines[0] += extra
+    elif s.tokens and len(lines) > 2 and room(2, extra):
+        lines[2] += extra
+    elif s.tokens:
+        lines[0] += extra  # cut at the end of the line, after every fact
+    if len(lines) > 2 and lines[2] == [("", " ")]:
+        lines.pop()
+    return lines
 
 
-def _with_trades(table: Row, s: SeatView, view: TableView, width: int, g: Glyphs) -> Row:
-    """The seat's cards row followed by every trade it made this hand, by partner ("⇄ Bob 3,
-    you 2+1"): where that does not fit, the face-down cards are counted rather than drawn and
-    the partners' names shortened, so that no partner and no count is ever cut."""
+def _trades(s: SeatView, view: TableView, room: int | None, g: Glyphs) -> Row:
+    """Every trade the seat made this hand, by partner ("⇄ Bob 3, you 2+1"), the partners'
+    names in at most `room` columns."""
     by: dict[int, list[int]] = {}
     for other, k in s.trades:
         by.setdefault(other, []).append(k)
-    backs = [i for i, (style, _) in enumerate(table) if style == "class:back"]
-    row = table
-    for room in (None, 12, 8, 6, 5, 4):
-        said = ", ".join(
-            f"{'you' if other == view.you else _short(view.name(other), room, g)} "
-            + "+".join(map(str, ks))
-            for other, ks in by.items()
-        )
-        row = [*table, ("class:offer", f" {g.swap} {said}")]
-        if width_of(row) <= width:
-            return row
-        if backs and room is None:
-            i = backs[0]
-            table = [*table[:i], ("class:back", f"{g.back}{s.face_down}"), *table[i + 1 :]]
-    return row
+    said = ", ".join(
+        f"{'you' if other == view.you else _short(view.name(other), room, g)} "
+        + "+".join(map(str, ks))
+        for other, ks in by.items()
+    )
+    return [("class:offer", f" {g.swap} {said}")]
 
 
 def _short(name: str, room: int | None, g: Glyphs) -> str:
@@ -409,10 +458,13 @@ def table_rows(
     side = max(len(left), len(right))
     box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
     box_w = min(28, max(14, width // 3))
+    # A seat at the top or the bottom has nothing beside it: its box begins where a box of
+    # box_w would, centred, and may take the rest of its slot. A seat at a side may take a
+    # fourth row where its column has one.
     for i, s in enumerate(top):
         slot = width // max(1, len(top))
         x = i * slot + max(0, (slot - box_w) // 2)
-        for dy, r in enumerate(seat_box(s, view, min(box_w, slot), box_h, g)):
+        for dy, r in enumerate(seat_box(s, view, (i + 1) * slot - x, box_h, g)):
             canvas.put(x, dy, r)
     y0, y1 = box_h, height - box_h
     for column, seats in ((0, list(reversed(left))), (width - box_w, right)):
@@ -420,12 +472,13 @@ def table_rows(
             continue
         step = max(box_h, (y1 - y0) // len(seats))
         for i, s in enumerate(seats):
-            y = y0 + i * step + max(0, (step - box_h) // 2)
-            for dy, r in enumerate(seat_box(s, view, box_w, box_h, g)):
+            rows = seat_box(s, view, box_w, max(box_h, min(4, step)), g)
+            y = y0 + i * step + max(0, (step - max(box_h, len(rows))) // 2)
+            for dy, r in enumerate(rows):
                 if y + dy < y1:
                     canvas.put(column, y + dy, r)
     bx = max(0, (width - box_w) // 2)
-    for dy, r in enumerate(seat_box(bottom, view, box_w, box_h, g)):
+    for dy, r in enumerate(seat_box(bottom, view, width - bx, box_h, g)):
         canvas.put(bx, height - box_h + dy, r)
     # The felt: between the side columns, between the top and bottom rows.
     fx0 = box_w + 1 if side else 1
