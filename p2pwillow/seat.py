@@ -70,6 +70,7 @@ __all__ = [
     "hands_played",
     "not_admitted",
     "not_in_time",
+    "table_stopped",
 ]
 
 DEAL_GRACE = 0.3
@@ -100,8 +101,8 @@ HAS_ALL = "the game is over: {name} {has} all the chips"
 OTHERS_LEFT = "the game is over: {name} {is_} the only player left at the table"
 NOBODY_LEFT = "the game is over: no player at the table has chips"
 TABLE_STOPPED = (
-    "the game is over for you: you refused a false claim that no quorum can overrule; "
-    "your transcript ends with the last hand void and every stack as at its start"
+    "the game is over for you: you refused a false claim{signed} that no quorum can "
+    "overrule; your transcript ends with the last hand void and every stack as at its start"
 )
 ENDED_BY_ARBITER = "the game is over: the arbiter ended it"
 ENDED_AWAY = (
@@ -371,7 +372,7 @@ class SeatPolicy:
             return Move(Do.STOP, LEFT_TABLE.format(hand=s.hand_number), left=True)
         if s.ledger.stopped:
             # nothing follows a table_stop, not even a game end (SPEC 7.9)
-            return Move(Do.STOP, TABLE_STOPPED)
+            return Move(Do.STOP, table_stopped(s))
         refused = self._refused(s)
         if refused is not None:
             return Move(Do.STOP, refused, left=self.refused_itself(s), refused=True)
@@ -496,3 +497,12 @@ class SeatPolicy:
         except RulesError:
             return False
         return (self.paces or dealer == s.seat) and (wishes.deal or s.hand_number == 0)
+
+
+def table_stopped(s: Session) -> str:
+    """Why the game is over for a seat whose table stopped on a false claim (SPEC 7.9),
+    naming who signed it: the end has a panel of its own on the screen, which stays."""
+    signers = next((h.stopped for h in reversed(s.summaries) if h.stopped), ())
+    names = s.names()
+    who = ", ".join(names.get(seat, f"seat {seat}") for seat in signers)
+    return TABLE_STOPPED.format(signed=f" signed by {who}" if who else "")
