@@ -10,8 +10,10 @@ pairs, full houses, wheels and straight flushes are common.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from itertools import combinations, pairwise
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -253,6 +255,18 @@ def test_omaha_uses_exactly_two_hole_cards_and_three_board_cards() -> None:
     )
     assert omaha_low(cards("Ah 2h Kc Kd"), cards("3s 4s 9s Td Qd")) is None  # two lows on board
     assert omaha_low(cards("Ah 2h 3c 4d"), cards("5s 9s Td")) is None
+
+
+def test_the_low_keys_spec_lists() -> None:
+    spec = (Path(__file__).resolve().parent.parent / "SPEC.md").read_text(encoding="utf-8")
+    section = spec.split("\n## 2.7 ", 1)[1].split("\n# ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \| `([0-9A-F]{6})` \| ([^|(]+?) (?:\(|\|)", section, re.M)
+    assert len(rows) == 8
+    for hand, key, text in rows:
+        assert low_a5(cards(hand)) == int(key, 16)
+        assert describe_low(int(key, 16)).startswith(text)
+    assert best_high(cards("Ah 2c 3d 4s 5h 6c"), wheel_high=True) == 0x4F5432
+    assert best_high(cards("Ad 2d 3d 4d 5d"), wheel_high=True) == 0x8F5432
 
 
 @pytest.mark.parametrize(
