@@ -90,8 +90,8 @@ def _high(pool: Sequence[int], wheel_high: bool) -> int:
     # house): the best five of more lie within some seven.
     key = _RANKERS[len(pool)](pool) if len(pool) <= 7 else max(map(rank7, combinations(pool, 7)))
     if wheel_high:
-        # The wheel can only become the best hand where it is the best straight flush there
-        # is, or the best straight when the best hand is a straight.
+        # A wheel in one suit is now the best hand there is (without wild cards); a wheel
+        # in mixed suits only changes the value when the best hand is a straight.
         present = set(pool)
         for suit in range(4):
             if all(4 * rank0 + suit in present for rank0 in _WHEEL_RANKS0):
