@@ -1,5 +1,7 @@
 """Benchmarks of the bots: time per decision for every level, arena hands per second, and
-seeded 1,000-hand matchups of each level against the baseline opponents.
+seeded 1,000-hand matchups of each level against the baseline opponents; and for the games of
+the live deck, the live bot's decision time and its chips per hand against each baseline in
+each game.
 
 Reads the process clock; no other I/O. `python3 -m bench.bots` prints the JSON lines. The
 `easy` level is the strategy the bots had before the levels (its decisions are unchanged, see
@@ -17,10 +19,14 @@ from functools import cache, partial
 
 from p2pwillow.bots import BASELINES, LEVELS, Bot, HandRecord, Knowledge, play_hands
 from p2pwillow.bots.arena import MatchupResult, PlayerMaker, SeatRecord, play_matchup
+from p2pwillow.bots.live import SAMPLES, LiveBot
+from p2pwillow.bots.live_arena import LiveTable, live_config, play_live_matchup
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.live_deck import LIVE_DECK_GAMES
 from p2pwillow.rules import (
     ActionKind,
+    Announcement,
     Hand,
     Phase,
     TableConfig,
@@ -232,6 +238,50 @@ def hard_vs_easy() -> dict[str, object]:
     )
 
 
+# --- the games of the live deck ---------------------------------------------------------------
+
+LIVE_HANDS = 400
+"""Hands per live-deck matchup (heads-up, every hand from full stacks, the house's table:
+ante 25, spread limit 25 to 100)."""
+LIVE_SEED = 27
+
+
+@cache
+def _live_matchup(game: str, opponent: str) -> SeatRecord:
+    spec = next(g for g in LIVE_DECK_GAMES if g.name == game)
+    seats: list[tuple[str, PlayerMaker]] = [
+        ("live bot", lambda seat, rng: LiveBot(seat, rng)),
+        (opponent, BASELINES[opponent]),
+    ]
+    return play_live_matchup(seats, spec, LIVE_HANDS, LIVE_SEED).seats[0]
+
+
+def _live_versus(game: str, opponent: str) -> dict[str, object]:
+    """Chips per hand of the live bot (default level and samples) heads-up against a
+    baseline in one game of the live deck, with its 95% interval."""
+    figures = _figures(_live_matchup(game, opponent))
+    figures.pop("winning_folds")  # not measured in live-deck games (live_arena)
+    line: dict[str, object] = {"value": figures["chips_per_hand"], "unit": "chips/hand"}
+    return line | {"game": game, "hands": LIVE_HANDS, "seed": LIVE_SEED, **figures}
+
+
+def live_decision() -> dict[str, object]:
+    """One betting decision of the live bot at its default samples, per game, on the first
+    betting round of a four-handed hand (the most cards unseen); the slowest is the value."""
+    figures = {}
+    for game in LIVE_DECK_GAMES:
+        rng = random.Random(SEED)
+        hand = Hand(live_config(4), [0, 1, 2, 3], [1000] * 4, dealer=3)
+        table = LiveTable(hand, {}, rng, game)
+        hand.announce(3, Announcement.of(game))
+        hand.act(ActionKind.STREET, 3, table.dealer.street(hand))
+        seat = hand.to_act()[0]
+        bot = LiveBot(seat, rng)
+        knowledge = table.dealer.knowledge(seat)
+        figures[game.name] = round(_median_ms(partial(bot.decide, hand, knowledge)), 2)
+    return {"value": max(figures.values()), "unit": "ms", "samples": SAMPLES, **figures}
+
+
 BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
     "bots.play_quality": play_quality,
     "bots.betting_decision": betting_decision,
@@ -242,6 +292,12 @@ BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
     **{f"bots.vs_{name}": partial(_versus, name) for name in BASELINES},
     "bots.fold_vs_maniac": fold_vs_maniac,
     "bots.hard_vs_easy": hard_vs_easy,
+    "bots.live_decision": live_decision,
+    **{
+        f"bots.live.{game.name}.vs_{name}": partial(_live_versus, game.name, name)
+        for game in LIVE_DECK_GAMES
+        for name in BASELINES
+    },
 }
 
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import abc
 import random
+from collections.abc import Sequence
 
 from p2pwillow.bots.betting import most_allowed
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.live import formation_of, is_live, valuer
 from p2pwillow.bots.strategy import Bot
-from p2pwillow.hands import Category, category_of, rank5
+from p2pwillow.cards import DECK, Card
+from p2pwillow.hands import Category, category_of, rank5, showing_value
 from p2pwillow.rules import ActionKind, BetOptions, Hand, Phase
+from p2pwillow.rules.live import Formation
 
 __all__ = [
     "BASELINES",
@@ -23,6 +27,7 @@ __all__ = [
     "Maniac",
     "RandomBettor",
     "Rock",
+    "live_category",
 ]
 
 ROCK_CALLS = Category.TWO_PAIR
@@ -30,6 +35,10 @@ ROCK_CALLS = Category.TWO_PAIR
 
 ROCK_BETS = Category.THREE_OF_A_KIND
 """The rock bets and raises (the smallest amount) with this layout or better."""
+
+ROCK_CALLS_EARLY = Category.ONE_PAIR
+ROCK_BETS_EARLY = Category.TWO_PAIR
+"""The same in a live-deck game while its cards and the board make fewer than five."""
 
 
 class Baseline(abc.ABC):
@@ -108,21 +117,50 @@ class Maniac(Baseline):
 
 class Rock(Baseline):
     """Plays only its own layout: bets and raises the least with trips or better, calls with
-    two pair or better, folds anything else to a bet, and never bluffs."""
+    two pair or better, folds anything else to a bet, and never bluffs. In a game of the live
+    deck it plays what its cards and the board make (`live_category`): the same while they
+    make a five-card hand, and before that (hold'em and Omaha before the flop, stud's first
+    two rounds) it bets two pair or better and calls with a pair."""
 
     name = "rock"
 
     def bet(self, hand: Hand, knowledge: Knowledge, o: BetOptions) -> Decision:
-        layout = self._cards.layout_cards(hand, knowledge)
-        category = category_of(rank5([card.index for card in layout]))
-        if category >= ROCK_BETS:
+        if is_live(hand.game):
+            category, whole = live_category(hand, knowledge.cards)
+        else:
+            layout = self._cards.layout_cards(hand, knowledge)
+            category, whole = category_of(rank5([card.index for card in layout])), True
+        bets, calls = (ROCK_BETS, ROCK_CALLS) if whole else (ROCK_BETS_EARLY, ROCK_CALLS_EARLY)
+        if category >= bets:
             if o.can_check and o.bet_min is not None:
                 return Decision(ActionKind.BET, amount=o.bet_min)
             if not o.can_check and o.raise_min is not None:
                 return Decision(ActionKind.RAISE, amount=o.raise_min)
         if o.can_check:
             return Decision(ActionKind.CHECK)
-        return Decision(ActionKind.CALL if category >= ROCK_CALLS else ActionKind.FOLD)
+        return Decision(ActionKind.CALL if category >= calls else ActionKind.FOLD)
+
+
+def live_category(hand: Hand, cards: Sequence[Card]) -> tuple[Category, bool]:
+    """The category of what a seat holding `cards` makes now in a live-deck game, and whether
+    it is a whole five-card hand: the best five of its cards and the board by the game's
+    formation once there are five, else its pairs, trips and quads (as stud ranks the cards
+    showing, SPEC 2.5)."""
+    game = hand.game
+    assert game is not None
+    formation = formation_of(game)
+    board = [card.index for card in hand.snapshot().board]
+    own = [card.index for card in cards]
+    if formation is Formation.OMAHA:
+        if len(board) >= 3 and len(own) >= 2:
+            return category_of(valuer(formation)(own, board)), True
+        board = []
+    pool = own + board
+    if len(pool) >= 5:
+        return category_of(valuer(Formation.BEST_FIVE)(pool, [])), True
+    if not pool:
+        return Category.HIGH_CARD, False
+    return category_of(showing_value(DECK[i] for i in pool).key), False
 
 
 BASELINES: dict[str, type[Baseline]] = {

@@ -12,7 +12,7 @@ import enum
 import random
 from dataclasses import dataclass, field
 
-from p2pwillow.cards import Card
+from p2pwillow.cards import DECK, Card
 from p2pwillow.games.roll_your_own import LAYOUT
 from p2pwillow.hands import rank5
 from p2pwillow.rules import (
@@ -32,6 +32,8 @@ from p2pwillow.rules import (
     Wager,
     WentAllIn,
 )
+from p2pwillow.rules.live import Formation, Settle, hand_value
+from p2pwillow.rules.streets import Showdown
 
 __all__ = ["Line", "OpponentModel", "Read"]
 
@@ -60,6 +62,11 @@ a gap this big or more says its bets follow its cards, none says they do not."""
 
 SCORE_DRAWS = 64
 """Random completions used to score how strong a shown-down layout was (see `_score`)."""
+
+LIVE_SCORE_DRAWS = 24
+"""Random hands a live-deck game's shown-down hand is scored against (`_score_live`): only
+the gap between the lines' mean scores is read (`tracking`), and an Omaha hand costs sixty
+five-card values."""
 
 PRIOR_SHOWN = 16.0
 """Pseudo-layouts behind the layout table and the line's factor: with n of its own layouts
@@ -371,6 +378,9 @@ class OpponentModel:
         """Score every opponent whose whole layout ended face up (shown down, or folded after
         the last card was turned), for its line after each round."""
         hand = watch.hand
+        if hand.game is None or not hand.game.steps_of(Showdown):
+            self._showdown_live(watch)
+            return
         unseen = set(range(52)) - {card.index for card in watch.own_cards}
         for seat in hand.seats:
             layout = hand.showing(seat)
@@ -389,6 +399,48 @@ class OpponentModel:
                 tally.scored[line] += 1
                 tally.scores[line] += score
                 tally.add_score(betting_round, line, score)
+
+    def _showdown_live(self, watch: _Watch) -> None:
+        """A game of the live deck (SPEC 3.14) shows each player's own cards at its end, not a
+        layout turned card by card: every opponent that showed all its cards is scored by its
+        final hand (`_score_live`) and filed for its line after each betting round, which is
+        what `tracking` reads (the round-by-round table, `Read.shown`, is Weeping Willow's)."""
+        hand = watch.hand
+        game = hand.game
+        settle = [step for step in game.script if isinstance(step, Settle)] if game else []
+        if not settle:
+            return
+        board = tuple(hand.snapshot().board)
+        for seat in hand.seats:
+            shown = hand.showing(seat)
+            if seat == self.seat or hand.is_folded(seat) or len(shown) != hand.hand_size(seat):
+                continue
+            # a random hand beside the same board: any card but these (eight players of
+            # seven-card stud leave too few unseen cards to deal one from them)
+            pool = [card for card in DECK if card not in board and card not in shown]
+            score = self._score_live(settle[0].formation, shown, board, pool)
+            tally = self._tally(seat)
+            tally.showdowns += 1
+            for betting_round in sorted(watch.lines):
+                line = watch.lines[betting_round].get(seat, Line.WAITING)
+                tally.scored[line] += 1
+                tally.scores[line] += score
+
+    def _score_live(
+        self,
+        formation: Formation,
+        own: tuple[Card, ...],
+        board: tuple[Card, ...],
+        pool: list[Card],
+    ) -> float:
+        """The chance that as many random own cards beside the same board make less than
+        `own` by the game's formation, 0..1 (ties count half)."""
+        key = hand_value(formation, own, board)
+        below = 0.0
+        for _ in range(LIVE_SCORE_DRAWS):
+            other = hand_value(formation, self.rng.sample(pool, len(own)), board)
+            below += 1.0 if other < key else 0.5 if other == key else 0.0
+        return (below + 0.5) / (LIVE_SCORE_DRAWS + 1)
 
     def _score(self, shown: list[int], key: int, pool: list[int]) -> float:
         """The chance that random face-down cards beside `shown` make less than `key`: how

@@ -1,0 +1,322 @@
+"""The bot of the games dealt from the live deck (SPEC 3.14): seven- and five-card stud,
+hold'em, Omaha, and any other game described with the live deck's steps.
+
+Pure; no I/O; its randomness comes only from the `random.Random` it is given. It plays every
+such game from its description alone: the game's script says how many cards each player and
+the board still get (the `Deal` and `Street` steps still to come, with the rules' own
+`destinations`, the seven-card stud overflow included), and its `Settle` step which
+`Formation` makes a hand. The bot's equity is a Monte Carlo share of the pot over the cards it
+cannot see: each opponent's face-down cards, everybody's cards still to come and the rest of
+the board, drawn from the cards nobody has shown; then it bets, checks, calls, raises or folds
+by that equity against the pot odds, as the Weeping Willow bot's `betting.choose_bet` does at
+the same level, with what its `OpponentModel` has learned of each opponent's betting.
+
+What it reads: the hand's public state (cards showing, the board, the betting) and its own
+`Knowledge` (the cards its seat holds, down and up). It never asks for anything else, so a
+table that gives it only its own seat's cards (`live_arena` does) keeps every other card from
+it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from p2pwillow.bots.betting import HARD, NORMAL, choose_bet
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
+from p2pwillow.bots.opponents import OpponentModel, Read
+from p2pwillow.cards import DECK, Card
+from p2pwillow.hands import rank5, rank6, rank7
+from p2pwillow.limits import is_int
+from p2pwillow.rules import GameSpec, Hand, Phase
+from p2pwillow.rules.live import BOARD, Deal, Formation, Settle, in_hand
+
+__all__ = [
+    "OMAHA_SAMPLES",
+    "SAMPLES",
+    "LiveBot",
+    "Outlook",
+    "formation_of",
+    "is_live",
+    "live_equity",
+    "outlook",
+    "valuer",
+]
+
+SAMPLES = 200
+"""Monte Carlo deals per betting decision: the share's standard error is at most 0.035, and a
+decision costs about 10 to 20 ms on the first round of a four-handed hand (bench
+`bots.live_decision`)."""
+
+OMAHA_SAMPLES = 60
+"""The most deals per decision in a game of the Omaha formation: each hand is valued over 60
+five-card hands (two of four hole cards times three of five on the board), so the same time
+buys fewer deals."""
+
+Valuer = Callable[[list[int], list[int]], int]
+"""The value of one player's own cards and the board, as canonical card indices."""
+
+
+def is_live(game: GameSpec | None) -> bool:
+    """Whether `game` is dealt from the live deck (its script has a `Deal` step)."""
+    return game is not None and any(isinstance(step, Deal) for step in game.script)
+
+
+def formation_of(game: GameSpec) -> Formation:
+    """Which cards make a hand of `game` at its showdown: its `Settle` step's formation."""
+    for step in game.script:
+        if isinstance(step, Settle):
+            return step.formation
+    raise BotError(f"{game.name} has no showdown of the live deck")
+
+
+def _best(cards: list[int]) -> int:
+    n = len(cards)
+    if n == 7:
+        return rank7(cards)
+    if n == 6:
+        return rank6(cards)
+    if n == 5:
+        return rank5(cards)
+    if n > 7:
+        return max(map(rank7, combinations(cards, 7)))
+    raise BotError(f"a hand is five cards or more, not {n}")
+
+
+def _best_five(own: list[int], board: list[int]) -> int:
+    return _best(own + board)
+
+
+def _omaha(own: list[int], board: list[int]) -> int:
+    triples = list(combinations(board, 3))
+    return max(rank5([a, b, *three]) for a, b in combinations(own, 2) for three in triples)
+
+
+def valuer(formation: Formation) -> Valuer:
+    """`rules.live.hand_value` for the formation, on card indices and unchecked: the rules
+    check every card they are given, which costs several times the ranking itself, and a
+    bot's deals are distinct by construction (tests/bots/test_live_bots.py holds the two
+    equal on random hands)."""
+    return _omaha if formation is Formation.OMAHA else _best_five
+
+
+# --- what the script still deals ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What is still to come in a hand, as the game's script deals it to the players now in:
+    `each` cards to every player (face down or up: the bot cannot see either yet) and `board`
+    cards to the board. Burned cards are never seen and change no one's chances."""
+
+    each: int
+    board: int
+
+
+def outlook(hand: Hand) -> Outlook:
+    """The cards the rest of the script deals if nobody else folds: every `Deal` step after
+    the current one, each placed by the rules' own `destinations` as the deck then stands
+    (so seven-card stud's last card goes to the board when the deck cannot give one each)."""
+    game = hand.game
+    if game is None:
+        raise BotError("no game announced yet")
+    s = hand.snapshot()
+    players = in_hand(s)
+    first = s.step if hand.phase in (Phase.DEAL, Phase.STREET) else s.step + 1
+    each = board = 0
+    for step in game.script[max(0, first) :]:
+        if not isinstance(step, Deal):
+            continue
+        dests = step.destinations(s)
+        if players:
+            each += sum(1 for _, who in dests if who == players[0])
+        board += sum(1 for to, _ in dests if to == BOARD)
+        s.used += len(dests)
+    return Outlook(each, board)
+
+
+# --- equity ----------------------------------------------------------------------------------
+
+
+def live_equity(
+    hand: Hand,
+    seat: int,
+    cards: Sequence[Card],
+    rng: random.Random,
+    samples: int = SAMPLES,
+    factors: Mapping[int, float] | None = None,
+) -> float:
+    """The share of the pot `seat` can expect at the showdown against every player still in,
+    holding `cards` (all its own, down and up), by Monte Carlo over what it cannot see.
+
+    Each deal draws, from the cards neither its own nor showing anywhere (up cards of folded
+    players included) nor on the board, every opponent's face-down cards, everybody's cards
+    still to come and the rest of the board (`outlook`); the hands are valued by the game's
+    formation and a tie shares the deal.
+
+    `factors` weighs opponents by their betting (`OpponentModel`, `Read.factor`): a hand that
+    is as strong as the best of f random ones beats this seat's about as often as f random
+    ones all do, so the share against that opponent alone, e, counts as e ** f. The share
+    against everyone is the deals' share times each opponent's e ** (f - 1).
+    """
+    game = hand.game
+    if game is None:
+        raise BotError("no game announced yet")
+    formation = formation_of(game)
+    value = valuer(formation)
+    s = hand.snapshot()
+    board = [card.index for card in s.board]
+    opponents = [x for x in in_hand(s) if x != seat]
+    if not opponents:
+        return 1.0
+    seen = {card.index for card in cards} | set(board)
+    for x in hand.seats:
+        seen.update(card.index for card in hand.showing(x))
+    pool = [i for i in range(len(DECK)) if i not in seen]
+    ahead = outlook(hand)
+    mine = [card.index for card in cards]
+    their_up = {x: [card.index for card in hand.showing(x)] for x in opponents}
+    their_down = {x: hand.hand_size(x) - len(their_up[x]) for x in opponents}
+    need = ahead.each * (1 + len(opponents)) + ahead.board + sum(their_down.values())
+    if need > len(pool):
+        raise BotError(f"the hand needs {need} more cards, {len(pool)} are unseen")
+    each, more_board = ahead.each, ahead.board
+    weighed = factors is not None and any(factors.get(x, 1.0) != 1.0 for x in opponents)
+    alone = dict.fromkeys(opponents, 0.0)  # the share against each opponent alone
+    won = 0.0
+    for _ in range(samples):
+        drawn = rng.sample(pool, need)
+        full_board = board + drawn[:more_board]
+        at = more_board
+        mine_full = mine + drawn[at : at + each]
+        at += each
+        best = value(mine_full, full_board)
+        ties = 1
+        for x in opponents:
+            take = their_down[x] + each
+            theirs = value(their_up[x] + drawn[at : at + take], full_board)
+            at += take
+            if theirs > best:
+                ties = 0
+                if not weighed:
+                    break
+            else:
+                if ties and theirs == best:
+                    ties += 1
+                alone[x] += 1.0 if theirs < best else 0.5
+        if ties:
+            won += 1.0 / ties
+    share = won / samples
+    if weighed:
+        assert factors is not None
+        for x in opponents:
+            e = max(alone[x] / samples, 0.5 / samples)
+            share *= e ** (factors.get(x, 1.0) - 1.0)
+    return min(1.0, max(0.0, share))
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+
+class LiveBot:
+    """A computer player for one seat of a live-deck game.
+
+    It decides only in the betting: the deals and the show are the protocol's (SPEC 5.12,
+    5.16), made for the seat by its session, never a choice. `samples` is the Monte Carlo
+    deals per decision (fewer in an Omaha formation, `OMAHA_SAMPLES`); `level` picks the
+    betting style as the Weeping Willow bot's (easy and normal bet by `betting.NORMAL`, hard by
+    `betting.HARD`; easy never learns its opponents).
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        rng: random.Random,
+        *,
+        samples: int = SAMPLES,
+        level: Level | str = DEFAULT_LEVEL,
+    ) -> None:
+        if not is_int(seat) or seat < 0:
+            raise BotError(f"a bot's seat is a seat number, not {seat!r}")
+        if not isinstance(rng, random.Random):
+            raise BotError("a bot needs a random.Random (seed it for reproducible play)")
+        if not is_int(samples) or samples < 1:
+            raise BotError(f"samples must be a positive integer, not {samples!r}")
+        self.seat = seat
+        self.rng = rng
+        self.samples = samples
+        self.level = parse_level(level)
+        self.model: OpponentModel | None = (
+            None if self.level is Level.EASY else OpponentModel(seat, rng)
+        )
+
+    def decide(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Its bet, check, call, raise or fold now; the hand must be waiting for its seat to
+        bet (BotError otherwise)."""
+        self._check(hand, knowledge)
+        if self.model is not None:
+            self.model.observe(hand, knowledge.cards)
+        if hand.phase is not Phase.BETTING or self.seat not in hand.to_act():
+            raise BotError(f"the hand is not waiting for seat {self.seat} to bet")
+        e = self.equity(hand, knowledge)
+        style = HARD if self.level is Level.HARD else NORMAL
+        decision = choose_bet(hand, self.seat, e, self.reads(hand), style, self.rng)
+        if not is_legal(hand, self.seat, decision):
+            # Never hand the engine an illegal action: this would be a bug in the bot.
+            raise BotError(f"seat {self.seat}'s bot chose an illegal action: {decision}")
+        return decision
+
+    def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None:
+        """Nothing: no live-deck game lets a seat act out of turn. It still reads the hand,
+        so that its model sees every hand to the end."""
+        self._check(hand, knowledge)
+        if self.model is not None:
+            self.model.observe(hand, knowledge.cards)
+        return None
+
+    def equity(self, hand: Hand, knowledge: Knowledge) -> float:
+        """Its share of the pot against every player still in (`live_equity`)."""
+        self._check(hand, knowledge)
+        game = hand.game
+        assert game is not None
+        samples = self.samples
+        if formation_of(game) is Formation.OMAHA:
+            samples = min(samples, OMAHA_SAMPLES)
+        factors = None
+        if self.model is not None:
+            reads = self.reads(hand)
+            factors = {x: reads[x].factor for x in reads}
+        return live_equity(hand, self.seat, knowledge.cards, self.rng, samples, factors)
+
+    def reads(self, hand: Hand) -> dict[int, Read]:
+        """What its opponent model says of every other seat in the hand (easy: the priors)."""
+        model = self.model if self.model is not None else OpponentModel(self.seat, self.rng)
+        return {seat: model.read(seat) for seat in hand.seats if seat != self.seat}
+
+    def _check(self, hand: Hand, knowledge: Knowledge) -> None:
+        if not isinstance(hand, Hand):
+            raise BotError(f"not a Hand: {hand!r}")
+        if not isinstance(knowledge, Knowledge):
+            raise BotError(f"not a Knowledge: {knowledge!r}")
+        if knowledge.seat != self.seat:
+            raise BotError(f"knowledge of seat {knowledge.seat} given to seat {self.seat}'s bot")
+        if self.seat not in hand.seats:
+            raise BotError(f"seat {self.seat} is not in this hand")
+        if not is_live(hand.game):
+            raise BotError("the live bot plays the games of the live deck only")
+        held = set(knowledge.cards)
+        if len(held) != hand.hand_size(self.seat):
+            raise BotError(
+                f"knowledge holds {len(held)} cards, the hand {hand.hand_size(self.seat)}"
+            )
+        if not set(hand.showing(self.seat)) <= held:
+            raise BotError("a card showing at this seat is not in its knowledge")
+        public = set(hand.snapshot().board)
+        for x in hand.seats:
+            if x != self.seat:
+                public.update(hand.showing(x))
+        if held & public:
+            raise BotError("knowledge holds a card showing elsewhere")

@@ -1,0 +1,227 @@
+"""A trusted-dealer table for the games of the live deck: whole hands through the rules engine,
+with no cryptography, as `arena` plays Weeping Willow.
+
+Pure; no I/O. A `LiveDealer` holds a real deck shuffled by a seeded random and deals it where
+each deal step's `destinations` say (as the live deck does, SPEC 5.12): it opens the up cards
+and the board to the rules, keeps the face-down cards, and shows each player's face-down cards
+for it at the show (SPEC 5.16). A seat is asked to decide only in the betting, and is given
+its own cards and nothing else (`LiveDealer.knowledge`); everything else it may read is the
+hand's public state. `play_live_matchup` seats any players (the live bot, the baselines) for
+a long seeded match of one game, every stack restored before each hand, and reports chips per
+hand with a 95% interval (`arena.SeatRecord`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from p2pwillow.bots.arena import (
+    MAX_STEPS,
+    HandRecord,
+    MatchupResult,
+    Player,
+    PlayerMaker,
+    SeatRecord,
+    _table_config,
+)
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
+from p2pwillow.bots.live import is_live
+from p2pwillow.cards import DECK, Card
+from p2pwillow.games.live_deck import LIVE_DECK_GAMES
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    GameSpec,
+    Hand,
+    HandEnded,
+    IllegalAction,
+    Phase,
+    TableConfig,
+)
+from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Opened
+
+__all__ = [
+    "LiveDealer",
+    "LiveTable",
+    "live_config",
+    "play_live_matchup",
+]
+
+
+def live_config(players: int, **settings: object) -> TableConfig:
+    """The arena's table for `players`: every live-deck game at the table's defaults, the
+    house's game (a 25 ante, spread limit 25 to 100: "25 cent ante/minimum, one dollar
+    maximum"); `settings` override any of it."""
+    values: dict[str, object] = {
+        "seats": players,
+        "games": tuple(g.name for g in LIVE_DECK_GAMES),
+    }
+    values.update(settings)
+    return TableConfig(**values)  # type: ignore[arg-type]
+
+
+@dataclass
+class LiveDealer:
+    """The deck as a trusted dealer holds it: its shuffled order, the next position, and where
+    every card dealt went."""
+
+    deck: list[Card]
+    pointer: int = 0
+    held: dict[int, list[Card]] = field(default_factory=dict)
+    """Each seat's cards in the order dealt, face down and face up."""
+    down: dict[int, list[Card]] = field(default_factory=dict)
+    board: list[Card] = field(default_factory=list)
+    burned: list[Card] = field(default_factory=list)
+
+    def street(self, hand: Hand) -> Opened:
+        """Deal the hand's current deal step; what it opens (the up cards and the board)."""
+        step = hand.step
+        if not isinstance(step, Deal):
+            raise BotError(f"no deal step now ({hand.phase.value})")
+        ups: dict[int, list[Card]] = {}
+        board: list[Card] = []
+        for to, seat in step.destinations(hand.snapshot()):
+            card = self.deck[self.pointer]
+            self.pointer += 1
+            if to in (DOWN, UP):
+                assert seat is not None
+                self.held.setdefault(seat, []).append(card)
+                if to == DOWN:
+                    self.down.setdefault(seat, []).append(card)
+                else:
+                    ups.setdefault(seat, []).append(card)
+            elif to == BOARD:
+                self.board.append(card)
+                board.append(card)
+            else:
+                assert to == BURN
+                self.burned.append(card)
+        return Opened(tuple((x, tuple(ups[x])) for x in hand.seats if x in ups), tuple(board))
+
+    def knowledge(self, seat: int) -> Knowledge:
+        """What `seat` knows privately: its own cards, face down and up, and nothing more."""
+        return Knowledge(seat, tuple(self.held.get(seat, ())))
+
+    def face_down(self, hand: Hand, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` holds that are not showing: what its show opens."""
+        showing = set(hand.showing(seat))
+        return tuple(c for c in self.down.get(seat, ()) if c not in showing)
+
+
+class LiveTable:
+    """One hand of a live-deck game played by `players`, with a trusted dealer."""
+
+    def __init__(
+        self,
+        hand: Hand,
+        players: Mapping[int, Player],
+        rng: random.Random,
+        game: GameSpec,
+    ) -> None:
+        if not is_live(game):
+            raise BotError(f"{game.name} is not dealt from the live deck")
+        self.hand = hand
+        self.players = players
+        self.game = game
+        deck = list(DECK)
+        rng.shuffle(deck)
+        self.dealer = LiveDealer(deck)
+        self.actions: Counter[ActionKind] = Counter()
+        self.steps = 0
+
+    def _bet(self, seat: int) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise BotError(f"hand {self.hand.hand_number} did not finish in {MAX_STEPS} steps")
+        decision: Decision = self.players[seat].decide(self.hand, self.dealer.knowledge(seat))
+        if not is_legal(self.hand, seat, decision):
+            raise IllegalAction(f"seat {seat}'s player chose an illegal {decision}")
+        apply_decision(self.hand, seat, decision)
+        self.actions[decision.kind] += 1
+
+    def play(self) -> HandRecord:
+        h = self.hand
+        announcement = Announcement.of(self.game)
+        h.announce(h.dealer, announcement)
+        while not h.is_over:
+            phase = h.phase
+            if phase in (Phase.DEAL, Phase.STREET):
+                h.act(ActionKind.STREET, h.dealer, self.dealer.street(h))
+            elif phase is Phase.SHOW:
+                seat = h.to_act()[0]
+                h.act(ActionKind.SHOW, seat, self.dealer.face_down(h, seat))
+            elif phase is Phase.BETTING:
+                self._bet(h.to_act()[0])
+            else:
+                raise BotError(f"the live arena cannot drive the {phase.value} phase")
+        last = h.events[-1]
+        assert isinstance(last, HandEnded)
+        awards = last.result.awards
+        live = [s for s in h.seats if not h.is_folded(s)]
+        return HandRecord(
+            number=h.hand_number,
+            dealer=h.dealer,
+            announcement=announcement,
+            trades=0,
+            showdown=len(live) > 1,
+            pot=sum(award.pot.amount for award in awards),
+            winners=tuple(sorted({s for award in awards for s in award.winners})),
+            decisions=sum(self.actions.values()),
+            players_at_end=len(live),
+        )
+
+
+def play_live_matchup(
+    players: Sequence[tuple[str, PlayerMaker]],
+    game: GameSpec,
+    hands: int,
+    seed: int,
+    *,
+    config: TableConfig | None = None,
+) -> MatchupResult:
+    """Seat `players` (seats 0..n-1, each a name and a maker) and play `hands` hands of `game`.
+
+    Deterministic in `seed`. As `arena.play_matchup`: every hand starts with every stack at
+    the table's starting stack and the button moves one seat each hand; the players last the
+    whole match. `config` defaults to `live_config`. A seat's `winning_folds` is not measured
+    here (a fold before the last card leaves no hand to compare) and is 0.
+    """
+    n = len(players)
+    cfg = _table_config(n, hands, config if config is not None else live_config(max(2, n)))
+    if game.name not in cfg.games:
+        raise BotError(f"the table does not deal {game.name}")
+    rng = random.Random(seed)
+    seats = tuple(range(n))
+    table_players: dict[int, Player] = {
+        seat: make(seat, random.Random(rng.getrandbits(64)))
+        for seat, (_, make) in zip(seats, players, strict=True)
+    }
+    deltas: list[list[int]] = [[] for _ in seats]
+    folds = [0] * n
+    records: list[HandRecord] = []
+    actions: Counter[ActionKind] = Counter()
+    stacks = [cfg.starting_stack] * n
+    for number in range(1, hands + 1):
+        hand = Hand(cfg, seats, stacks, dealer=seats[(number - 1) % n], hand_number=number)
+        table = LiveTable(hand, table_players, rng, game)
+        records.append(table.play())
+        actions.update(table.actions)
+        result = hand.result
+        assert result is not None
+        for seat, start, final in zip(
+            result.seats, result.start_stacks, result.final_stacks, strict=True
+        ):
+            deltas[seat].append(final - start)
+        for seat in seats:
+            folds[seat] += hand.is_folded(seat)
+    return MatchupResult(
+        seats=tuple(
+            SeatRecord(name, tuple(deltas[seat]), folds[seat], 0)
+            for seat, (name, _) in zip(seats, players, strict=True)
+        ),
+        hands=tuple(records),
+        actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
+    )
