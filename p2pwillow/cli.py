@@ -40,7 +40,14 @@ EXIT_BROKEN_PIPE = 141
 """The reader of the output went away (as a shell shows a process ended by SIGPIPE)."""
 
 MAX_HANDS = 10_000
-GAMES = ("weeping-willow", "roll-your-own")
+GAMES = (
+    "weeping-willow",
+    "roll-your-own",
+    "seven-card-stud",
+    "five-card-stud",
+    "holdem",
+    "omaha",
+)
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it)."""
 DEFAULT_GAME = GAMES[0]

@@ -658,6 +658,9 @@ _STEP_WORDS: dict[str, str] = {
     Step.TRADE_GIVE: "give the traded cards",
     Step.LAYOUT: "lay out the cards",
     Step.REVEAL: "turn the next card",
+    Step.DEAL_STREET: "send deal shares",
+    Step.STREET: "send shares of the next cards",
+    Step.SHOW: "show the cards",
     Step.ANNOUNCE: "announce the game",
 }
 

@@ -16,6 +16,7 @@ from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
 from p2pwillow.bots.equity import OpponentView, equity
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
+from p2pwillow.bots.live import LiveBot, is_live
 from p2pwillow.bots.opponents import OpponentModel, Read
 from p2pwillow.cards import Card
 from p2pwillow.games import CATALOGUE
@@ -119,6 +120,8 @@ class Bot:
             None if self.level is Level.EASY else OpponentModel(seat, rng)
         )
         """What it has learned of its opponents this game; an easy bot never adapts."""
+        self.live = LiveBot(seat, rng, samples=samples, level=self.level)
+        """How it bets in the games of the live deck (SPEC 3.15)."""
         self.willow = WillowPlay(
             seat, rng, self.level, self.model, draws=draws, max_trades=max_trades
         )
@@ -134,6 +137,8 @@ class Bot:
         betting. Raises BotError if the engine is not waiting for this seat (in free trading
         with no offer open it waits only for the dealer: ask the others with `initiative`).
         """
+        if is_live(hand.game) and hand.phase is Phase.BETTING:
+            return self.live.decide(hand, _with_up_cards(hand, knowledge))
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
@@ -161,6 +166,8 @@ class Bot:
         """An action this seat takes now although the engine is not waiting for it, or None:
         in a game's own step that lets a seat act out of turn (Weeping Willow's free
         trading: an offer, the dealer's close), what the game's play says."""
+        if is_live(hand.game):
+            return None  # no live-deck game lets a seat act out of turn
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
@@ -455,3 +462,10 @@ def _held(hand: Hand, seat: int, me: int) -> float:
         elif received:
             held *= 1.0 - trade.k / size
     return held
+
+
+def _with_up_cards(hand: Hand, knowledge: Knowledge) -> Knowledge:
+    """A live-deck seat's knowledge as the live bot takes it: its down cards (what its session
+    holds) and its up cards, each once."""
+    cards = tuple(dict.fromkeys((*knowledge.cards, *hand.showing(knowledge.seat))))
+    return Knowledge(knowledge.seat, cards)

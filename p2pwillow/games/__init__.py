@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from p2pwillow.games.live_deck import LIVE_DECK_GAMES
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
 from p2pwillow.games.weeping_willow import BEFORE_PARTNER, WEEPING_WILLOW, former_description
 from p2pwillow.ledger import kinds as k
@@ -24,7 +25,7 @@ from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
 from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs, OptionValue
 
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
-    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN)}
+    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES)}
 )
 """Every game by its name on the wire, in the order a menu lists them."""
 
@@ -65,9 +66,16 @@ read as the game's announcement with the options it gained since, each at the va
 as before (SPEC 3.13.1: Weeping Willow before `partner`)."""
 
 
+DESCRIBED: Mapping[str, GameSpec] = MappingProxyType(
+    {**CATALOGUE, **{g.name: g for g in LIVE_DECK_GAMES}}
+)
+"""Every game described, by name: the catalogue and the games of the live deck (SPEC 3.14),
+whose rules are written but which the session does not deal yet (so no table calls them)."""
+
+
 def _all_rows() -> tuple[Action, ...]:
     rows: dict[ActionKind, Action] = {a.kind: a for a in ENGINE_ACTIONS}
-    for spec in CATALOGUE.values():
+    for spec in DESCRIBED.values():
         for step in spec.script:
             for row in step.ACTIONS:
                 rows.setdefault(row.kind, row)
@@ -75,7 +83,7 @@ def _all_rows() -> tuple[Action, ...]:
 
 
 ACTIONS: tuple[Action, ...] = _all_rows()
-"""Every row of the action table, the engine's first, then each game's own."""
+"""Every row of the action table, the engine's first, then each described game's own."""
 
 ACTION: Mapping[ActionKind, Action] = MappingProxyType({a.kind: a for a in ACTIONS})
 """The row of every action kind."""
@@ -87,6 +95,15 @@ descriptions (SPEC 3.13): it carries the announce action too."""
 BY_ENTRY: Mapping[str, Action] = MappingProxyType(
     {
         **{a.entry: a for a in ACTIONS if a.decided},
+        # a game's own row for an engine action carries it in an entry of its own (a live-deck
+        # game's fold carries the folder's release)
+        **{
+            a.entry: a
+            for spec in DESCRIBED.values()
+            for step in spec.script
+            for a in step.ACTIONS
+            if a.decided and a.entry not in {b.entry for b in ACTIONS}
+        },
         LEGACY_ANNOUNCE: ACTION[ActionKind.ANNOUNCE],
     }
 )
@@ -132,6 +149,7 @@ __all__ = [
     "BY_ENTRY",
     "CATALOGUE",
     "DEFAULT",
+    "DESCRIBED",
     "FORMER",
     "LEGACY_ANNOUNCE",
     "PLAIN",

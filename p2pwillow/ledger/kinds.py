@@ -482,6 +482,57 @@ class Reveal(Body):
     proof: str = spec(PROOF)
 
 
+# --- the live deck (SPEC 5.12-5.16) --------------------------------------------------------------
+
+DEAL_STEP = Int(0, 63)
+"""A live-deck game's deal step, 0 for the hand's first (SPEC 5.12)."""
+
+
+@kind("street_shares")
+@dataclass(frozen=True, slots=True)
+class StreetShares(Body):
+    """The author's decryption shares for deal step `step` of the live deck: every position of
+    the step but its own down cards and the burned ones, with one batched DLEQ proof (SPEC
+    5.12)."""
+
+    step: int = spec(DEAL_STEP)
+    shares: Sequence[DealShare] = spec(
+        ListOf(RecordOf(DealShare), 1, DECK_SIZE, increasing_by="position")
+    )
+    proof: str = spec(PROOF)
+
+
+@record
+@dataclass(frozen=True, slots=True)
+class ShownCard(Value):
+    """A decryption share for the card at a position of the author's public hand."""
+
+    position: int = spec(HAND_POSITION)
+    share: str = spec(POINT)
+
+
+@kind("show")
+@dataclass(frozen=True, slots=True)
+class Show(Body):
+    """The author shows the cards at these positions of its public hand, with one batched DLEQ
+    proof (SPEC 5.16)."""
+
+    cards: Sequence[ShownCard] = spec(
+        ListOf(RecordOf(ShownCard), 1, MAX_TRADE, increasing_by="position")
+    )
+    proof: str = spec(PROOF)
+
+
+@kind("fold_release")
+@dataclass(frozen=True, slots=True)
+class FoldRelease(Body):
+    """The author folds in a live-deck game and releases its key: its shares of every undealt
+    position and then of every muck card, with one batched DLEQ proof (SPEC 5.13)."""
+
+    shares: Sequence[str] = spec(ListOf(POINT, 1, 2 * DECK_SIZE))
+    proof: str = spec(PROOF)
+
+
 # --- trading -----------------------------------------------------------------------------------
 
 
@@ -557,6 +608,9 @@ _KINDS: dict[str, type[Body]] = dict(
         HandShuffle,
         TradeGive,
         Reveal,
+        StreetShares,
+        Show,
+        FoldRelease,
         Announce,
         AnnounceGame,
         TimeBank,

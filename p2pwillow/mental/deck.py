@@ -120,7 +120,8 @@ def live_deck(
     cards = ciphertexts_of(final, "deck")
     if len(cards) != DECK_SIZE:
         raise MentalPokerError(f"a deck has {DECK_SIZE} ciphertexts, not {len(cards)}")
-    return LiveDeck(cards, 0, tuple(order), MappingProxyType(dict(keys)))
+    # a plain dict: a session's state is deep-copied (a fork) and kept across a restart
+    return LiveDeck(cards, 0, tuple(order), dict(keys))
 
 
 # --- a deal step: destinations, shares, and what they open (SPEC 5.12) ---------------------

@@ -87,6 +87,8 @@ class ActionKind(enum.Enum):
     STALL = "stall"
     ABORT = "abort"
     VOID = "void"
+    STREET = "street"
+    SHOW = "show"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
@@ -133,6 +135,10 @@ class Needs(enum.Enum):
     """The seats an abort blames and its reason (`showdown.Blame`)."""
     SIGNERS = "signers"
     """The seats that signed a false claim the table stopped on (SPEC 7.9)."""
+    OPENED = "opened"
+    """What a deal step of the live deck opened: the up cards by seat and the board cards."""
+    CARDS = "cards"
+    """The cards a show opens, once its proof verifies."""
 
     @property
     def decision_field(self) -> str | None:

@@ -153,7 +153,9 @@ def open_round(config: TableConfig, s: HandState, opening: Opening, size: BetSiz
     if len(able) < 2:
         return [BettingSkipped(r), *end_round(config, s)]
     shown = [s.players[x].shown for x in able]
-    if opening is Opening.HIGH_CARD:
+    if opening is Opening.POSITION:
+        opener = able[0]  # `able` is in table order, from the dealer's left
+    elif opening is Opening.HIGH_CARD:
         opener = high_card_seat(able, shown)
     else:
         opener = opener_seat(able, shown)

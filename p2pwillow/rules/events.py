@@ -259,3 +259,54 @@ class HandVoided(Event):
         return (
             f"The table stopped: {who} signed a false claim; every stack is back where it started",
         )
+
+
+# --- the live deck (SPEC 3.15) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StreetDealt(Event):
+    """A deal step of a live-deck game: `down` cards face down to each player still in, the
+    up cards by seat (in table order) and the board cards it opened."""
+
+    down: int
+    up: tuple[tuple[int, tuple[Card, ...]], ...]
+    board: tuple[Card, ...]
+
+    def words(self, n: Namer) -> Words:
+        said: list[str | Card] = []
+        if self.down:
+            said.append(f"{plural(self.down, 'card')} down to each player")
+        for seat, cards in self.up:
+            said += [("; " if said else "") + f"{n(seat)} gets ", *cards]
+        if self.board:
+            said += [("; " if said else "") + "the board gets ", *self.board]
+        return tuple(said) if said else ("a card is burned",)
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown(Event):
+    """A player still in at the showdown shows the cards it held face down."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} shows ", *self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class HandForfeited(Event):
+    """A player folded without releasing its key (a clock ran out or it stalled) while the
+    deck still had to deal: no card can be dealt, so the hand ends with the forfeit settlement
+    (SPEC 3.15): what the silent players put in is shared among the players still in, and
+    everyone else takes back what it put in."""
+
+    silent: tuple[int, ...]
+
+    def words(self, n: Namer) -> Words:
+        who = ", ".join(n(s) for s in self.silent)
+        return (
+            f"The deck cannot deal without {who}: {who} forfeits what it put in to the players "
+            "still in; everyone else takes back their own",
+        )

@@ -189,6 +189,11 @@ class Hand:
     def showing(self, seat: int) -> tuple[Card, ...]:
         return tuple(self._p(seat).shown)
 
+    @property
+    def board(self) -> tuple[Card, ...]:
+        """A live-deck game's board cards, in the order dealt (SPEC 3.15)."""
+        return tuple(self._s.board)
+
     def is_folded(self, seat: int) -> bool:
         return self._p(seat).folded
 

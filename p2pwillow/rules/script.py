@@ -51,6 +51,10 @@ class CardOp(enum.StrEnum):
     """A player fixes the order of its hand face down; the rest is discarded (5.8)."""
     REVEAL = "reveal"
     """A player opens one position of its laid-out hand to everyone (5.9)."""
+    STREET = "street"
+    """Every key holder's shares for a deal step of the live deck (5.12)."""
+    SHOW = "show"
+    """A player shows the cards it holds face down (5.16)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,8 @@ class Opening(enum.StrEnum):
     HIGH_HAND = "high-hand"
     """The highest hand showing: partial hands rank without straights and flushes, five cards
     in full."""
+    POSITION = "position"
+    """The first player still in who can bet, from the dealer's left."""
 
 
 class BetSize(enum.StrEnum):

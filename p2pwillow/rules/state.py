@@ -76,6 +76,13 @@ class HandState:
     needs: list[int] = field(default_factory=list)
     """Seats that must still act in this betting round, in table order."""
     result: HandResult | None = None
+    # --- a live-deck game's deck as the rules see it (SPEC 3.14) ---------------------------
+    board: list[Card] = field(default_factory=list)
+    """The cards dealt to the board, in the order dealt."""
+    used: int = 0
+    """Deck positions dealt so far (burned cards included)."""
+    released: set[int] = field(default_factory=set)
+    """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
 
     def clone(self) -> HandState:
         return replace(
@@ -83,6 +90,8 @@ class HandState:
             players={seat: p.clone() for seat, p in self.players.items()},
             own=None if self.own is None else self.own.clone(),
             needs=list(self.needs),
+            board=list(self.board),
+            released=set(self.released),
         )
 
     @property

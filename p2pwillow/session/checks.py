@@ -15,6 +15,7 @@ from typing import TypeVar, cast
 from p2pwillow import mental
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
+from p2pwillow.crypto.proofs import DleqBatchProof
 from p2pwillow.games import BY_ENTRY, CATALOGUE, FORMER, spec_hash
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
@@ -22,7 +23,8 @@ from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.vote import Vote
-from p2pwillow.mental import HandContext, MentalPokerError, PlayerHand
+from p2pwillow.mental import HandContext, LiveDeck, MentalPokerError, PlayerHand
+from p2pwillow.mental import deck as live_deck
 from p2pwillow.mental import encoding as wire
 from p2pwillow.mental.encoding import BadText
 from p2pwillow.rules import (
@@ -35,6 +37,7 @@ from p2pwillow.rules import (
     RulesError,
     SitOutReason,
 )
+from p2pwillow.rules.live import Opened, deals_live
 from p2pwillow.session import claims, witness
 from p2pwillow.session.events import (
     CardsDealt,
@@ -165,6 +168,7 @@ def _rules_events(r: HandRecord, action: Callable[[], object]) -> list[SessionEv
     """Run a rules action and return every event it produced (with those it triggered)."""
     before = len(r.rules.events)
     action()
+    r.sync_live()  # the action may have brought the hand to a deal of the live deck
     return list(r.rules.events[before:])
 
 
@@ -341,6 +345,7 @@ def _deck_shuffle(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         r.deck = step.ciphertexts
         r.shuffled += 1
         _count(st, r, e, step)
+        r.sync_live()
         return []
 
     return commit
@@ -521,6 +526,122 @@ def _reveal(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     return commit
 
 
+# --- the live deck (SPEC 5.12-5.16, 3.15) -----------------------------------------------------
+
+
+def _deck(r: HandRecord) -> LiveDeck:
+    if r.live is None:
+        raise Rejected(ILLEGAL, "this hand has no live deck")
+    return r.live
+
+
+@_in_hand
+def _street_shares(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.StreetShares), e.author
+    step = Step.DEAL_STREET if r.rules.phase is Phase.DEAL else Step.STREET
+    _require(refusal(r, step, a, body.step))
+    deck = _deck(r)
+    dealing = deck.dealing
+    assert dealing is not None
+    positions = dealing.shared_positions(a)
+    if tuple(s.position for s in body.shares) != positions:
+        raise Rejected(ILLEGAL, f"shares must be for positions {list(positions)}")
+    made = _proved(
+        st,
+        r,
+        e,
+        lambda values: wire.read_deal_shares(body, values),
+        lambda shares: live_deck.check_street_shares(r.ctx, a, deck, shares),
+    )
+    shares = {**r.street, a: made}
+    owed = [x for x in deck.holders if dealing.shared_positions(x)]
+    dealt = None
+    held = None
+    if all(x in shares for x in owed):
+        # the last shares open the step: the rules' street (SPEC 5.12, 7.3)
+        dealt = _mental(lambda: live_deck.open_deal(deck, shares))
+        opened = Opened(tuple((x, dealt.up[x]) for x in r.order if x in dealt.up), dealt.board)
+        _rules(lambda: r.rules.verify(ActionKind.STREET, r.dealer, opened))
+        me = st.seat
+        if me is not None and r.secret is not None and me in dealt.down:
+            secret = r.secret
+            mine = r.public.get(me, ()) + dealt.down[me]
+            try:
+                held = PlayerHand.open(mine, secret)
+            except MentalPokerError as exc:
+                raise Rejected(BAD_PROOF, f"our dealt cards do not open: {exc}") from None
+
+    def commit() -> list[SessionEvent]:
+        r.street[a] = made
+        _count(st, r, e, made)
+        if dealt is None:
+            return []
+        r.live = dealt.deck
+        for x, cts in dealt.down.items():
+            r.public[x] = r.public.get(x, ()) + cts
+        events = _rules_events(r, lambda: r.rules.act(ActionKind.STREET, r.dealer, opened))
+        if held is not None and st.seat is not None:
+            r.held = held
+            events.append(CardsDealt(st.seat, held.cards))
+        return events
+
+    return commit
+
+
+@_in_hand
+def _show(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    body, a = _body(e, k.Show), e.author
+    _require(refusal(r, Step.SHOW, a))
+    held = r.public.get(a, ())
+    positions = tuple(c.position for c in body.cards)
+    if positions != tuple(range(len(held))):
+        raise Rejected(ILLEGAL, f"a show at the showdown opens positions {list(range(len(held)))}")
+    show = _read(
+        lambda: live_deck.Show(
+            positions,
+            tuple(r.made.point(c.share, f"cards[{i}].share") for i, c in enumerate(body.cards)),
+            r.made.decode(DleqBatchProof, DleqBatchProof.from_hex, body.proof, "proof"),
+        )
+    )
+    key = r.keys[a]
+    # every peer opens the cards, its own show included: the rules need them
+    cards = _mental(lambda: live_deck.check_show(r.ctx, a, 0, key, held, show))
+    _rules(lambda: r.rules.verify(ActionKind.SHOW, a, cards))
+
+    def commit() -> list[SessionEvent]:
+        r.proofs["dleq-batch"] += 1
+        return _rules_events(r, lambda: r.rules.act(ActionKind.SHOW, a, cards))
+
+    return commit
+
+
+@_in_hand
+def _fold_release(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A live-deck game's fold: the rules' fold, with the folder's release (SPEC 5.13)."""
+    body, a = _body(e, k.FoldRelease), e.author
+    action = BY_ENTRY[e.kind]
+    hand = r.rules
+    _rules(lambda: hand.verify(action.kind, a))
+    _bound(e)
+    deck = _deck(r)
+    release = _read(
+        lambda: live_deck.Release(
+            tuple(r.made.point(p, f"shares[{i}]") for i, p in enumerate(body.shares)),
+            r.made.decode(DleqBatchProof, DleqBatchProof.from_hex, body.proof, "proof"),
+        )
+    )
+    # every peer strips the folder's shares, its own release included: the deck needs them
+    after = _mental(lambda: live_deck.check_release(r.ctx, a, deck, release))
+
+    def commit() -> list[SessionEvent]:
+        _done(st, e)
+        r.live = after
+        r.proofs["dleq-batch"] += 1
+        return _rules_events(r, lambda: hand.act(action.kind, a))
+
+    return commit
+
+
 # --- entries that are nothing but a player's action (the action table's plain rows) ------------
 
 
@@ -646,7 +767,8 @@ def _after_rules(r: HandRecord, e: Entry) -> None:
     if isinstance(e.body, k.Announce | k.AnnounceGame):
         a = hand.announcement
         assert a is not None
-        r.plan = mental.deal_plan(r.order, r.dealer, a.cards_each)
+        if not deals_live(a.game):  # a live-deck game deals step by step (SPEC 5.12)
+            r.plan = mental.deal_plan(r.order, r.dealer, a.cards_each)
     elif e.kind == "offer":
         r.offer_seq = e.seq
     sides = ww.trade_sides(hand)
@@ -990,6 +1112,9 @@ CHECKS: Mapping[str, Check] = {
     k.TradeGive.KIND: _trade_give,
     k.HandShuffle.KIND: _hand_shuffle,
     k.Reveal.KIND: _reveal,
+    k.StreetShares.KIND: _street_shares,
+    k.Show.KIND: _show,
+    k.FoldRelease.KIND: _fold_release,
     k.Timeout.KIND: _timeout,
     k.Abort.KIND: _abort,
     k.SequencerChange.KIND: _sequencer_change,

@@ -15,10 +15,23 @@ from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import Point
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.limits import DECK_SIZE
-from p2pwillow.mental import DealPlan, DealShares, HandContext, Layout, PlayerHand
+from p2pwillow.mental import DealPlan, DealShares, HandContext, Layout, LiveDeck, PlayerHand
+from p2pwillow.mental import deck as live_deck_steps
+from p2pwillow.mental.deck import Destination, live_deck, plan_deal
 from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import Hand, Phase
+from p2pwillow.rules.live import BOARD, BURN, DOWN, Deal, deals_live
 from p2pwillow.session.events import ClaimSummary, HandSummary, PotSummary, TradeSummary
+
+
+def _destination(to: str, seat: int | None) -> Destination:
+    """The live deck's destination for the rules' (SPEC 3.15, 5.12)."""
+    if to == BOARD:
+        return live_deck_steps.BOARD
+    if to == BURN:
+        return live_deck_steps.BURN
+    assert seat is not None
+    return live_deck_steps.down(seat) if to == DOWN else live_deck_steps.up(seat)
 
 
 @dataclass(slots=True)
@@ -56,6 +69,12 @@ class HandRecord:
     shares: dict[int, DealShares] = field(default_factory=dict)
     public: dict[int, tuple[Ciphertext, ...]] = field(default_factory=dict)
     """Each seat's public hand (ciphertexts under its key alone), once dealt."""
+    live: LiveDeck | None = None
+    """A live-deck game's deck (SPEC 5.12), once announced and shuffled."""
+    deals: int = 0
+    """The live deck's deal steps opened so far; the open one is number `deals - 1`."""
+    street: dict[int, DealShares] = field(default_factory=dict)
+    """The checked shares of the open deal step, by holder."""
     offer_seq: int | None = None
     """The seq of the offer entry now open, if any."""
     trade: OpenTrade | None = None
@@ -96,8 +115,29 @@ class HandRecord:
         if self.sequencer < 0:
             self.sequencer = self.dealer
 
+    def sync_live(self) -> None:
+        """Keep a live-deck game's deck in step with the rules (SPEC 5.12): made once the game
+        is announced and the deck shuffled by everyone; a deal step opened, with the
+        destinations the rules fix, whenever the hand arrives at one."""
+        hand = self.rules
+        if not deals_live(hand.game) or self.shuffled < len(self.order):
+            return
+        if self.live is None:
+            self.live = live_deck(self.deck, self.order, self.keys)
+        step = hand.step
+        if hand.phase in (Phase.DEAL, Phase.STREET) and self.live.dealing is None:
+            assert isinstance(step, Deal)
+            destinations = [
+                _destination(to, seat) for to, seat in step.destinations(hand.snapshot())
+            ]
+            self.live = plan_deal(self.live, self.deals, destinations)
+            self.deals += 1
+            self.street = {}
+
     @property
     def dealt(self) -> bool:
+        if self.live is not None:
+            return self.live.pointer > 0 or self.deals > 1
         return len(self.shares) == len(self.order)
 
     @property
@@ -120,7 +160,7 @@ class HandRecord:
             chips = tuple((s, result.net(s)) for s in self.order)
         deal_size = None if a is None else a.cards_each
         dealt = 0 if not self.dealt or deal_size is None else deal_size * len(self.order)
-        turned = sum(len(cards) for _, cards in shown)
+        turned = sum(len(cards) for _, cards in shown) + len(hand.board)
         return HandSummary(
             number=self.number,
             dealer=self.dealer,

@@ -41,6 +41,12 @@ class Step(enum.StrEnum):
     TRADE_GIVE = "trade_give"
     LAYOUT = "layout"
     REVEAL = "reveal"
+    DEAL_STREET = "deal_street"
+    """A live-deck game's first deal step: every key holder's shares (SPEC 5.12)."""
+    STREET = "street"
+    """A later deal step of the live deck: a card could be seen already (SPEC 3.15)."""
+    SHOW = "show"
+    """A live-deck game's show at the showdown (SPEC 5.16)."""
     ANNOUNCE = "announce"
     DECISION = "decision"
     """A trading or betting decision the rules wait for (SPEC 3.3); it has a default (3.9)."""
@@ -111,7 +117,8 @@ class Due:
     seat: int
     step: Step
     index: int = 0
-    """The trade a hand shuffle follows, or the layout card a reveal turns; 0 otherwise."""
+    """The trade a hand shuffle follows, the layout card a reveal turns, or the live deck's
+    deal step that shares are owed for; 0 otherwise."""
     ready: bool = True
     """False while the seat owes another step first (a layout waits for the hand shuffle that
     follows a trade)."""
@@ -194,6 +201,26 @@ def _owe_layout(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
 
 def _owe_reveal(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(d.seat, Step.REVEAL, d.index) for d in _ops(r, CardOp.REVEAL)]
+
+
+def _owe_street(step: Step, phase: Phase) -> Callable[[Ledger, HandRecord], Iterable[Due]]:
+    def owed(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+        deck = r.live
+        if deck is None or deck.dealing is None or r.rules.phase is not phase:
+            return ()
+        dealing = deck.dealing
+        # the step's number is the due's index: a seat owes shares once per deal step
+        return [
+            Due(x, step, dealing.number)
+            for x in deck.holders
+            if x not in r.street and dealing.shared_positions(x)
+        ]
+
+    return owed
+
+
+def _owe_show(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(d.seat, Step.SHOW) for d in _ops(r, CardOp.SHOW)]
 
 
 def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
@@ -343,6 +370,27 @@ def _reveal(r: HandRecord, seat: int, card: int) -> str | None:
     return None
 
 
+def _street(r: HandRecord, seat: int, index: int) -> str | None:
+    deck = r.live
+    if deck is None or deck.dealing is None:
+        return "no deal step of the live deck is open"
+    if seat not in deck.holders:
+        return f"seat {seat} holds no key of the deck"
+    if index != deck.dealing.number:
+        return f"deal step {deck.dealing.number} is open, not {index}"
+    if seat in r.street:
+        return f"seat {seat} has already published its shares of deal step {deck.dealing.number}"
+    if not deck.dealing.shared_positions(seat):
+        return f"seat {seat} owes no shares in deal step {deck.dealing.number}"
+    return None
+
+
+def _show(r: HandRecord, seat: int, index: int) -> str | None:
+    if not any(d.seat == seat for d in _ops(r, CardOp.SHOW)):
+        return f"seat {seat} owes no show in the {r.rules.phase.value} phase"
+    return None
+
+
 def _decision(r: HandRecord, seat: int, index: int) -> str | None:
     return blocked(r, give=False)
 
@@ -394,6 +442,9 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.TRADE_GIVE,     "trade_give",     PLAYER,  Stall.FOLD,    HAND,    _owe_trade_give,     _trade_give),
     Rule(Step.LAYOUT,         "hand_shuffle",   PLAYER,  Stall.FOLD,    HAND,    _owe_layout,         _layout),
     Rule(Step.REVEAL,         "reveal",         SESSION, Stall.FOLD,    HAND,    _owe_reveal,         _reveal),
+    Rule(Step.DEAL_STREET,    "street_shares",  SESSION, Stall.ABORT,   HAND,    _owe_street(Step.DEAL_STREET, Phase.DEAL), _street),
+    Rule(Step.STREET,         "street_shares",  SESSION, Stall.FOLD,    HAND,    _owe_street(Step.STREET, Phase.STREET), _street),
+    Rule(Step.SHOW,           "show",           SESSION, Stall.FOLD,    HAND,    _owe_show,           _show),
     Rule(Step.ANNOUNCE,       "announce_game",  PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
     Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),

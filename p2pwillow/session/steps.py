@@ -10,6 +10,8 @@ from p2pwillow import mental
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.fields import Body
+from p2pwillow.mental import DealShares
+from p2pwillow.mental import deck as live_deck
 from p2pwillow.mental import encoding as wire
 from p2pwillow.rules import ActionKind, Decision, IllegalAction, Needs
 from p2pwillow.session.checks import body_of
@@ -101,6 +103,30 @@ def _reveal(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     return k.Reveal(card=due.index, share=texts.share, proof=texts.proof)
 
 
+def _street(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
+    deck = r.live
+    assert deck is not None and deck.dealing is not None and r.secret is not None
+    made = live_deck.make_street_shares(r.ctx, due.seat, r.secret, deck, rng)
+    assert made is not None, "the schedule names only holders that owe shares"
+    texts = wire.shares_texts(deck.dealing.shared_positions(due.seat), made, r.made)
+    return k.StreetShares(
+        step=deck.dealing.number,
+        shares=[k.DealShare(position=p, share=share) for p, share in texts.shares],
+        proof=texts.proof,
+    )
+
+
+def _show(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
+    assert r.secret is not None
+    held = r.public[due.seat]
+    show = live_deck.make_show(r.ctx, due.seat, 0, r.secret, held, range(len(held)), rng)
+    texts = wire.shares_texts(show.positions, DealShares(show.shares, show.proof), r.made)
+    return k.Show(
+        cards=[k.ShownCard(position=p, share=share) for p, share in texts.shares],
+        proof=texts.proof,
+    )
+
+
 def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     seats = ", ".join(map(str, r.replaced))
     return k.Abort(
@@ -126,6 +152,9 @@ MAKERS: Mapping[Step, Make] = {
     Step.DEAL_SHARES: _deal_shares,
     Step.HAND_SHUFFLE: _hand_shuffle,
     Step.REVEAL: _reveal,
+    Step.DEAL_STREET: _street,
+    Step.STREET: _street,
+    Step.SHOW: _show,
     Step.ABORT: _abort,
     Step.HAND_END: _hand_end,
     Step.HEAD_SIGNATURE: _head_signature,
@@ -149,6 +178,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _trade_give(r, me, d.positions, rng)
     if d.kind is ActionKind.LAY_OUT:
         return _layout(r, me, d.positions, rng)
+    if action.entry == k.FoldRelease.KIND:
+        return _fold_release(r, me, rng)
     # every other decision is a plain entry, or the announcement
     assert action.body is not None or action.needs is Needs.ANNOUNCEMENT, action
     argument = action.argument(d)
@@ -177,6 +208,17 @@ def _trade_give(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: 
             k.TradedCard(position=p, card=card, proof=proof)
             for p, card, proof in wire.trade_give_texts(give, r.made)
         ],
+    )
+
+
+def _fold_release(r: HandRecord, me: int, rng: Rng) -> Body:
+    """A live-deck game's fold, with this player's release of the deck (SPEC 5.13)."""
+    r.rules.verify(ActionKind.FOLD, me)
+    assert r.live is not None and r.secret is not None
+    release = live_deck.make_release(r.ctx, me, r.secret, r.live, rng)
+    assert release.proof is not None, "a live-deck game never deals its whole deck"
+    return k.FoldRelease(
+        shares=[r.made.hex(p) for p in release.shares], proof=r.made.hex(release.proof)
     )
 
 

@@ -180,6 +180,16 @@ def sample_bodies() -> dict[str, Body]:
             ],
         ),
         k.Reveal(card=0, share=hexs("r", 33), proof=hexs("dleq", 64)),
+        k.StreetShares(
+            step=1,
+            shares=[k.DealShare(position=p, share=hexs(f"s{p}", 33)) for p in (12, 13, 15)],
+            proof=hexs("dleq-batch", 64),
+        ),
+        k.Show(
+            cards=[k.ShownCard(position=p, share=hexs(f"v{p}", 33)) for p in (0, 2)],
+            proof=hexs("dleq-batch", 64),
+        ),
+        k.FoldRelease(shares=[hexs(f"r{p}", 33) for p in range(30)], proof=hexs("dleq-batch", 64)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
         k.TimeBank(seconds=30),
         k.Pause(seconds=300),

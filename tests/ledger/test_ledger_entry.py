@@ -179,6 +179,13 @@ BODY_TAMPERINGS = [
     ("trade_give", ("cards", 0, "proof"), "0"),
     ("reveal", ("card",), 7),
     ("reveal", ("card",), -1),
+    ("street_shares", ("step",), 64),
+    ("street_shares", ("shares",), []),
+    ("street_shares", ("shares", 1, "position"), 12),  # not ascending
+    ("show", ("cards", 0, "position"), 7),
+    ("show", ("cards",), []),
+    ("fold_release", ("shares",), []),
+    ("fold_release", ("shares", 0), "00" * 66),  # a ciphertext, not a point
     ("announce", ("deal_size",), 8),
     ("announce", ("trading_mode",), "in_turn"),
     ("announce", ("orbits",), 0),  # closing is orbits

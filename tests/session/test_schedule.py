@@ -48,6 +48,9 @@ def _step_of(entry: Entry, ended: bool = False) -> Due | None:
         return Due(entry.author, Step.LAYOUT)
     if isinstance(body, k.Reveal):
         return Due(entry.author, Step.REVEAL, body.card)
+    if isinstance(body, k.StreetShares):
+        # a live-deck hand's first deal step is the deal; its number is the due's index
+        return Due(entry.author, Step.DEAL_STREET if body.step == 0 else Step.STREET, body.step)
     if isinstance(body, k.Abort) and body.votes:
         return None  # the witnessed clock's abort, not the one a sequencer change leaves owed
     for rule in STEPS:
@@ -253,6 +256,10 @@ GAMES: dict[str, Callable[[], Witness]] = {
     ),
     # one token each: the first trade closes trading, so the layout waits for the shuffles
     # (easy bots: heads-up they trade for a smaller gain than normal and hard do)
+    # the live deck: later streets, a fold's release, the shows at the showdown
+    "four players of hold'em": lambda: _play(
+        4, 21, 2, config=TableConfig(seats=4, games=("holdem",))
+    ),
     "two players, one trade token": lambda: _play(
         2, 16, 3, config=TableConfig(seats=2, trade_tokens=1), level="easy"
     ),

@@ -10,7 +10,6 @@ left.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from p2pwillow import mental
@@ -154,7 +153,7 @@ def _read_deck(group: Json, deck: Json) -> LiveDeck:
         _cts(deck["cards"]),
         deck["pointer"],
         tuple(deck["holders"]),
-        MappingProxyType(keys),
+        keys,
         _cts(deck["muck"]),
     )
 

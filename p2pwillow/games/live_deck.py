@@ -1,0 +1,89 @@
+"""The games dealt from the live deck (SPEC 3.15): seven- and five-card stud, Texas hold'em and
+Omaha, each a description the engine walks. Pure; no I/O.
+
+Antes are the table's (`Forced.ANTE`); the betting structure is the table's, each round at the
+small bet before the middle of the hand and at the big bet after it, as Roll Your Own's. Stud
+opens its first round by the highest card showing and the others by the highest hand showing;
+hold'em and Omaha open every round from the dealer's left. Hold'em and Omaha burn a card before
+each turn of the board, stud burns none.
+"""
+
+from __future__ import annotations
+
+from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
+from p2pwillow.rules.live import Deal, Formation, Settle, ShowCards, Street
+from p2pwillow.rules.streets import Bet
+
+SMALL, BIG = BetSize.SMALL, BetSize.BIG
+
+SEVEN_CARD_STUD = GameSpec(
+    name="seven-card-stud",
+    title="Seven-Card Stud",
+    options=(),
+    forced=Forced.ANTE,
+    # Eight players need 56 cards: the house deals the last card to the board, face up, for
+    # everyone, when the deck cannot give each player one (`overflow`).
+    players=(2, 8),
+    script=(
+        Deal(down=2, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(down=1, overflow=True),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        Settle(Formation.BEST_FIVE),
+    ),
+)
+
+FIVE_CARD_STUD = GameSpec(
+    name="five-card-stud",
+    title="Five-Card Stud",
+    options=(),
+    forced=Forced.ANTE,
+    script=(
+        Deal(down=1, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        Settle(Formation.BEST_FIVE),
+    ),
+)
+
+
+def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameSpec:
+    return GameSpec(
+        name=name,
+        title=title,
+        options=(),
+        forced=Forced.ANTE,
+        script=(
+            Deal(down=hole),
+            Bet(Opening.POSITION, SMALL),
+            Street(board=3, burn=1),
+            Bet(Opening.POSITION, SMALL),
+            Street(board=1, burn=1),
+            Bet(Opening.POSITION, BIG),
+            Street(board=1, burn=1),
+            Bet(Opening.POSITION, BIG),
+            ShowCards(),
+            Settle(formation),
+        ),
+    )
+
+
+HOLDEM = _board_game("holdem", "Texas Hold'em", 2, Formation.HOLDEM)
+OMAHA = _board_game("omaha", "Omaha", 4, Formation.OMAHA)
+
+LIVE_DECK_GAMES = (SEVEN_CARD_STUD, FIVE_CARD_STUD, HOLDEM, OMAHA)
+
+__all__ = ["FIVE_CARD_STUD", "HOLDEM", "LIVE_DECK_GAMES", "OMAHA", "SEVEN_CARD_STUD"]

@@ -1,0 +1,389 @@
+"""The steps of a game dealt from the live deck (SPEC 3.15): deals during the hand (face down,
+face up, to the board, burned), the show of the cards a player still in holds face down, the
+showdown by the game's formation, and the forfeit settlement when a silent player leaves the
+deck unable to deal. Pure; no I/O.
+
+Theory of operation. A deal step names, before any share of it exists, where each card it takes
+from the deck goes (`Deal.destinations`): burns first, then round by round one card to each
+player still in (its down cards, then its up cards), then the board. The session turns that
+list into the live deck's deal step (SPEC 5.12), collects every key holder's shares and feeds
+back what they opened, the up and board cards (`street`): the rules never see a card dealt
+face down until its owner shows it at the showdown (`show`).
+
+Every player still in holds a key of the deck, and a player who folds by itself releases it
+(SPEC 5.13): the fold row of these games marks the seat `released`. A player folded by a clock
+or for stalling has not released: when the hand then reaches a deal step, no card can be dealt,
+and the hand ends at once with the forfeit settlement (`forfeit`), so that stalling never buys
+a player (or a friend of its) a free look or a void hand.
+"""
+
+# ruff: noqa: E501 - the action table's rows below are one per line, wider than the code around it
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from p2pwillow import evaluators
+from p2pwillow.cards import Card
+from p2pwillow.limits import DECK_SIZE, is_int
+from p2pwillow.rules import betting_round
+from p2pwillow.rules.actions import AFTER_DEAL, Action, ActionKind, By, Needs
+from p2pwillow.rules.config import TableConfig
+from p2pwillow.rules.errors import IllegalAction
+from p2pwillow.rules.events import (
+    CardsShown,
+    Event,
+    Folded,
+    FoldedForStalling,
+    HandForfeited,
+    StreetDealt,
+)
+from p2pwillow.rules.phases import Phase
+from p2pwillow.rules.pots import Pot, PotAward, award_pots, build_pots, split_pot
+from p2pwillow.rules.script import CardOp, GameSpec, OpDue, OptionValue, Step, advance, current
+from p2pwillow.rules.showdown import finish, stalled_to_one
+from p2pwillow.rules.state import HandState, player
+
+DOWN, UP, BOARD, BURN = "down", "up", "board", "burn"
+Destination = tuple[str, int | None]
+"""Where a dealt card goes: (DOWN or UP, seat), or (BOARD or BURN, None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What a deal step opened: the up cards by seat (table order) and the board cards."""
+
+    up: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    board: tuple[Card, ...] = ()
+
+
+def deals_live(game: GameSpec | None) -> bool:
+    """The game takes its cards from the live deck (SPEC 5.12) rather than one deal."""
+    return game is not None and any(isinstance(step, Deal) for step in game.script)
+
+
+def in_hand(s: HandState) -> tuple[int, ...]:
+    """The players still in, in table order: the deck's key holders."""
+    return tuple(x for x in s.order if not s.players[x].folded)
+
+
+def silent(s: HandState) -> tuple[int, ...]:
+    """Players folded without releasing their key: the deck cannot deal without them."""
+    return tuple(x for x in s.order if s.players[x].folded and x not in s.released)
+
+
+def _seen(s: HandState) -> set[Card]:
+    return set(s.board).union(*(p.shown for p in s.players.values()))
+
+
+def _cards(value: object, count: int, s: HandState, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, tuple) or len(value) != count:
+        raise IllegalAction(f"{what}: expected {count} cards")
+    if not all(isinstance(c, Card) for c in value) or len(set(value)) != count:
+        raise IllegalAction(f"{what}: {count} distinct cards")
+    again = set(value) & _seen(s)
+    if again:
+        raise IllegalAction(f"{what}: {min(again)} is already showing")
+    return value
+
+
+# --- a deal step -------------------------------------------------------------------------------
+
+
+def verify_street(config: TableConfig, s: HandState, seat: int, opened: Opened | None) -> None:
+    """What the live deck opened fits the step: each seat's up cards and the board's, cards
+    nobody has seen yet (the protocol checked every share behind them)."""
+    if opened is None:
+        return
+    if not isinstance(opened, Opened):
+        raise IllegalAction(f"not what a deal opened: {opened!r}")
+    step = current(s)
+    assert isinstance(step, Deal)
+    dests = step.destinations(s)
+    ups = [seat for to, seat in dests if to == UP and seat is not None]
+    want = {x: ups.count(x) for x in ups}
+    got = dict(opened.up)
+    if len(got) != len(opened.up) or set(got) != set(want):
+        raise IllegalAction(f"up cards for seats {sorted(got)}, not {sorted(want)}")
+    cards: list[Card] = []
+    for x, count in want.items():
+        cards += _cards(got[x], count, s, f"seat {x}'s up cards")
+    cards += _cards(opened.board, sum(to == BOARD for to, _ in dests), s, "the board")
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("a card opened twice in one deal")
+
+
+def do_street(config: TableConfig, s: HandState, seat: int, opened: Opened) -> list[Event]:
+    step = current(s)
+    assert isinstance(step, Deal)
+    dests = step.destinations(s)
+    for x in in_hand(s):
+        s.players[x].hand_size += sum(who == x for _, who in dests)
+    ups = dict(opened.up)
+    for x in s.order:
+        s.players[x].shown += ups.get(x, ())
+    s.board += opened.board
+    s.used += len(dests)
+    down = sum(to == DOWN for to, _ in dests) // max(1, len(in_hand(s)))
+    event = StreetDealt(down, tuple((x, ups[x]) for x in s.order if x in ups), opened.board)
+    return [event, *advance(config, s)]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Step):
+    """A deal from the live deck (SPEC 3.15, 5.12): `burn` cards burned, then `down` cards face
+    down and `up` cards face up to each player still in, one at a time round the table, then
+    `board` cards to the board. With `overflow`, when the deck cannot give every player its
+    cards, one card goes to the board face up instead (the house's seven-card stud rule).
+
+    The hand's first deal has the DEAL phase (before it is complete the hand may still be
+    void, SPEC 3.10); a later one is a `Street`."""
+
+    KIND: ClassVar[str] = "deal"
+    PHASE: ClassVar[Phase] = Phase.DEAL
+    ACTIONS: ClassVar[tuple[Action, ...]] = ()  # set below, once the rows' functions exist
+    down: int = 0
+    up: int = 0
+    board: int = 0
+    burn: int = 0
+    overflow: bool = False
+
+    def __post_init__(self) -> None:
+        counts = (self.down, self.up, self.board, self.burn)
+        if not all(is_int(c) and c >= 0 for c in counts) or not any(counts[:3]):
+            raise IllegalAction(f"a deal gives at least one card, not {counts!r}")
+
+    def cards_each(self, chosen: Mapping[str, OptionValue]) -> int:
+        # An overflow street may go to the board instead: it never decides whether players fit
+        return 0 if self.overflow else self.down + self.up
+
+    def destinations(self, s: HandState) -> tuple[Destination, ...]:
+        """Where each card of the step goes, in deck order (fixed before any share)."""
+        players = in_hand(s)
+        each = self.down + self.up
+        needed = self.burn + each * len(players) + self.board
+        if self.overflow and needed > DECK_SIZE - s.used:
+            return (*((BURN, None),) * self.burn, (BOARD, None))
+        out: list[Destination] = [(BURN, None)] * self.burn
+        for k in range(each):
+            out += [(DOWN if k < self.down else UP, x) for x in players]
+        out += [(BOARD, None)] * self.board
+        if len(out) > DECK_SIZE - s.used:
+            raise IllegalAction(
+                f"the deck has {DECK_SIZE - s.used} cards, the deal needs {len(out)}"
+            )
+        return tuple(out)
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        if silent(s):
+            return forfeit(config, s)
+        return []
+
+    def ops(self, s: HandState) -> tuple[OpDue, ...]:
+        # Every key holder owes its shares of the step (SPEC 5.12); the session knows who sent
+        return tuple(OpDue(CardOp.STREET, x) for x in in_hand(s))
+
+    def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
+        """A key holder that does not give its shares: the deck cannot deal (SPEC 3.15)."""
+        s.players[seat].folded = True
+        event = FoldedForStalling(seat, s.phase, 0, None, None)
+        if len(in_hand(s)) == 1:
+            return [event, *stalled_to_one(config, s)]
+        return [event, *forfeit(config, s)]
+
+
+@dataclass(frozen=True, slots=True)
+class Street(Deal):
+    """A deal from the live deck after the first (SPEC 3.15): a card could be seen already, so
+    a player who holds it up is folded, never the cause of a void hand."""
+
+    KIND: ClassVar[str] = "street"
+    PHASE: ClassVar[Phase] = Phase.STREET
+
+
+# --- the show and the showdown -----------------------------------------------------------------
+
+
+def _hidden(s: HandState, seat: int) -> int:
+    p = s.players[seat]
+    return p.hand_size - len(p.shown)
+
+
+def verify_show(
+    config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...] | None
+) -> None:
+    p = player(s, seat)
+    if p.folded:
+        raise IllegalAction(f"seat {seat} has folded: it shows nothing")
+    hidden = _hidden(s, seat)
+    if not hidden:
+        raise IllegalAction(f"seat {seat} has shown its cards")
+    if cards is not None:
+        _cards(cards, hidden, s, f"seat {seat}'s show")
+
+
+def do_show(config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+    s.players[seat].shown += cards
+    event = CardsShown(seat, cards)
+    if any(_hidden(s, x) for x in in_hand(s)):
+        return [event]
+    return [event, *advance(config, s)]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCards(Step):
+    """Every player still in shows the cards it holds face down (SPEC 3.15, 5.16)."""
+
+    KIND: ClassVar[str] = "show-cards"
+    PHASE: ClassVar[Phase] = Phase.SHOW
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        if any(_hidden(s, x) for x in in_hand(s)):
+            return []
+        return advance(config, s)
+
+    def to_act(self, s: HandState) -> tuple[int, ...]:
+        return tuple(x for x in in_hand(s) if _hidden(s, x))
+
+    def ops(self, s: HandState) -> tuple[OpDue, ...]:
+        return tuple(OpDue(CardOp.SHOW, x) for x in self.to_act(s))
+
+    def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
+        """A player that does not show is folded: its bets stay in the pot (SPEC 3.9)."""
+        s.players[seat].folded = True
+        event = FoldedForStalling(seat, s.phase, 0, None, None)
+        if len(in_hand(s)) == 1:
+            return [event, *stalled_to_one(config, s)]
+        if any(_hidden(s, x) for x in in_hand(s)):
+            return [event]
+        return [event, *advance(config, s)]
+
+
+class Formation(enum.StrEnum):
+    """Which five cards make a player's hand at the showdown (SPEC 2.6)."""
+
+    BEST_FIVE = "best-five"
+    """The best five of the player's own cards, down and up (stud, draw)."""
+    HOLDEM = "holdem"
+    """The best five of the player's cards and the board, in any combination."""
+    OMAHA = "omaha"
+    """Exactly two of the player's cards and three of the board."""
+
+
+def hand_value(formation: Formation, own: Sequence[Card], board: Sequence[Card]) -> int:
+    """The high value of a hand by `formation` (bigger is better, SPEC 2.4)."""
+    if formation is Formation.OMAHA:
+        return evaluators.omaha_high(own, board)
+    if formation is Formation.HOLDEM:
+        return evaluators.holdem_high(own, board)
+    return evaluators.best_high([*own, *board])
+
+
+@dataclass(frozen=True, slots=True)
+class Settle(Step):
+    """The showdown of a live-deck game: each pot to the best hand among those eligible, by
+    the game's formation (SPEC 3.8, 3.15)."""
+
+    KIND: ClassVar[str] = "settle"
+    PHASE: ClassVar[Phase] = Phase.SHOWDOWN
+    formation: Formation = Formation.BEST_FIVE
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        order = s.order
+        pots = build_pots(
+            order,
+            [s.players[x].committed for x in order],
+            [s.players[x].folded for x in order],
+            s.dead_money(config),
+        )
+        board = tuple(s.board)
+        awards = award_pots(pots, lambda x: hand_value(self.formation, s.players[x].shown, board))
+        return finish(s, awards)
+
+
+# --- the forfeit settlement ------------------------------------------------------------------
+
+
+def forfeit(config: TableConfig, s: HandState) -> list[Event]:
+    """SPEC 3.15: the deck cannot deal without the silent players. What each of them put in
+    (its bets and its ante) is shared equally among the players still in, the odd chips
+    clockwise from the dealer's left (3.8); every other player takes back what it put in."""
+    gone = silent(s)
+    players = in_hand(s)
+    awards: list[PotAward] = []
+    forfeited = 0
+    for x in s.order:
+        p = s.players[x]
+        put = p.committed + p.ante
+        if x in gone:
+            forfeited += put
+        elif put:
+            awards.append(PotAward(Pot(put, (x,)), (x,), (put,)))
+    if forfeited:
+        pot = Pot(forfeited, players)
+        awards.append(PotAward(pot, players, split_pot(forfeited, players)))
+    return [HandForfeited(gone), *finish(s, tuple(awards))]
+
+
+# --- the rows these games bring to the action table ---------------------------------------------
+
+
+def do_fold_released(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    """A fold of a live-deck game carries the folder's release (SPEC 5.13): the deck no longer
+    needs its key."""
+    s.released.add(seat)
+    return betting_round.do_fold(config, s, seat)
+
+
+def _verify_stall(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
+    if player(s, seat).folded:
+        raise IllegalAction(f"seat {seat} has folded already")
+
+
+def _do_stall(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    return current(s).stall(config, s, seat)
+
+
+A, N, P, S, Q, D = ActionKind, Needs, By.PLAYER, By.SESSION, By.PROTOCOL, By.DEALER
+DEALS = frozenset({Phase.DEAL, Phase.STREET})
+SHOWING = frozenset({Phase.SHOW})
+BETTING = frozenset({Phase.BETTING})
+STALLS = AFTER_DEAL | frozenset({Phase.STREET, Phase.SHOW})
+"""After the first deal a stall folds the staller; in a deal step it ends the hand by the
+forfeit settlement (SPEC 3.15)."""
+
+# fmt: off
+LIVE_ACTIONS: tuple[Action, ...] = (
+    #      kind      by  phases   entry            needs     check                 step               event                body  binds  key  label
+    Action(A.STREET, Q, DEALS,   "street_shares", N.OPENED, verify_street,        do_street,         StreetDealt,         None, False),
+    Action(A.SHOW,   S, SHOWING, "show",          N.CARDS,  verify_show,          do_show,           CardsShown,          None, False),
+    Action(A.FOLD,   P, BETTING, "fold_release",  N.NOTHING, betting_round.verify_fold, do_fold_released, Folded,        None, True, "f", "fold"),
+    Action(A.STALL,  D, STALLS,  "timeout",       N.NOTHING, _verify_stall,       _do_stall,         FoldedForStalling,   None, False),
+)
+# fmt: on
+
+# The rows are the deal steps' (every live-deck game has one); they need the functions above.
+Deal.ACTIONS = LIVE_ACTIONS
+
+__all__ = [
+    "BOARD",
+    "BURN",
+    "DOWN",
+    "LIVE_ACTIONS",
+    "UP",
+    "Deal",
+    "Destination",
+    "Formation",
+    "Opened",
+    "Settle",
+    "ShowCards",
+    "Street",
+    "deals_live",
+    "forfeit",
+    "hand_value",
+    "in_hand",
+    "silent",
+]
