@@ -47,6 +47,7 @@ GAMES = (
     "five-card-stud",
     "holdem",
     "omaha",
+    "five-card-draw",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it)."""
@@ -131,7 +132,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return _usage("simulate", f"--hands must be 1 to {MAX_HANDS}, not {args.hands}")
     if not 1 <= args.stack <= MAX_STACK:
         return _usage("simulate", f"--stack must be 1 to {MAX_STACK} chips, not {args.stack}")
-    games = _games(args)
+    games = _games(args, args.players)
     if isinstance(games, str):
         return _usage("simulate", games)
     config = TableConfig(seats=args.players, starting_stack=args.stack, games=games)
@@ -479,12 +480,15 @@ BOT_CLOCK = 30
 
 def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | str:
     """The table `willow host` or `willow play` opens, from the arguments, or why not."""
+    from p2pwillow.limits import MAX_SEATS
     from p2pwillow.net.lobby import TablePlan
     from p2pwillow.rules import BettingStructure, ConfigError, TableConfig
+    from p2pwillow.rules.config import MIN_SEATS
 
     if not 0 <= args.hands <= MAX_HANDS:
         return f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}"
-    games = _games(args)
+    # a table of too many or too few seats is refused below, by the seats' own reason
+    games = _games(args, seats) if MIN_SEATS <= seats <= MAX_SEATS else (DEFAULT_GAME,)
     if isinstance(games, str):
         return games
     try:
@@ -658,21 +662,79 @@ def _seat_arguments(
 
 
 def _game_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
         "--game",
-        default=DEFAULT_GAME,
         metavar="NAME",
-        help=f"the game the table plays: {', '.join(GAMES)} (default {DEFAULT_GAME})",
+        help=f"the one game the table plays: {', '.join(GAMES)} (default {DEFAULT_GAME})",
+    )
+    which.add_argument(
+        "--games",
+        metavar="A,B,...|all",
+        help="dealer's choice: the games each hand's dealer may call, by name, separated by "
+        "commas; 'all' for every game the table's size can deal",
     )
 
 
-def _games(args: argparse.Namespace) -> tuple[str, ...] | str:
-    """The table's games from --game, or why not (a name the catalogue does not hold)."""
+ALL_GAMES = "all"
+"""`--games all`: every game of the catalogue that deals to the table's players."""
+
+
+def _unfit(name: str, players: int) -> str | None:
+    """Why game `name` cannot be dealt to `players` players with any of its options ("Seven-Card
+    Stud deals to 2 to 8 players"), or None when it can."""
+    from itertools import product
+
+    from p2pwillow.games import CATALOGUE
+    from p2pwillow.rules import ConfigError
+
+    spec = CATALOGUE[name]
+    names = [o.name for o in spec.options]
+    most = 0
+    for values in product(*(o.choices or (o.default,) for o in spec.options)):
+        chosen = dict(zip(names, values, strict=True))
+        try:
+            spec.check_fits(chosen, players)
+        except ConfigError:
+            most = max(most, spec.seats_for(chosen))
+            continue
+        return None
+    low = spec.players[0]
+    return f"{spec.title} deals to {low} to {most} players" if most >= low else spec.title
+
+
+def _games(args: argparse.Namespace, players: int) -> tuple[str, ...] | str:
+    """The table's games from --game or --games, or why not: a name the catalogue does not
+    hold, a name given twice, or a game that cannot be dealt to `players` players. Neither
+    option: the default game (DEFAULT_GAME)."""
     from p2pwillow.games import CATALOGUE
 
-    if args.game not in CATALOGUE:
-        return f"--game: no game called {args.game!r} here (the games: {', '.join(CATALOGUE)})"
-    return (args.game,)
+    known = ", ".join(CATALOGUE)
+    if args.games is None:
+        option, names = "--game", [args.game or DEFAULT_GAME]
+    else:
+        option = "--games"
+        names = [n.strip().lower() for n in args.games.split(",")]
+        if names == [ALL_GAMES]:
+            fitting = tuple(n for n in CATALOGUE if _unfit(n, players) is None)
+            if not fitting:  # every table of 2 to 10 deals some game
+                return f"--games all: no game here deals to {players} players"
+            return fitting
+        if ALL_GAMES in names:
+            return f"--games: '{ALL_GAMES}' stands alone, not in a list ({args.games!r})"
+        if "" in names:
+            return f"--games: a name is missing in {args.games!r} (names separated by commas)"
+    seen: set[str] = set()
+    for name in names:
+        if name not in CATALOGUE:
+            return f"{option}: no game called {name!r} here (the games: {known})"
+        if name in seen:
+            return f"{option}: {name} is named twice"
+        seen.add(name)
+        why = _unfit(name, players)
+        if why is not None:
+            return f"{option}: {name} cannot be dealt at a table of {players} ({why})"
+    return tuple(names)
 
 
 def _table_arguments(parser: argparse.ArgumentParser) -> None:

@@ -580,6 +580,13 @@ async def _seat_guests(lobby: HostLobby, *, start_key: bool) -> Seating:
     return seating
 
 
+def games_said(names: Sequence[str]) -> str:
+    """The games a table's dealers call, by their titles ("Texas Hold'em, Omaha")."""
+    from p2pwillow.games import CATALOGUE
+
+    return ", ".join(CATALOGUE[n].title if n in CATALOGUE else n for n in names)
+
+
 async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) -> int:
     """`willow host`: open the table, print the join code, seat the guests (a person may
     start with those seated so far: Enter), play."""
@@ -610,6 +617,8 @@ async def host_table(options: SeatOptions, plan: TablePlan, *, advertise: bool) 
         )
     else:
         _say(f"table {plan.name!r}: waiting for {seats - 1} more player(s) to join")
+    if len(plan.config.games) > 1:
+        _say(f"dealer's choice: {games_said(plan.config.games)}")
     _say(HOST_CTRL_C)
     try:
         seating = await _seat_guests(lobby, start_key=options.screen)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pwillow import __version__
-from p2pwillow.cli import BOT_CLOCK, PERSON_CLOCK, _table_plan, build_parser
+from p2pwillow.cli import BOT_CLOCK, DEFAULT_GAME, PERSON_CLOCK, _table_plan, _unfit, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -293,3 +293,82 @@ def test_the_clock_settings_and_the_arbiter_from_the_command_line() -> None:
     assert "--arbiter names a player (1 to 32 characters)" in str(_table_plan(too_long, 2, "p"))
     overdrawn = build_parser().parse_args(["host", "--time-bank", "-1"])
     assert _table_plan(overdrawn, 3, "host") == "time bank must be between 0 and 3600, not -1"
+
+
+# --- the games a table deals: --game, --games, dealer's choice (issue 27) --------------------
+
+
+def _games_of(command: list[str], seats: int) -> tuple[str, ...] | str:
+    plan = _table_plan(build_parser().parse_args(command), seats, "host")
+    return plan if isinstance(plan, str) else plan.config.games
+
+
+def test_one_game_or_the_dealers_choice_from_the_command_line() -> None:
+    assert _games_of(["host"], 4) == (DEFAULT_GAME,) == ("weeping-willow",)
+    assert _games_of(["play"], 4) == ("weeping-willow",)
+    assert _games_of(["host", "--game", "holdem"], 4) == ("holdem",)
+    listed = ["host", "--games", "holdem, Omaha,seven-card-stud"]
+    assert _games_of(listed, 8) == ("holdem", "omaha", "seven-card-stud")
+    assert _games_of(["play", "--games", "five-card-stud"], 10) == ("five-card-stud",)
+
+
+def test_games_all_is_every_game_the_table_size_deals() -> None:
+    from p2pwillow.games import CATALOGUE
+
+    for seats in range(2, 11):
+        games = _games_of(["host", "--games", "all"], seats)
+        assert isinstance(games, tuple)
+        fits = [n for n in CATALOGUE if CATALOGUE[n].players[0] <= seats]
+        fits = [n for n in fits if _unfit(n, seats) is None]
+        assert games == tuple(fits) and {"weeping-willow", "holdem", "omaha"} <= set(games)
+        assert ("seven-card-stud" in games) == (seats <= 8)
+
+
+@pytest.mark.parametrize(
+    ("command", "seats", "message"),
+    [
+        (
+            ["host", "--games", "holdem,seven-card-stud"],
+            9,
+            "--games: seven-card-stud cannot be dealt at a table of 9 (Seven-Card Stud deals "
+            "to 2 to 8 players)",
+        ),
+        (
+            ["play", "--game", "seven-card-stud"],
+            10,
+            "--game: seven-card-stud cannot be dealt at a table of 10 (Seven-Card Stud deals "
+            "to 2 to 8 players)",
+        ),
+        (["host", "--games", "holdem,stud"], 4, "--games: no game called 'stud' here"),
+        (["host", "--game", "stud"], 4, "--game: no game called 'stud' here"),
+        (["host", "--games", "holdem,holdem"], 4, "--games: holdem is named twice"),
+        (["host", "--games", "holdem,,omaha"], 4, "--games: a name is missing in"),
+        (["host", "--games", ""], 4, "--games: a name is missing in"),
+        (["host", "--games", "all,holdem"], 4, "--games: 'all' stands alone"),
+    ],
+)
+def test_a_game_the_table_cannot_deal_is_refused_with_the_reason(
+    command: list[str], seats: int, message: str
+) -> None:
+    refused = _games_of(command, seats)
+    assert isinstance(refused, str) and refused.startswith(message), refused
+
+
+def test_too_many_seats_is_the_seats_reason_not_a_games() -> None:
+    assert _games_of(["host", "--games", "holdem"], 11) == "seats must be between 2 and 10, not 11"
+
+
+def test_host_refuses_a_game_it_cannot_deal_before_anything_starts(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    result = willow(
+        "host", "--auto", "--seats", "9", "--games", "seven-card-stud,holdem",
+        "--home", str(home), "--no-advertise",
+    )  # fmt: skip
+    line = one_error_line(result)
+    assert line == (
+        "willow host: --games: seven-card-stud cannot be dealt at a table of 9 (Seven-Card Stud "
+        "deals to 2 to 8 players)"
+    )
+    assert not home.exists()  # no store, no keys, no socket: refused before anything started
+    both = one_error_line(willow("host", "--auto", "--game", "holdem", "--games", "omaha"))
+    assert "--games: not allowed with argument --game" in both

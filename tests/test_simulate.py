@@ -158,6 +158,10 @@ def test_ctrl_c_says_where_the_partial_transcript_is(tmp_path: Path) -> None:
         ["--players", "3", "--hands", "1", "--stack", "0"],
         ["--players", "x", "--hands", "1"],
         ["--hands", "1"],
+        ["--players", "9", "--hands", "1", "--games", "holdem,seven-card-stud"],
+        ["--players", "3", "--hands", "1", "--game", "stud"],
+        ["--players", "3", "--hands", "1", "--games", "holdem,omaha,holdem"],
+        ["--players", "3", "--hands", "1", "--game", "holdem", "--games", "omaha"],
     ],
 )
 def test_simulate_bad_arguments(args: list[str], tmp_path: Path) -> None:
@@ -173,3 +177,58 @@ def test_simulate_unwritable_file(tmp_path: Path) -> None:
     result = willow("simulate", "--players", "2", "--hands", "1", "--out", str(target))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+LIVE_DECK = ("holdem", "seven-card-stud", "omaha", "five-card-stud")
+
+
+def test_a_dealers_choice_game_verifies_with_hands_of_several_games(tmp_path: Path) -> None:
+    out = tmp_path / "choice.jsonl"
+    made = willow(
+        "simulate", "--players", "4", "--hands", "8", "--stack", "20000", "--seed", "3",
+        "--games", ",".join(LIVE_DECK), "--out", str(out),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("8 hand(s)"), made.stdout  # deep stacks: no one goes broke
+    report = willow("verify", "--json", str(out))
+    assert report.returncode == 0, report.stdout + report.stderr
+    data = json.loads(report.stdout)
+    assert data["verdict"] == "valid" and data["game_over"] is True
+    genesis = json.loads(out.read_bytes().split(b"\n")[0])
+    assert genesis["body"]["config"]["games"] == list(LIVE_DECK)
+    called = [hand["game"] for hand in data["hands"]]
+    # each dealer calls one of the table's games at random: eight hands of one game would
+    # come once in 4 ** 7 games
+    assert set(called) <= set(LIVE_DECK) and len(set(called)) >= 2, called
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--players", "9", "--games", "holdem,seven-card-stud"],
+            "willow simulate: --games: seven-card-stud cannot be dealt at a table of 9 "
+            "(Seven-Card Stud deals to 2 to 8 players)",
+        ),
+        (
+            ["--players", "3", "--game", "stud"],
+            "willow simulate: --game: no game called 'stud' here (the games: weeping-willow, ",
+        ),
+    ],
+)
+def test_simulate_names_why_a_game_is_refused(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "x.jsonl"
+    result = willow("simulate", *args, "--hands", "1", "--out", str(out), timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
+    assert not out.exists()
+
+
+def test_games_all_deals_what_the_table_size_allows(tmp_path: Path) -> None:
+    out = tmp_path / "all.jsonl"
+    made = willow("simulate", "--players", "9", "--hands", "1", "--games", "all", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    games = json.loads(out.read_bytes().split(b"\n")[0])["body"]["config"]["games"]
+    assert "seven-card-stud" not in games and {"weeping-willow", "holdem", "omaha"} <= set(games)
