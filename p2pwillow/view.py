@@ -30,6 +30,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from p2pwillow import evaluators
 from p2pwillow.cards import Card
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
 from p2pwillow.games import CATALOGUE, LEGACY_ANNOUNCE
@@ -55,6 +56,8 @@ from p2pwillow.rules import (
     build_pots,
     decisions,
 )
+from p2pwillow.rules.events import CardsShown
+from p2pwillow.rules.live import Deal, Formation, Settle, deals_live, hand_value
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
@@ -355,6 +358,22 @@ class TableView:
     clock: ClockView | None = None
     """Whose clock runs and for how long, the pause, the time bank, the arbiter; None for an
     observer."""
+    live: bool = False
+    """The current or last hand is a game dealt from the live deck (SPEC 3.15): each seat's
+    `showing` are its up cards, and at the showdown the down cards it showed after them; the
+    player's `cards` are its down cards; there may be a `board`."""
+    game_title: str = ""
+    """The title of the game of the current or last hand once announced ("Texas Hold'em")."""
+    street: str = ""
+    """In a live-deck game, the street being dealt or bet on ("the flop", "fifth street")."""
+    board: tuple[Card, ...] = ()
+    """A live-deck game's board cards, in the order dealt."""
+    board_size: int = 0
+    """The cards the game's board gets in all (0: the game has no board)."""
+    made: str = ""
+    """In a live-deck game, what the player's cards (down, up and the board) make now by the
+    game's formation ("two pair, jacks and nines, king kicker"); empty when they make nothing
+    yet that the formation can say, or the player folded."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -400,7 +419,10 @@ def _not_running(session: Session) -> str | None:
 
 def _actions(session: Session) -> tuple[ActionView, ...]:
     hand = session.hand
-    rows = decisions(ALL_ACTIONS if hand is None else hand.rows)
+    current = _current_hand(session)
+    # the rows of the hand being played; between hands, every game's
+    running = hand is not None and current is not None and not current.is_over
+    rows = decisions(hand.rows if running and hand is not None else ALL_ACTIONS)
     closed = _not_running(session)
     if closed is not None:
         return tuple(ActionView(a.kind, False, closed) for a in rows)
@@ -481,6 +503,7 @@ def _seats(
     deciding = {w.seat for w in waits if w.step in _DECIDING}
     working = {w.seat for w in waits} - deciding
     running = hand is not None and not hand.is_over
+    live = hand is not None and deals_live(hand.game)
     won: dict[int, int] = {}
     if hand is not None and hand.result is not None:
         for award in hand.result.awards:
@@ -497,7 +520,12 @@ def _seats(
             laid = laid or (hand.phase is Phase.LAYOUT and s not in hand.to_act())
             held = hand.hand_size(s)
             discards = 0
-            if not running:
+            showing_text = _showing_text(showing)
+            if live:
+                # up cards and, after the show, the down cards: never discarded (SPEC 3.15)
+                face_down = max(0, held - len(showing)) if running else 0
+                showing_text = _live_showing_text(hand, s)
+            elif not running:
                 face_down = 0
             elif laid:
                 # the layout's unturned cards are still to come; the rest were discarded
@@ -514,7 +542,7 @@ def _seats(
                 bet=hand.round_bet(s) if hand.phase is Phase.BETTING else 0,
                 showing=showing,
                 face_down=face_down,
-                showing_text=_showing_text(showing),
+                showing_text=showing_text,
                 in_hand=True,
                 folded=hand.is_folded(s),
                 all_in=running and hand.is_all_in(s),
@@ -612,6 +640,125 @@ def _offer(hand: Hand | None) -> OfferView | None:
     return None
 
 
+# --- live-deck games (SPEC 3.15) ------------------------------------------------------------
+
+_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_BOARD_STREETS = {0: "before the flop", 3: "the flop", 4: "the turn", 5: "the river"}
+
+
+def _formation(game: GameSpec) -> Formation:
+    settles = game.steps_of(Settle)
+    return settles[0].formation if settles else Formation.BEST_FIVE
+
+
+def board_size(game: GameSpec | None) -> int:
+    """The cards `game`'s board gets in all (a stud overflow card is not counted: it is the
+    house's rule for a short deck, not a board)."""
+    if game is None:
+        return 0
+    return sum(d.board for d in game.steps_of(Deal) if not d.overflow)
+
+
+def street_name(game: GameSpec, betting_round: int) -> str:
+    """The street betting round `betting_round` (1 for the first) of a live-deck game is bet
+    on, or a deal leads to (0: the first deal): "the flop" where the game has a board, else by
+    the cards each player holds ("fifth street")."""
+    board = each = bets = 0
+    for step in game.script:
+        if step.PHASE is Phase.BETTING:
+            bets += 1
+            if bets >= max(1, betting_round):
+                break
+        elif isinstance(step, Deal) and not step.overflow:
+            board += step.board
+            each += step.down + step.up
+        elif isinstance(step, Deal):
+            each += step.down + step.up
+    if board_size(game):
+        return _BOARD_STREETS.get(board, f"{board} cards on the board")
+    if not any(d.up or d.board for d in game.steps_of(Deal)):
+        # nothing is dealt face up: a draw game, whose streets are its draws
+        return "before the draw" if betting_round <= 1 else "after the draw"
+    return f"{_ORDINALS.get(each, f'{each}th')} street"
+
+
+def made_by(game: GameSpec, own: Sequence[Card], board: Sequence[Card]) -> str:
+    """What `own` cards make with `board` by `game`'s formation (`rules.live.hand_value`), in
+    words; empty where the formation makes no five-card hand of them yet."""
+    try:
+        return evaluators.describe_high(hand_value(_formation(game), own, board))
+    except ValueError:
+        return ""
+
+
+def _made_so_far(game: GameSpec, own: Sequence[Card], board: Sequence[Card]) -> str:
+    """What a player's cards make now: by the formation once they make five, else what they
+    show as a partial hand (SPEC 2.5; Omaha's four hole cards say nothing alone)."""
+    text = made_by(game, own, board)
+    if text or _formation(game) is Formation.OMAHA:
+        return text
+    cards = [*own, *board]
+    return showing_value(cards).text if 1 <= len(cards) < HAND_CARDS else ""
+
+
+def _short(text: str) -> str:
+    """A hand's words without its kicker, for a seat's box: "pair of kings"."""
+    head, _, last = text.rpartition(", ")
+    return head if head and last.endswith(" kicker") else text
+
+
+def _live_showing_text(hand: Hand, seat: int) -> str:
+    """A seat's up cards as a partial hand (stud's showing, SPEC 2.5); once it has shown its
+    down cards, what its hand makes by the game's formation."""
+    game = hand.game
+    showing = hand.showing(seat)
+    if game is None or not showing:
+        return ""
+    if not hand.is_folded(seat) and len(showing) == hand.hand_size(seat):
+        made = made_by(game, showing, hand.board)
+        if made:
+            return _short(made)
+    return showing_value(showing).text if len(showing) < HAND_CARDS else ""
+
+
+def _live_words(session: Session, hand: Hand | None) -> tuple[str, str]:
+    """(the street being dealt or bet on, what the player's cards make now) in a live-deck
+    game; each empty where there is none."""
+    game = None if hand is None else hand.game
+    if hand is None or game is None:
+        return "", ""
+    deals = hand.phase in (Phase.DEAL, Phase.BETTING, Phase.STREET)
+    street = street_name(game, hand.betting_round) if deals else ""
+    me = session.seat
+    if me is None or me not in hand.seats or hand.is_folded(me) or not session.cards:
+        return street, ""
+    own = tuple(dict.fromkeys([*session.cards, *hand.showing(me)]))
+    return street, _made_so_far(game, own, hand.board)
+
+
+def _live_stage(session: Session, hand: Hand, game: GameSpec) -> str:
+    """ "Texas Hold'em — the flop: betting": the game and where its hand is."""
+    phase = hand.phase
+    street = street_name(game, hand.betting_round)
+    if phase is Phase.DEAL:
+        words = "dealing the hole cards" if board_size(game) else f"dealing {street}"
+    elif phase is Phase.BETTING:
+        words = f"{street}: betting"
+    elif phase is Phase.STREET:
+        words = "dealing the draws" if street.endswith("the draw") else f"dealing {street}"
+    elif phase is Phase.SHOW:
+        words = "showing down"
+    elif phase is Phase.SHOWDOWN:
+        words = "the showdown"
+    elif phase is Phase.ABORTED:
+        words = "hand aborted"
+    elif phase is Phase.COMPLETE:
+        words = "hand over" if session.between_hands else "hand over: signing"
+    else:
+        words = phase.value.replace("-", " ")  # a step of the game's own ("draw")
+    return f"{game.title} — {words}"
+
+
 # --- plain words ------------------------------------------------------------------------------
 
 
@@ -631,6 +778,8 @@ def _stage(session: Session, hand: Hand | None, game_over: bool) -> str:
         return "waiting for the first hand"
     phase = hand.phase
     r = hand.betting_round
+    if hand.game is not None and deals_live(hand.game):
+        return _live_stage(session, hand, hand.game)
     if phase is Phase.ANNOUNCE:
         return "the dealer announces"
     if phase is Phase.DEAL:
@@ -850,6 +999,11 @@ class _Teller:
     def event(self, ev: Event) -> None:
         if isinstance(ev, HandEnded):
             self.lines.extend(_result_lines(self.hand, self.names))
+        elif isinstance(ev, CardsShown) and self.hand is not None and self.hand.game is not None:
+            # what the shown hand makes, by the game's formation (SPEC 3.15)
+            hand, game = self.hand, self.hand.game
+            made = made_by(game, hand.showing(ev.seat), hand.board)
+            self.say(*ev.words(self.n), *((f": {made}",) if made else ()))
         elif ev.TOLD:
             self.say(*ev.words(self.n))
         # A layout, the cards chosen for a trade and a round's end are told by their entries.
@@ -863,11 +1017,16 @@ def _result_lines(hand: Hand | None, names: Mapping[int, str]) -> list[Line]:
         who = [names.get(s, f"seat {s}") for s in award.winners]
         cards = hand.showing(award.winners[0])
         contested = len(award.pot.eligible) > 1
-        why = (
-            f" with {best_hand(cards).text}"
-            if contested and len(cards) == hand.showdown_cards
-            else ""
-        )
+        if hand.game is not None and deals_live(hand.game):
+            shown = len(cards) == hand.hand_size(award.winners[0])
+            made = made_by(hand.game, cards, hand.board) if contested and shown else ""
+            why = f" with {made}" if made else ""
+        else:
+            why = (
+                f" with {best_hand(cards).text}"
+                if contested and len(cards) == hand.showdown_cards
+                else ""
+            )
         if not contested and len(hand.result.awards) == 1:
             why = ", everyone else folded"
         if len(who) == 1:
@@ -931,6 +1090,10 @@ def table_view(
         g for name in game.config.games if (g := CATALOGUE.get(name)) and _deals_to(g, seats_in)
     )
     deal_sizes = _deal_sizes(games[0] if games else ww.WEEPING_WILLOW, seats_in)
+    played = hand.game if hand is not None else None
+    live = played is not None and deals_live(played)
+    board = hand.board if live and hand is not None else ()
+    street, made = _live_words(session, hand) if live else ("", "")
     return TableView(
         table=genesis.name if genesis is not None else "",
         hand=hand.hand_number if hand is not None else 0,
@@ -971,6 +1134,12 @@ def table_view(
         reading=session.reading,
         sitting_out=_sitting_out(session),
         clock=_clock(session, now),
+        live=live,
+        game_title=played.title if played is not None else "",
+        street=street,
+        board=board,
+        board_size=board_size(played) if live else 0,
+        made=made,
     )
 
 
@@ -1081,5 +1250,8 @@ __all__ = [
     "TradeView",
     "Waiting",
     "announcement_words",
+    "board_size",
+    "made_by",
+    "street_name",
     "table_view",
 ]

@@ -120,6 +120,7 @@ _TO_ASCII = str.maketrans(
         "·": "-",
         "…": "...",
         "–": "-",
+        "—": "-",
         "─": "-",
         "│": "|",
         "→": "->",
@@ -382,6 +383,8 @@ def _around(view: TableView) -> tuple[list[SeatView], list[SeatView], list[SeatV
 
 
 def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
+    if view.live:
+        return _live_felt(view, width, g)
     rows: list[Row] = []
     if view.pots:
         main, *side = view.pots
@@ -405,6 +408,44 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     if a is not None and view.phase is Phase.TRADING and a.game is ww.WEEPING_WILLOW:
         mode = "free" if ww.Setup.of(a).mode is TradingMode.FREE else "in turn"
         rows.append([("class:dim", f"{a.cards_each} cards · {mode}")])
+    return [center(r, width, g) for r in rows]
+
+
+BOARD_SLOT = "··"
+"""A board card still to come."""
+
+
+def board_row(view: TableView, g: Glyphs) -> Row:
+    """The board of a live-deck game: its cards, then a slot for each card still to come."""
+    row: Row = [("class:label", "board")]
+    for c in view.board:
+        row += [("", " "), card(c, g)]
+    to_come = max(0, view.board_size - len(view.board))
+    row += [("class:dim", f" {BOARD_SLOT}") for _ in range(to_come)]
+    return row
+
+
+def _live_felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
+    """The middle of a live-deck game's table: the board first, then the pot (the bets of the
+    round beside it), side pots, and how the hand ended."""
+    rows: list[Row] = []
+    if view.board or view.board_size:
+        rows.append(board_row(view, g))
+    pot: Row = []
+    if view.pots:
+        pot = [("class:pot", f"pot {view.pots[0].amount}")]
+    bets = sum(s.bet for s in view.seats)
+    if bets:
+        pot += [("", " · ")] * bool(pot) + [("class:bet", f"bets {bets}")]
+    if pot:
+        rows.append(pot)
+    for p in view.pots[1:]:
+        rows.append([("class:dim", f"side pot {p.amount}")])
+    if view.result:
+        # once the hand is over, who won what says it (the felt of a small screen is small)
+        rows = rows[: 1 if view.board or view.board_size else 0]
+    for ln in view.result:
+        rows += wrap(line(ln, g, "class:win"), width)
     return [center(r, width, g) for r in rows]
 
 
@@ -487,6 +528,10 @@ def table_rows(
     fh = y1 - y0
     if fw >= 8 and fh >= 1:
         inside = _felt(view, fw - 2, g)
+        if view.live and view.game_title and fh >= len(inside) + 3:
+            # the game and its street above the board, where the felt has the room
+            words = f"{view.game_title} · {view.street}" if view.street else view.game_title
+            inside = [center([("class:dim", words)], fw - 2, g), *inside]
         if fh >= len(inside) + 2:
             tl, tr, bl, br = g.corners
             canvas.put(fx0, y0, [("class:felt", tl + g.h * (fw - 2) + tr)])
@@ -676,6 +721,10 @@ def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             row.append(("class:title", f" PAUSED by {view.name(c.paused_by)} "))
     right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
     room = width - len(right)
+    if view is not None and view.live and _cols(row, g) > room:
+        # the game and its street before the table's name (the seating screen names it)
+        rest = "".join(text for _, text in row[2:]).removeprefix(" ·")
+        row = [row[0], ("class:title.text", rest)]
     return [*fit(row, max(0, room), g), ("class:title.text", right[: max(0, width)])]
 
 
@@ -686,7 +735,9 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     if view is None or not view.cards or state.mode in (Mode.SEATING, Mode.ADMISSION):
         return [fit(blank, width, g), fit(blank, width, g)]
     first: Row
-    if view.layout is not None:
+    if view.live:
+        first = _live_hand_row(view, g)
+    elif view.layout is not None:
         me = view.mine
         turned = len(me.showing) if me is not None else 0
         first = [("class:label", "Your layout ")]
@@ -710,6 +761,23 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     traded = wrap(_traded_row(view, g), width)
     rows += [fit(r, width, g) for r in traded[: HAND_ROWS_MAX - 1]]
     return rows + [fit(blank, width, g)] * (2 - len(rows))
+
+
+def _live_hand_row(view: TableView, g: Glyphs) -> Row:
+    """The player's cards in a live-deck game: its hole cards (a board game) or its down and
+    up cards (stud), and what they make now."""
+    down = [own.card for own in view.cards]
+    me = view.mine
+    up = [c for c in me.showing if c not in down] if me is not None else []
+    if view.board_size:
+        row: Row = [("class:label", "Your hole cards "), ("", " "), *cards(down, g)]
+    else:
+        row = [("class:label", "Your cards "), ("class:dim", " down "), *cards(down, g)]
+        if up:
+            row += [("class:dim", "  up "), *cards(up, g)]
+    if view.made:
+        row += [("class:dim", "  · you have "), ("class:strong", view.made)]
+    return row
 
 
 HAND_ROWS_MAX = 3
