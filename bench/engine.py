@@ -10,13 +10,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import statistics
 import time
 from collections.abc import Callable
 
 from bench.crypto import OP_KINDS, price_us, unit_costs_us
 from p2pwillow.bots import play_hands
 from p2pwillow.crypto.group import OPS, Rng
+from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.identity import SIGNATURES, Identity, verify_signature
+from p2pwillow.rules import TableConfig
 from p2pwillow.table import Table
 from p2pwillow.verify import Verdict, verify_transcript
 
@@ -145,8 +148,78 @@ def verify_hand10() -> dict[str, object]:
     }
 
 
+STUD_PLAYERS = 7
+STUD_HANDS = 3
+"""Hands of each game in `simulate.stud7`: a hand's CPU varies with how far its betting goes
+(a hand where all but one fold on third street deals no more cards), so a few of each."""
+STUD_STACK = 100_000
+"""Deep enough that every seat plays every hand of both games."""
+
+
+def _cpu_per_hand(game: str, seed: int) -> tuple[list[float], list[int], tuple[int, ...]]:
+    """STUD_HANDS hands of `game` at a table of STUD_PLAYERS bots in one process: each hand's
+    CPU seconds, from the dealer's hand_start to the last head signature (the table's own
+    setup left out), each hand's entries, and the group operations and signature checks
+    counted over the hands."""
+    entries: dict[int, int] = {}
+
+    def on_entry(entry: Entry) -> None:
+        entries[entry.hand] = entries.get(entry.hand, 0) + 1
+
+    config = TableConfig(seats=STUD_PLAYERS, starting_stack=STUD_STACK, games=(game,))
+    table = Table(
+        STUD_PLAYERS,
+        config=config,
+        seed=seed,
+        rng=_rng(f"bench/stud7/{game}"),
+        samples=SAMPLES,
+        on_entry=on_entry,
+    )
+    before = _counts()
+    cpu = []
+    for hand in range(1, STUD_HANDS + 1):
+        start = time.process_time()
+        if not table.play_hand():
+            raise RuntimeError(f"the {game} table dealt no hand {hand}")
+        cpu.append(time.process_time() - start)
+    counts = tuple(a - b for a, b in zip(_counts(), before, strict=True))
+    return cpu, [entries[h] for h in range(1, STUD_HANDS + 1)], counts
+
+
+def simulate_stud7() -> dict[str, object]:
+    """CPU seconds per player of a 7-player seven-card stud hand through every session in one
+    process (keys, the deck's shuffles, every street's shares with their proofs, the bets, the
+    show and the settlement, all checked by all seven peers), mean over STUD_HANDS hands;
+    baseline: a 7-player Weeping Willow hand the same way (its private deal, trades, layouts
+    and reveals), over as many hands. The goal is a ratio of at most 1.5. crypto_s: the group
+    operations and signature checks of a stud hand, per player, priced; engine_s the rest."""
+    stud, stud_entries, counts = _cpu_per_hand("seven-card-stud", SEED)
+    willow, willow_entries, _ = _cpu_per_hand("weeping-willow", SEED)
+    value = statistics.mean(stud) / STUD_PLAYERS
+    base = statistics.mean(willow) / STUD_PLAYERS
+    share = _crypto_share(counts, STUD_PLAYERS * STUD_HANDS)
+    crypto = share["crypto_s"]
+    assert isinstance(crypto, float)
+    return {
+        "value": round(value, 4),
+        "unit": "s/player",
+        "baseline": round(base, 4),
+        "ratio": round(value / base, 2),
+        "crypto_s": crypto,
+        "engine_s": round(value - crypto, 4),
+        **share,
+        "hands_s": [round(c, 3) for c in stud],
+        "baseline_hands_s": [round(c, 3) for c in willow],
+        "entries": stud_entries,
+        "baseline_entries": willow_entries,
+        "players": STUD_PLAYERS,
+        "goal": "ratio <= 1.5",
+    }
+
+
 BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
     "simulate.hand10": simulate_hand10,
+    "simulate.stud7": simulate_stud7,
     "verify.hand10": verify_hand10,
 }
 

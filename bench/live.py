@@ -10,13 +10,16 @@ the median (CPU: the mean) over their hands.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -55,7 +58,8 @@ class HandFigures:
     wall: float
     """Seconds from hand_start to hand_end on the dealer's clock."""
     setup: float
-    """Seconds from hand_start to the last card dealt, on the dealer's clock."""
+    """Seconds from hand_start to the last card dealt, on the dealer's clock (NaN in a game
+    dealt from the live deck: its cards are dealt street by street)."""
     cpu: float
     """CPU seconds of every peer from its hand_start to its hand_end, added up."""
     entries: int
@@ -96,19 +100,23 @@ def _willow(*args: str, events: Path) -> subprocess.Popen[str]:
     )
 
 
-def _live_events(tmp: Path) -> list[list[dict[str, object]]]:
-    """Play HANDS hands with `willow host --auto` and three `willow bot`s; every peer's
-    events, the host's first."""
+def _live_events(
+    tmp: Path, *, hands: int = HANDS, games: str | None = None
+) -> list[list[dict[str, object]]]:
+    """Play `hands` hands (of `games`, a --games list; default: the table's default game) with
+    `willow host --auto` and three `willow bot`s; every peer's events, the host's first."""
     files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
     common = ["--samples", str(SAMPLES), "--address", LOOPBACK]
-    table = ["--hands", str(HANDS), "--seats", str(PLAYERS), "--stack", str(STACK)]
+    table = ["--hands", str(hands), "--seats", str(PLAYERS), "--stack", str(STACK)]
     table.append("--no-advertise")
+    if games is not None:
+        table += ["--games", games]
     host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common, events=files[0])
     procs = [host]
     try:
         assert host.stdout is not None
         first = host.stdout.readline()
-        found = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
+        found = re.fullmatch(r"willow join ([a-z2-7-]+)\n", first)
         if found is None:
             raise RuntimeError(f"willow host said {first!r}")
         for n in range(1, PLAYERS):
@@ -156,9 +164,18 @@ def _per_hand(
     return counts, players, {h: tuple(sorted(c.items())) for h, c in kinds.items()}
 
 
-def _live_game() -> list[HandFigures]:
+def _live_game(
+    *, hands: int = HANDS, games: str | None = None, arrivals: list[Arrival] | None = None
+) -> list[HandFigures]:
+    """One live game of `hands` hands (of `games`); with `arrivals`, when each entry reached
+    the host's transcript, in order (`_Watcher`)."""
     with tempfile.TemporaryDirectory(prefix="willow-bench-") as tmp:
-        peers = _live_events(Path(tmp))
+        watcher = None if arrivals is None else _Watcher(Path(tmp, "host"), arrivals)
+        try:
+            peers = _live_events(Path(tmp), hands=hands, games=games)
+        finally:
+            if watcher is not None:
+                watcher.stop()
         [path] = Path(tmp, "host").glob("data/games/*/transcript.jsonl")
         entries, players, kinds = _per_hand(path.read_bytes().splitlines())
     played = max(entries)  # a game may end early: a player out of chips
@@ -167,7 +184,9 @@ def _live_game() -> list[HandFigures]:
         start = _at(peers[0], "hand_start", hand)
         dealer = int(_num(start, "dealer"))
         own = next(p for p in peers if p and p[0]["seat"] == dealer)
-        begun, dealt, ended = (_at(own, name, hand) for name in ("hand_start", "dealt", "hand_end"))
+        begun, ended = (_at(own, name, hand) for name in ("hand_start", "hand_end"))
+        # a game dealt from the live deck deals street by street: no one moment is "dealt"
+        dealt = next((e for e in own if e["event"] == "dealt" and e.get("hand") == hand), None)
         cpu, worker_cpu = (
             sum(
                 _num(_at(p, "hand_end", hand), key) - _num(_at(p, "hand_start", hand), key)
@@ -180,7 +199,7 @@ def _live_game() -> list[HandFigures]:
         figures.append(
             HandFigures(
                 wall=_num(ended, "t") - _num(begun, "t"),
-                setup=_num(dealt, "t") - _num(begun, "t"),
+                setup=math.nan if dealt is None else _num(dealt, "t") - _num(begun, "t"),
                 cpu=cpu,
                 entries=entries[hand],
                 players=players[hand],
@@ -455,7 +474,7 @@ def memory() -> dict[str, object]:
         try:
             assert host.stdout is not None
             first = host.stdout.readline()
-            found = re.fullmatch(r"willow join ([a-z2-7]+)\n", first)
+            found = re.fullmatch(r"willow join ([a-z2-7-]+)\n", first)
             if found is None:
                 raise RuntimeError(f"willow host said {first!r}")
             for n in range(1, PLAYERS):
@@ -498,8 +517,151 @@ def memory() -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """An entry of the host's transcript and when the host had written it."""
+
+    t: float
+    """time.monotonic(): one clock with the nodes' events on this machine."""
+    hand: int
+    kind: str
+
+
+class _Watcher:
+    """Reads the host's transcript as the host appends it (every 2 ms, in a thread of the
+    benchmark's own process): when each entry was there. The host writes an entry once it is
+    sequenced, so the gap before an entry is what the table spent getting it: its author's
+    work and the round trips it waited on."""
+
+    def __init__(self, home: Path, into: list[Arrival]) -> None:
+        self._home = home
+        self._into = into
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="transcript-watcher", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        path: Path | None = None
+        offset = 0
+        partial = b""
+        while True:
+            done = self._done.is_set()  # one last read after the game's end
+            if path is None:
+                found = sorted(self._home.glob("data/games/*/transcript.jsonl"))
+                path = found[0] if found else None
+            if path is not None:
+                with open(path, "rb") as f:
+                    f.seek(offset)
+                    data = f.read()
+                now = time.monotonic()
+                offset += len(data)
+                *lines, partial = (partial + data).split(b"\n")
+                for line in lines:
+                    entry = json.loads(line)
+                    self._into.append(Arrival(now, entry["hand"], entry["kind"]))
+            if done:
+                return
+            time.sleep(0.002)
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+STAGES: dict[str, tuple[str, ...]] = {
+    "keys_shuffles": ("hand_key", "deck_shuffle"),
+    "announce": ("announce", "announce_game"),
+    "deal_streets": ("deal_shares", "street_shares"),
+    "trades": ("trade_offer", "trade_accept", "trade_give", "trade_decline", "hand_shuffle"),
+    "layout_reveals": ("layout", "reveal"),
+    "show": ("show",),
+    "end": ("hand_end", "head_signature"),
+}
+"""The stages of a hand the wall time is told by: the kinds of entry whose wait each takes;
+every other kind is a decision (bets, calls, checks, folds and fold releases)."""
+
+
+def _stage(kind: str) -> str:
+    return next((name for name, kinds in STAGES.items() if kind in kinds), "betting")
+
+
+def _where(arrivals: list[Arrival]) -> tuple[dict[str, float], float]:
+    """Where a hand's wall time goes, by stage (`STAGES`), in seconds per hand (the mean
+    over the hands): the gap before each entry of a hand, from its hand_start, goes to the
+    entry's stage. And the mean number of street share rounds a hand waits for (a run of
+    street_shares entries, one per player: one round trip)."""
+    by_hand: dict[int, list[Arrival]] = {}
+    for a in arrivals:
+        if a.hand > 0 and a.kind != "game_end":
+            by_hand.setdefault(a.hand, []).append(a)
+    total: dict[str, float] = {}
+    rounds = 0
+    for entries in by_hand.values():
+        for before, entry in itertools.pairwise(entries):
+            stage = _stage(entry.kind)
+            total[stage] = total.get(stage, 0.0) + entry.t - before.t
+        kinds = [e.kind for e in entries]
+        rounds += sum(
+            1
+            for i, kind in enumerate(kinds)
+            if kind == "street_shares" and (i == 0 or kinds[i - 1] != "street_shares")
+        )
+    hands = max(1, len(by_hand))
+    return {k: round(v / hands, 3) for k, v in sorted(total.items())}, rounds / hands
+
+
+HOLDEM_HANDS = 8
+"""Hands of each live game of `live.holdem4.wall` (one game of hold'em, one of Weeping Willow:
+the median of eight hands is steady enough for a ratio against a goal of 2)."""
+
+
+def holdem4_wall() -> dict[str, object]:
+    """Seconds from hand_start to hand_end on the dealer's clock (median over HOLDEM_HANDS
+    hands) of a live four-player Texas hold'em hand: `willow host --auto --games holdem` and
+    three `willow bot`s, each its own process, on loopback; baseline: a live four-player
+    Weeping Willow hand the same way (a game of as many hands, played just before). The goal
+    is a ratio of at most 2.
+
+    `where_s` and `baseline_where_s` say where each hand's wall time goes (mean seconds per
+    hand, read off the host's transcript as it grows, `_where`): the hand's keys and four
+    sequential deck shuffles; each street of hold'em is one round trip of shares (every
+    player's `street_shares` for the hole cards, the flop, the turn and the river, with the
+    proofs every peer checks) where Weeping Willow has one private deal; then the betting
+    decisions (a bot's Monte Carlo, then a hop to the sequencer and out), Weeping Willow's
+    trades, layouts and reveals, the show, and the hand's end with every head signature.
+    `street_rounds` is the share round trips a hold'em hand waited for (fewer than four when
+    the betting ended it before the river), `street_round_s` what one took (the mean)."""
+    willow_arrivals: list[Arrival] = []
+    holdem_arrivals: list[Arrival] = []
+    willow = _live_game(hands=HOLDEM_HANDS, games="weeping-willow", arrivals=willow_arrivals)
+    holdem = _live_game(hands=HOLDEM_HANDS, games="holdem", arrivals=holdem_arrivals)
+    value = _median(holdem, lambda f: f.wall)
+    base = _median(willow, lambda f: f.wall)
+    where, rounds = _where(holdem_arrivals)
+    base_where, _ = _where(willow_arrivals)
+    return {
+        "value": round(value, 3),
+        "unit": "s",
+        "baseline": round(base, 3),
+        "ratio": round(value / base, 2),
+        "goal": "ratio <= 2.0",
+        "where_s": where,
+        "baseline_where_s": base_where,
+        "street_rounds": round(rounds, 2),
+        "street_round_s": round(where.get("deal_streets", 0.0) / rounds, 3) if rounds else None,
+        "cpu_s": round(statistics.mean(f.cpu for f in holdem), 3),
+        "baseline_cpu_s": round(statistics.mean(f.cpu for f in willow), 3),
+        "entries": [f.entries for f in holdem],
+        "baseline_entries": [f.entries for f in willow],
+        "walls": [round(f.wall, 3) for f in holdem],
+        "baseline_walls": [round(f.wall, 3) for f in willow],
+        "samples": SAMPLES,
+    }
+
+
 BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
     "live.memory": memory,
+    "live.holdem4.wall": holdem4_wall,
     "live.hand4.wall": hand4_wall,
     "live.setup4.wall": setup4_wall,
     "live.frames": frames,

@@ -236,6 +236,24 @@ def test_bench_result_lines() -> None:
             run_one("x.y", lambda bad=bad: bad)  # type: ignore[misc]
 
 
+def test_bench_tells_where_a_live_hands_wall_time_goes() -> None:
+    from bench.live import Arrival, _where
+
+    kinds = ["hand_start", "hand_key", "deck_shuffle", "announce_game", "street_shares"]
+    kinds += ["street_shares", "bet", "fold_release", "street_shares", "street_shares", "call"]
+    kinds += ["hand_end", "head_signature"]
+    hand = [Arrival(0.1 * n, 1, kind) for n, kind in enumerate(kinds)]
+    where, rounds = _where([Arrival(-5.0, 0, "genesis"), *hand, Arrival(9.0, 1, "game_end")])
+    assert rounds == 2  # two runs of street shares: two round trips
+    assert where == {
+        "announce": 0.1,
+        "betting": 0.3,
+        "deal_streets": 0.4,
+        "end": 0.2,
+        "keys_shuffles": 0.2,
+    }
+
+
 def test_simulate_never_overwrites_a_transcript(tmp_path: Path) -> None:
     game = tmp_path / "game.jsonl"
     game.write_bytes(b"an earlier game\n")
