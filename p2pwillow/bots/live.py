@@ -20,6 +20,7 @@ it.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -32,13 +33,14 @@ from p2pwillow.cards import DECK, Card
 from p2pwillow.hands import rank5, rank6, rank7
 from p2pwillow.limits import is_int
 from p2pwillow.rules import GameSpec, Hand, Phase
-from p2pwillow.rules.live import BOARD, Deal, Formation, Settle, in_hand
+from p2pwillow.rules.live import BOARD, Deal, Draw, Formation, Settle, in_hand
 
 __all__ = [
     "OMAHA_SAMPLES",
     "SAMPLES",
     "LiveBot",
     "Outlook",
+    "choose_draw",
     "formation_of",
     "is_live",
     "live_equity",
@@ -177,10 +179,17 @@ def live_equity(
         seen.update(card.index for card in hand.showing(x))
     pool = [i for i in range(len(DECK)) if i not in seen]
     ahead = outlook(hand)
+    most = _draw_ahead(hand, seat)
     mine = [card.index for card in cards]
+    # a draw still to come: this seat draws as it will (`choose_draw`), each opponent as the
+    # same rule draws on the cards it is dealt in the sample
+    discards = set(choose_draw(cards, most)) if most else set()
+    redraw = len(discards)
+    mine = [i for p, i in enumerate(mine) if p not in discards]
     their_up = {x: [card.index for card in hand.showing(x)] for x in opponents}
     their_down = {x: hand.hand_size(x) - len(their_up[x]) for x in opponents}
     need = ahead.each * (1 + len(opponents)) + ahead.board + sum(their_down.values())
+    need += redraw + most * len(opponents)
     if need > len(pool):
         raise BotError(f"the hand needs {need} more cards, {len(pool)} are unseen")
     each, more_board = ahead.each, ahead.board
@@ -191,14 +200,20 @@ def live_equity(
         drawn = rng.sample(pool, need)
         full_board = board + drawn[:more_board]
         at = more_board
-        mine_full = mine + drawn[at : at + each]
-        at += each
+        mine_full = mine + drawn[at : at + each + redraw]
+        at += each + redraw
         best = value(mine_full, full_board)
         ties = 1
         for x in opponents:
             take = their_down[x] + each
-            theirs = value(their_up[x] + drawn[at : at + take], full_board)
+            dealt = their_up[x] + drawn[at : at + take]
             at += take
+            if most:
+                gone = choose_draw([DECK[i] for i in dealt], most)
+                dealt = [i for p, i in enumerate(dealt) if p not in gone]
+                dealt += drawn[at : at + len(gone)]
+                at += most
+            theirs = value(dealt, full_board)
             if theirs > best:
                 ties = 0
                 if not weighed:
@@ -216,6 +231,19 @@ def live_equity(
             e = max(alone[x] / samples, 0.5 / samples)
             share *= e ** (factors.get(x, 1.0) - 1.0)
     return min(1.0, max(0.0, share))
+
+
+def _draw_ahead(hand: Hand, seat: int) -> int:
+    """The most cards `seat` may still draw in this hand (0 when no draw is ahead of it)."""
+    game = hand.game
+    assert game is not None
+    s = hand.snapshot()
+    if seat in s.drawn and hand.phase is Phase.DRAW:
+        return 0
+    for step in game.script[max(0, s.step) :]:
+        if isinstance(step, Draw) and (hand.phase is not Phase.DRAW or seat not in s.drawn):
+            return step.most if len(hand.showing(seat)) == 0 else 0
+    return 0
 
 
 # --- the bot ---------------------------------------------------------------------------------
@@ -320,3 +348,38 @@ class LiveBot:
                 public.update(hand.showing(x))
         if held & public:
             raise BotError("knowledge holds a card showing elsewhere")
+
+
+# --- the draw ----------------------------------------------------------------------------------
+
+
+def choose_draw(cards: Sequence[Card], most: int) -> tuple[int, ...]:
+    """The positions of `cards` to discard in a draw of at most `most` (SPEC 3.15): stand pat
+    on a straight or better; keep trips, two pair or a pair and draw to them; draw one to four
+    cards of a flush or of an open straight; else keep the two highest cards."""
+    hand = list(cards)
+    if len(hand) != 5:
+        raise BotError(f"a draw is made from five cards, not {len(hand)}")
+    ranks = Counter(c.rank for c in hand)
+    if rank5([c.index for c in hand]) >> 20 >= 4:  # straight, flush, full house or better
+        return ()
+    grouped = [r for r, n in ranks.items() if n >= 2]
+    if grouped:
+        keep = {i for i, c in enumerate(hand) if c.rank in grouped}
+        return _discards(hand, keep, most)
+    suits = Counter(c.suit for c in hand)
+    suit, count = suits.most_common(1)[0]
+    if count == 4:
+        return _discards(hand, {i for i, c in enumerate(hand) if c.suit == suit}, most)
+    for drop in range(5):
+        rest = sorted(c.rank for i, c in enumerate(hand) if i != drop)
+        if rest[-1] - rest[0] == 3 and rest[-1] < 14:  # four in a row, open at both ends
+            return (drop,)
+    high = sorted(range(5), key=lambda i: hand[i].rank, reverse=True)[:2]
+    return _discards(hand, set(high), most)
+
+
+def _discards(hand: Sequence[Card], keep: set[int], most: int) -> tuple[int, ...]:
+    """The positions not kept, the lowest first, at most `most` of them."""
+    drop = sorted((i for i in range(len(hand)) if i not in keep), key=lambda i: hand[i].rank)
+    return tuple(sorted(drop[:most]))

@@ -28,7 +28,7 @@ from p2pwillow.bots.arena import (
     _table_config,
 )
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
-from p2pwillow.bots.live import is_live
+from p2pwillow.bots.live import choose_draw, is_live
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
 from p2pwillow.rules import (
@@ -41,7 +41,7 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
-from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Opened
+from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Draw, Opened
 
 __all__ = [
     "LiveDealer",
@@ -75,6 +75,7 @@ class LiveDealer:
     down: dict[int, list[Card]] = field(default_factory=dict)
     board: list[Card] = field(default_factory=list)
     burned: list[Card] = field(default_factory=list)
+    muck: list[Card] = field(default_factory=list)
 
     def street(self, hand: Hand) -> Opened:
         """Deal the hand's current deal step; what it opens (the up cards and the board)."""
@@ -142,6 +143,19 @@ class LiveTable:
         apply_decision(self.hand, seat, decision)
         self.actions[decision.kind] += 1
 
+    def _draw(self, seat: int) -> None:
+        """Every player draws alike (`choose_draw`): the arena measures the betting."""
+        step = self.hand.step
+        assert isinstance(step, Draw)
+        held = self.dealer.down[seat]
+        positions = choose_draw(held, step.most)
+        self.hand.act(ActionKind.DRAW, seat, positions)
+        self.actions[ActionKind.DRAW] += 1
+        gone = {held[p] for p in positions}
+        self.dealer.down[seat] = [c for c in held if c not in gone]
+        self.dealer.held[seat] = [c for c in self.dealer.held[seat] if c not in gone]
+        self.dealer.muck += gone
+
     def play(self) -> HandRecord:
         h = self.hand
         announcement = Announcement.of(self.game)
@@ -155,6 +169,8 @@ class LiveTable:
                 h.act(ActionKind.SHOW, seat, self.dealer.face_down(h, seat))
             elif phase is Phase.BETTING:
                 self._bet(h.to_act()[0])
+            elif phase is Phase.DRAW:
+                self._draw(h.to_act()[0])
             else:
                 raise BotError(f"the live arena cannot drive the {phase.value} phase")
         last = h.events[-1]

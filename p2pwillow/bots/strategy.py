@@ -16,7 +16,7 @@ from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
 from p2pwillow.bots.equity import OpponentView, equity
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
-from p2pwillow.bots.live import LiveBot, is_live
+from p2pwillow.bots.live import LiveBot, choose_draw, is_live
 from p2pwillow.bots.opponents import OpponentModel, Read
 from p2pwillow.cards import Card
 from p2pwillow.games import CATALOGUE
@@ -38,6 +38,7 @@ from p2pwillow.rules import (
     Wager,
     WentAllIn,
 )
+from p2pwillow.rules.live import Draw
 
 BET_EDGE = 0.3
 """Checked to, it bets when its equity e reaches fair + BET_EDGE * (1 - fair), fair being
@@ -139,6 +140,11 @@ class Bot:
         """
         if is_live(hand.game) and hand.phase is Phase.BETTING:
             return self.live.decide(hand, _with_up_cards(hand, knowledge))
+        if hand.phase is Phase.DRAW:
+            step = hand.step
+            assert isinstance(step, Draw)
+            # the session's cards are the seat's public hand, in its order
+            return Decision(ActionKind.DRAW, positions=choose_draw(knowledge.cards, step.most))
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)

@@ -1,5 +1,5 @@
-"""The games dealt from the live deck (SPEC 3.15): seven- and five-card stud, Texas hold'em and
-Omaha, each a description the engine walks. Pure; no I/O.
+"""The games dealt from the live deck (SPEC 3.15): seven- and five-card stud, five-card draw,
+Texas hold'em and Omaha, each a description the engine walks. Pure; no I/O.
 
 Antes are the table's (`Forced.ANTE`); the betting structure is the table's, each round at the
 small bet before the middle of the hand and at the big bet after it, as Roll Your Own's. Stud
@@ -11,7 +11,7 @@ each turn of the board, stud burns none.
 from __future__ import annotations
 
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
-from p2pwillow.rules.live import Deal, Formation, Settle, ShowCards, Street
+from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, Settle, ShowCards, Street
 from p2pwillow.rules.streets import Bet
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
@@ -60,6 +60,25 @@ FIVE_CARD_STUD = GameSpec(
 )
 
 
+FIVE_CARD_DRAW = GameSpec(
+    name="five-card-draw",
+    title="Five-Card Draw",
+    options=(),
+    forced=Forced.ANTE,
+    # five each and up to three more each: 48 cards at six players, so the deck never runs out
+    players=(2, 6),
+    script=(
+        Deal(down=5),
+        Bet(Opening.POSITION, SMALL),
+        Draw(most=3),
+        Redeal(),
+        Bet(Opening.POSITION, BIG),
+        ShowCards(),
+        Settle(Formation.BEST_FIVE),
+    ),
+)
+
+
 def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameSpec:
     return GameSpec(
         name=name,
@@ -84,6 +103,13 @@ def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameS
 HOLDEM = _board_game("holdem", "Texas Hold'em", 2, Formation.HOLDEM)
 OMAHA = _board_game("omaha", "Omaha", 4, Formation.OMAHA)
 
-LIVE_DECK_GAMES = (SEVEN_CARD_STUD, FIVE_CARD_STUD, HOLDEM, OMAHA)
+LIVE_DECK_GAMES = (SEVEN_CARD_STUD, FIVE_CARD_STUD, HOLDEM, OMAHA, FIVE_CARD_DRAW)
 
-__all__ = ["FIVE_CARD_STUD", "HOLDEM", "LIVE_DECK_GAMES", "OMAHA", "SEVEN_CARD_STUD"]
+__all__ = [
+    "FIVE_CARD_DRAW",
+    "FIVE_CARD_STUD",
+    "HOLDEM",
+    "LIVE_DECK_GAMES",
+    "OMAHA",
+    "SEVEN_CARD_STUD",
+]

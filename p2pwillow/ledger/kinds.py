@@ -523,6 +523,16 @@ class Show(Body):
     proof: str = spec(PROOF)
 
 
+@kind("draw")
+@dataclass(frozen=True, slots=True)
+class Draw(Body):
+    """The author's draw: the cards it discards, each a position of its public hand with the
+    card re-encrypted to the table key and a re-encryption proof (SPEC 5.14); none when it
+    stands pat."""
+
+    cards: Sequence[TradedCard] = spec(ListOf(RecordOf(TradedCard), 0, 5, increasing_by="position"))
+
+
 @kind("fold_release")
 @dataclass(frozen=True, slots=True)
 class FoldRelease(Body):
@@ -610,6 +620,7 @@ _KINDS: dict[str, type[Body]] = dict(
         Reveal,
         StreetShares,
         Show,
+        Draw,
         FoldRelease,
         Announce,
         AnnounceGame,

@@ -89,6 +89,7 @@ class ActionKind(enum.Enum):
     VOID = "void"
     STREET = "street"
     SHOW = "show"
+    DRAW = "draw"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]

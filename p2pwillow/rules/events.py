@@ -281,7 +281,20 @@ class StreetDealt(Event):
             said += [("; " if said else "") + f"{n(seat)} gets ", *cards]
         if self.board:
             said += [("; " if said else "") + "the board gets ", *self.board]
-        return tuple(said) if said else ("a card is burned",)
+        return tuple(said) if said else ("the draws are dealt",)
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """A player of a draw game discarded `count` cards (none: it stands pat)."""
+
+    seat: int
+    count: int
+
+    def words(self, n: Namer) -> Words:
+        if not self.count:
+            return (f"{n(self.seat)} stands pat",)
+        return (f"{n(self.seat)} draws {self.count}",)
 
 
 @dataclass(frozen=True, slots=True)

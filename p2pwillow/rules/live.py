@@ -29,21 +29,32 @@ from typing import ClassVar
 from p2pwillow import evaluators
 from p2pwillow.cards import Card
 from p2pwillow.limits import DECK_SIZE, is_int
-from p2pwillow.rules import betting_round
-from p2pwillow.rules.actions import AFTER_DEAL, Action, ActionKind, By, Needs
+from p2pwillow.rules import betting_round, timeouts
+from p2pwillow.rules.actions import AFTER_DEAL, CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import (
     CardsShown,
+    Drew,
     Event,
     Folded,
     FoldedForStalling,
     HandForfeited,
     StreetDealt,
+    TimedOut,
 )
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import Pot, PotAward, award_pots, build_pots, split_pot
-from p2pwillow.rules.script import CardOp, GameSpec, OpDue, OptionValue, Step, advance, current
+from p2pwillow.rules.script import (
+    CardOp,
+    Default,
+    GameSpec,
+    OpDue,
+    OptionValue,
+    Step,
+    advance,
+    current,
+)
 from p2pwillow.rules.showdown import finish, stalled_to_one
 from p2pwillow.rules.state import HandState, player
 
@@ -127,7 +138,8 @@ def do_street(config: TableConfig, s: HandState, seat: int, opened: Opened) -> l
         s.players[x].shown += ups.get(x, ())
     s.board += opened.board
     s.used += len(dests)
-    down = sum(to == DOWN for to, _ in dests) // max(1, len(in_hand(s)))
+    # a redeal gives each as many as it drew: the draws said how many (Drew)
+    down = 0 if isinstance(step, Redeal) else sum(to == DOWN for to, _ in dests) // len(in_hand(s))
     event = StreetDealt(down, tuple((x, ups[x]) for x in s.order if x in ups), opened.board)
     return [event, *advance(config, s)]
 
@@ -202,6 +214,105 @@ class Street(Deal):
 
     KIND: ClassVar[str] = "street"
     PHASE: ClassVar[Phase] = Phase.STREET
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(Street):
+    """Each player still in is dealt face down as many cards as it discarded in the draw
+    before, player by player in table order (SPEC 3.15); nothing when everyone stood pat."""
+
+    KIND: ClassVar[str] = "redeal"
+
+    def __post_init__(self) -> None:
+        pass  # its cards are the draw's, not fields
+
+    def cards_each(self, chosen: Mapping[str, OptionValue]) -> int:
+        return 0
+
+    def destinations(self, s: HandState) -> tuple[Destination, ...]:
+        return tuple((DOWN, x) for x in in_hand(s) for _ in range(s.drawn.get(x, 0)))
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        if not self.destinations(s):
+            return advance(config, s)
+        return Deal.enter(self, config, s)  # (slotted dataclasses have no zero-argument super)
+
+
+# --- the draw ----------------------------------------------------------------------------------
+
+
+def _down(s: HandState, seat: int) -> int:
+    """The cards `seat` holds face down: its public hand's size (SPEC 5.5, 5.14)."""
+    p = s.players[seat]
+    return p.hand_size - len(p.shown)
+
+
+def _drawer(s: HandState) -> int | None:
+    return next((x for x in in_hand(s) if x not in s.drawn), None)
+
+
+def verify_draw(
+    config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
+) -> None:
+    """The player to draw discards at most the step's `most` cards of those it holds face
+    down, named by their positions in its public hand (SPEC 3.15, 5.14)."""
+    player(s, seat)
+    if seat != _drawer(s):
+        raise IllegalAction(f"seat {_drawer(s)} draws now, not seat {seat}")
+    if positions is None:
+        return
+    step = current(s)
+    assert isinstance(step, Draw)
+    named = tuple(positions)
+    if len(named) > step.most:
+        raise IllegalAction(f"a draw here is at most {step.most} cards, not {len(named)}")
+    down = _down(s, seat)
+    if any(not is_int(p) or not 0 <= p < down for p in named):
+        raise IllegalAction(f"seat {seat} holds positions 0..{down - 1} face down")
+    if list(named) != sorted(set(named)):
+        raise IllegalAction("the discarded positions are named once each, ascending")
+
+
+def do_draw(config: TableConfig, s: HandState, seat: int, positions: Sequence[int]) -> list[Event]:
+    count = len(positions)
+    s.drawn[seat] = count
+    s.players[seat].hand_size -= count
+    event = Drew(seat, count)
+    if _drawer(s) is not None:
+        return [event]
+    return [event, *advance(config, s)]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Step):
+    """Each player still in, in table order from the dealer's left, discards up to `most` of
+    its cards to the muck, face down (SPEC 3.15, 5.14); a `Redeal` deals them as many."""
+
+    KIND: ClassVar[str] = "draw"
+    PHASE: ClassVar[Phase] = Phase.DRAW
+    most: int = 3
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        s.drawn = {}
+        return []
+
+    def to_act(self, s: HandState) -> tuple[int, ...]:
+        drawer = _drawer(s)
+        return () if drawer is None else (drawer,)
+
+    def default(self, config: TableConfig, s: HandState, seat: int) -> Default:
+        # SPEC 3.9: a player whose clock runs out in the draw stands pat
+        verify_draw(config, s, seat, ())
+        return lambda n: do_draw(config, n, seat, ())
+
+    def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
+        s.players[seat].folded = True
+        event = FoldedForStalling(seat, s.phase, 0, None, None)
+        if len(in_hand(s)) == 1:
+            return [event, *stalled_to_one(config, s)]
+        if _drawer(s) is None:
+            return [event, *advance(config, s)]
+        return [event]
 
 
 # --- the show and the showdown -----------------------------------------------------------------
@@ -350,8 +461,9 @@ def _do_stall(config: TableConfig, s: HandState, seat: int, _: object = None) ->
 A, N, P, S, Q, D = ActionKind, Needs, By.PLAYER, By.SESSION, By.PROTOCOL, By.DEALER
 DEALS = frozenset({Phase.DEAL, Phase.STREET})
 SHOWING = frozenset({Phase.SHOW})
+DRAWING = frozenset({Phase.DRAW})
 BETTING = frozenset({Phase.BETTING})
-STALLS = AFTER_DEAL | frozenset({Phase.STREET, Phase.SHOW})
+STALLS = AFTER_DEAL | frozenset({Phase.STREET, Phase.SHOW, Phase.DRAW})
 """After the first deal a stall folds the staller; in a deal step it ends the hand by the
 forfeit settlement (SPEC 3.15)."""
 
@@ -363,10 +475,17 @@ LIVE_ACTIONS: tuple[Action, ...] = (
     Action(A.FOLD,   P, BETTING, "fold_release",  N.NOTHING, betting_round.verify_fold, do_fold_released, Folded,        None, True, "f", "fold"),
     Action(A.STALL,  D, STALLS,  "timeout",       N.NOTHING, _verify_stall,       _do_stall,         FoldedForStalling,   None, False),
 )
+
+DRAW_ACTIONS: tuple[Action, ...] = (
+    Action(A.DRAW,    P, DRAWING, "draw",    N.POSITIONS, verify_draw, do_draw, Drew, None, False, "d", "draw"),
+    Action(A.TIMEOUT, D, CLOCKED | DRAWING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
+)
+"""The rows a draw brings: the draw itself, and a clock that also runs in it (SPEC 3.9)."""
 # fmt: on
 
 # The rows are the deal steps' (every live-deck game has one); they need the functions above.
 Deal.ACTIONS = LIVE_ACTIONS
+Draw.ACTIONS = DRAW_ACTIONS
 
 __all__ = [
     "BOARD",
@@ -376,8 +495,10 @@ __all__ = [
     "UP",
     "Deal",
     "Destination",
+    "Draw",
     "Formation",
     "Opened",
+    "Redeal",
     "Settle",
     "ShowCards",
     "Street",

@@ -36,6 +36,8 @@ class Phase(enum.Enum):
     BETTING = "betting"
     STREET = "street"
     """A live-deck game deals during the hand (SPEC 3.15): a card could be seen already."""
+    DRAW = "draw"
+    """A draw game's players still in, in turn, discard and are dealt as many (SPEC 3.15)."""
     SHOW = "show"
     """A live-deck game's players still in show the cards they hold face down (SPEC 3.15)."""
     SHOWDOWN = "showdown"

@@ -83,6 +83,8 @@ class HandState:
     """Deck positions dealt so far (burned cards included)."""
     released: set[int] = field(default_factory=set)
     """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
+    drawn: dict[int, int] = field(default_factory=dict)
+    """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
 
     def clone(self) -> HandState:
         return replace(
@@ -92,6 +94,7 @@ class HandState:
             needs=list(self.needs),
             board=list(self.board),
             released=set(self.released),
+            drawn=dict(self.drawn),
         )
 
     @property

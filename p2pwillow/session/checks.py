@@ -15,7 +15,7 @@ from typing import TypeVar, cast
 from p2pwillow import mental
 from p2pwillow.cards import Card
 from p2pwillow.crypto.elgamal import Ciphertext
-from p2pwillow.crypto.proofs import DleqBatchProof
+from p2pwillow.crypto.proofs import DleqBatchProof, ReencryptionProof
 from p2pwillow.games import BY_ENTRY, CATALOGUE, FORMER, spec_hash
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
@@ -23,7 +23,7 @@ from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import Body
 from p2pwillow.ledger.vote import Vote
-from p2pwillow.mental import HandContext, LiveDeck, MentalPokerError, PlayerHand
+from p2pwillow.mental import HandContext, LiveDeck, MentalPokerError, PlayerHand, TradeGive
 from p2pwillow.mental import deck as live_deck
 from p2pwillow.mental import encoding as wire
 from p2pwillow.mental.encoding import BadText
@@ -642,6 +642,50 @@ def _fold_release(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     return commit
 
 
+@_in_hand
+def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A draw game's draw: the rules' draw of these positions, each discard proved to be the
+    drawer's own card re-encrypted to the table key (SPEC 5.14)."""
+    body, a = _body(e, k.Draw), e.author
+    action = BY_ENTRY[e.kind]
+    hand = r.rules
+    positions = tuple(c.position for c in body.cards)
+    _rules(lambda: hand.verify(action.kind, a, positions))
+    deck = _deck(r)
+    held = r.public.get(a, ())
+    kept, after = held, deck
+    if positions:
+        give = _read(
+            lambda: TradeGive(
+                positions,
+                r.made.ciphertexts([c.card for c in body.cards], "cards"),
+                tuple(
+                    r.made.decode(
+                        ReencryptionProof, ReencryptionProof.from_hex, c.proof, f"cards[{i}].proof"
+                    )
+                    for i, c in enumerate(body.cards)
+                ),
+            )
+        )
+        number = hand.snapshot().step  # the draw's step in the script names its discards
+        kept, after = _mental(
+            lambda: live_deck.check_discard(r.ctx, a, number, deck, held, len(positions), give)
+        )
+    mine = r.held if a == st.seat else None
+
+    def commit() -> list[SessionEvent]:
+        _done(st, e)
+        r.public[a] = kept
+        r.live = after
+        if positions:
+            r.proofs["reencryption"] += len(positions)
+        if mine is not None:
+            r.held = live_deck.discard_hand(mine, positions)
+        return _rules_events(r, lambda: hand.act(action.kind, a, positions))
+
+    return commit
+
+
 # --- entries that are nothing but a player's action (the action table's plain rows) ------------
 
 
@@ -1115,6 +1159,7 @@ CHECKS: Mapping[str, Check] = {
     k.StreetShares.KIND: _street_shares,
     k.Show.KIND: _show,
     k.FoldRelease.KIND: _fold_release,
+    k.Draw.KIND: _draw,
     k.Timeout.KIND: _timeout,
     k.Abort.KIND: _abort,
     k.SequencerChange.KIND: _sequencer_change,

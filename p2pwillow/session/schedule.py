@@ -229,7 +229,8 @@ def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
 
 def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    if hand.phase not in (Phase.TRADING, Phase.BETTING) or blocked(r, give=False) is not None:
+    decides = (Phase.TRADING, Phase.BETTING, Phase.DRAW)
+    if hand.phase not in decides or blocked(r, give=False) is not None:
         return ()
     return [Due(s, Step.DECISION) for s in hand.to_act()]
 

@@ -180,6 +180,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _layout(r, me, d.positions, rng)
     if action.entry == k.FoldRelease.KIND:
         return _fold_release(r, me, rng)
+    if d.kind is ActionKind.DRAW:
+        return _draw(r, me, d.positions, rng)
     # every other decision is a plain entry, or the announcement
     assert action.body is not None or action.needs is Needs.ANNOUNCEMENT, action
     argument = action.argument(d)
@@ -219,6 +221,24 @@ def _fold_release(r: HandRecord, me: int, rng: Rng) -> Body:
     assert release.proof is not None, "a live-deck game never deals its whole deck"
     return k.FoldRelease(
         shares=[r.made.hex(p) for p in release.shares], proof=r.made.hex(release.proof)
+    )
+
+
+def _draw(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:
+    """A draw game's draw: the discards re-encrypted to the table key, each with its proof
+    (SPEC 5.14)."""
+    named = tuple(sorted(positions or ()))
+    r.rules.verify(ActionKind.DRAW, me, named)
+    if not named:
+        return k.Draw(cards=[])
+    assert r.live is not None and r.secret is not None and r.held is not None
+    number = r.rules.snapshot().step
+    give = live_deck.make_discard(r.ctx, me, number, r.secret, r.held, named, r.live, rng)
+    return k.Draw(
+        cards=[
+            k.TradedCard(position=p, card=card, proof=proof)
+            for p, card, proof in wire.trade_give_texts(give, r.made)
+        ]
     )
 
 

@@ -189,6 +189,12 @@ def sample_bodies() -> dict[str, Body]:
             cards=[k.ShownCard(position=p, share=hexs(f"v{p}", 33)) for p in (0, 2)],
             proof=hexs("dleq-batch", 64),
         ),
+        k.Draw(
+            cards=[
+                k.TradedCard(position=p, card=hexs(f"d{p}", 66), proof=hexs(f"re{p}", 96))
+                for p in (1, 4)
+            ]
+        ),
         k.FoldRelease(shares=[hexs(f"r{p}", 33) for p in range(30)], proof=hexs("dleq-batch", 64)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
         k.TimeBank(seconds=30),

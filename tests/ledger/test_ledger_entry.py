@@ -185,6 +185,8 @@ BODY_TAMPERINGS = [
     ("show", ("cards", 0, "position"), 7),
     ("show", ("cards",), []),
     ("fold_release", ("shares",), []),
+    ("draw", ("cards", 0, "position"), 7),
+    ("draw", ("cards", 1, "position"), 1),  # not ascending
     ("fold_release", ("shares", 0), "00" * 66),  # a ciphertext, not a point
     ("announce", ("deal_size",), 8),
     ("announce", ("trading_mode",), "in_turn"),

@@ -12,6 +12,7 @@ import pytest
 from p2pwillow import evaluators
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.live_deck import (
+    FIVE_CARD_DRAW,
     FIVE_CARD_STUD,
     HOLDEM,
     LIVE_DECK_GAMES,
@@ -27,8 +28,19 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
-from p2pwillow.rules.events import BettingOpened, HandForfeited, StreetDealt
-from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Formation, Opened, Settle, hand_value
+from p2pwillow.rules.events import BettingOpened, Drew, HandForfeited, StreetDealt
+from p2pwillow.rules.live import (
+    BOARD,
+    BURN,
+    DOWN,
+    UP,
+    Deal,
+    Draw,
+    Formation,
+    Opened,
+    Settle,
+    hand_value,
+)
 
 GAMES = tuple(g.name for g in LIVE_DECK_GAMES)
 
@@ -46,6 +58,7 @@ class Dealer:
     up: dict[int, list[Card]] = field(default_factory=dict)
     board: list[Card] = field(default_factory=list)
     burned: list[Card] = field(default_factory=list)
+    muck: list[Card] = field(default_factory=list)
     pointer: int = 0
 
     def street(self, hand: Hand) -> Opened:
@@ -77,6 +90,7 @@ class Dealer:
             *(c for cards in self.up.values() for c in cards),
             *self.board,
             *self.burned,
+            *self.muck,
             *self.deck[self.pointer :],
         ]
         assert sorted(places) == sorted(DECK)
@@ -103,6 +117,17 @@ def play(
         phase = hand.phase
         if phase in (Phase.DEAL, Phase.STREET):
             hand.act(ActionKind.STREET, hand.dealer, dealer.street(hand))
+        elif phase is Phase.DRAW:
+            (x,) = hand.to_act()
+            step = hand.step
+            assert isinstance(step, Draw)
+            held = dealer.down[x]
+            positions = tuple(sorted(rng.sample(range(len(held)), rng.randint(0, step.most))))
+            with pytest.raises(IllegalAction):
+                hand.act(ActionKind.DRAW, x, tuple(range(step.most + 1)))
+            hand.act(ActionKind.DRAW, x, positions)
+            dealer.muck += [held[p] for p in positions]
+            dealer.down[x] = [c for p, c in enumerate(held) if p not in positions]
         elif phase is Phase.SHOW:
             for x in hand.to_act():
                 hidden = tuple(dealer.down[x])
@@ -310,3 +335,29 @@ def test_every_live_deck_game_describes_itself_with_its_steps() -> None:
         assert isinstance(script, list)
         kinds = [step["step"] for step in script]
         assert kinds[0] == "deal" and kinds[-2:] == ["show-cards", "settle"]
+
+
+def test_five_card_draw_deals_each_player_as_many_as_it_discarded() -> None:
+    drew = 0
+    for seed in range(20):
+        hand, dealer = play(FIVE_CARD_DRAW, 4, seed)
+        draws = {e.seat: e.count for e in hand.events if isinstance(e, Drew)}
+        if hand.snapshot().step >= 3:  # past the draw
+            drew += sum(draws.values())
+            for x in hand.seats:
+                if not hand.is_folded(x) or x in draws:
+                    assert len(dealer.down[x]) == 5  # dealt back to five
+    assert drew > 10
+
+
+def test_a_draw_clock_that_runs_out_stands_pat() -> None:
+    hand = Hand(config(), [0, 1, 2], [200] * 3, dealer=2)
+    hand.announce(2, Announcement.of(FIVE_CARD_DRAW))
+    dealer = Dealer(list(DECK))
+    hand.act(ActionKind.STREET, 2, dealer.street(hand))
+    while hand.phase is Phase.BETTING:
+        hand.check(hand.to_act()[0])
+    assert hand.phase is Phase.DRAW and hand.to_act() == (0,)
+    hand.timeout(0)
+    assert [e for e in hand.events if isinstance(e, Drew)][-1] == Drew(0, 0)
+    assert hand.to_act() == (1,)

@@ -40,6 +40,9 @@ def _decider(game: GameSpec, seed: int) -> object:
         me = session.seat
         if hand.phase is Phase.ANNOUNCE:
             return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
+        if hand.phase is Phase.DRAW:
+            held = len(session.cards)
+            return Decision(ActionKind.DRAW, positions=tuple(sorted(rng.sample(range(held), 2))))
         legal = hand.legal_actions(me)
         o = hand.bet_options(me)
         roll = rng.random()
@@ -215,3 +218,28 @@ def test_a_fold_without_the_folders_release_is_refused() -> None:
     _refused(name, i, bad, Reason.BAD_PROOF)
     short = dataclasses.replace(body, shares=list(body.shares)[1:])
     _refused(name, i, resign(table, table.transcript[i], body=short), Reason.BAD_PROOF)
+
+
+def test_a_draw_that_discards_a_card_not_the_drawers_is_refused() -> None:
+    table = played("five-card-draw", 4)
+    i = next(
+        n
+        for n, e in enumerate(table.transcript)
+        if isinstance(e.body, k.Draw) and len(e.body.cards) == 2
+    )
+    body = table.transcript[i].body
+    assert isinstance(body, k.Draw)
+    card = body.cards[0]
+    forged = dataclasses.replace(card, card=G.mul_public(5).hex() + card.card[66:])
+    bad = resign(
+        table, table.transcript[i], body=dataclasses.replace(body, cards=[forged, *body.cards[1:]])
+    )
+    _refused("five-card-draw", i, bad, Reason.BAD_PROOF)
+    moved = [dataclasses.replace(c, position=c.position + 1) for c in body.cards]
+    if moved[-1].position < 5:
+        bad = resign(table, table.transcript[i], body=dataclasses.replace(body, cards=moved))
+        _refused("five-card-draw", i, bad, Reason.BAD_PROOF)
+    # four discards where the draw allows three: the rules refuse it before any proof
+    four = [dataclasses.replace(body.cards[p % 2], position=p) for p in range(4)]
+    bad = resign(table, table.transcript[i], body=dataclasses.replace(body, cards=four))
+    _refused("five-card-draw", i, bad, Reason.ILLEGAL_ACTION)
