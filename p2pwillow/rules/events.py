@@ -243,7 +243,11 @@ class HandAborted(Event):
     result: HandResult
 
     def words(self, n: Namer) -> Words:
-        return (f"Hand aborted: {self.reason}; every stack is back where it started",)
+        if self.result.final_stacks == self.result.start_stacks:
+            return (f"Hand aborted: {self.reason}; every stack is back where it started",)
+        # a live-deck game's blamed seats pay their antes to the others (SPEC 3.15)
+        who = ", ".join(n(s) for s in self.blamed)
+        return (f"Hand aborted: {self.reason}; {who} pays the ante to the others",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,8 +29,8 @@ from typing import ClassVar
 from p2pwillow import evaluators
 from p2pwillow.cards import Card
 from p2pwillow.limits import DECK_SIZE, is_int
-from p2pwillow.rules import betting_round, timeouts
-from p2pwillow.rules.actions import AFTER_DEAL, CLOCKED, Action, ActionKind, By, Needs
+from p2pwillow.rules import betting_round, showdown, timeouts
+from p2pwillow.rules.actions import AFTER_DEAL, BEFORE_DEAL, CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import (
@@ -39,12 +39,13 @@ from p2pwillow.rules.events import (
     Event,
     Folded,
     FoldedForStalling,
+    HandAborted,
     HandForfeited,
     StreetDealt,
     TimedOut,
 )
 from p2pwillow.rules.phases import Phase
-from p2pwillow.rules.pots import Pot, PotAward, award_pots, build_pots, split_pot
+from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
 from p2pwillow.rules.script import (
     CardOp,
     Default,
@@ -439,6 +440,41 @@ def forfeit(config: TableConfig, s: HandState) -> list[Event]:
     return [HandForfeited(gone), *finish(s, tuple(awards))]
 
 
+# --- no free roll at the deal ----------------------------------------------------------------
+
+
+def do_abort_live(
+    config: TableConfig, s: HandState, seat: int, blame: showdown.Blame
+) -> list[Event]:
+    """SPEC 3.10, 3.15: the hand is void before its first deal is complete, but a seat blamed
+    for it pays its ante to the others. With the live deck a seat could hold its shares back
+    until the others' shares have shown it its own cards, and then let the hand fall: that
+    look is not free."""
+    blamed = {x for x in blame[0] if x in s.players}
+    antes = {x: s.players[x].ante for x in s.order}
+    others = tuple(x for x in s.order if x not in blamed)
+    paid = sum(antes[x] for x in blamed)
+    events = showdown.do_abort(config, s, seat, blame)
+    if not paid or not others:
+        return events
+    aborted = events[0]
+    assert isinstance(aborted, HandAborted) and s.result is not None
+    for x in blamed:
+        s.players[x].stack -= antes[x]
+    pot = Pot(paid, others)
+    shares = split_pot(paid, others)
+    for x, share in zip(others, shares, strict=True):
+        s.players[x].stack += share
+    order = s.order
+    s.result = HandResult(
+        order,
+        tuple(s.players[x].start_stack for x in order),
+        tuple(s.players[x].stack for x in order),
+        (PotAward(pot, others, shares),),
+    )
+    return [HandAborted(aborted.blamed, aborted.reason, s.result)]
+
+
 # --- the rows these games bring to the action table ---------------------------------------------
 
 
@@ -474,6 +510,7 @@ LIVE_ACTIONS: tuple[Action, ...] = (
     Action(A.SHOW,   S, SHOWING, "show",          N.CARDS,  verify_show,          do_show,           CardsShown,          None, False),
     Action(A.FOLD,   P, BETTING, "fold_release",  N.NOTHING, betting_round.verify_fold, do_fold_released, Folded,        None, True, "f", "fold"),
     Action(A.STALL,  D, STALLS,  "timeout",       N.NOTHING, _verify_stall,       _do_stall,         FoldedForStalling,   None, False),
+    Action(A.ABORT,  D, BEFORE_DEAL, "abort",     N.BLAME,   showdown.verify_abort, do_abort_live,  HandAborted,         None, False),
 )
 
 DRAW_ACTIONS: tuple[Action, ...] = (

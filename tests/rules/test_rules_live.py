@@ -361,3 +361,23 @@ def test_a_draw_clock_that_runs_out_stands_pat() -> None:
     hand.timeout(0)
     assert [e for e in hand.events if isinstance(e, Drew)][-1] == Drew(0, 0)
     assert hand.to_act() == (1,)
+
+
+def test_a_seat_blamed_for_voiding_the_first_deal_pays_its_ante_to_the_others() -> None:
+    """No free roll: a seat that holds its shares back until it has seen its own cards and
+    then lets the hand fall loses its ante (SPEC 3.15)."""
+    hand = Hand(config(), [0, 1, 2, 3], [100] * 4, dealer=3)
+    hand.announce(3, Announcement.of(HOLDEM))
+    assert hand.phase is Phase.DEAL
+    hand.abort([2], "seat 2 held its deal shares back")
+    result = hand.result
+    assert result is not None and hand.phase is Phase.ABORTED
+    assert [result.net(x) for x in range(4)] == [2, 2, -5, 1]  # odd chip from the dealer's left
+    assert "pays the ante" in "".join(map(str, hand.events[-1].words(str)))
+
+
+def test_a_hand_voided_before_its_antes_costs_nobody_anything() -> None:
+    hand = Hand(config(), [0, 1, 2], [100] * 3, dealer=2)
+    hand.abort([1], "seat 1 sent no hand key")
+    result = hand.result
+    assert result is not None and all(result.net(x) == 0 for x in range(3))

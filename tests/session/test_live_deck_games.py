@@ -243,3 +243,17 @@ def test_a_draw_that_discards_a_card_not_the_drawers_is_refused() -> None:
     four = [dataclasses.replace(body.cards[p % 2], position=p) for p in range(4)]
     bad = resign(table, table.transcript[i], body=dataclasses.replace(body, cards=four))
     _refused("five-card-draw", i, bad, Reason.ILLEGAL_ACTION)
+
+
+def test_a_seat_silent_at_the_first_deal_pays_its_ante_and_the_table_goes_on() -> None:
+    game = next(g for g in LIVE_DECK_GAMES if g.name == "holdem")
+    table = live_table(game, 4, seed=3)
+    table.muted.add(2)
+    table.play(1)
+    first = table.sessions[0].summaries[0]
+    assert first.aborted and first.blamed == (2,)
+    chips = dict(first.chips)
+    assert chips[2] == -5 and sum(chips.values()) == 0
+    assert observer(table.lines).summaries[0] == dataclasses.replace(
+        first, proofs=observer(table.lines).summaries[0].proofs
+    )
