@@ -5,11 +5,11 @@ conserved, and the showdown pays the hand the formation says. Then the forfeit s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 import pytest
 
 from p2pwillow import evaluators
+from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.live_deck import (
     FIVE_CARD_DRAW,
@@ -31,9 +31,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules.events import BettingOpened, Drew, HandForfeited, StreetDealt
 from p2pwillow.rules.live import (
     BOARD,
-    BURN,
     DOWN,
-    UP,
     Deal,
     Draw,
     Formation,
@@ -49,40 +47,15 @@ def config(**kw: object) -> TableConfig:
     return TableConfig(games=GAMES, ante=5, **kw)  # type: ignore[arg-type]
 
 
-@dataclass
-class Dealer:
-    """The cards as a god sees them: the deck in its shuffled order and where each went."""
+class Dealer(LiveDealer):
+    """The arena's trusted dealer, which knows every card: the deck in its shuffled order and
+    where each went; the up cards are the cards dealt that are not down."""
 
-    deck: list[Card]
-    down: dict[int, list[Card]] = field(default_factory=dict)
-    up: dict[int, list[Card]] = field(default_factory=dict)
-    board: list[Card] = field(default_factory=list)
-    burned: list[Card] = field(default_factory=list)
-    muck: list[Card] = field(default_factory=list)
-    pointer: int = 0
-
-    def street(self, hand: Hand) -> Opened:
-        step = hand.step
-        assert isinstance(step, Deal)
-        ups: dict[int, list[Card]] = {}
-        board: list[Card] = []
-        for to, seat in step.destinations(hand.snapshot()):
-            card = self.deck[self.pointer]
-            self.pointer += 1
-            if to == DOWN:
-                assert seat is not None
-                self.down.setdefault(seat, []).append(card)
-            elif to == UP:
-                assert seat is not None
-                self.up.setdefault(seat, []).append(card)
-                ups.setdefault(seat, []).append(card)
-            elif to == BOARD:
-                self.board.append(card)
-                board.append(card)
-            else:
-                assert to == BURN
-                self.burned.append(card)
-        return Opened(tuple((x, tuple(ups[x])) for x in hand.seats if x in ups), tuple(board))
+    @property
+    def up(self) -> dict[int, list[Card]]:
+        return {
+            x: [c for c in cards if c not in self.down.get(x, [])] for x, cards in self.held.items()
+        }
 
     def check_places(self, hand: Hand) -> None:
         places = [
@@ -126,8 +99,10 @@ def play(
             with pytest.raises(IllegalAction):
                 hand.act(ActionKind.DRAW, x, tuple(range(step.most + 1)))
             hand.act(ActionKind.DRAW, x, positions)
-            dealer.muck += [held[p] for p in positions]
-            dealer.down[x] = [c for p, c in enumerate(held) if p not in positions]
+            gone = [held[p] for p in positions]
+            dealer.muck += gone
+            dealer.down[x] = [c for c in held if c not in gone]
+            dealer.held[x] = [c for c in dealer.held[x] if c not in gone]
         elif phase is Phase.SHOW:
             for x in hand.to_act():
                 hidden = tuple(dealer.down[x])
@@ -371,7 +346,7 @@ def test_a_seat_blamed_for_voiding_the_first_deal_pays_its_ante_to_the_others() 
     assert hand.phase is Phase.DEAL
     hand.abort([2], "seat 2 held its deal shares back")
     result = hand.result
-    assert result is not None and hand.phase is Phase.ABORTED
+    assert result is not None and hand.is_over
     assert [result.net(x) for x in range(4)] == [2, 2, -5, 1]  # odd chip from the dealer's left
     assert "pays the ante" in "".join(map(str, hand.events[-1].words(str)))
 
