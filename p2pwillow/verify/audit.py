@@ -180,6 +180,8 @@ class _Audit:
         except RemoteProtocolError as exc:
             return self._rejected(line.number, exc)
         self.entries += 1
+        if self.log is not None:
+            self.log.entry(entry.kind)
         self.seat_log.after(entry, events)
         for event in events:
             if isinstance(event, ClockNoted):

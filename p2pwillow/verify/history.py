@@ -10,11 +10,13 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from p2pwillow.cards import Card
+from p2pwillow.evaluators import describe_high
 from p2pwillow.games.weeping_willow import TradingClosed
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.rules import (
     Announced,
     Announcement,
+    AntesPosted,
     BetPlaced,
     BettingOpened,
     BettingSkipped,
@@ -22,6 +24,7 @@ from p2pwillow.rules import (
     CardRevealed,
     Checked,
     Folded,
+    GameSpec,
     HandAborted,
     HandEnded,
     Raised,
@@ -29,6 +32,8 @@ from p2pwillow.rules import (
     WentAllIn,
 )
 from p2pwillow.rules import Event as RulesEvent
+from p2pwillow.rules.events import CardsShown, HandForfeited, StreetDealt
+from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
 from p2pwillow.verify.seat_log import SeatEvent
@@ -63,9 +68,49 @@ class BettingRound:
 class ShowdownHand:
     seat: int
     cards: tuple[Card, ...]
-    """The seat's face-up cards in the order turned."""
+    """The seat's face-up cards in the order turned (a live-deck game: its up cards, then the
+    cards it showed)."""
     value: str
-    """The hand's name, as SPEC 2.6 writes it: "three of a kind, eights"."""
+    """The hand's name, as SPEC 2.6 writes it: "three of a kind, eights"; in a live-deck game
+    the hand its formation makes with the board."""
+    shows: tuple[Card, ...] = ()
+    """A live-deck game: the cards it held face down and showed at the showdown (SPEC 5.16)."""
+
+    @property
+    def up(self) -> tuple[Card, ...]:
+        """A live-deck game: the cards it was dealt face up."""
+        return self.cards[: len(self.cards) - len(self.shows)]
+
+
+@dataclass(frozen=True, slots=True)
+class StreetDeal:
+    """A deal step of a live-deck game (SPEC 3.15): named as players name it ("Flop", "Fourth
+    street"), the cards each player still in got face down, the up cards by seat and the board
+    cards it opened."""
+
+    name: str
+    down: int
+    up: tuple[tuple[int, tuple[Card, ...]], ...]
+    board: tuple[Card, ...]
+    board_before: tuple[Card, ...]
+    """The board as it was before this step."""
+    round: int | None
+    """The betting round that followed it; None if none did."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """The forfeit settlement (SPEC 3.15): the deck could not deal without `silent`, who left
+    the hand without releasing its key; what they put in was shared among those still in, and
+    everyone else took back what it put in."""
+
+    silent: tuple[int, ...]
+    amount: int
+    """What the silent players had put in (bets and antes)."""
+    shared_by: tuple[int, ...]
+    shares: tuple[int, ...]
+    refunds: tuple[tuple[int, int], ...]
+    """(seat, chips) each other player took back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +146,49 @@ class HandHistory:
     """What happened to the seats in the hand and after it, before the next (`seat_log`):
     clocks that ran out, a sequencer replaced, sit-outs, sit-ins, offers declined or
     withdrawn."""
+    formation: str | None = None
+    """A game dealt from the live deck (SPEC 3.15): how its showdown makes a hand
+    (`Formation`); None for Weeping Willow and Roll Your Own."""
+    streets: tuple[StreetDeal, ...] = ()
+    board: tuple[Card, ...] = ()
+    forfeit: Forfeit | None = None
+    entries: tuple[tuple[str, int], ...] = ()
+    """(entry kind, how many were applied) for the live deck's proved entries: street_shares,
+    show, fold_release."""
 
     @property
     def number(self) -> int:
         return self.summary.number
+
+    @property
+    def live(self) -> bool:
+        """Dealt from the live deck (SPEC 3.15)."""
+        return self.formation is not None
+
+    @property
+    def proofs(self) -> tuple[tuple[str, int], ...]:
+        """The proofs verified, by kind (SPEC 7.6); in a live-deck game the DLEQ batches are
+        named by what they prove: `street-shares`, `show`, `fold-release`."""
+        counts = dict(self.summary.proofs)
+        if not self.live:
+            return tuple(counts.items())
+        batches = counts.pop("dleq-batch", 0)
+        for kind, name in LIVE_ENTRY_PROOFS.items():
+            n = min(dict(self.entries).get(kind, 0), batches)
+            batches -= n
+            if n:
+                counts[name] = n
+        if batches:
+            counts["dleq-batch"] = batches
+        return tuple(counts.items())
+
+
+LIVE_ENTRY_PROOFS = {
+    "street_shares": "street-shares",
+    "show": "show",
+    "fold_release": "fold-release",
+}
+"""The entry kinds of a live-deck game that carry a DLEQ batch, and its proof kind's name."""
 
 
 @dataclass(slots=True)
@@ -124,16 +208,50 @@ class HandLog:
         self._rounds: dict[int, _RoundLog] = {}
         self._round = 0
         self._bets: Counter[int] = Counter()
+        self._antes: Counter[int] = Counter()
         self._result: HandResult | None = None
+        self._streets: list[StreetDeal] = []
+        self._board: list[Card] = []
+        self._each = 0
+        """Cards dealt to each player still in so far (a live-deck game)."""
+        self._shows: dict[int, tuple[Card, ...]] = {}
+        self._silent: tuple[int, ...] | None = None
+        self._entries: Counter[str] = Counter()
+        self._default: object = None
+        """The action a clock that ran out took, until the rules' own event of it is passed."""
+
+    def entry(self, kind: str) -> None:
+        """An entry of the hand was applied (counted for the live deck's proofs)."""
+        if kind in LIVE_ENTRY_PROOFS:
+            self._entries[kind] += 1
 
     def _current(self, number: int) -> _RoundLog:
         self._round = number
+        if self._streets and self._streets[-1].round is None and number not in self._rounds:
+            self._streets[-1] = replace(self._streets[-1], round=number)
         return self._rounds.setdefault(number, _RoundLog())
+
+    def _street(self, event: StreetDealt) -> None:
+        game = None if self._announcement is None else self._announcement.game
+        up = max((len(cards) for _, cards in event.up), default=0)
+        self._each += event.down + up + (1 if event.board and not (event.down or up) else 0)
+        before = tuple(self._board)
+        self._board += event.board
+        name = street_name(game, len(self._streets), self._each, event, len(self._board))
+        self._streets.append(StreetDeal(name, event.down, event.up, event.board, before, None))
 
     def take(self, event: object) -> None:
         """Record one event the session emitted (any kind; those that say nothing are skipped)."""
         if isinstance(event, Announced):
             self._announcement = event.announcement
+        elif isinstance(event, AntesPosted):
+            self._antes.update(dict(event.posted))
+        elif isinstance(event, StreetDealt):
+            self._street(event)
+        elif isinstance(event, CardsShown):
+            self._shows[event.seat] = self._shows.get(event.seat, ()) + event.cards
+        elif isinstance(event, HandForfeited):
+            self._silent = event.silent
         elif isinstance(event, TradingClosed):
             self._trading_closed = event.reason
         elif isinstance(event, CardRevealed):
@@ -144,6 +262,9 @@ class HandLog:
             self._current(event.betting_round)
         elif isinstance(event, TimedOut):
             self._bet(event.outcome, timed_out=True)
+            self._default = event.outcome  # the rules emit it again next: one action, not two
+        elif event is self._default:
+            self._default = None
         elif isinstance(event, HandEnded | HandAborted):
             self._result = event.result
         else:
@@ -178,20 +299,51 @@ class HandLog:
         bets = tuple((s, self._bets[s]) for s in self._seats)
         pots, returned = _pots(self._result, dict(bets)) if not summary.aborted else ((), ())
         result = self._result
+        forfeit = None
+        if self._silent is not None and result is not None:
+            forfeit, pots, returned = self._forfeit(self._silent, result)
         stacks: tuple[tuple[int, int], ...] = ()
         if result is not None:
             stacks = tuple(zip(result.seats, result.final_stacks, strict=True))
+        game = None if self._announcement is None else self._announcement.game
+        formation = None if game is None else formation_of(game)
+        board = tuple(self._board)
+        if formation is None:
+            showdown = _showdown(summary)
+        else:
+            showdown = () if forfeit else _live_showdown(summary, formation, board, self._shows)
         return HandHistory(
             summary=summary,
             announcement=self._announcement,
             trading_closed=self._trading_closed,
             rounds=rounds,
-            showdown=_showdown(summary),
+            showdown=showdown,
             pots=pots,
             returned=returned,
             stacks=stacks,
             bets=bets,
+            formation=None if formation is None else formation.value,
+            streets=tuple(self._streets),
+            board=board,
+            forfeit=forfeit,
+            entries=tuple(sorted(self._entries.items())),
         )
+
+    def _forfeit(
+        self, silent: tuple[int, ...], result: HandResult
+    ) -> tuple[Forfeit, tuple[PotResult, ...], tuple[tuple[int, int], ...]]:
+        """The forfeit settlement read from the rules' awards (SPEC 3.15): first what each
+        other player takes back (a pot of its own), then, if the silent players put anything
+        in, the pot of what they forfeited, shared by the players still in."""
+        amount = sum(self._bets[x] + self._antes[x] for x in silent)
+        awards = list(result.awards)
+        shared = awards.pop() if amount and awards else None
+        refunds = tuple((a.pot.eligible[0], a.pot.amount) for a in awards)
+        if shared is None:
+            return Forfeit(silent, 0, (), (), refunds), (), refunds
+        pot = PotResult(shared.pot.amount, shared.pot.eligible, shared.winners, shared.shares)
+        forfeit = Forfeit(silent, shared.pot.amount, shared.winners, shared.shares, refunds)
+        return forfeit, (pot,), refunds
 
 
 def with_summary(history: HandHistory, summary: HandSummary) -> HandHistory:
@@ -216,6 +368,58 @@ def _showdown(summary: HandSummary) -> tuple[ShowdownHand, ...]:
         else:
             value = "no card turned"
         hands.append(ShowdownHand(seat, cards, value))
+    return tuple(hands)
+
+
+_ORDINALS = {2: "Second", 3: "Third", 4: "Fourth", 5: "Fifth", 6: "Sixth", 7: "Seventh"}
+_BOARD_STREETS = {3: "Flop", 4: "Turn", 5: "River"}
+
+
+def formation_of(game: GameSpec) -> Formation | None:
+    """How a live-deck game makes its hands at the showdown; None for a game of layouts."""
+    deals = any(isinstance(step, Deal) for step in game.script)
+    settle = next((step for step in game.script if isinstance(step, Settle)), None)
+    return settle.formation if deals and settle is not None else None
+
+
+def street_name(
+    game: GameSpec | None, index: int, each: int, event: StreetDealt, board: int
+) -> str:
+    """The name players give a deal step: hold'em's and Omaha's "Preflop", "Flop", "Turn",
+    "River"; stud's "Third street" by the cards each player holds after it; a draw game's
+    "The deal" and "The draw"."""
+    deals = [] if game is None else [s for s in game.script if isinstance(s, Deal)]
+    if any(d.board and not d.overflow for d in deals):
+        if not event.board:
+            return "Preflop" if index == 0 else "Deal"
+        return _BOARD_STREETS.get(board, "Board")
+    if any(d.up for d in deals):
+        return f"{_ORDINALS[each]} street" if each in _ORDINALS else f"Street {index + 1}"
+    return "The deal" if index == 0 else "The draw"
+
+
+def _live_showdown(
+    summary: HandSummary,
+    formation: Formation,
+    board: tuple[Card, ...],
+    shows: dict[int, tuple[Card, ...]],
+) -> tuple[ShowdownHand, ...]:
+    """Every player still in at a live-deck game's showdown: its cards and the hand its
+    formation makes with the board (SPEC 3.15)."""
+    if summary.aborted:
+        return ()
+    live = [s for s in summary.seats if s not in summary.folded]
+    if len(live) < 2:
+        return ()
+    shown = dict(summary.shown)
+    hands = []
+    for seat in live:
+        cards = shown.get(seat, ())
+        try:
+            value = describe_high(hand_value(formation, cards, board))
+        except ValueError:
+            value = "no hand shown"
+        hands.append(ShowdownHand(seat, cards, value, shows.get(seat, ())))
     return tuple(hands)
 
 
@@ -247,11 +451,16 @@ def _pots(
 
 
 __all__ = [
+    "LIVE_ENTRY_PROOFS",
     "BetAction",
     "BettingRound",
+    "Forfeit",
     "HandHistory",
     "HandLog",
     "PotResult",
     "ShowdownHand",
+    "StreetDeal",
+    "formation_of",
+    "street_name",
     "with_summary",
 ]

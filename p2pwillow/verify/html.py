@@ -15,8 +15,9 @@ transcript (player and table names are free text) goes through the template engi
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -65,6 +66,20 @@ PROOF_WORDS: dict[str, tuple[str, str]] = {
         "deal shares",
         "each player's part in opening a dealt card for its owner alone came from its hand key, "
         "so every card dealt is a card of the deck",
+    ),
+    "street-shares": (
+        "street shares",
+        "at each street every player still holding its key opened its part of the cards dealt, "
+        "from its hand key: every card dealt, down, up or to the board, is the deck's next card",
+    ),
+    "fold-release": (
+        "fold releases",
+        "a player who folded released its key from the cards still in the deck, so the deck "
+        "dealt on without it",
+    ),
+    "show": (
+        "shows",
+        "each card shown at the showdown is a card its player was dealt face down",
     ),
     "reencryption": (
         "traded cards",
@@ -470,6 +485,9 @@ class _Hand:
         for seat in h["folded"]:
             self.folded_in.setdefault(int(seat), 0)
         self.pots = [self._pot(i, p) for i, p in enumerate(h["pots"])]
+        self.live = "formation" in h
+        """Dealt from the live deck (SPEC 3.15): streets, up cards and a board, no layout."""
+        self.streets: list[Mapping[str, Any]] = list(h.get("streets") or [])
 
     def _seat(self, seat: int, cards: Sequence[CardView], **kw: Any) -> SeatView:
         return SeatView(
@@ -489,7 +507,9 @@ class _Hand:
     def _pot(self, index: int, p: Mapping[str, Any]) -> PotView:
         winners = [int(w) for w in p["winners"]]
         alone = len(p["eligible"]) == 1
-        if alone:
+        if alone and self.h.get("forfeit"):
+            how = "the others forfeited"
+        elif alone:
             how = "everyone else folded"
         elif winners[0] in self.showdown:
             how = f"with {self.showdown[winners[0]]['hand']}"
@@ -510,13 +530,16 @@ class _Hand:
     def view(self) -> HandView:
         h = self.h
         steps: list[StepView] = []
+        put_in: dict[int, int] = {}
         # An aborted hand stopped before its deal was complete (SPEC 3.10): nothing to replay.
-        if h["deal_size"] is not None and not h["aborted"]:
+        if self.live and not h["aborted"]:
+            steps += self._live_steps(put_in)
+        elif h["deal_size"] is not None and not h["aborted"]:
             steps.append(self._deal(int(h["deal_size"])))
             if h["trading"] is not None:  # a game with trading (Weeping Willow)
                 steps.append(self._trades(int(h["deal_size"])))
-        put_in: dict[int, int] = {}
-        steps += [self._round(r, put_in) for r in h["rounds"]]
+        if not self.live:
+            steps += [self._round(r, put_in) for r in h["rounds"]]
         steps.append(self._result())
         if h["aborted"]:
             headline = "Aborted: every stack went back to where it was"
@@ -643,6 +666,29 @@ class _Hand:
             parts += [Part(", " if i else ""), Part(self.name(seat), strong=True), Part(" ")]
             parts.append(Part(card=cv))
         lines.append(tuple(parts))
+        actions, note = self._betting(r, lines, put_in, " has the best cards showing and opens")
+        seats = tuple(
+            self._seat(
+                s,
+                self._layout(s, n),
+                note=note(s),
+                out=self.folded_in.get(s, n + 1) <= n,
+                figure=chips(put_in[s]) if put_in.get(s) else "",
+                figure_label="bet so far" if put_in.get(s) else "",
+            )
+            for s in self.seats
+        )
+        return StepView(f"round-{n}", f"Round {n}", tuple(lines), seats, actions=tuple(actions))
+
+    def _betting(
+        self,
+        r: Mapping[str, Any],
+        lines: list[tuple[Part, ...]],
+        put_in: dict[int, int],
+        opens: str,
+    ) -> tuple[list[tuple[Part, ...]], Callable[[int], str]]:
+        """Round r's betting: its lines added to `lines`; its decisions, and each seat's note."""
+        n = int(r["number"])
         if r["opener"] is None:
             lines.append((Part("No betting: fewer than two players can bet."),))
         elif not r["actions"]:
@@ -651,7 +697,7 @@ class _Hand:
             lines.append(
                 (
                     Part(self.name(int(r["opener"])), strong=True),
-                    Part(" has the best cards showing and opens the betting:"),
+                    Part(f"{opens} the betting:"),
                 )
             )
         acted: dict[int, list[str]] = {}
@@ -670,18 +716,151 @@ class _Hand:
                 return "folded"
             return "all in" if self.all_in.get(s, n) < n else ""
 
-        seats = tuple(
-            self._seat(
-                s,
-                self._layout(s, n),
-                note=note(s),
-                out=self.folded_in.get(s, n + 1) <= n,
-                figure=chips(put_in[s]) if put_in.get(s) else "",
-                figure_label="bet so far" if put_in.get(s) else "",
+        return actions, note
+
+    # --- a hand dealt from the live deck (SPEC 3.15) -----------------------------------------
+
+    def _street_round(self, index: int) -> int:
+        """The betting round after street `index` (one past the last for a street without)."""
+        r = self.streets[index]["round"]
+        if r is not None:
+            return int(r)
+        return 1 + max((int(x["number"]) for x in self.h["rounds"]), default=0)
+
+    def _live_cards(self, seat: int, through: int, *, fresh: bool = True) -> list[CardView]:
+        """The seat's cards once street `through` is dealt: face down those it holds down,
+        face up its up cards (`fresh` if dealt in that street)."""
+        down = 0
+        up: list[CardView] = []
+        for i, st in enumerate(self.streets[: through + 1]):
+            if self.folded_in.get(seat, 99) < self._street_round(i):
+                break  # a player who folded is dealt nothing more
+            down += int(st["down"])
+            for u in st["up"]:
+                if int(u["seat"]) == seat:
+                    up += [replace(card_view(c), fresh=fresh and i == through) for c in u["cards"]]
+        return [BACK] * down + up
+
+    def _board(self, through: int) -> list[CardView]:
+        return [
+            replace(card_view(c), fresh=i == through)
+            for i, st in enumerate(self.streets[: through + 1])
+            for c in st["board"]
+        ]
+
+    def _folded_before(self, n: int, seat: int) -> str:
+        return "folded" if self.folded_in.get(seat, n) < n else ""
+
+    def _live_steps(self, put_in: dict[int, int]) -> list[StepView]:
+        """Street by street: what each deal step dealt, face down, face up and to the board,
+        and the betting after it."""
+        rounds = {int(r["number"]): r for r in self.h["rounds"]}
+        steps = []
+        for i, st in enumerate(self.streets):
+            lines: list[tuple[Part, ...]] = []
+            if i == 0:
+                lines.append(
+                    (
+                        Part(
+                            "The deck was shuffled by every player in turn, so no one knew its "
+                            "order; each card is dealt from it as the hand goes, and a card dealt "
+                            "face down is seen by its owner alone, not even by this page."
+                        ),
+                    )
+                )
+            if st["down"]:
+                lines.append(
+                    (Part(f"{_plural(int(st['down']), 'card')} face down to each player."),)
+                )
+            if st["up"]:
+                parts: list[Part] = [Part("Face up: ")]
+                for j, u in enumerate(st["up"]):
+                    parts += [Part(", " if j else ""), Part(self.name(int(u["seat"])), strong=True)]
+                    parts += [Part(" "), *[Part(card=card_view(c)) for c in u["cards"]]]
+                lines.append(tuple(parts))
+            board = self._board(i)
+            if st["board"]:
+                lines.append((Part("The board: "), *[Part(card=c) for c in board]))
+            r = rounds.get(int(st["round"])) if st["round"] is not None else None
+            n = self._street_round(i)
+            actions: list[tuple[Part, ...]] = []
+
+            note: Callable[[int], str] = functools.partial(self._folded_before, n)
+            if r is not None:
+                actions, note = self._betting(r, lines, put_in, " opens")
+            seats = tuple(
+                self._seat(
+                    s,
+                    self._live_cards(s, i),
+                    note=note(s),
+                    out=self.folded_in.get(s, n + 1) <= n,
+                    figure=chips(put_in[s]) if put_in.get(s) else "",
+                    figure_label="bet so far" if put_in.get(s) else "",
+                )
+                for s in self.seats
             )
-            for s in self.seats
-        )
-        return StepView(f"round-{n}", f"Round {n}", tuple(lines), seats, actions=tuple(actions))
+            steps.append(
+                StepView(
+                    f"street-{i + 1}", str(st["name"]), tuple(lines), seats, actions=tuple(actions)
+                )
+            )
+        return steps
+
+    def _live_showdown(self) -> list[tuple[Part, ...]]:
+        h = self.h
+        lines: list[tuple[Part, ...]] = []
+        forfeit = h.get("forfeit")
+        if forfeit:
+            silent = [self.name(int(x)) for x in forfeit["silent"]]
+            lines.append(
+                (
+                    Part(
+                        f"Forfeit: the deck could not deal on without {_and(silent)}, who left "
+                        "the hand without releasing "
+                        f"{'its key' if len(silent) == 1 else 'their keys'}. "
+                        f"{_and(silent)} forfeited the {chips(int(forfeit['amount']))} put in, "
+                        "shared by the players still in; everyone else took back what it put in."
+                    ),
+                )
+            )
+            for back in forfeit["refunds"]:
+                lines.append(
+                    (
+                        Part(self.name(int(back["seat"])), strong=True),
+                        Part(f" takes back {chips(int(back['amount']))}."),
+                    )
+                )
+            return lines
+        if self.showdown:
+            lines.append(
+                (Part("Showdown: every player still in shows the cards it held face down."),)
+            )
+            if h.get("board"):
+                lines.append((Part("The board: "), *[Part(card=card_view(c)) for c in h["board"]]))
+        for s in self.seats:
+            if s in self.showdown:
+                sh = self.showdown[s]
+                lines.append(
+                    (
+                        Part(self.name(s), strong=True),
+                        Part(" shows "),
+                        *[Part(card=card_view(c)) for c in sh.get("shows", [])],
+                        *(
+                            [Part(", up "), *[Part(card=card_view(c)) for c in sh["up"]]]
+                            if sh.get("up")
+                            else []
+                        ),
+                        Part(f": {sh['hand']}"),
+                    )
+                )
+        return lines
+
+    def _final_cards(self, seat: int) -> list[CardView]:
+        if not self.live:
+            return self._layout(seat, LAYOUT_CARDS, fresh=False)
+        if seat in self.showdown:
+            return [card_view(c) for c in self.showdown[seat]["cards"]]
+        return self._live_cards(seat, len(self.streets) - 1, fresh=False)
 
     def _result(self) -> StepView:
         """The showdown, the pots and what each player won or lost (or why the hand aborted)."""
@@ -713,6 +892,18 @@ class _Hand:
                     ),
                 )
             )
+        elif self.live:
+            lines += self._live_showdown()
+            for back in [] if h.get("forfeit") else h["returned"]:
+                lines.append(
+                    (
+                        Part(f"Nobody called the last bet: {chips(back['amount'])} went back to "),
+                        Part(self.name(int(back["seat"])), strong=True),
+                        Part("."),
+                    )
+                )
+            if not self.pots:
+                lines.append((Part("Nothing was in the pot."),))
         else:
             if self.showdown:
                 lines.append(
@@ -742,7 +933,7 @@ class _Hand:
         seats = tuple(
             self._seat(
                 s,
-                [] if h["aborted"] else self._layout(s, LAYOUT_CARDS, fresh=False),
+                [] if h["aborted"] else self._final_cards(s),
                 note=self._outcome(s),
                 out=s in self.folded_in,
                 winner=s in winners,
@@ -756,6 +947,12 @@ class _Hand:
             f"{h['hidden_cards']} of the {DECK} cards were never turned face up and stay secret: "
             "the cards players kept face down, the discards and the undealt rest of the deck."
         )
+        if self.live:
+            aside = (
+                f"{h['hidden_cards']} of the {DECK} cards were never shown face up and stay "
+                "secret: the cards folded face down, the burned cards and the undealt rest of the "
+                "deck."
+            )
         if h["aborted"]:
             aside = (
                 f"No card was turned face up: {h['hidden_cards']} of the {DECK} cards stay secret."

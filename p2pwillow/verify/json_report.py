@@ -11,7 +11,7 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import NO_ARBITER, Announcement, TableConfig
 from p2pwillow.seat import Ending
 from p2pwillow.session import ClockNoted
-from p2pwillow.verify.history import BettingRound, HandHistory
+from p2pwillow.verify.history import BettingRound, Forfeit, HandHistory, StreetDeal
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
 from p2pwillow.verify.seat_log import DECLINED, SIT_OUT, TIMEOUT, WITHDRAWN, SeatEvent
 
@@ -74,6 +74,48 @@ def _round(r: BettingRound) -> dict[str, object]:
     }
 
 
+def _street(st: StreetDeal) -> dict[str, object]:
+    return {
+        "name": st.name,
+        "round": st.round,
+        "down": st.down,
+        "up": [{"seat": seat, "cards": [c.ascii for c in cards]} for seat, cards in st.up],
+        "board": [c.ascii for c in st.board],
+    }
+
+
+def _forfeit(f: Forfeit | None) -> dict[str, object] | None:
+    if f is None:
+        return None
+    return {
+        "silent": list(f.silent),
+        "amount": f.amount,
+        "shared_by": list(f.shared_by),
+        "shares": list(f.shares),
+        "refunds": [{"seat": seat, "amount": chips} for seat, chips in f.refunds],
+    }
+
+
+def _live(h: HandHistory, out: dict[str, object]) -> None:
+    """What a hand dealt from the live deck adds (SPEC 3.15): its formation, the board, each
+    street, and the forfeit settlement if the hand ended with one; each showdown hand its
+    shown and up cards."""
+    out["formation"] = h.formation
+    out["board"] = [c.ascii for c in h.board]
+    out["streets"] = [_street(st) for st in h.streets]
+    out["forfeit"] = _forfeit(h.forfeit)
+    out["showdown"] = [
+        {
+            "seat": sh.seat,
+            "cards": [c.ascii for c in sh.cards],
+            "hand": sh.value,
+            "shows": [c.ascii for c in sh.shows],
+            "up": [c.ascii for c in sh.up],
+        }
+        for sh in h.showdown
+    ]
+
+
 def _hand(h: HandHistory) -> dict[str, object]:
     s = h.summary
     out: dict[str, object] = {
@@ -103,12 +145,14 @@ def _hand(h: HandHistory) -> dict[str, object]:
         "returned": [{"seat": seat, "amount": chips} for seat, chips in h.returned],
         "chips": {str(seat): net for seat, net in s.chips},
         "stacks": {str(seat): stack for seat, stack in h.stacks},
-        "proofs": dict(s.proofs),
+        "proofs": dict(h.proofs),
         "hidden_cards": s.hidden,
         "aborted": s.aborted,
         "signed": s.signed,
     }
     out["events"] = [_seat_event(e) for e in h.events]
+    if h.live:
+        _live(h, out)
     if s.aborted:
         out["blamed"] = list(s.blamed)
         out["reason"] = s.reason

@@ -9,10 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from p2pwillow.cards import Card
+from p2pwillow.games import CATALOGUE
 from p2pwillow.rules import Announcement, BettingStructure, Phase, TableConfig
 from p2pwillow.session import ClockNoted, Wait
 from p2pwillow.session.claims import claim_text
-from p2pwillow.verify.history import BetAction, BettingRound, HandHistory, PotResult
+from p2pwillow.verify.history import (
+    BetAction,
+    BettingRound,
+    Forfeit,
+    HandHistory,
+    PotResult,
+    ShowdownHand,
+    StreetDeal,
+    formation_of,
+)
 from p2pwillow.verify.outcome import Verdict, VerifyReport
 from p2pwillow.verify.seat_log import (
     DECLINED,
@@ -32,6 +42,28 @@ PROOF_NAMES: dict[str, tuple[str, str]] = {
     "reencryption": ("traded card", "traded cards"),
     "dleq": ("reveal", "reveals"),
 }
+
+# The DLEQ batches of a live-deck game (SPEC 5.12-5.16), named by what they prove.
+LIVE_PROOF_NAMES: dict[str, tuple[str, str]] = {
+    "street-shares": ("street share", "street shares"),
+    "fold-release": ("fold release", "fold releases"),
+    "show": ("show", "shows"),
+}
+
+LIVE_LEGEND = """\
+Games dealt from the live deck (stud, hold'em, Omaha)
+  street shares (dleq-batch): at each street every player still holding its key opens its
+    part of the cards dealt: each part is proved to come from that player's hand key, so
+    every card dealt, down, up or to the board, is the next card of the shuffled deck.
+  fold releases (dleq-batch): a player who folds releases its key from the cards still in
+    the deck, proved to be its key, so the deck deals on without it.
+  shows (dleq-batch): at the showdown each player still in opens the cards it held face
+    down, proved to be the very cards it was dealt.
+  A player who leaves the hand without releasing its key (its clock ran out) stops the deck:
+    the hand ends with the forfeit settlement, in which that player's chips in the pot go to
+    the players still in and everyone else takes back what it put in.
+  What stays secret: the cards folded face down, the burned cards and the undealt rest of
+    the deck."""
 
 LEGEND = """\
 How to read the checks
@@ -101,13 +133,25 @@ def _structure(c: TableConfig) -> str:
 def _header(report: VerifyReport) -> list[str]:
     out = [f'Table "{report.table}" ({report.source}): {_plural(len(report.players), "player")}']
     c = report.config
-    if c is not None:
+    if c is not None and _all_live(c.games):
+        out.append(f"  {_structure(c)}; games dealt from the live deck: {_titles(c.games)}")
+    elif c is not None:
         tokens = f"{_plural(c.trade_tokens, 'trade token')} of {c.token_value} chips each"
         out.append(f"  {_structure(c)}; {tokens}")
     seated = [f"{report.name(s.seat)} {s.bought_in}" for s in report.stacks]
     if seated:
         out.append(f"  Sat down with: {', '.join(seated)}")
     return out
+
+
+def _all_live(games: Sequence[str]) -> bool:
+    """Every game of the table is dealt from the live deck: none has trade tokens."""
+    specs = [CATALOGUE.get(g) for g in games]
+    return bool(specs) and all(g is not None and formation_of(g) is not None for g in specs)
+
+
+def _titles(games: Sequence[str]) -> str:
+    return _and([g.title if (g := CATALOGUE.get(name)) else name for name in games])
 
 
 # --- one hand ----------------------------------------------------------------------------------
@@ -167,11 +211,104 @@ def _pot(
     return f"  {_and([name(w) for w in p.winners])} split {label}{how}: {shares}"
 
 
+def _betting(r: BettingRound, name: Callable[[int], str]) -> str:
+    if r.opener is None:
+        return "no betting (fewer than two players can bet)"
+    if not r.actions:
+        return "no action"
+    return "; ".join(_action(a, name) for a in r.actions)
+
+
+def _cards(cards: Sequence[Card], card: Callable[[Card], str]) -> str:
+    return " ".join(card(c) for c in cards)
+
+
+def street_text(
+    st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str], board_game: bool
+) -> str:
+    """What a deal step of a live-deck game dealt: "Flop: 7c 8d 9s", "Fourth street: Ann 9h,
+    Bob Kc", "Third street: 2 down and 1 up to each player: Ann 9h, Bob Kc"."""
+    up = max((len(cards) for _, cards in st.up), default=0)
+    said = []
+    if st.down and up:
+        said.append(f"{st.down} down and {up} up to each player")
+    elif st.down:
+        said.append(f"{_plural(st.down, 'card')} down to each player")
+    ups = ", ".join(f"{name(seat)} {_cards(cards, card)}" for seat, cards in st.up)
+    text = (": ".join(said) + (": " if said else "") + ups) if ups else "; ".join(said)
+    if st.board:
+        cards = _cards(st.board, card)
+        if board_game:
+            board = f"{cards} (the board: {_cards(st.board_before + st.board, card)})"
+            cards = board if st.board_before else cards
+        else:
+            cards = f"{cards} to the board, for everyone (too few cards for one each)"
+        text = f"{text}; {cards}" if text else cards
+    return f"{st.name}: {text or 'each player is dealt face down as many cards as it discarded'}"
+
+
+def _live_rounds(
+    h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]
+) -> list[str]:
+    """A live-deck hand street by street: what each deal step dealt, then its betting."""
+    board_game = any(st.board for st in h.streets) and h.formation != "best-five"
+    rounds = {r.number: r for r in h.rounds}
+    out = []
+    for st in h.streets:
+        line = f"  {street_text(st, name, card, board_game)}."
+        r = rounds.pop(st.round, None) if st.round is not None else None
+        out.append(line if r is None else f"{line} {_betting(r, name)}.")
+    out += [f"  Round {r.number}: {_betting(r, name)}." for r in rounds.values()]
+    return out
+
+
+def _live_showdown(
+    h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]
+) -> list[str]:
+    """Each player still in shows its cards; the hand they make by the game's formation."""
+    out = ["  Showdown:"]
+    board_game = bool(h.board) and h.formation != "best-five"
+    if board_game:
+        out[0] = f"  Showdown, the board {_cards(h.board, card)}:"
+    width = max(len(name(sh.seat)) for sh in h.showdown)
+
+    def cards(sh: ShowdownHand) -> str:
+        shows = _cards(sh.shows, card) or "nothing"
+        return f"shows {shows}" + (f", up {_cards(sh.up, card)}" if sh.up else "")
+
+    texts = {sh.seat: cards(sh) for sh in h.showdown}
+    wide = max(len(t) for t in texts.values())
+    for sh in h.showdown:
+        out.append(f"    {name(sh.seat):<{width}}  {texts[sh.seat]:<{wide}}  {sh.value}")
+    return out
+
+
+def forfeit_text(f: Forfeit, name: Callable[[int], str]) -> str:
+    """The forfeit settlement (SPEC 3.15) in plain words."""
+    who = _and([name(x) for x in f.silent])
+    one = len(f.silent) == 1
+    out = (
+        f"Forfeit: the deck cannot deal on without {who}, who left the hand without releasing "
+        f"{'its key' if one else 'their keys'}, so the hand ends here. "
+    )
+    if f.amount:
+        shares = ", ".join(f"{name(x)} {n}" for x, n in zip(f.shared_by, f.shares, strict=True))
+        out += (
+            f"{who} {'forfeits' if one else 'forfeit'} the {f.amount} {'it' if one else 'they'} "
+            f"put in, shared by the players still in: {shares}"
+        )
+    else:
+        out += f"{who} had put nothing in"
+    if f.refunds:
+        back = ", ".join(f"{name(x)} {n}" for x, n in f.refunds)
+        out += f"; everyone else takes back what they put in: {back}"
+    return out
+
+
 def _proofs(proofs: Sequence[tuple[str, int]]) -> str:
     counts = dict(proofs)
-    parts = [
-        _plural(counts.pop(kind), *PROOF_NAMES[kind]) for kind in PROOF_NAMES if kind in counts
-    ]
+    names = {**PROOF_NAMES, **LIVE_PROOF_NAMES}
+    parts = [_plural(counts.pop(kind), *names[kind]) for kind in names if kind in counts]
     parts += [f"{n} {kind}" for kind, n in sorted(counts.items())]
     return ", ".join(parts) or "none"
 
@@ -182,6 +319,11 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
     dealer = name(s.dealer)
     if s.deal_size is None or h.announcement is None:
         out = [f"Hand {s.number}: {dealer} deals; players {_and([name(x) for x in s.seats])}"]
+    elif h.live:
+        out = [
+            f"Hand {s.number}: {dealer} deals {h.announcement.game.title} to "
+            f"{_and([name(x) for x in s.seats])}{_terms(h.announcement)}"
+        ]
     else:
         out = [
             f"Hand {s.number}: {dealer} deals {h.announcement.game.title}, {s.deal_size} cards "
@@ -204,7 +346,7 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
             out.append(f"  Trades: {'; '.join(trades)}{closed}")
         elif trading:
             out.append(f"  No trades{closed}")
-    out += [_round(r, name, card) for r in h.rounds]
+    out += _live_rounds(h, name, card) if h.live else [_round(r, name, card) for r in h.rounds]
     for c in s.false_claims:
         what = claim_text(c.kind, _and([name(x) for x in c.seats]))
         signers = _and([name(x) for x in c.signers])
@@ -218,15 +360,20 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
             "the hand is void and nothing follows"
         )
     hands = {sh.seat: sh.value for sh in h.showdown}
-    if h.showdown:
+    if h.showdown and h.live:
+        out += _live_showdown(h, name, card)
+    elif h.showdown:
         out.append("  Showdown:")
         width = max(len(name(sh.seat)) for sh in h.showdown)
         for sh in h.showdown:
             cards = " ".join(card(c) for c in sh.cards)
             out.append(f"    {name(sh.seat):<{width}}  {cards}  {sh.value}")
-    for seat, back in h.returned:
-        out.append(f"  Uncalled bet of {back} returned to {name(seat)}")
-    out += [_pot(p, i, len(h.pots), name, hands) for i, p in enumerate(h.pots)]
+    if h.forfeit is not None:
+        out.append(f"  {forfeit_text(h.forfeit, name)}")
+    else:
+        for seat, back in h.returned:
+            out.append(f"  Uncalled bet of {back} returned to {name(seat)}")
+        out += [_pot(p, i, len(h.pots), name, hands) for i, p in enumerate(h.pots)]
     if not s.aborted:
         if not h.pots:
             out.append("  Nothing else was in the pot")
@@ -238,7 +385,7 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
         if broke:
             out.append(f"  {_and(broke)} {'is' if len(broke) == 1 else 'are'} out of chips")
     out += [f"  {seat_event_text(e, name)}" for e in h.events]
-    out.append(f"  Proofs checked: {_proofs(s.proofs)}")
+    out.append(f"  Proofs checked: {_proofs(h.proofs)}")
     out.append(f"  Stay secret: {s.hidden} of the 52 cards, never turned")
     return out
 
@@ -505,6 +652,8 @@ def report_text(report: VerifyReport, *, unicode: bool = False, legend: bool = T
     out += [f"Note: {n}" for n in report.notes]
     if legend:
         out += ["", LEGEND]
+        if any(h.live for h in report.hands):
+            out.append(LIVE_LEGEND)
     out.append("")
     out += verdict_text(report)
     return "\n".join(out)
@@ -533,8 +682,11 @@ def report_brief(report: VerifyReport) -> str:
 
 __all__ = [
     "LEGEND",
+    "LIVE_LEGEND",
+    "LIVE_PROOF_NAMES",
     "PROOF_NAMES",
     "clock_texts",
+    "forfeit_text",
     "hand_text",
     "missing_texts",
     "not_closed_reason",
