@@ -12,7 +12,9 @@ import pytest
 
 from p2pwillow import view as view_module
 from p2pwillow.bots import Decision, Level
+from p2pwillow.cards import Card
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
+from p2pwillow.games import CATALOGUE
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.ledger.identity import Identity, fingerprint
@@ -25,9 +27,10 @@ from p2pwillow.rules import (
 )
 from p2pwillow.rules.actions import decisions
 from p2pwillow.rules.decision import DecisionError
+from p2pwillow.rules.live import Deal
 from p2pwillow.session import Session, make_genesis
 from p2pwillow.table import Table, bot_decider
-from p2pwillow.view import Link, TableView, table_view
+from p2pwillow.view import Link, TableView, made_by, street_name, table_view
 
 K = ActionKind
 
@@ -519,3 +522,110 @@ def test_the_deal_sizes_that_fit(players: int, sizes: tuple[int, ...]) -> None:
     view = table_view(table.sessions[0])
     assert view.stage == "waiting for the first hand"
     assert view.deal_sizes == sizes
+
+
+def _check_live_view(session: Session, view: TableView) -> None:
+    """What a view of a live-deck game (SPEC 3.15) must agree with: the game and its street,
+    the board, each seat's up cards and face-down count, and no card the player cannot see."""
+    hand = session.hand
+    if hand is None or hand.game is None or view.hand != hand.hand_number:
+        return
+    game = hand.game
+    assert view.live and view.game_title == game.title
+    assert view.stage.startswith(f"{game.title} — "), view.stage
+    assert view.board == hand.board
+    assert view.board_size == sum(d.board for d in game.steps_of(Deal) if not d.overflow)
+    if view.phase is Phase.BETTING:
+        assert view.street == street_name(game, hand.betting_round)
+        assert view.stage == f"{game.title} — {view.street}: betting"
+    seen = set(session.cards) | set(hand.board)
+    for s in view.seats:
+        if not s.in_hand:
+            continue
+        seen |= set(hand.showing(s.seat))
+        assert s.showing == hand.showing(s.seat) and s.discards == 0
+        hidden = hand.hand_size(s.seat) - len(s.showing)
+        assert s.face_down == (hidden if view.hand_running else 0), s
+    shown = {c for s in view.seats for c in s.showing} | set(view.board)
+    shown |= {c.card for c in view.cards}
+    shown |= {p for line in (*view.log, *view.result) for p in line.parts if isinstance(p, Card)}
+    assert shown <= seen, shown - seen  # nobody's down cards but the player's own
+
+
+def _calling(seat: int) -> Callable[[Session], Decision | None]:
+    """A bot that checks or calls every bet (so that hands reach the showdown)."""
+    bot = bot_decider(seat, random.Random(seat), samples=20, level=Level.EASY)
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is not None and hand.phase is Phase.BETTING and session.seat is not None:
+            legal = hand.legal_actions(session.seat)
+            for kind in (K.CHECK, K.CALL):
+                if kind in legal:
+                    return Decision(kind)
+        return bot(session)
+
+    return decide
+
+
+@pytest.mark.parametrize("game", ["holdem", "omaha", "seven-card-stud", "five-card-stud"])
+def test_views_of_live_deck_games(game: str) -> None:
+    spec = CATALOGUE[game]
+    stages: list[str] = []
+    tables: list[Table] = []
+
+    def on_entry(_entry: object) -> None:
+        for session in tables[0].sessions if tables else ():
+            view = table_view(session)
+            check_view(session, view)
+            _check_live_view(session, view)
+            if session.seat == 0 and view.stage not in stages:
+                stages.append(view.stage)
+
+    table = Table(
+        4,
+        config=TableConfig(seats=4, games=(game,)),
+        seed=11,
+        rng=_rng(11),
+        deciders={seat: _calling(seat) for seat in range(4)},
+        samples=20,
+        on_entry=on_entry,
+    )
+    tables.append(table)
+    assert table.play(1) == 1
+    assert f"{spec.title} — {street_name(spec, 1)}: betting" in stages, stages
+    assert stages[-1] == f"{spec.title} — hand over", stages
+    view = table_view(table.sessions[0])
+    hand = table.sessions[0].hand
+    assert hand is not None and hand.result is not None
+    shown = [s for s in view.seats if s.in_hand and not s.folded]
+    assert len(shown) == 4  # everyone called to the showdown
+    # each shown hand valued by the game's formation, the winner's named
+    for s in shown:
+        made = made_by(spec, s.showing, view.board)
+        assert made and s.showing_text == re.sub(r", \w+ kicker$", "", made), s
+    winner = hand.result.awards[0].winners[0]
+    made = made_by(spec, hand.showing(winner), hand.board)
+    assert any(f"with {made}" in line.text() for line in view.result), view.result
+    told = [line.text() for line in view.log]
+    for s in shown:
+        assert any(
+            t.startswith(f"{s.name} shows ")
+            and t.endswith(": " + made_by(spec, s.showing, view.board))
+            for t in told
+        ), told
+
+
+def test_the_streets_of_each_live_deck_game() -> None:
+    names = {
+        "holdem": ["before the flop", "the flop", "the turn", "the river"],
+        "omaha": ["before the flop", "the flop", "the turn", "the river"],
+        "seven-card-stud": [
+            f"{n} street" for n in ("third", "fourth", "fifth", "sixth", "seventh")
+        ],
+        "five-card-stud": [f"{n} street" for n in ("second", "third", "fourth", "fifth")],
+    }
+    for game, streets in names.items():
+        spec = CATALOGUE[game]
+        assert [street_name(spec, r) for r in range(1, spec.rounds + 1)] == streets
+        assert street_name(spec, 0) == streets[0]  # the first deal leads to the first round

@@ -442,10 +442,14 @@ def _live_felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     for p in view.pots[1:]:
         rows.append([("class:dim", f"side pot {p.amount}")])
     if view.result:
-        # once the hand is over, who won what says it (the felt of a small screen is small)
+        # once the hand is over, who won what says it (the felt of a small screen is small):
+        # with which hand is said in the seats' boxes and in full under the table
         rows = rows[: 1 if view.board or view.board_size else 0]
     for ln in view.result:
-        rows += wrap(line(ln, g, "class:win"), width)
+        text = ln.text(g.unicode)
+        head, with_, tail = text.rpartition(" with ")
+        said = head if with_ and " wins " not in tail and " split " not in tail else text
+        rows += wrap([("class:win", said)], width)
     return [center(r, width, g) for r in rows]
 
 
