@@ -541,7 +541,10 @@ class _Hand:
         if not self.live:
             steps += [self._round(r, put_in) for r in h["rounds"]]
         steps.append(self._result())
-        if h["aborted"]:
+        if h["aborted"] and any(self.net.values()):
+            paid = _and([self.name(x) for x, n in self.net.items() if n < 0])
+            headline = f"Aborted: {paid} paid the ante to the others"
+        elif h["aborted"]:
             headline = "Aborted: every stack went back to where it was"
         else:
             headline = "; ".join(_won(pv) for pv in self.pots) or self._no_pot()
@@ -884,11 +887,16 @@ class _Hand:
                     ),
                 )
             )
+            paid = [self.name(x) for x, n in self.net.items() if n < 0]
             lines.append(
                 (
                     Part(
-                        f"Blamed: {blamed}. No card was dealt or shown, no pot was played for, and "
-                        "every stack went back to what it was at the start of the hand."
+                        f"Blamed: {blamed}. No card was shown, no pot was played for, and "
+                        f"{_and(paid)} paid {'its ante' if len(paid) == 1 else 'their antes'} to "
+                        "the others: no free look at the deal (SPEC 3.15)."
+                        if paid
+                        else f"Blamed: {blamed}. No card was dealt or shown, no pot was played "
+                        "for, and every stack went back to what it was at the start of the hand."
                     ),
                 )
             )
@@ -937,7 +945,9 @@ class _Hand:
                 note=self._outcome(s),
                 out=s in self.folded_in,
                 winner=s in winners,
-                figure="" if h["aborted"] else signed_chips(self.net.get(s, 0)),
+                figure=""
+                if h["aborted"] and not any(self.net.values())
+                else signed_chips(self.net.get(s, 0)),
                 figure_label=f"stack now {chips(self.after[s])}" if s in self.after else "",
             )
             for s in self.seats

@@ -332,7 +332,17 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
     if s.aborted:
         blamed = _and([name(x) for x in s.blamed]) or "nobody"
         out.append(f"  ABORTED: {s.reason}")
-        out.append(f"  Blamed: {blamed}. Every stack is back where it was at the start.")
+        paid = [name(x) for x, n in s.chips if n < 0]
+        if paid:  # a live-deck game's blamed seats pay their antes (SPEC 3.15)
+            chips = ", ".join(f"{name(x)} {n:+d}" for x, n in sorted(s.chips) if n)
+            out.append(
+                f"  Blamed: {blamed}. {_and(paid)} {'pays its' if len(paid) == 1 else 'pay their'}"
+                f" ante to the others, no free look at the deal: {chips}."
+            )
+            stacks = ", ".join(f"{name(x)} {n}" for x, n in sorted(h.stacks))
+            out.append(f"  Stacks now: {stacks}")
+        else:
+            out.append(f"  Blamed: {blamed}. Every stack is back where it was at the start.")
     elif s.deal_size is not None:
         trades = [
             f"{name(t.seats[0])} swaps {_plural(t.cards, 'card')} with {name(t.seats[1])}"

@@ -265,6 +265,28 @@ def test_a_forfeit_is_said_in_plain_words() -> None:
     assert "Forfeit: the deck could not deal on without" in page
 
 
+def test_a_seat_blamed_for_the_first_deal_pays_its_ante_and_the_report_says_so() -> None:
+    game = CATALOGUE["holdem"]
+    table = Table(
+        4,
+        config=TableConfig(seats=4, games=("holdem",), ante=5),
+        seed=3,
+        rng=make_rng("verify-live/abort"),
+        deciders={s: _decider(game, s) for s in range(4)},
+    )
+    table.muted.add(3)  # silent at the first deal: its shares never come
+    table.play(1)
+    report = verify_transcript(b"".join(table.lines), "abort")
+    assert report.verdict is Verdict.NOT_CLOSED  # the silent seat never signs the game's end
+    h = report.hands[0]
+    assert h.summary.aborted and h.summary.blamed == (3,)
+    text = report_text(report, legend=False)
+    assert "bot 3 pays its ante to the others, no free look at the deal: " in text
+    assert "Every stack is back where it was" not in text
+    page = report_html(report_object(report))
+    assert "Aborted: bot 3 paid the ante to the others" in page
+
+
 # --- JSON and its schema -----------------------------------------------------------------------
 
 
