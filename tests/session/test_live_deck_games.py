@@ -23,6 +23,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.limits import DECK_SIZE
 from p2pwillow.rules import ActionKind, Announcement, Decision, GameSpec, Phase, TableConfig
+from p2pwillow.rules.events import HandForfeited
 from p2pwillow.rules.live import Deal
 from p2pwillow.session import Session
 from p2pwillow.session.events import HandSummary
@@ -257,3 +258,37 @@ def test_a_seat_silent_at_the_first_deal_pays_its_ante_and_the_table_goes_on() -
     assert observer(table.lines).summaries[0] == dataclasses.replace(
         first, proofs=observer(table.lines).summaries[0].proofs
     )
+
+
+def test_a_player_away_in_the_betting_forfeits_when_the_deck_must_deal_again() -> None:
+    """Its clock runs out, the default folds it, and it never released its key: the next
+    street cannot be dealt, so the hand ends with the forfeit settlement (SPEC 3.15)."""
+    game = next(g for g in LIVE_DECK_GAMES if g.name == "holdem")
+    table = live_table(game, 4, seed=5)
+    away = 1
+    bettor = table.deciders[away]
+
+    def absent(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is not None and hand.phase is Phase.BETTING and hand.bet_options(away):
+            options = hand.bet_options(away)
+            if options is not None and options.to_call:
+                return None  # away from the table when a bet is to be called: the clock runs
+        return bettor(session)
+
+    table.deciders[away] = absent
+    forfeits = 0
+    for _ in range(6):
+        table.play(1)
+        summary = table.sessions[0].summaries[-1]
+        record = table.sessions[0].state.hand
+        assert record is not None
+        if any(isinstance(e, HandForfeited) for e in record.rules.events):
+            forfeits += 1
+            chips = dict(summary.chips)
+            assert chips[away] < 0 and sum(chips.values()) == 0
+            assert all(chips[x] >= 0 for x in chips if x != away)
+            break
+    assert forfeits, "the away player never forfeited in six hands"
+    seen = observer(table.lines)
+    assert _no_counts(seen.summaries) == _no_counts(table.sessions[0].summaries)
