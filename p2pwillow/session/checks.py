@@ -678,7 +678,7 @@ def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         r.public[a] = kept
         r.live = after
         if positions:
-            r.proofs["reencryption"] += len(positions)
+            r.proofs["discard"] += len(positions)
         if mine is not None:
             r.held = live_deck.discard_hand(mine, positions)
         return _rules_events(r, lambda: hand.act(action.kind, a, positions))

@@ -32,7 +32,7 @@ from p2pwillow.rules import (
     WentAllIn,
 )
 from p2pwillow.rules import Event as RulesEvent
-from p2pwillow.rules.events import CardsShown, HandForfeited, StreetDealt
+from p2pwillow.rules.events import CardsShown, Drew, HandForfeited, StreetDealt
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
@@ -96,6 +96,9 @@ class StreetDeal:
     """The board as it was before this step."""
     round: int | None
     """The betting round that followed it; None if none did."""
+    drawn: tuple[tuple[int, int], ...] = ()
+    """A draw game's draw: each drawer and how many cards it discarded (0: it stood pat), in
+    the order they drew; the redeal that follows gives each as many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +234,17 @@ class HandLog:
             self._streets[-1] = replace(self._streets[-1], round=number)
         return self._rounds.setdefault(number, _RoundLog())
 
+    def _drew(self, event: Drew) -> None:
+        last = self._streets[-1] if self._streets else None
+        if last is None or not last.drawn or last.round is not None:
+            last = StreetDeal("The draw", 0, (), (), tuple(self._board), None)
+            self._streets.append(last)
+        self._streets[-1] = replace(last, drawn=(*last.drawn, (event.seat, event.count)))
+
     def _street(self, event: StreetDealt) -> None:
+        last = self._streets[-1] if self._streets else None
+        if last is not None and last.drawn and not (event.down or event.up or event.board):
+            return  # the redeal of the draw just told: the draw's line says who got how many
         game = None if self._announcement is None else self._announcement.game
         up = max((len(cards) for _, cards in event.up), default=0)
         self._each += event.down + up + (1 if event.board and not (event.down or up) else 0)
@@ -248,6 +261,8 @@ class HandLog:
             self._antes.update(dict(event.posted))
         elif isinstance(event, StreetDealt):
             self._street(event)
+        elif isinstance(event, Drew):
+            self._drew(event)
         elif isinstance(event, CardsShown):
             self._shows[event.seat] = self._shows.get(event.seat, ()) + event.cards
         elif isinstance(event, HandForfeited):

@@ -85,6 +85,10 @@ PROOF_WORDS: dict[str, tuple[str, str]] = {
         "traded cards",
         "each card handed over in a blind trade is a card the giver held, unchanged",
     ),
+    "discard": (
+        "discarded cards",
+        "each card thrown away in a draw is a card its player held, moved to the muck unopened",
+    ),
     "dleq": (
         "reveals",
         "each card turned face up is the next card of the layout its owner fixed face down",

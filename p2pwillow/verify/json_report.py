@@ -81,6 +81,7 @@ def _street(st: StreetDeal) -> dict[str, object]:
         "down": st.down,
         "up": [{"seat": seat, "cards": [c.ascii for c in cards]} for seat, cards in st.up],
         "board": [c.ascii for c in st.board],
+        "drawn": [{"seat": seat, "count": n} for seat, n in st.drawn],
     }
 
 

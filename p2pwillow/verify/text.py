@@ -48,6 +48,7 @@ LIVE_PROOF_NAMES: dict[str, tuple[str, str]] = {
     "street-shares": ("street share", "street shares"),
     "fold-release": ("fold release", "fold releases"),
     "show": ("show", "shows"),
+    "discard": ("discarded card", "discarded cards"),
 }
 
 LIVE_LEGEND = """\
@@ -59,6 +60,8 @@ Games dealt from the live deck (stud, hold'em, Omaha)
     the deck, proved to be its key, so the deck deals on without it.
   shows (dleq-batch): at the showdown each player still in opens the cards it held face
     down, proved to be the very cards it was dealt.
+  discarded cards (reencryption): in a draw each card a player throws away is proved to be
+    one of its own, moved to the muck under the table's key without being opened.
   A player who leaves the hand without releasing its key (its clock ran out) stops the deck:
     the hand ends with the forfeit settlement, in which that player's chips in the pot go to
     the players still in and everyone else takes back what it put in.
@@ -228,6 +231,11 @@ def street_text(
 ) -> str:
     """What a deal step of a live-deck game dealt: "Flop: 7c 8d 9s", "Fourth street: Ann 9h,
     Bob Kc", "Third street: 2 down and 1 up to each player: Ann 9h, Bob Kc"."""
+    if st.drawn:
+        draws = ", ".join(
+            f"{name(seat)} " + (f"draws {n}" if n else "stands pat") for seat, n in st.drawn
+        )
+        return f"{st.name}: {draws}"
     up = max((len(cards) for _, cards in st.up), default=0)
     said = []
     if st.down and up:

@@ -1,10 +1,11 @@
 """Dealer's choice on a LAN of namespaces with real `willow` processes: `willow host --auto
---games seven-card-stud,five-card-stud,holdem,omaha` on one laptop and a bot on each of three
-others play a game of several hands, each hand's dealer calling one of the four games. Each
-bot calls a game of its own choosing, at random, so a game of a few hands may leave one out:
-every game it did not deal is then dealt in a one-hand game of two laptops (`--games NAME`).
+--games seven-card-stud,five-card-stud,holdem,omaha,five-card-draw` on one laptop and a bot on
+each of three others play a game of several hands, each hand's dealer calling one of the five
+games. Each bot calls a game of its own choosing, at random, so a game of a few hands may
+leave one out: every game it did not deal is then dealt in a one-hand game of two laptops
+(`--games NAME`).
 Every transcript is the same on every laptop, `willow verify` accepts it, no chip is lost,
-and each hand's game is one the table named; between them the games deal all four."""
+and each hand's game is one the table named; between them the games deal all five."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from lan import Lan, Laptop, Proc
 from willow import DEEP, ENV, SAMPLES, WILLOW, bot, finished, same_valid_game
 
-LIVE_DECK = ("seven-card-stud", "five-card-stud", "holdem", "omaha")
+LIVE_DECK = ("seven-card-stud", "five-card-stud", "holdem", "omaha", "five-card-draw")
 """The games dealt from the live deck that a table of four deals."""
 HANDS = 6
 PLAYERS = 4

@@ -419,3 +419,53 @@ def test_a_tampered_live_deck_entry_makes_the_transcript_invalid_there(
     assert out.count("INVALID at line") == 1
     assert f"INVALID at line {i + 1}: bad-proof: " in out
     assert f"The {kind} entry is by {report.name(bad.author)}, who signed it." in out
+
+
+# --- five-card draw ------------------------------------------------------------------------
+
+
+def _drawer(seat: int) -> Decider:
+    """Five-card draw: everyone checks or calls; seat 0 discards its first two cards in the
+    draw, the others stand pat."""
+    game = CATALOGUE["five-card-draw"]
+    bettor = _decider(game, seat)
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is not None and hand.phase is Phase.DRAW:
+            return Decision(ActionKind.DRAW, positions=(0, 1) if seat == 0 else ())
+        return bettor(session)
+
+    return decide
+
+
+@functools.cache
+def drawn() -> Table:
+    table = Table(
+        3,
+        config=TableConfig(seats=3, games=("five-card-draw",), ante=5),
+        seed=1,
+        rng=make_rng("verify-live/draw"),
+        deciders={s: _drawer(s) for s in range(3)},
+    )
+    assert table.play(2) == 2
+    table.end_game()
+    return table
+
+
+def test_a_draw_says_who_drew_how_many_and_counts_the_discards() -> None:
+    report = verify_transcript(b"".join(drawn().lines), "draw")
+    assert report.verdict is Verdict.VALID, report.error
+    text = report_text(report, legend=False)
+    obj: Any = report_object(report)
+    VALIDATOR.validate(obj)
+    assert "discarded cards (reencryption)" in report_text(report, legend=True)
+    for hand in obj["hands"]:
+        names = [st["name"] for st in hand["streets"]]
+        assert names == ["The deal", "The draw"]
+        draw = hand["streets"][1]
+        counts = {d["seat"]: d["count"] for d in draw["drawn"]}
+        assert counts[0] == 2 and all(n == 0 for s, n in counts.items() if s != 0)
+        assert hand["proofs"]["discard"] == 2
+    assert f"{report.name(0)} draws 2" in text and "stands pat" in text
+    assert "2 discarded cards" in text and "traded card" not in text
