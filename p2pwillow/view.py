@@ -56,8 +56,8 @@ from p2pwillow.rules import (
     build_pots,
     decisions,
 )
-from p2pwillow.rules.events import CardsShown
-from p2pwillow.rules.live import Deal, Formation, Settle, deals_live, hand_value
+from p2pwillow.rules.events import CardsShown, Drew, StreetDealt
+from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
@@ -134,6 +134,9 @@ class SeatView:
     """Cards discarded face down at the layout: never turned, never shown."""
     trades: tuple[tuple[int, int], ...] = ()
     """(the other seat, cards each way) of every trade this seat made this hand, in order."""
+    drew: int | None = None
+    """In a draw game, while the hand runs: how many cards this seat discarded in the draw
+    (0: it stood pat); None before its draw, or in a game without one."""
 
     @property
     def label(self) -> str:
@@ -374,6 +377,11 @@ class TableView:
     """In a live-deck game, what the player's cards (down, up and the board) make now by the
     game's formation ("two pair, jacks and nines, king kicker"); empty when they make nothing
     yet that the formation can say, or the player folded."""
+    draw_most: int = 0
+    """In a draw game, the most cards a player discards in the draw (0: the game has none)."""
+    drawn: tuple[Card, ...] = ()
+    """In a draw game, the cards the player was dealt for its discards, once dealt (the last
+    of its `cards`)."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -453,6 +461,9 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
             low = high = None if sides is None else sides[2]
         elif kind is ActionKind.LAY_OUT:
             low, high = hand.showdown_cards, hand.hand_size(me)
+        elif kind is ActionKind.DRAW:
+            step = hand.step
+            low, high = 0, step.most if isinstance(step, Draw) else None
         elif options is not None and kind is ActionKind.BET:
             low, high = options.bet_min, options.bet_max
         elif options is not None and kind is ActionKind.RAISE:
@@ -504,6 +515,7 @@ def _seats(
     working = {w.seat for w in waits} - deciding
     running = hand is not None and not hand.is_over
     live = hand is not None and deals_live(hand.game)
+    drew = _drew(hand) if running and hand is not None else {}
     won: dict[int, int] = {}
     if hand is not None and hand.result is not None:
         for award in hand.result.awards:
@@ -561,6 +573,7 @@ def _seats(
                     for t in ww.trades(hand)
                     if s in (t.offerer, t.acceptor)
                 ),
+                drew=drew.get(s),
             )
         else:
             seat = SeatView(
@@ -721,6 +734,35 @@ def _live_showing_text(hand: Hand, seat: int) -> str:
     return showing_value(showing).text if len(showing) < HAND_CARDS else ""
 
 
+def _drew(hand: Hand) -> dict[int, int]:
+    """How many cards each seat discarded in this hand's draw so far (0: it stood pat)."""
+    return {ev.seat: ev.count for ev in hand.events if isinstance(ev, Drew)}
+
+
+def draw_most(game: GameSpec | None) -> int:
+    """The most cards a player discards in `game`'s draw (0: the game has no draw)."""
+    draws = () if game is None else game.steps_of(Draw)
+    return max((d.most for d in draws), default=0)
+
+
+def _drawn(session: Session, hand: Hand | None) -> tuple[Card, ...]:
+    """The cards the player was dealt for its discards, once the redeal has dealt them: the
+    last of its cards (a redeal adds them after the cards it kept)."""
+    me = session.seat
+    if hand is None or me is None:
+        return ()
+    drew: Drew | None = None
+    dealt = False
+    for ev in hand.events:
+        if isinstance(ev, Drew) and ev.seat == me:
+            drew, dealt = ev, False
+        elif isinstance(ev, StreetDealt) and drew is not None:
+            dealt = True
+    if drew is None or not drew.count or not dealt or len(session.cards) < drew.count:
+        return ()
+    return tuple(session.cards[-drew.count :])
+
+
 def _live_words(session: Session, hand: Hand | None) -> tuple[str, str]:
     """(the street being dealt or bet on, what the player's cards make now) in a live-deck
     game; each empty where there is none."""
@@ -729,6 +771,8 @@ def _live_words(session: Session, hand: Hand | None) -> tuple[str, str]:
         return "", ""
     deals = hand.phase in (Phase.DEAL, Phase.BETTING, Phase.STREET)
     street = street_name(game, hand.betting_round) if deals else ""
+    if hand.phase is Phase.DRAW:
+        street = "the draw"
     me = session.seat
     if me is None or me not in hand.seats or hand.is_folded(me) or not session.cards:
         return street, ""
@@ -746,6 +790,8 @@ def _live_stage(session: Session, hand: Hand, game: GameSpec) -> str:
         words = f"{street}: betting"
     elif phase is Phase.STREET:
         words = "dealing the draws" if street.endswith("the draw") else f"dealing {street}"
+    elif phase is Phase.DRAW:
+        words = "the draw"
     elif phase is Phase.SHOW:
         words = "showing down"
     elif phase is Phase.SHOWDOWN:
@@ -815,6 +861,8 @@ _STEP_WORDS: dict[str, str] = {
 
 
 def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int, str]) -> str:
+    if hand.phase is Phase.DRAW:
+        return "choose the cards to discard" if seat == session.seat else "draw"
     if hand.phase is Phase.BETTING:
         options = hand.bet_options(seat)
         if options is not None and options.to_call:
@@ -1140,6 +1188,8 @@ def table_view(
         board=board,
         board_size=board_size(played) if live else 0,
         made=made,
+        draw_most=draw_most(played) if live else 0,
+        drawn=_drawn(session, hand) if live else (),
     )
 
 
@@ -1251,6 +1301,7 @@ __all__ = [
     "Waiting",
     "announcement_words",
     "board_size",
+    "draw_most",
     "made_by",
     "street_name",
     "table_view",

@@ -32,9 +32,10 @@ from p2pwillow.tui.keymap import (
     MORE_TIME_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
+    STAND_PAT_KEY,
     TRADING,
 )
-from p2pwillow.tui.state import Mode, ScreenState
+from p2pwillow.tui.state import PICKING, Mode, ScreenState
 from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView
 
 Frag = tuple[str, str]
@@ -299,6 +300,9 @@ def _facts(
         facts.append(([("class:dim", f"  {state}")], (1, 0, 2)))
     if s.discards:
         facts.append(([("class:dim", f"  {s.discards} discarded")], (1, 0, 2)))
+    if s.drew is not None:
+        drew = f"draws {s.drew}" if s.drew else "stands pat"
+        facts.append(([("class:offer", f"  {drew}")], (1, 0, 2)))
 
     def room(i: int, row: Row) -> bool:
         # (a box of two rows has its stack beside the name: nothing more goes there)
@@ -739,7 +743,9 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     if view is None or not view.cards or state.mode in (Mode.SEATING, Mode.ADMISSION):
         return [fit(blank, width, g), fit(blank, width, g)]
     first: Row
-    if view.live:
+    if view.live and state.mode is Mode.DRAW:
+        first = _numbered(state, view, g)
+    elif view.live:
         first = _live_hand_row(view, g)
     elif view.layout is not None:
         me = view.mine
@@ -756,15 +762,23 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         if view.discards:
             first += [("class:dim", "  discards "), *cards(view.discards, g)]
     else:
-        first = [("class:label", "Your cards ")]
-        for i, own in enumerate(view.cards, start=1):
-            picked = i in state.picked
-            style = "class:picked" if picked else "class:num"
-            first += [("", " "), (style, f"{i}"), ("", ":"), card(own.card, g)]
+        first = _numbered(state, view, g)
     rows = [fit(first, width, g)]
     traded = wrap(_traded_row(view, g), width)
     rows += [fit(r, width, g) for r in traded[: HAND_ROWS_MAX - 1]]
     return rows + [fit(blank, width, g)] * (2 - len(rows))
+
+
+def _numbered(state: ScreenState, view: TableView, g: Glyphs) -> Row:
+    """The player's cards numbered for picking, the picked numbers highlighted."""
+    row: Row = [("class:label", "Your cards ")]
+    for i, own in enumerate(view.cards, start=1):
+        picked = i in state.picked
+        style = "class:picked" if picked else "class:num"
+        row += [("", " "), (style, f"{i}"), ("", ":"), card(own.card, g)]
+    if view.live and view.made:
+        row += [("class:dim", "  · you have "), ("class:strong", view.made)]
+    return row
 
 
 def _live_hand_row(view: TableView, g: Glyphs) -> Row:
@@ -775,6 +789,13 @@ def _live_hand_row(view: TableView, g: Glyphs) -> Row:
     up = [c for c in me.showing if c not in down] if me is not None else []
     if view.board_size:
         row: Row = [("class:label", "Your hole cards "), ("", " "), *cards(down, g)]
+    elif view.draw_most:
+        # a draw game: the cards kept, then the ones the draw dealt
+        new = [c for c in down if c in view.drawn]
+        kept = [c for c in down if c not in view.drawn]
+        row = [("class:label", "Your cards "), ("", " "), *cards(kept, g)]
+        if new:
+            row += [("class:dim", "  new "), *cards(new, g)]
     else:
         row = [("class:label", "Your cards "), ("class:dim", " down "), *cards(down, g)]
         if up:
@@ -956,6 +977,32 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     return [first, second, note]
 
 
+DISCARD_PROMPT = "Choose the cards to discard"
+
+
+def _draw_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
+    """The draw: the cards picked to discard (up to the game's limit), and the keys."""
+    picked = [view.cards[n - 1].card for n in state.picked if n <= len(view.cards)]
+    most = state.draw_most()
+    first: Row = [("class:strong", f"{DISCARD_PROMPT} (up to {most}): ")]
+    if picked:
+        first += cards(picked, g)
+    else:
+        first.append(("class:dim", "none yet"))
+    n = len(picked)
+    confirm = f"discard {n}, draw {n}" if n else "discard them"
+    second = join(
+        [
+            key(f"1-{len(view.cards)}", "pick or put back"),
+            key("Enter", confirm),
+            key(STAND_PAT_KEY, "stand pat"),
+            key("Esc", "clear"),
+        ]
+    )
+    note: Row = [("class:dim", "the cards you discard go to the muck face down, never shown")]
+    return [first, second, note]
+
+
 def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     """The game is over: why, the final stacks, and how to check the transcript."""
     why = state.over_reason or "the game is over"
@@ -982,7 +1029,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = _announce_rows(state, view)
     elif state.mode is Mode.AMOUNT and state.amount_kind is not None:
         rows = _amount_rows(state, view, g)
-    elif state.mode in (Mode.GIVE, Mode.LAYOUT):
+    elif state.mode is Mode.DRAW:
+        rows = _draw_rows(state, view, g)
+    elif state.mode in PICKING:
         rows = _pick_rows(state, view, g)
     elif state.mode is Mode.PARTNER:
         rows = _partner_rows(state, view)
@@ -1154,12 +1203,13 @@ HELP_TEXT = (
     "Layout: pick five cards in the order they will be turned; the rest are",
     "  discarded face down. Five rounds: all turn a card, then bet. Best five win.",
     "Roll Your Own: the same without trading; everyone antes instead.",
-    "",
+    "Dealer's choice: also stud (7, 5 cards), hold'em, Omaha, five-card draw.",
     "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
+    "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
     "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
     "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",

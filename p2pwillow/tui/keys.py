@@ -31,8 +31,9 @@ from p2pwillow.tui.keymap import (
     PAUSE_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
+    STAND_PAT_KEY,
 )
-from p2pwillow.tui.state import Mode, ScreenState
+from p2pwillow.tui.state import PICKING, Mode, ScreenState
 
 __all__ = ["DIGITS", "Modes", "build_bindings", "key_name"]
 
@@ -105,7 +106,9 @@ class Modes:
         several = Condition(lambda: state.view is not None and len(state.view.games) > 1)
         self.choosing_game: Filter = self.announce & several
         """Announcing at a table of several games: the game key cycles them."""
-        self.picking: Filter = self.table & in_mode(Mode.GIVE, Mode.LAYOUT)
+        self.picking: Filter = self.table & in_mode(*PICKING)
+        self.drawing: Filter = self.table & in_mode(Mode.DRAW)
+        """Choosing the cards to discard in a draw game's draw."""
         self.play: Filter = self.table & in_mode(Mode.PLAY)
         self.partner: Filter = self.table & in_mode(Mode.PARTNER)
         """Choosing whom to trade with among those who accepted the person's offer."""
@@ -322,6 +325,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table("escape", when=m.picking)
     def pick_clear(event: KeyPressEvent) -> None:
         state.cancel()
+
+    @at_table(STAND_PAT_KEY, when=m.drawing)
+    def stand_pat(event: KeyPressEvent) -> None:
+        send(state.stand_pat())
 
     # --- choosing a partner among those who accepted ---------------------------------------------
 

@@ -15,7 +15,7 @@ from p2pwillow.client import ClockMove, ClockOp, Decision, Notice
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
-from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS
+from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, STAND_PAT_KEY
 from p2pwillow.view import Link, TableView
 
 MAX_DIGITS = 12
@@ -34,11 +34,16 @@ class Mode(enum.Enum):
     """Choosing the cards to give in an agreed trade."""
     LAYOUT = "layout"
     """Picking the cards to lay out, in reveal order."""
+    DRAW = "draw"
+    """Choosing the cards to discard in a draw game's draw (none: standing pat)."""
     ANNOUNCE = "announce"
     """The dealer's announcement form."""
     PARTNER = "partner"
     """Choosing whom to trade with among those who accepted the person's offer."""
 
+
+PICKING = (Mode.GIVE, Mode.LAYOUT, Mode.DRAW)
+"""The panels where digits pick the person's cards."""
 
 _CLOSING_CYCLE = (
     TradingClose.ORBIT_WITHOUT_TRADE,
@@ -147,7 +152,7 @@ class ScreenState:
             if self.mode is not wanted or self._mode_hand != view.hand:
                 self._open(wanted, view.hand)
             return
-        if self.mode in (Mode.GIVE, Mode.LAYOUT, Mode.ANNOUNCE):
+        if self.mode in PICKING or self.mode is Mode.ANNOUNCE:
             self.mode = Mode.PLAY
         if self.mode is Mode.AMOUNT:
             kind = self.amount_kind
@@ -165,6 +170,8 @@ class ScreenState:
             return Mode.GIVE
         if view.action(ActionKind.LAY_OUT).legal:
             return Mode.LAYOUT
+        if view.action(ActionKind.DRAW).legal:
+            return Mode.DRAW
         return None
 
     def _open(self, mode: Mode, hand: int) -> None:
@@ -293,6 +300,9 @@ class ScreenState:
             self.amount_text = "" if action.low is None else str(action.low)
             self.clear_message()
             return None
+        if kind is ActionKind.DRAW:
+            # the draw key draws the cards picked (the panel opens by itself)
+            return self.pick_enter() if self.mode is Mode.DRAW else None
         if kind is ActionKind.CHOOSE_PARTNER:
             took = self.accepters
             if len(took) == 1:
@@ -576,10 +586,13 @@ class ScreenState:
         return 0 if low is None else low
 
     def pick(self, number: int) -> None:
-        """Card `number` (as shown, from 1) pressed while giving or laying out."""
+        """Card `number` (as shown, from 1) pressed while giving, laying out or drawing."""
         view = self.view
-        if view is None or self.mode not in (Mode.GIVE, Mode.LAYOUT):
-            self._say("numbers pick cards when you give them or lay out", error=True)
+        if view is None or self.mode not in PICKING:
+            if view is not None and view.draw_most:
+                self._say("numbers pick the cards to discard in the draw", error=True)
+            else:
+                self._say("numbers pick cards when you give them or lay out", error=True)
             return
         if not 1 <= number <= len(view.cards):
             self._say(f"your cards are numbered 1 to {len(view.cards)}", error=True)
@@ -587,6 +600,16 @@ class ScreenState:
         self.clear_message()
         if number in self.picked:
             self.picked.remove(number)
+            return
+        if self.mode is Mode.DRAW:
+            most = self.draw_most()
+            if len(self.picked) >= most:
+                self._say(
+                    f"you may discard at most {most} cards: press a picked card again to keep it",
+                    error=True,
+                )
+                return
+            self.picked.append(number)
             return
         limit = self._give_size() if self.mode is Mode.GIVE else self._layout_size()
         if len(self.picked) >= limit:
@@ -598,6 +621,18 @@ class ScreenState:
         view = self.view
         low = None if view is None else view.action(ActionKind.LAY_OUT).low
         return 5 if low is None else low
+
+    def draw_most(self) -> int:
+        """The most cards the person may discard in the draw now."""
+        view = self.view
+        high = None if view is None else view.action(ActionKind.DRAW).high
+        return 0 if high is None else high
+
+    def stand_pat(self) -> Decision | None:
+        """The stand-pat key in the draw: discard nothing."""
+        if self.mode is not Mode.DRAW or self._on_its_way():
+            return None
+        return self._send(Decision(ActionKind.DRAW, positions=()), "you stand pat")
 
     def pick_back(self) -> None:
         if self.picked:
@@ -624,6 +659,15 @@ class ScreenState:
             return self._send(
                 Decision(ActionKind.LAY_OUT, positions=positions), f"you lay out {size} cards"
             )
+        if self.mode is Mode.DRAW:
+            n = len(positions)
+            if not n:
+                self._say(
+                    f"pick the cards to discard, or [{STAND_PAT_KEY}] to stand pat", error=True
+                )
+                return None
+            words = f"you discard {n} card{'s' * (n > 1)} and draw {n}"
+            return self._send(Decision(ActionKind.DRAW, positions=tuple(sorted(positions))), words)
         return None
 
     # --- the announcement ------------------------------------------------------------------------

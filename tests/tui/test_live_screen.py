@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tui_screen import ANNOUNCE, SEATING, Terminal, answer_keys, terminal
+from tui_screen import ANNOUNCE, NEXT_HAND, SEATING, play_until, terminal
 
 from p2pwillow.bots import Level
 from p2pwillow.cards import Card
@@ -25,10 +24,6 @@ from p2pwillow.rules import Phase, TableConfig
 from p2pwillow.view import TableView, made_by
 
 SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
-NEXT_HAND = "[Enter] next hand"
-HANDS = 4
-"""Hands a test plays at most to see what it looks for (a hand where everyone folds to one
-player has no showdown)."""
 
 
 def _client(tmp_path: Path, *games: str, seed: int = 3) -> InProcessClient:
@@ -45,30 +40,6 @@ def _client(tmp_path: Path, *games: str, seed: int = 3) -> InProcessClient:
 
 def _cards(cs: tuple[Card, ...]) -> str:
     return " ".join(c.unicode for c in cs)
-
-
-async def play_until(
-    t: Terminal, c: InProcessClient, done: Callable[[str, TableView], bool]
-) -> tuple[str, TableView]:
-    """Answer what the screen asks (check or call, the table's first game announced, the next
-    hand) until the screen, settled, and the view it draws show `done`; returns both."""
-    hands = 0
-
-    def ready(text: str) -> bool:
-        return done(text, c.view()) or answer_keys(text) is not None or NEXT_HAND in text
-
-    while True:
-        text = await t.settled(ready)
-        view = c.view()
-        if done(text, view):
-            return text, view
-        keys = answer_keys(text)
-        if keys is None:
-            hands += 1
-            assert hands < HANDS, f"not seen in {HANDS} hands; the screen shows:\n{text}"
-            keys = ["\r"]
-        t.press(*keys)
-        await t.wait_for(lambda s, before=text: s != before)  # type: ignore[misc]
 
 
 def _deciding(view: TableView) -> bool:

@@ -19,7 +19,9 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pwillow.client import Client
+from p2pwillow.inprocess import InProcessClient
 from p2pwillow.tui import ClientApp
+from p2pwillow.view import TableView
 
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
@@ -35,13 +37,20 @@ _GIVE = re.compile(r"Give (\d) cards? to ")
 _CLOSE = "Waiting for you: close trading"
 _PARTNER = "Waiting for you: choose whom to trade with"
 _PARTNER_PANEL = re.compile(r"Trade \d cards? with: ")
+DISCARD = "Choose the cards to discard (up to "
+NEXT_HAND = "[Enter] next hand"
+HANDS = 4
+"""Hands `play_until` plays at most to see what it looks for (a hand where everyone folds to
+one player has no showdown, and no draw)."""
 
 
 def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     """The keys a person who only plays along presses for what the screen asks of them, if
     it asks anything: the table's defaults announced, trades passed and declined (its own
     offer, once accepted, made with the first who accepted), the first cards given and laid
-    out, check or call. `enter` is how the Enter key is sent."""
+    out, check or call, and stand pat in a draw. `enter` is how the Enter key is sent."""
+    if DISCARD in text:
+        return ["s"]
     if LAYOUT in text:
         return ["1", "2", "3", "4", "5", enter]
     give = _GIVE.search(text)
@@ -64,6 +73,30 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     if _CALL.search(text):
         return ["c"]
     return None
+
+
+async def play_until(
+    t: Terminal, c: InProcessClient, done: Callable[[str, TableView], bool]
+) -> tuple[str, TableView]:
+    """Answer what the screen asks (`answer_keys`, and the next hand) until the screen,
+    settled, and the view it draws show `done`; returns both."""
+    hands = 0
+
+    def ready(text: str) -> bool:
+        return done(text, c.view()) or answer_keys(text) is not None or NEXT_HAND in text
+
+    while True:
+        text = await t.settled(ready)
+        view = c.view()
+        if done(text, view):
+            return text, view
+        keys = answer_keys(text)
+        if keys is None:
+            hands += 1
+            assert hands < HANDS, f"not seen in {HANDS} hands; the screen shows:\n{text}"
+            keys = ["\r"]
+        t.press(*keys)
+        await t.wait_for(lambda s, before=text: s != before)  # type: ignore[misc]
 
 
 class PyteFile:
