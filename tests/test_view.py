@@ -568,7 +568,9 @@ def _calling(seat: int) -> Callable[[Session], Decision | None]:
     return decide
 
 
-@pytest.mark.parametrize("game", ["holdem", "omaha", "seven-card-stud", "five-card-stud"])
+@pytest.mark.parametrize(
+    "game", ["holdem", "omaha", "seven-card-stud", "five-card-stud", "five-card-draw"]
+)
 def test_views_of_live_deck_games(game: str) -> None:
     spec = CATALOGUE[game]
     stages: list[str] = []
