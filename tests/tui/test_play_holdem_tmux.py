@@ -6,19 +6,21 @@ Willow's trading or layout shows. The transcript verifies and every hand in it i
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
-from tmux_pane import Pane, leave_screen, tmux_or_skip
+from tmux_pane import (
+    Pane,
+    leave_screen,
+    pane_env,
+    tmux_or_skip,
+    verified_transcript,
+    willow_command,
+)
 from tui_screen import SEATING, answer_keys
 from witness import Witness
 
-ROOT = Path(__file__).resolve().parents[2]
 HANDS = 4
 """Hands the person plays at most to see one reach the river (bots may fold it earlier)."""
 CARD = r"(?:10|[2-9JQKA])[♠♥♦♣]"
@@ -35,16 +37,8 @@ def test_a_person_plays_holdem_against_three_bots(tmp_path: Path, witness: Witne
     tmux = tmux_or_skip()
     home = tmp_path / "home"
     pane = Pane(tmux, tmp_path / "tmux.sock", "holdem", witness)
-    env = {
-        "WILLOW_HOME": str(home),
-        "PYTHONPATH": str(ROOT),
-        "PYTHONIOENCODING": "utf-8",
-        "LANG": "C.UTF-8",
-        "TERM": "xterm-256color",
-    }
-    willow = shlex.join(
-        [sys.executable, "-m", "p2pwillow", "play", "--game", "holdem", "--bots", "3"]
-    )
+    env = pane_env(home)
+    willow = shlex.join(willow_command("play", "--game", "holdem", "--bots", "3"))
     command = f"{willow} --name Ann --samples 40 --level easy; echo willow-exited $?; sleep 600"
     seen: list[str] = []
     streets: set[str] = set()
@@ -99,18 +93,5 @@ def test_a_person_plays_holdem_against_three_bots(tmp_path: Path, witness: Witne
         printed = leave_screen(pane)
     finally:
         pane.kill()
-    assert "willow-exited 0" in printed and "Traceback" not in printed
-    found = re.search(r"^transcript: (.+)$", printed, re.MULTILINE)
-    assert found is not None, printed
-    report = subprocess.run(
-        [sys.executable, "-m", "p2pwillow", "verify", "--json", found.group(1)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert report.returncode in (0, 3), report
-    verified = json.loads(report.stdout)
-    assert verified["verdict"] in ("valid", "not-closed")
+    verified = verified_transcript(printed)
     assert verified["hands"] and all(h["game"] == "holdem" for h in verified["hands"])

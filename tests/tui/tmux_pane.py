@@ -5,6 +5,7 @@ every bot it started (its `witness`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -14,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from witness import Witness
@@ -180,3 +182,23 @@ def stop_bots(bots: Sequence[subprocess.Popen[str]]) -> None:
         if bot.poll() is None:
             bot.kill()
             bot.wait()
+
+
+def verified_transcript(printed: str) -> dict[str, Any]:
+    """`willow verify --json` of the transcript a `willow play` that exited cleanly names in
+    what it printed; the report, valid (or not closed: the person left mid-game)."""
+    assert "willow-exited 0" in printed and "Traceback" not in printed
+    found = re.search(r"^transcript: (.+)$", printed, re.MULTILINE)
+    assert found is not None, printed
+    report = subprocess.run(
+        willow_command("verify", "--json", found.group(1)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert report.returncode in (0, 3), report
+    verified: dict[str, Any] = json.loads(report.stdout)
+    assert verified["verdict"] in ("valid", "not-closed")
+    return verified
