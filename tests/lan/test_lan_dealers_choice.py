@@ -47,7 +47,9 @@ def test_a_dealers_choice_game_deals_every_live_deck_game(lan: Lan, tmp_path: Pa
         laptops[0], tmp_path, "host", games=",".join(LIVE_DECK), hands=HANDS, seats=PLAYERS
     )
     said = host_proc.expect(r"^dealer's choice: ", 10)
-    assert said == "dealer's choice: Seven-Card Stud, Five-Card Stud, Texas Hold'em, Omaha"
+    assert said == (
+        "dealer's choice: Seven-Card Stud, Five-Card Stud, Texas Hold'em, Omaha, Five-Card Draw"
+    )
     bots = [bot(laptops[n], tmp_path, n, code) for n in range(1, PLAYERS)]
     paths = finished([host_proc, *bots], DEADLINE)
     report = same_valid_game(paths, HANDS, PLAYERS, DEEP)
