@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level
@@ -385,8 +385,47 @@ def play_matchup(
     moves one seat each hand. The players themselves last the whole match, so a player that
     learns about its opponents learns over all of it.
     """
+    cfg = _table_config(len(players), hands, config)
+
+    def table(hand: Hand, seated: Mapping[int, Player], rng: random.Random) -> _Table:
+        return _Table(hand, seated, rng, announcement)
+
+    def gave_up_best(hand: Hand, played: _Table) -> set[int]:
+        # a fold that gave up the best layout of the hand
+        keys = {
+            seat: rank5([card.index for card in state.layout])
+            for seat, state in played.seats.items()
+            if state.layout is not None
+        }
+        best = max(keys.values(), default=0)
+        return {seat for seat in hand.seats if keys.get(seat, -1) >= best}
+
+    return run_matchup(players, hands, seed, cfg, table, gave_up_best)
+
+
+class PlaysHand(Protocol):
+    """A table that plays one hand of a matchup and counts its players' actions."""
+
+    actions: Counter[ActionKind]
+
+    def play(self) -> HandRecord: ...
+
+
+T = TypeVar("T", bound=PlaysHand)
+
+
+def run_matchup(
+    players: Sequence[tuple[str, PlayerMaker]],
+    hands: int,
+    seed: int,
+    cfg: TableConfig,
+    table: Callable[[Hand, Mapping[int, Player], random.Random], T],
+    gave_up_best: Callable[[Hand, T], set[int]] | None = None,
+) -> MatchupResult:
+    """Seat `players` and play `hands` hands at tables `table` makes, every hand from the
+    table's starting stack and the button one seat on; `gave_up_best` names the seats whose
+    fold in a hand gave up its best hand (not measured without it)."""
     n = len(players)
-    cfg = _table_config(n, hands, config)
     rng = random.Random(seed)
     seats = tuple(range(n))
     table_players: dict[int, Player] = {
@@ -401,25 +440,20 @@ def play_matchup(
     stacks = [cfg.starting_stack] * n
     for number in range(1, hands + 1):
         hand = Hand(cfg, seats, stacks, dealer=seats[(number - 1) % n], hand_number=number)
-        table = _Table(hand, table_players, rng, announcement)
-        records.append(table.play())
-        actions.update(table.actions)
+        played = table(hand, table_players, rng)
+        records.append(played.play())
+        actions.update(played.actions)
         result = hand.result
         assert result is not None
         for seat, start, final in zip(
             result.seats, result.start_stacks, result.final_stacks, strict=True
         ):
             deltas[seat].append(final - start)
-        keys = {
-            seat: rank5([card.index for card in state.layout])
-            for seat, state in table.seats.items()
-            if state.layout is not None
-        }
-        best = max(keys.values(), default=0)
+        best = set() if gave_up_best is None else gave_up_best(hand, played)
         for seat in seats:
             if hand.is_folded(seat):
                 folds[seat] += 1
-                winning_folds[seat] += keys.get(seat, -1) >= best
+                winning_folds[seat] += seat in best
     return MatchupResult(
         seats=tuple(
             SeatRecord(name, tuple(deltas[seat]), folds[seat], winning_folds[seat])

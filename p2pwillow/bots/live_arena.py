@@ -24,8 +24,8 @@ from p2pwillow.bots.arena import (
     MatchupResult,
     Player,
     PlayerMaker,
-    SeatRecord,
     _table_config,
+    run_matchup,
 )
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
 from p2pwillow.bots.live import choose_draw, is_live
@@ -209,35 +209,8 @@ def play_live_matchup(
     cfg = _table_config(n, hands, config if config is not None else live_config(max(2, n)))
     if game.name not in cfg.games:
         raise BotError(f"the table does not deal {game.name}")
-    rng = random.Random(seed)
-    seats = tuple(range(n))
-    table_players: dict[int, Player] = {
-        seat: make(seat, random.Random(rng.getrandbits(64)))
-        for seat, (_, make) in zip(seats, players, strict=True)
-    }
-    deltas: list[list[int]] = [[] for _ in seats]
-    folds = [0] * n
-    records: list[HandRecord] = []
-    actions: Counter[ActionKind] = Counter()
-    stacks = [cfg.starting_stack] * n
-    for number in range(1, hands + 1):
-        hand = Hand(cfg, seats, stacks, dealer=seats[(number - 1) % n], hand_number=number)
-        table = LiveTable(hand, table_players, rng, game)
-        records.append(table.play())
-        actions.update(table.actions)
-        result = hand.result
-        assert result is not None
-        for seat, start, final in zip(
-            result.seats, result.start_stacks, result.final_stacks, strict=True
-        ):
-            deltas[seat].append(final - start)
-        for seat in seats:
-            folds[seat] += hand.is_folded(seat)
-    return MatchupResult(
-        seats=tuple(
-            SeatRecord(name, tuple(deltas[seat]), folds[seat], 0)
-            for seat, (name, _) in zip(seats, players, strict=True)
-        ),
-        hands=tuple(records),
-        actions=tuple(sorted(actions.items(), key=lambda item: item[0].value)),
-    )
+
+    def table(hand: Hand, seated: Mapping[int, Player], rng: random.Random) -> LiveTable:
+        return LiveTable(hand, seated, rng, game)
+
+    return run_matchup(players, hands, seed, cfg, table)
