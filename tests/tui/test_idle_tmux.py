@@ -81,7 +81,10 @@ def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
             if BANNER.search(s) is not None:
                 return out_again(s)
             m = dealt.search(s)
-            return m is not None and int(m[1]) >= first and "sitting out" not in s
+            # the answer to i stays until the seat is dealt in: while it shows, the sit_in may
+            # not be in the chain yet, and leaving then would lose it
+            back_in = "sitting out" not in s and answer.search(s) is None
+            return m is not None and int(m[1]) >= first and back_in
 
         pane.wait_for(plays, f"the seat dealt in from hand {first}")
         printed = leave_screen(pane)
