@@ -91,3 +91,16 @@ def apply_decision(hand: Hand, seat: int, decision: Decision) -> Event:
     are is for the protocol (SPEC 5).
     """
     return hand.act(decision.kind, seat, decision.argument())
+
+
+def check_seat(seat: int, hand: Hand, knowledge: Knowledge) -> None:
+    """BotError unless `hand` is a hand `seat` plays and `knowledge` is that seat's: what every
+    bot checks before it decides."""
+    if not isinstance(hand, Hand):
+        raise BotError(f"not a Hand: {hand!r}")
+    if not isinstance(knowledge, Knowledge):
+        raise BotError(f"not a Knowledge: {knowledge!r}")
+    if knowledge.seat != seat:
+        raise BotError(f"knowledge of seat {knowledge.seat} given to seat {seat}'s bot")
+    if seat not in hand.seats:
+        raise BotError(f"seat {seat} is not in this hand")

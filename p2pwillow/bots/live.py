@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from p2pwillow.bots.betting import HARD, NORMAL, choose_bet
-from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, check_seat, is_legal
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
 from p2pwillow.bots.opponents import OpponentModel, Read
 from p2pwillow.cards import DECK, Card
@@ -325,14 +325,7 @@ class LiveBot:
         return {seat: model.read(seat) for seat in hand.seats if seat != self.seat}
 
     def _check(self, hand: Hand, knowledge: Knowledge) -> None:
-        if not isinstance(hand, Hand):
-            raise BotError(f"not a Hand: {hand!r}")
-        if not isinstance(knowledge, Knowledge):
-            raise BotError(f"not a Knowledge: {knowledge!r}")
-        if knowledge.seat != self.seat:
-            raise BotError(f"knowledge of seat {knowledge.seat} given to seat {self.seat}'s bot")
-        if self.seat not in hand.seats:
-            raise BotError(f"seat {self.seat} is not in this hand")
+        check_seat(self.seat, hand, knowledge)
         if not is_live(hand.game):
             raise BotError("the live bot plays the games of the live deck only")
         held = set(knowledge.cards)

@@ -13,7 +13,7 @@ import random
 from itertools import combinations, product
 
 from p2pwillow.bots.betting import HARD, NORMAL, answer_bet, choose_bet, raises_this_round
-from p2pwillow.bots.decision import BotError, Decision, Knowledge, is_legal
+from p2pwillow.bots.decision import BotError, Decision, Knowledge, check_seat, is_legal
 from p2pwillow.bots.equity import OpponentView, equity
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
 from p2pwillow.bots.live import LiveBot, choose_draw, is_live
@@ -237,14 +237,7 @@ class Bot:
     # --- checks --------------------------------------------------------------------------------
 
     def _check(self, hand: Hand, knowledge: Knowledge) -> None:
-        if not isinstance(hand, Hand):
-            raise BotError(f"not a Hand: {hand!r}")
-        if not isinstance(knowledge, Knowledge):
-            raise BotError(f"not a Knowledge: {knowledge!r}")
-        if knowledge.seat != self.seat:
-            raise BotError(f"knowledge of seat {knowledge.seat} given to seat {self.seat}'s bot")
-        if self.seat not in hand.seats:
-            raise BotError(f"seat {self.seat} is not in this hand")
+        check_seat(self.seat, hand, knowledge)
         size = hand.hand_size(self.seat)
         if size and len(knowledge.cards) != size:
             raise BotError(f"knowledge holds {len(knowledge.cards)} cards, the hand {size}")
