@@ -1,25 +1,35 @@
 """Hand values for the dealer's-choice games (SPEC 2.7): the best high hand of any formation,
-the ace-to-five low, the local eight-or-better low, and the hi-lo wheel. Pure; no I/O.
+the ace-to-five low, the local eight-or-better low, the hi-lo wheel, the high-low sets of the
+same-five rule, and the house's other halves: Go for Broke's low sum, Hawaii Five-Low's two
+hole cards, Chicago's spade in the hole. Pure; no I/O.
 
 Every value is one integer and bigger is better, as in SPEC 2.4. High values are the keys of
 hands.py, computed with its tables; `wheel_high=True` moves A-2-3-4-5 above every other
 straight (and straight flush), as the local hi-lo games play it. Low values have their own key
 (SPEC 2.7), the high-style key of the five lows with the ace as 1, complemented so that the
-better low is again the bigger number. `None` means no hand qualifies (eight-or-better).
+better low is again the bigger number. `None` means there is no value: no low qualifies
+(eight-or-better), no spade is in the hole.
 
 Formations: `best_high`/`low_a5`/`low_eight_or_better` take any five of 5 to 9 cards (draw,
 stud, hold'em, and a stud hand plus a community card when the deck runs out); `holdem_high`
 checks the hold'em shape (2 hole cards, 3 to 5 on the board); the Omaha values use exactly two
-of the 4 hole cards and exactly three of the 3 to 5 board cards.
+of the 4 hole cards and exactly three of the 3 to 5 board cards. The other halves take the cards
+their rule names: all of a player's cards (the sum), its hole cards (two-card hand, spade), or
+its face-up cards (the low showing).
+
+Every function checks its cards (a non-card, a card twice, a wrong count: ValueError); past
+the check the work is table look-ups (one per five where fives are compared), cheap enough for
+the bots' Monte Carlo loops.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from functools import cache
+from itertools import combinations, combinations_with_replacement, pairwise
 
-from p2pwillow.cards import RANK_PLURALS, Card
+from p2pwillow.cards import RANK_NAMES, RANK_PLURALS, Card, Suit
 from p2pwillow.hands import (
     _CATEGORY_SHIFT,
     _RANKERS,
@@ -34,14 +44,27 @@ from p2pwillow.hands import (
 )
 
 __all__ = [
+    "HiLo",
     "best_high",
     "describe_high",
     "describe_low",
+    "describe_showing_low",
+    "describe_spade",
+    "describe_sum",
+    "describe_two_card",
+    "hi_lo_sets",
+    "high_spade",
+    "holdem_hi_lo_sets",
     "holdem_high",
+    "holdem_low",
     "low_a5",
     "low_eight_or_better",
+    "low_sum",
+    "omaha_hi_lo_sets",
     "omaha_high",
     "omaha_low",
+    "showing_low",
+    "two_card_high",
     "wheel_on_top",
 ]
 
@@ -152,12 +175,34 @@ def _low_rank(index: int) -> int:
     return 1 if rank == 14 else rank
 
 
-def _low_key(five: Sequence[int]) -> int:
-    """SPEC 2.7: the low key of five ace-low ranks."""
+def _packed_low(five: Sequence[int]) -> int:
+    """SPEC 2.7: the low key of five ace-low ranks, as the SPEC says it."""
     counts = Counter(five)
     shape = tuple(sorted(counts.values(), reverse=True))
     ordered = sorted(five, key=lambda rank: (counts[rank], rank), reverse=True)
     return _pack(_LOW_SHAPES[shape], ordered) ^ _LOW_FLIP
+
+
+# The same, looked up: the signature of five ace-low ranks sums 3-bit counts per rank (at
+# most 4 of a rank); the table has one entry per multiset of ranks (6,175), built on first use
+# (some tens of milliseconds, which importing the module does not pay).
+_LOW_BITS = (0, *(1 << 3 * (rank - 1) for rank in range(1, 14)))  # by ace-low rank 1..13
+_EIGHT_LIMIT = _LOW_BITS[_EIGHT + 1]  # a signature below this has no card above the eight
+_LOW_BITS_OF = tuple(_LOW_BITS[_low_rank(index)] for index in range(52))  # by card index
+
+
+@cache
+def _low_table() -> dict[int, int]:
+    return {
+        sum(_LOW_BITS[rank] for rank in five): _packed_low(five)
+        for five in combinations_with_replacement(range(1, 14), 5)
+        if max(Counter(five).values()) <= 4
+    }
+
+
+def _low_key(five: Sequence[int]) -> int:
+    """SPEC 2.7: the low key of five ace-low ranks."""
+    return _low_table()[sum(_LOW_BITS[rank] for rank in five)]
 
 
 def _best_low(ranks: Sequence[int]) -> int:
@@ -210,6 +255,158 @@ def omaha_low(hole: Iterable[Card], board: Iterable[Card]) -> int | None:
     return max(keys, default=None)
 
 
+def holdem_low(hole: Iterable[Card], board: Iterable[Card]) -> int | None:
+    """The best eight-or-better low of 2 hole cards and 3 to 5 board cards, in any combination
+    (pairs allowed, as in `low_eight_or_better`), or None: hold'em played high-low."""
+    in_hole, on_board = _formation(hole, board, 2, "holdem_low")
+    lows = [rank for rank in map(_low_rank, in_hole + on_board) if rank <= _EIGHT]
+    return _best_low(lows) if len(lows) >= 5 else None
+
+
+def _showing_category(counts: Counter[int]) -> Category:
+    """The category of 1 to 4 cards by their groups alone (SPEC 2.5)."""
+    shape = sorted(counts.values(), reverse=True)
+    if shape[0] >= 3:
+        return Category.FOUR_OF_A_KIND if shape[0] == 4 else Category.THREE_OF_A_KIND
+    if shape[:2] == [2, 2]:
+        return Category.TWO_PAIR
+    return Category.ONE_PAIR if shape[0] == 2 else Category.HIGH_CARD
+
+
+def showing_low(cards: Iterable[Card]) -> int:
+    """The ace-to-five value of 1 to 4 face-up cards (SPEC 2.7, lowest showing): the partial
+    hands of SPEC 2.5, ranked as lows. Groups count against the cards (no pair beats a pair,
+    a pair beats two pair and three of a kind), the ace is 1, straights and flushes do not
+    count; then the lower group, then the lower top card. Bigger is better (the lowest
+    showing); compare only values of the same number of cards. Used where a lowball game
+    orders players by their up cards (Hawaii Five-Low's washes: "best means lowest visible
+    cards")."""
+    return _showing_low_key(
+        [_low_rank(card.index) for card in _checked(cards, 1, 4, "showing_low")]
+    )
+
+
+def _showing_low_key(ranks: Sequence[int]) -> int:
+    """SPEC 2.7: the lowest-showing key of 1 to 4 ace-low ranks."""
+    counts = Counter(ranks)
+    ordered = sorted(ranks, key=lambda rank: (counts[rank], rank), reverse=True)
+    # The nibbles after the last card are 0 before the flip, F after: equal for equal counts.
+    return _pack(_showing_category(counts), ordered) ^ _LOW_FLIP
+
+
+# --- high-low: the sets of the same-five rule ------------------------------------------------
+
+HiLo = tuple[int, int | None]
+"""One five-card set of a player's cards in a high-low game: its high value (the wheel on top)
+and its low value (None: the five make no low that qualifies). `rules.declare.FiveSet`."""
+
+
+def _hi_lo(five: Sequence[int], eight_or_better: bool, lows: dict[int, int]) -> HiLo:
+    """The (high, low) of five card indices; `lows` is `_low_table()`, fetched once a hand."""
+    signature = sum(_LOW_BITS_OF[index] for index in five)
+    low = None if eight_or_better and signature >= _EIGHT_LIMIT else lows[signature]
+    return wheel_on_top(rank5(five)), low
+
+
+def _frontier(sets: Iterable[HiLo]) -> list[HiLo]:
+    """The sets no other set matches or beats on both sides, best high first (so with the
+    lower low, the lows rising). A set another equals or beats on both sides can never make a
+    pig win where that one does not, nor change a side's best value (SPEC 3.16)."""
+    best_low = -1
+    kept: list[HiLo] = []
+    for high, low in sorted(
+        set(sets), key=lambda hl: (hl[0], -1 if hl[1] is None else hl[1]), reverse=True
+    ):
+        if low is not None and low > best_low:
+            best_low = low
+            kept.append((high, low))
+        elif not kept:  # the best high, with no low that qualifies
+            kept.append((high, low))
+    return kept
+
+
+def hi_lo_sets(cards: Iterable[Card], *, eight_or_better: bool) -> list[HiLo]:
+    """The high-low sets (SPEC 2.7, 3.16) of the best five of 5 to 9 cards (stud, draw): each
+    five valued high with the wheel on top and low ace-to-five, or eight-or-better when
+    `eight_or_better` (the lows of the game). Only the sets that no other set matches or beats
+    on both sides, best high first: the greatest high is the first set's, the greatest low
+    the last set's."""
+    hand = _checked(cards, 5, MAX_CARDS, "hi_lo_sets")
+    indices = [card.index for card in hand]
+    lows = _low_table()
+    return _frontier(_hi_lo(five, eight_or_better, lows) for five in combinations(indices, 5))
+
+
+def holdem_hi_lo_sets(hole: Iterable[Card], board: Iterable[Card]) -> list[HiLo]:
+    """`hi_lo_sets` of hold'em played high-low: any five of 2 hole cards and 3 to 5 board
+    cards, the low eight-or-better."""
+    in_hole, on_board = _formation(hole, board, 2, "holdem_hi_lo_sets")
+    lows = _low_table()
+    return _frontier(_hi_lo(five, True, lows) for five in combinations(in_hole + on_board, 5))
+
+
+def omaha_hi_lo_sets(hole: Iterable[Card], board: Iterable[Card]) -> list[HiLo]:
+    """`hi_lo_sets` of Omaha high-low (the local Omaha): exactly two of 4 hole cards and
+    exactly three of 3 to 5 board cards, the low eight-or-better."""
+    in_hole, on_board = _formation(hole, board, 4, "omaha_hi_lo_sets")
+    lows = _low_table()
+    return _frontier(
+        _hi_lo(two + three, True, lows)
+        for two in combinations(in_hole, 2)
+        for three in combinations(on_board, 3)
+    )
+
+
+# --- the house's other halves ----------------------------------------------------------------
+
+_SUM_FLIP = 0xFF  # SPEC 2.7: the low-sum value is the sum with its 8 bits flipped
+_MAX_SUM = 4 * 9 + 4 * 8 + 7  # the most any 9 cards can count: four nines, four eights, a seven
+_POINTS = tuple(
+    1 if rank == 14 else rank if rank < 10 else 0 for rank in (i // 4 + 2 for i in range(52))
+)
+"""Go for Broke's count of each card by index: the ace 1, two to nine their rank, ten to king 0."""
+_PAIR_BITS = int(Category.ONE_PAIR) << _CATEGORY_SHIFT
+
+
+def low_sum(cards: Iterable[Card]) -> int:
+    """Go for Broke's low half (SPEC 2.7): "the lowest sum of his cards (tens and face cards
+    are worth zero; aces are worth one)". Give all of a player's cards, down and up (its five
+    in Go for Broke); given only the face-up cards, the value orders Go for Broke's washes
+    ("lowest sum of visible cards to highest"). 1 to 9 cards.
+
+    The value is `255 - sum` (the sum's 8 bits flipped), so that as everywhere here the
+    bigger value is the better hand: sum 0 is 255, the best; five cards count at most 44.
+    """
+    hand = _checked(cards, 1, MAX_CARDS, "low_sum")
+    return _SUM_FLIP - sum(_POINTS[card.index] for card in hand)
+
+
+def two_card_high(hole: Iterable[Card]) -> int:
+    """Hawaii Five-Low's other half (SPEC 2.7): "the highest two hole cards", the best
+    two-card hand of a player's 2 to 9 hole (face-down) cards. A pair beats any two cards
+    without one, a higher pair a lower; without a pair the higher top card wins, then the
+    higher second card. The ace is high, suits never count.
+
+    The value is the SPEC 2.5 showing key of those two cards: `1RR000` for a pair of rank R,
+    `0HL000` for H over L (`1EE000`, pocket aces, is the best; `032000` the worst)."""
+    ranks = sorted(
+        (card.rank for card in _checked(hole, 2, MAX_CARDS, "two_card_high")), reverse=True
+    )
+    paired = [high for high, low in pairwise(ranks) if high == low]
+    if paired:
+        return _PAIR_BITS | paired[0] << 16 | paired[0] << 12
+    return ranks[0] << 16 | ranks[1] << 12
+
+
+def high_spade(hole: Iterable[Card]) -> int | None:
+    """Chicago's other half (SPEC 2.7): "the highest spade in the hole", the rank (2..14, ace
+    high) of the highest spade among a player's 1 to 9 hole (face-down) cards, or None when
+    none is a spade. A face-up spade does not count. A spade is the card as dealt (with wild
+    cards, a wild card that is not a spade is not one)."""
+    hand = _checked(hole, 1, MAX_CARDS, "high_spade")
+    return max((card.rank for card in hand if card.suit is Suit.SPADES), default=None)
+
+
 # --- texts -----------------------------------------------------------------------------------
 
 
@@ -226,27 +423,74 @@ def _low_name(rank: int) -> str:
     return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
+def _low_ranks(key: object, counts: range) -> list[int] | None:
+    """The ace-low ranks a low key (or a lowest-showing key) lists, if it is one with a number
+    of cards in `counts`; None if it is not."""
+    if type(key) is not int or not 0 <= key <= _LOW_FLIP:
+        return None
+    nibbles = [((key ^ _LOW_FLIP) >> (4 * (4 - position))) & 0xF for position in range(5)]
+    ranks = nibbles[: nibbles.index(0)] if 0 in nibbles else nibbles
+    if len(ranks) not in counts or not all(1 <= rank <= 13 for rank in nibbles[: len(ranks)]):
+        return None
+    if max(Counter(ranks).values()) > 4:
+        return None
+    remade = _low_key(ranks) if len(ranks) == 5 else _showing_low_key(ranks)
+    return ranks if remade == key else None
+
+
+def _describe_lows(ranks: list[int], what: str) -> str:
+    text = "-".join(map(_low_name, ranks)) + what
+    plural = [RANK_PLURALS[14 if rank == 1 else rank] for rank in ranks]
+    counts = Counter(ranks)
+    shape = sorted(counts.values(), reverse=True)
+    if shape[0] == 1:
+        return text
+    if shape[:2] == [3, 2]:
+        return f"{text} (full house, {plural[0]} full of {plural[3]})"
+    if shape[:2] == [2, 2]:
+        return f"{text} (two pair, {plural[0]} and {plural[2]})"
+    name = {2: "pair of", 3: "three of a kind,", 4: "four of a kind,"}[shape[0]]
+    return f"{text} ({name} {plural[0]})"
+
+
 def describe_low(key: int) -> str:
     """Readable text of a low key: "8-5-4-2-A low", "A-A-5-4-3 low (pair of aces)"."""
-    flipped = key ^ _LOW_FLIP if isinstance(key, int) and 0 <= key <= _LOW_FLIP else -1
-    ranks = [(flipped >> (4 * (4 - position))) & 0xF for position in range(5)]
-    if (
-        flipped < 0
-        or not all(1 <= rank <= 13 for rank in ranks)
-        or max(Counter(ranks).values()) > 4
-        or _low_key(ranks) != key
-    ):
+    ranks = _low_ranks(key, range(5, 6))
+    if ranks is None:
         raise ValueError(f"not a low key: {key!r}")
-    text = "-".join(map(_low_name, ranks)) + " low"
-    plural = [RANK_PLURALS[14 if rank == 1 else rank] for rank in ranks]
-    match Category(flipped >> _CATEGORY_SHIFT):
-        case Category.HIGH_CARD:
-            return text
-        case Category.ONE_PAIR:
-            return f"{text} (pair of {plural[0]})"
-        case Category.TWO_PAIR:
-            return f"{text} (two pair, {plural[0]} and {plural[2]})"
-        case Category.FULL_HOUSE:
-            return f"{text} (full house, {plural[0]} full of {plural[3]})"
-        case category:
-            return f"{text} ({category.label}, {plural[0]})"
+    return _describe_lows(ranks, " low")
+
+
+def describe_showing_low(key: int) -> str:
+    """Readable text of a `showing_low` value: "5-3-A showing", "A-A-6 showing (pair of
+    aces)"."""
+    ranks = _low_ranks(key, range(1, 5))
+    if ranks is None:
+        raise ValueError(f"not a lowest-showing key: {key!r}")
+    return _describe_lows(ranks, " showing")
+
+
+def describe_sum(value: int) -> str:
+    """Readable text of a `low_sum` value: "sum 9"."""
+    if type(value) is not int or not 0 <= _SUM_FLIP - value <= _MAX_SUM:
+        raise ValueError(f"not a sum value: {value!r}")
+    return f"sum {_SUM_FLIP - value}"
+
+
+def describe_two_card(key: int) -> str:
+    """Readable text of a `two_card_high` value: "pair of kings in the hole", "ace-king in the
+    hole"."""
+    if type(key) is int and 0 <= key < 1 << 24:
+        high, low = (key >> 16) & 0xF, (key >> 12) & 0xF
+        if 2 <= high <= 14 and key == _PAIR_BITS | high << 16 | high << 12:
+            return f"pair of {RANK_PLURALS[high]} in the hole"
+        if 2 <= low < high <= 14 and key == high << 16 | low << 12:
+            return f"{RANK_NAMES[high]}-{RANK_NAMES[low]} in the hole"
+    raise ValueError(f"not a two-card value: {key!r}")
+
+
+def describe_spade(rank: int) -> str:
+    """Readable text of a `high_spade` value: "K♠ in the hole"."""
+    if type(rank) is not int or not 2 <= rank <= 14:
+        raise ValueError(f"not a spade's rank: {rank!r}")
+    return f"{Card(rank, Suit.SPADES).unicode} in the hole"
