@@ -76,7 +76,9 @@ def test_a_person_joining_sees_it_watches_then_its_seat_and_plays(tmp_path: Path
             assert not YOU.search(text)
             await caught_up(table, 3, nodes[0])
             go.set()  # hand 1 goes on once the newcomer watches it, caught up
-            text = await t.wait_for(ASKED)
+            # the newcomer is asked once the hand under way has ended: with every proof
+            # checked on two cores shared with other work, a hand can take over a minute
+            text = await t.wait_for(ASKED, deadline=2 * DEADLINE)
             seen.append(text)
             # the seated bots admit it by themselves: once only its own answer is missing, no
             # node has started a hand, however long the person takes

@@ -1,8 +1,8 @@
-"""`willow play --bots 2` where the person stays idle past the clock (issue 24), in tmux: the
-bots time the seat out and play on (the game does not end), the screen holds a lasting line
-saying the person sits out, since which hand and why, and which key sits them back in; `i`
-answers with the hand they play again from, and `willow verify` names what happened to the
-seat."""
+"""`willow play --game weeping-willow --bots 2` where the person stays idle past the clock
+(issue 24), in tmux: the bots time the seat out and play on (the game does not end), the
+screen holds a lasting line saying the person sits out, since which hand and why, and which
+key sits them back in; `i` answers with the hand they play again from, and `willow verify`
+names what happened to the seat."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
 ) -> None:
     tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "idle", witness)
-    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    willow = shlex.join(
+        [sys.executable, "-m", "p2pwillow", "play", "--game", "weeping-willow", "--bots", "2"]
+    )
     # many hands: the bots play fast, and the game must still run when the person sits in
     table = "--clock 3 --hands 50 --stack 20000 --samples 40 --level easy"
     command = f"{willow} --name Ann {table}; echo willow-exited $?; sleep 600"
@@ -64,8 +66,12 @@ def test_an_idle_person_sits_out_the_game_goes_on_and_i_sits_back_in(
 
         def sat_in(s: str) -> bool:
             # the answer stays on the screen until the next hand; a screen read only after
-            # it (two cores shared with other work) shows the seat out again
-            return answer.search(s) is not None or out_again(s)
+            # it (two cores shared with other work) shows the seat out again. The answer comes
+            # as the sit-in is sent, the banner once it is in the chain: wait for both
+            back = answer.search(s)
+            if back is not None:
+                return f"You play again from hand {back.group(1)}." in s
+            return out_again(s)
 
         text = pane.wait_for(sat_in, "the sit-in answer")
         back = answer.search(text)
