@@ -51,6 +51,10 @@ is out of chips within HANDS hands, so every hand deals in every seat (a hand's 
 its players)."""
 DEADLINE = 300.0
 LOOPBACK = "127.0.0.1"
+GAME = "weeping-willow"
+"""The game of the live and in-process games (`--games` of the live host, `games` of the
+in-process table), unless a figure names others: both sides must deal the same game, and a
+host of no --game would deal every game its size allows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,16 +105,14 @@ def _willow(*args: str, events: Path) -> subprocess.Popen[str]:
 
 
 def _live_events(
-    tmp: Path, *, hands: int = HANDS, games: str | None = None
+    tmp: Path, *, hands: int = HANDS, games: str = GAME
 ) -> list[list[dict[str, object]]]:
-    """Play `hands` hands (of `games`, a --games list; default: the table's default game) with
-    `willow host --auto` and three `willow bot`s; every peer's events, the host's first."""
+    """Play `hands` hands (of `games`, a --games list) with `willow host --auto` and three
+    `willow bot`s; every peer's events, the host's first."""
     files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
     common = ["--samples", str(SAMPLES), "--address", LOOPBACK]
     table = ["--hands", str(hands), "--seats", str(PLAYERS), "--stack", str(STACK)]
-    table.append("--no-advertise")
-    if games is not None:
-        table += ["--games", games]
+    table += ["--no-advertise", "--games", games]
     host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common, events=files[0])
     procs = [host]
     try:
@@ -165,7 +167,7 @@ def _per_hand(
 
 
 def _live_game(
-    *, hands: int = HANDS, games: str | None = None, arrivals: list[Arrival] | None = None
+    *, hands: int = HANDS, games: str = GAME, arrivals: list[Arrival] | None = None
 ) -> list[HandFigures]:
     """One live game of `hands` hands (of `games`); with `arrivals`, when each entry reached
     the host's transcript, in order (`_Watcher`)."""
@@ -242,7 +244,7 @@ def _in_process_game(seed: int, *, cold: bool = False) -> list[HandFigures]:
         elif entry.kind == "hand_end":
             hand["end"] = now
 
-    config = TableConfig(seats=PLAYERS, starting_stack=STACK)
+    config = TableConfig(seats=PLAYERS, starting_stack=STACK, games=(GAME,))
     table = Table(
         PLAYERS, config=config, seed=seed, rng=os.urandom, samples=SAMPLES, on_entry=on_entry
     )
@@ -465,7 +467,7 @@ def memory() -> dict[str, object]:
         files = [tmp / f"events{n}.jsonl" for n in range(PLAYERS)]
         common = ["--samples", "30", "--address", LOOPBACK]
         table = ["--hands", str(MEMORY_HANDS), "--seats", str(PLAYERS), "--stack", "100000"]
-        table.append("--no-advertise")
+        table += ["--no-advertise", "--game", GAME]
         host = _willow("host", "--auto", *table, "--home", str(tmp / "host"), *common,
                        events=files[0])  # fmt: skip
         procs = [host]

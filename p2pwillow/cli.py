@@ -50,8 +50,8 @@ GAMES = (
     "five-card-draw",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
-`p2pwillow.games.CATALOGUE`: the command line is built without importing it)."""
-DEFAULT_GAME = GAMES[0]
+`p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither
+--game nor --games a table deals every one of them its size allows (as `--games all`)."""
 MAX_STACK = 10**12
 """The largest starting stack a table allows (SPEC 3.1)."""
 MAX_JOBS = 256
@@ -488,7 +488,7 @@ def _table_plan(args: argparse.Namespace, seats: int, host: str) -> TablePlan | 
     if not 0 <= args.hands <= MAX_HANDS:
         return f"--hands must be 0 (no limit) to {MAX_HANDS}, not {args.hands}"
     # a table of too many or too few seats is refused below, by the seats' own reason
-    games = _games(args, seats) if MIN_SEATS <= seats <= MAX_SEATS else (DEFAULT_GAME,)
+    games = _games(args, seats) if MIN_SEATS <= seats <= MAX_SEATS else GAMES[:1]
     if isinstance(games, str):
         return games
     try:
@@ -666,13 +666,14 @@ def _game_argument(parser: argparse.ArgumentParser) -> None:
     which.add_argument(
         "--game",
         metavar="NAME",
-        help=f"the one game the table plays: {', '.join(GAMES)} (default {DEFAULT_GAME})",
+        help=f"the one game the table plays: {', '.join(GAMES)} (default: dealer's choice of "
+        "every game the table's size can deal, as --games all)",
     )
     which.add_argument(
         "--games",
         metavar="A,B,...|all",
         help="dealer's choice: the games each hand's dealer may call, by name, separated by "
-        "commas; 'all' for every game the table's size can deal",
+        "commas; 'all' for every game the table's size can deal (the default)",
     )
 
 
@@ -706,15 +707,16 @@ def _unfit(name: str, players: int) -> str | None:
 def _games(args: argparse.Namespace, players: int) -> tuple[str, ...] | str:
     """The table's games from --game or --games, or why not: a name the catalogue does not
     hold, a name given twice, or a game that cannot be dealt to `players` players. Neither
-    option: the default game (DEFAULT_GAME)."""
+    option: dealer's choice of every game that deals to `players` players (`--games all`)."""
     from p2pwillow.games import CATALOGUE
 
     known = ", ".join(CATALOGUE)
-    if args.games is None:
-        option, names = "--game", [args.game or DEFAULT_GAME]
+    if args.game is not None:
+        option, names = "--game", [args.game]
     else:
         option = "--games"
-        names = [n.strip().lower() for n in args.games.split(",")]
+        given = ALL_GAMES if args.games is None else args.games
+        names = [n.strip().lower() for n in given.split(",")]
         if names == [ALL_GAMES]:
             fitting = tuple(n for n in CATALOGUE if _unfit(n, players) is None)
             if not fitting:  # every table of 2 to 10 deals some game

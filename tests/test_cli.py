@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pwillow import __version__
-from p2pwillow.cli import BOT_CLOCK, DEFAULT_GAME, PERSON_CLOCK, _table_plan, _unfit, build_parser
+from p2pwillow.cli import BOT_CLOCK, PERSON_CLOCK, _games, _table_plan, _unfit, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,9 +58,9 @@ def test_the_levels_offered_are_the_bots_and_verify_does_not_load_the_table() ->
     from p2pwillow import bots, cli
 
     assert cli.LEVELS == bots.LEVELS
-    from p2pwillow.games import CATALOGUE, DEFAULT
+    from p2pwillow.games import CATALOGUE
 
-    assert tuple(CATALOGUE) == cli.GAMES and cli.DEFAULT_GAME == DEFAULT
+    assert tuple(CATALOGUE) == cli.GAMES
     probe = (
         "import sys; from p2pwillow.cli import main; "
         "code = main(['verify', '--brief', sys.argv[1]]); "
@@ -322,12 +322,38 @@ def _games_of(command: list[str], seats: int) -> tuple[str, ...] | str:
 
 
 def test_one_game_or_the_dealers_choice_from_the_command_line() -> None:
-    assert _games_of(["host"], 4) == (DEFAULT_GAME,) == ("weeping-willow",)
-    assert _games_of(["play"], 4) == ("weeping-willow",)
+    assert _games_of(["host", "--game", "weeping-willow"], 4) == ("weeping-willow",)
     assert _games_of(["host", "--game", "holdem"], 4) == ("holdem",)
     listed = ["host", "--games", "holdem, Omaha,seven-card-stud"]
     assert _games_of(listed, 8) == ("holdem", "omaha", "seven-card-stud")
     assert _games_of(["play", "--games", "five-card-stud"], 10) == ("five-card-stud",)
+
+
+def _default_games(command: str, seats: int) -> tuple[str, ...] | str:
+    """The games of `willow COMMAND` with neither --game nor --games, at a table of `seats`."""
+    if command != "simulate":
+        return _games_of(command.split(), seats)
+    simulate = ["simulate", "--players", str(seats), "--hands", "1", "--out", "-"]
+    return _games(build_parser().parse_args(simulate), seats)
+
+
+@pytest.mark.parametrize("command", ["host", "host --auto", "play", "simulate"])
+@pytest.mark.parametrize("seats", [2, 4, 6, 7, 8, 9, 10])
+def test_with_neither_option_the_dealer_calls_every_game_the_table_size_deals(
+    command: str, seats: int
+) -> None:
+    """Issue 27: with neither --game nor --games each hand's dealer calls a game from all
+    that the table's size can deal, the same as --games all: five-card draw deals to 2 to 6
+    players, seven-card stud to 2 to 8."""
+    from p2pwillow.games import CATALOGUE
+
+    games = _default_games(command, seats)
+    assert isinstance(games, tuple), games
+    assert games == tuple(n for n in CATALOGUE if _unfit(n, seats) is None)
+    assert games == _games_of(["host", "--games", "all"], seats)
+    assert {"weeping-willow", "roll-your-own", "five-card-stud", "holdem", "omaha"} <= set(games)
+    assert ("five-card-draw" in games) == (seats <= 6)
+    assert ("seven-card-stud" in games) == (seats <= 8)
 
 
 def test_games_all_is_every_game_the_table_size_deals() -> None:
@@ -374,6 +400,19 @@ def test_a_game_the_table_cannot_deal_is_refused_with_the_reason(
 
 def test_too_many_seats_is_the_seats_reason_not_a_games() -> None:
     assert _games_of(["host", "--games", "holdem"], 11) == "seats must be between 2 and 10, not 11"
+    assert _games_of(["host"], 11) == "seats must be between 2 and 10, not 11"
+    assert _games_of(["play"], 1) == "seats must be between 2 and 10, not 1"
+
+
+@pytest.mark.parametrize("command", ["host", "play", "simulate"])
+def test_the_help_of_game_and_games_states_the_default(command: str) -> None:
+    result = willow(command, "--help")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "(default: dealer's choice of every game the table's size can deal, as --games all)" in (
+        text
+    )
+    assert "'all' for every game the table's size can deal (the default)" in text
 
 
 def test_host_refuses_a_game_it_cannot_deal_before_anything_starts(tmp_path: Path) -> None:

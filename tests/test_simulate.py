@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pwillow.cli import EXIT_INTERRUPTED, MAX_HANDS
+from p2pwillow.cli import EXIT_INTERRUPTED, MAX_HANDS, _unfit
+from p2pwillow.games import CATALOGUE
 from p2pwillow.progress import ProgressBar
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,12 +34,17 @@ def willow(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
 
 
 def test_simulate_then_verify(tmp_path: Path) -> None:
+    """With neither --game nor --games, the bots' dealers call from every game two players
+    can be dealt (issue 27)."""
     out = tmp_path / "game.jsonl"
     result = willow("simulate", "--players", "2", "--hands", "2", "--seed", "7", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # no progress bar in a pipe
     lines = out.read_bytes().split(b"\n")
     assert lines[-1] == b"" and json.loads(lines[0])["kind"] == "genesis"
+    games = json.loads(lines[0])["body"]["config"]["games"]
+    assert games == [n for n in CATALOGUE if _unfit(n, 2) is None]
+    assert {"weeping-willow", "seven-card-stud", "holdem", "five-card-draw"} <= set(games)
     report = willow("verify", str(out), "--json")
     assert report.returncode == 0, report.stdout + report.stderr
     data = json.loads(report.stdout)
@@ -232,3 +238,13 @@ def test_games_all_deals_what_the_table_size_allows(tmp_path: Path) -> None:
     assert made.returncode == 0, made.stderr
     games = json.loads(out.read_bytes().split(b"\n")[0])["body"]["config"]["games"]
     assert "seven-card-stud" not in games and {"weeping-willow", "holdem", "omaha"} <= set(games)
+
+
+def test_one_game_is_named_with_game(tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    made = willow(
+        "simulate", "--players", "2", "--hands", "1", "--game", "weeping-willow", "--out", str(out)
+    )
+    assert made.returncode == 0, made.stderr
+    genesis = json.loads(out.read_bytes().split(b"\n")[0])
+    assert genesis["body"]["config"]["games"] == ["weeping-willow"]

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from lan import Lan, LanError
-from willow import ENV, SAMPLES, WILLOW, bot, finished, kinds, same_valid_game, wait_event
+from willow import ENV, GAME, SAMPLES, WILLOW, bot, finished, kinds, same_valid_game, wait_event
 
 PLAYERS = 4
 SEATS = 5
@@ -84,7 +84,7 @@ def test_a_flooded_door_keeps_the_table_playing_and_lets_a_newcomer_in(
     host = first.run(
         ["prlimit", f"--nofile={NOFILE}:{NOFILE}",
          *WILLOW, "host", "--auto", "--hands", str(HANDS), "--seats", str(SEATS),
-         "--start-with", str(PLAYERS), "--clock", str(CLOCK), "--name", "Ann",
+         "--game", GAME, "--start-with", str(PLAYERS), "--clock", str(CLOCK), "--name", "Ann",
          "--samples", SAMPLES, "--address", first.address, "--no-advertise",
          "--home", str(tmp_path / "host"), "--events", str(tmp_path / "host-events.jsonl")],
         name="host", env=ENV,

@@ -23,6 +23,9 @@ DEEP = 20000
 betting rounds of a bet and three raises of at most 100, and its trade tokens), so no seat of
 these games of at most ten hands is left without chips (it would sit out) and no game ends
 with one seat holding them all before its hands are played; with a thousand, one hand can."""
+GAME = "weeping-willow"
+"""The game the LAN games play (`--game`; with none a host deals every game its size allows):
+Weeping Willow, the one DEEP is reckoned for (trade tokens, no ante)."""
 
 Event = dict[str, Any]
 
@@ -43,13 +46,14 @@ def host(
     start_with: int = 0,
     gate: Path | None = None,
 ) -> tuple[Proc, str]:
-    """`willow host --auto` on `laptop`, its files under tmp/host, DEEP stacks; the process
-    and its code. With `start_with`, the game starts once that many are seated
+    """`willow host --auto --game GAME` on `laptop`, its files under tmp/host, DEEP stacks;
+    the process and its code. With `start_with`, the game starts once that many are seated
     (`--start-with`)."""
     early = ["--start-with", str(start_with)] if start_with else []
     proc = laptop.run(
         [*willow(gate), "host", "--auto", "--hands", str(hands), "--seats", str(seats), *early,
-         "--clock", str(clock), "--stack", str(DEEP), "--name", "Ann", "--samples", SAMPLES,
+         "--game", GAME, "--clock", str(clock), "--stack", str(DEEP), "--name", "Ann",
+         "--samples", SAMPLES,
          "--address", laptop.address, "--home", str(tmp / "host"),
          "--events", str(tmp / "host-events.jsonl")],
         name="host", env=ENV,

@@ -93,10 +93,12 @@ class Hold:
 
 
 def host(tmp: Path, *args: str, gate: Path | None = None) -> tuple[Output, str]:
+    """`willow host --auto` of Weeping Willow (the game these tables' timings and stacks were
+    made for), its files under tmp/host; its output and its join code."""
     home, events = tmp / "host", tmp / "host-events.jsonl"
     proc = start("host", "--auto", "--name", "Ann", "--samples", SAMPLES, "--address", LOOPBACK,
-                 "--no-advertise", "--home", str(home), "--events", str(events), *args,
-                 gate=gate)  # fmt: skip
+                 "--no-advertise", "--home", str(home), "--events", str(events),
+                 "--game", "weeping-willow", *args, gate=gate)  # fmt: skip
     out = Output(proc, "host", events)
     code = out.wait_for(r"^willow join ([a-z2-7-]+)$").group(1)
     return out, code

@@ -3,6 +3,7 @@ processes, and each bad input as one line and its own exit code."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -12,6 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from p2pwillow.cli import _unfit
+from p2pwillow.games import CATALOGUE
 from p2pwillow.net.discovery import JoinCode
 from p2pwillow.verify import verify_file
 
@@ -93,6 +96,8 @@ def host_and_guests(
 
 
 def test_three_processes_play_a_hand(tmp_path: Path) -> None:
+    """A host of no --game or --games: dealer's choice of every game three players can be
+    dealt (issue 27); the dealer calls one, and the hand is played by the three processes."""
     home = str(tmp_path / "host")
     host = ["--auto", "--hands", "1", "--seats", "3", "--name", "Ann", "--samples", "40",
             "--address", LOOPBACK, "--no-advertise", "--home", home]  # fmt: skip
@@ -108,6 +113,10 @@ def test_three_processes_play_a_hand(tmp_path: Path) -> None:
     paths = [Path(re.findall(r"transcript: (.+)", out)[-1]) for out in outputs]
     assert len({p.read_bytes() for p in paths}) == 1
     assert verify_file(paths[0]).valid
+    genesis = json.loads(paths[0].read_bytes().split(b"\n")[0])
+    every = [n for n in CATALOGUE if _unfit(n, 3) is None]
+    assert genesis["body"]["config"]["games"] == every
+    assert {"weeping-willow", "seven-card-stud", "holdem", "five-card-draw"} <= set(every)
     safety = {re.findall(r"safety code ([A-Z2-7-]+)", out)[0] for out in outputs}
     assert len(safety) == 1
 
@@ -118,7 +127,7 @@ def test_a_bot_leaves_between_hands_and_the_game_goes_on(tmp_path: Path) -> None
     home = str(tmp_path / "host")
     host = ["--auto", "--hands", "4", "--seats", "4", "--name", "Ann", "--samples", "40",
             "--address", LOOPBACK, "--no-advertise", "--home", home,
-            "--stack", str(DEEP)]  # fmt: skip
+            "--game", "weeping-willow", "--stack", str(DEEP)]  # fmt: skip
 
     def bots(code: str) -> list[list[str]]:
         join = ["bot", "--join", code, "--samples", "40", "--address", LOOPBACK]

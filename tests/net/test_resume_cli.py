@@ -59,11 +59,12 @@ def _holds_own_hand_key(transcript: Path) -> bool:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The stores of a finished game of two: host/ and bot/; and mid/, a copy of the host's
-    store taken while hand 1 ran (its secret of hand 1 on disk)."""
+    """The stores of a finished game of two, of Weeping Willow: host/ and bot/; and mid/, a
+    copy of the host's store taken while hand 1 ran (its secret of hand 1 on disk)."""
     tmp = tmp_path_factory.mktemp("played")
-    host = ["--auto", "--hands", "1", "--seats", "2", "--samples", "30",
-            "--address", LOOPBACK, "--no-advertise", "--home", str(tmp / "host")]  # fmt: skip
+    host = ["--auto", "--hands", "1", "--seats", "2", "--samples", "30", "--game",
+            "weeping-willow", "--address", LOOPBACK, "--no-advertise",
+            "--home", str(tmp / "host")]  # fmt: skip
 
     def guest(code: str) -> list[list[str]]:
         join = ["bot", "--join", code, "--samples", "30", "--address", LOOPBACK]

@@ -66,8 +66,8 @@ def test_willow_play_counts_down_warns_gives_more_time_and_pauses(
 ) -> None:
     tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "play", witness)
-    args = ["--bots", "2", "--name", "Ann", "--samples", "40", "--level", "easy"]
-    args += ["--clock", "20", "--time-bank", "60", "--hands", "1"]
+    args = ["--game", "weeping-willow", "--bots", "2", "--name", "Ann", "--samples", "40"]
+    args += ["--level", "easy", "--clock", "20", "--time-bank", "60", "--hands", "1"]
     willow = shlex.join(willow_command("play", *args))
     try:
         pane.start(f"{willow}; echo willow-exited $?; sleep 600", pane_env(tmp_path / "home"))
@@ -151,7 +151,8 @@ def test_every_screen_says_who_paused_and_the_arbiter_resumes_and_gives_time(
     ann = Pane(tmux, tmp_path / "tmux.sock", "ann", witness)
     bob = Pane(tmux, tmp_path / "tmux.sock", "bob", witness)
     host = willow_command("host", "--name", "Ann", "--seats", "3", "--no-advertise")
-    host += ["--address", "127.0.0.1", "--arbiter", "Bob", "--clock", "60", "--hands", "1"]
+    host += ["--game", "weeping-willow", "--address", "127.0.0.1", "--arbiter", "Bob"]
+    host += ["--clock", "60", "--hands", "1"]
     bots: list[subprocess.Popen[str]] = []
     try:
         ann.start(f"{shlex.join(host)}; echo willow-exited $?; sleep 600", pane_env(tmp_path / "a"))

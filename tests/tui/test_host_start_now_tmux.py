@@ -33,7 +33,7 @@ def test_enter_starts_the_game_with_the_players_seated(tmp_path: Path, witness: 
     home = tmp_path / "ann"
     env = pane_env(home)
     host = willow_command("host", "--name", "Ann", "--seats", "4", "--hands", "2", "--no-advertise")
-    host += ["--address", "127.0.0.1"]
+    host += ["--game", "weeping-willow", "--address", "127.0.0.1"]
     bots: list[subprocess.Popen[str]] = []
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2)]
     try:

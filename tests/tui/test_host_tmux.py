@@ -1,9 +1,9 @@
-"""A person hosts a table in one terminal and three bots join it from their own: `willow host`
-in a real terminal (tmux), `willow bot --join CODE` three times as separate processes, each
-with its own store, identity and sockets. The person reads the join code off the screen,
-accepts the safety code, plays along with the keys the screen offers until the game's two
-hands are over, reads the final stacks and the check line, and leaves. Every transcript is the
-same game, and `willow verify` accepts it."""
+"""A person hosts a table of Weeping Willow in one terminal and three bots join it from their
+own: `willow host --game weeping-willow` in a real terminal (tmux), `willow bot --join CODE`
+three times as separate processes, each with its own store, identity and sockets. The person
+reads the join code off the screen, accepts the safety code, plays along with the keys the
+screen offers until the game's two hands are over, reads the final stacks and the check line,
+and leaves. Every transcript is the same game, and `willow verify` accepts it."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_a_person_hosts_three_bots_join_and_the_game_finishes(
     pane = Pane(tmux, tmp_path / "tmux.sock", "host", witness)
     env = pane_env(tmp_path / "ann")
     host = willow_command("host", "--name", "Ann", "--hands", "2", "--no-advertise")
-    host += ["--address", "127.0.0.1", "--stack", str(STACK)]
+    host += ["--game", "weeping-willow", "--address", "127.0.0.1", "--stack", str(STACK)]
     bots: list[subprocess.Popen[str]] = []
     logs = [tmp_path / f"bot{n}.log" for n in (1, 2, 3)]
     try:

@@ -1,7 +1,8 @@
-"""`willow play --bots 2` end to end, as a person runs it: the real command in a real terminal
-(a detached tmux session of 100x30), keys sent with `tmux send-keys`, the screen read with
-`tmux capture-pane`. The person accepts the safety code, plays a whole hand with the keys the
-screen offers, quits, and reads the transcript's path, which `willow verify` accepts."""
+"""`willow play --game weeping-willow --bots 2` end to end, as a person runs it: the real
+command in a real terminal (a detached tmux session of 100x30), keys sent with `tmux
+send-keys`, the screen read with `tmux capture-pane`. The person accepts the safety code, plays
+a whole hand with the keys the screen offers, quits, and reads the transcript's path, which
+`willow verify` accepts."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ def test_willow_play_with_two_bots_in_tmux(tmp_path: Path, witness: Witness) -> 
         "LANG": "C.UTF-8",
         "TERM": "xterm-256color",
     }
-    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    willow = shlex.join(
+        [sys.executable, "-m", "p2pwillow", "play", "--game", "weeping-willow", "--bots", "2"]
+    )
     # The pane stays open after the command, to read what it printed on the normal screen.
     command = f"{willow} --name Ann --samples 40 --level easy; echo willow-exited $?; sleep 600"
     try:
@@ -104,12 +107,15 @@ def bot_logs(witness: Witness, home: Path) -> None:
 
 
 def _playing(tmp_path: Path, home: Path, pid_file: Path, witness: Witness) -> Pane:
-    """`willow play --bots 2` in tmux, its process id in `pid_file`, seated and in hand 1."""
+    """`willow play --game weeping-willow --bots 2` in tmux, its process id in `pid_file`,
+    seated and in hand 1."""
     tmux = tmux_or_skip()
     pane = Pane(tmux, tmp_path / "tmux.sock", "play", witness)
     bot_logs(witness, home)
     env = {"WILLOW_HOME": str(home), "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
-    willow = shlex.join([sys.executable, "-m", "p2pwillow", "play", "--bots", "2"])
+    willow = shlex.join(
+        [sys.executable, "-m", "p2pwillow", "play", "--game", "weeping-willow", "--bots", "2"]
+    )
     command = f"echo $$ > {shlex.quote(str(pid_file))}; exec {willow} --samples 40"
     try:
         pane.start(command, env)

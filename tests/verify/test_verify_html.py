@@ -186,12 +186,14 @@ class Night:
 
 @pytest.fixture(scope="module")
 def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
-    """A game the bots play here, verified into its JSON report and its page in one run."""
+    """A game of Weeping Willow the bots play here, verified into its JSON report and its page
+    in one run."""
     where = tmp_path_factory.mktemp("night")
     transcript = where / "night.jsonl"
     played = willow(
-        "simulate", "--players", "3", "--hands", "4", "--seed", "5", "--out", str(transcript)
-    )
+        "simulate", "--players", "3", "--hands", "4", "--seed", "5", "--game", "weeping-willow",
+        "--out", str(transcript),
+    )  # fmt: skip
     assert played.returncode == 0, played.stderr
     page = where / "night.html"
     result = willow("verify", "--json", "--html", str(page), str(transcript))
