@@ -48,6 +48,8 @@ GAMES = (
     "holdem",
     "omaha",
     "five-card-draw",
+    "omaha-high-low",
+    "holdem-high-low",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

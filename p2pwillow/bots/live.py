@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -32,15 +32,18 @@ from p2pwillow.bots.opponents import OpponentModel, Read
 from p2pwillow.cards import DECK, Card
 from p2pwillow.hands import rank5, rank6, rank7
 from p2pwillow.limits import is_int
-from p2pwillow.rules import GameSpec, Hand, Phase
+from p2pwillow.rules import ActionKind, GameSpec, Hand, Phase
+from p2pwillow.rules.declare import SettleSplit
 from p2pwillow.rules.live import BOARD, Deal, Draw, Formation, Settle, in_hand
 
 __all__ = [
     "OMAHA_SAMPLES",
     "SAMPLES",
+    "Deals",
     "LiveBot",
     "Outlook",
     "choose_draw",
+    "deals",
     "formation_of",
     "is_live",
     "live_equity",
@@ -70,7 +73,7 @@ def is_live(game: GameSpec | None) -> bool:
 def formation_of(game: GameSpec) -> Formation:
     """Which cards make a hand of `game` at its showdown: its `Settle` step's formation."""
     for step in game.script:
-        if isinstance(step, Settle):
+        if isinstance(step, Settle | SettleSplit):
             return step.formation
     raise BotError(f"{game.name} has no showdown of the live deck")
 
@@ -174,10 +177,7 @@ def live_equity(
     opponents = [x for x in in_hand(s) if x != seat]
     if not opponents:
         return 1.0
-    seen = {card.index for card in cards} | set(board)
-    for x in hand.seats:
-        seen.update(card.index for card in hand.showing(x))
-    pool = [i for i in range(len(DECK)) if i not in seen]
+    pool = _unseen(hand, cards)
     ahead = outlook(hand)
     most = _draw_ahead(hand, seat)
     mine = [card.index for card in cards]
@@ -231,6 +231,53 @@ def live_equity(
             e = max(alone[x] / samples, 0.5 / samples)
             share *= e ** (factors.get(x, 1.0) - 1.0)
     return min(1.0, max(0.0, share))
+
+
+def _unseen(hand: Hand, cards: Sequence[Card]) -> list[int]:
+    """The cards a seat holding `cards` cannot see: neither its own nor showing anywhere (up
+    cards of folded players included) nor on the board, as indices in deck order."""
+    seen = {card.index for card in cards} | {card.index for card in hand.snapshot().board}
+    for x in hand.seats:
+        seen.update(card.index for card in hand.showing(x))
+    return [i for i in range(len(DECK)) if i not in seen]
+
+
+Deal3 = tuple[list[int], list[tuple[int, list[int]]], list[int]]
+Deals = Iterator[Deal3]
+"""Sampled deals: (the seat's cards, every opponent still in with its cards, the board), each
+complete as the showdown will see it."""
+
+
+def deals(hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int) -> Deals:
+    """`samples` deals of what `seat` cannot see, as `live_equity` draws them: each opponent's
+    face-down cards, everybody's cards still to come and the rest of the board (a game with a
+    draw still ahead is not sampled here)."""
+    if _draw_ahead(hand, seat):
+        raise BotError("these deals do not sample a draw still ahead")
+    s = hand.snapshot()
+    board = [card.index for card in s.board]
+    opponents = [x for x in in_hand(s) if x != seat]
+    pool = _unseen(hand, cards)
+    ahead = outlook(hand)
+    mine = [card.index for card in cards]
+    their_up = {x: [card.index for card in hand.showing(x)] for x in opponents}
+    their_down = {x: hand.hand_size(x) - len(their_up[x]) for x in opponents}
+    need = ahead.each * (1 + len(opponents)) + ahead.board + sum(their_down.values())
+    if need > len(pool):
+        raise BotError(f"the hand needs {need} more cards, {len(pool)} are unseen")
+    for _ in range(samples):
+        drawn = rng.sample(pool, need)
+        at = ahead.board + ahead.each
+        theirs = []
+        for x in opponents:
+            take = their_down[x] + ahead.each
+            theirs.append((x, their_up[x] + drawn[at : at + take]))
+            at += take
+        yield (
+            mine + drawn[ahead.board : ahead.board + ahead.each],
+            theirs,
+            board + drawn[: ahead.board],
+        )
 
 
 def _draw_ahead(hand: Hand, seat: int) -> int:
@@ -313,11 +360,27 @@ class LiveBot:
         samples = self.samples
         if formation_of(game) is Formation.OMAHA:
             samples = min(samples, OMAHA_SAMPLES)
+        if split.is_split(game):
+            return split.split_equity(hand, self.seat, knowledge.cards, self.rng, samples)
         factors = None
         if self.model is not None:
             reads = self.reads(hand)
             factors = {x: reads[x].factor for x in reads}
         return live_equity(hand, self.seat, knowledge.cards, self.rng, samples, factors)
+
+    def declare(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Its declaration in a split-pot game: the side, or both, with the largest expected
+        share (`split.choose_declaration`)."""
+        self._check(hand, knowledge)
+        if hand.phase is not Phase.DECLARE or self.seat not in hand.to_act():
+            raise BotError(f"the hand is not waiting for seat {self.seat} to declare")
+        game = hand.game
+        assert game is not None
+        samples = self.samples
+        if formation_of(game) is Formation.OMAHA:
+            samples = min(samples, OMAHA_SAMPLES)
+        choice = split.choose_declaration(hand, self.seat, knowledge.cards, self.rng, samples)
+        return Decision(ActionKind.DECLARE, choice=choice)
 
     def reads(self, hand: Hand) -> dict[int, Read]:
         """What its opponent model says of every other seat in the hand (easy: the priors)."""
@@ -342,6 +405,9 @@ class LiveBot:
         if held & public:
             raise BotError("knowledge holds a card showing elsewhere")
 
+
+# The split-pot play builds on this module's deals; imported here, once they exist.
+from p2pwillow.bots import split  # noqa: E402
 
 # --- the draw ----------------------------------------------------------------------------------
 

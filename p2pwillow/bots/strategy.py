@@ -140,6 +140,8 @@ class Bot:
         """
         if is_live(hand.game) and hand.phase is Phase.BETTING:
             return self.live.decide(hand, _with_up_cards(hand, knowledge))
+        if hand.phase is Phase.DECLARE:
+            return self.live.declare(hand, _with_up_cards(hand, knowledge))
         if hand.phase is Phase.DRAW:
             step = hand.step
             assert isinstance(step, Draw)

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
+from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.games.weeping_willow import BEFORE_PARTNER, WEEPING_WILLOW, former_description
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.canonical import canonical_bytes
@@ -25,7 +26,7 @@ from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
 from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs, OptionValue
 
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
-    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES)}
+    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES, *SPLIT_POT_GAMES)}
 )
 """Every game by its name on the wire, in the order a menu lists them."""
 

@@ -34,6 +34,9 @@ from p2pwillow.crypto.group import Rng
 from p2pwillow.limits import is_int
 
 COMMIT_TAG = b"p2pwillow/v1/commit"
+NONCE_TAG = b"p2pwillow/v1/commit-nonce"
+DECLARE = "declare"
+"""The purpose of a split-pot game's declaration (SPEC 3.16)."""
 NONCE_BYTES = 32
 DIGEST_BYTES = 32
 MAX_GAME_ID = 255
@@ -129,6 +132,20 @@ def make_commitment(
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
         raise MalformedCommitment(f"the rng must return {NONCE_BYTES} bytes")
     return commitment(game_id, hand, seat, purpose, choice, nonce), nonce
+
+
+def nonce_from(secret: bytes, game_id: bytes, hand: int, seat: int, purpose: str) -> bytes:
+    """A nonce derived from a secret only its player holds (its hand secret): as unpredictable
+    to the others as a random one, and found again after a restart without being stored
+    (SPEC 6.13 leaves a nonce's making to its player; this is how p2pwillow makes it)."""
+    return hashlib.sha256(
+        _lp(NONCE_TAG)
+        + _lp(_bytes(secret, "secret", range(1, 65)))
+        + _lp(_bytes(game_id, "game id", range(1, MAX_GAME_ID + 1)))
+        + _u32(hand, "hand number").to_bytes(4, "big")
+        + _u32(seat, "seat").to_bytes(4, "big")
+        + _lp(_label(purpose, "purpose"))
+    ).digest()
 
 
 def check_opening(

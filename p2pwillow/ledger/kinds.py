@@ -543,6 +543,32 @@ class FoldRelease(Body):
     proof: str = spec(PROOF)
 
 
+# --- the declaration of a split-pot game (SPEC 3.16, 6.13) ------------------------------------
+
+COMMITMENT = Hex("a commitment", 64)
+NONCE = Hex("a nonce", 64)
+DECLARATIONS = ("high", "low", "pig")
+
+
+@kind("declare")
+@dataclass(frozen=True, slots=True)
+class Declare(Body):
+    """The author seals its declaration: the commitment (SPEC 6.13, purpose `declare`) to
+    `high`, `low` or `pig`, and nothing else."""
+
+    commitment: str = spec(COMMITMENT)
+
+
+@kind("declare_open")
+@dataclass(frozen=True, slots=True)
+class DeclareOpen(Body):
+    """The author opens its sealed declaration, once every player still in has sealed: its
+    choice and the commitment's nonce (SPEC 6.13)."""
+
+    choice: str = spec(OneOf(*DECLARATIONS))
+    nonce: str = spec(NONCE)
+
+
 # --- trading -----------------------------------------------------------------------------------
 
 
@@ -622,6 +648,8 @@ _KINDS: dict[str, type[Body]] = dict(
         Show,
         Draw,
         FoldRelease,
+        Declare,
+        DeclareOpen,
         Announce,
         AnnounceGame,
         TimeBank,

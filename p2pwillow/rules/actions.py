@@ -90,6 +90,8 @@ class ActionKind(enum.Enum):
     STREET = "street"
     SHOW = "show"
     DRAW = "draw"
+    DECLARE = "declare"
+    OPEN_DECLARATION = "open-declaration"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
@@ -140,6 +142,11 @@ class Needs(enum.Enum):
     """What a deal step of the live deck opened: the up cards by seat and the board cards."""
     CARDS = "cards"
     """The cards a show opens, once its proof verifies."""
+    CHOICE = "choice"
+    """A sealed choice (`rules.declare.Declaration`): the player's decision names it, its
+    entry carries only the commitment to it (SPEC 6.13), so the rules see None until it opens."""
+    DECLARATION = "declaration"
+    """A declaration opened: the choice, once its opening matches the commitment."""
 
     @property
     def decision_field(self) -> str | None:
@@ -148,7 +155,9 @@ class Needs(enum.Enum):
         return self.value if self in _DECIDED else None
 
 
-_DECIDED = frozenset({Needs.ANNOUNCEMENT, Needs.K, Needs.AMOUNT, Needs.POSITIONS, Needs.PARTNER})
+_DECIDED = frozenset(
+    {Needs.ANNOUNCEMENT, Needs.K, Needs.AMOUNT, Needs.POSITIONS, Needs.PARTNER, Needs.CHOICE}
+)
 
 
 @dataclass(frozen=True, slots=True)

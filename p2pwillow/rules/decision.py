@@ -14,7 +14,7 @@ from p2pwillow.rules.actions import ActionKind, known
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.script import Announcement
 
-_FIELDS = ("amount", "k", "positions", "announcement", "partner")
+_FIELDS = ("amount", "k", "positions", "announcement", "partner", "choice")
 
 
 class DecisionError(IllegalAction, ValueError):
@@ -28,7 +28,8 @@ class Decision:
     `amount` is the bet, or the raise-to round total; `k` the offer size; `positions` the hand
     positions given in a trade, or for LAY_OUT the hand positions in reveal order (first
     revealed first); `announcement` the dealer's announcement; `partner` the seat an offerer
-    chooses to trade with. Only the field the action's row needs is set
+    chooses to trade with; `choice` a sealed choice (a declaration: "low", "high" or "pig").
+    Only the field the action's row needs is set
     (`Needs.decision_field`).
     """
 
@@ -38,6 +39,7 @@ class Decision:
     positions: tuple[int, ...] | None = None
     announcement: Announcement | None = None
     partner: int | None = None
+    choice: str | None = None
 
     def __post_init__(self) -> None:
         row = known(self.kind) if isinstance(self.kind, ActionKind) else None
@@ -62,6 +64,8 @@ class Decision:
             raise DecisionError(f"positions must be a tuple of integers, not {self.positions!r}")
         if self.positions is not None and len(set(self.positions)) != len(self.positions):
             raise DecisionError("a position is named twice")
+        if self.choice is not None and not isinstance(self.choice, str):
+            raise DecisionError(f"choice must be a word, not {self.choice!r}")
         if self.announcement is not None and not isinstance(self.announcement, Announcement):
             raise DecisionError(f"not an announcement: {self.announcement!r}")
 

@@ -1,6 +1,7 @@
-"""The settlement of a split-pot game after the declaration (SPEC 3.16): each pot's high and
-low halves to the best eligible hands among those who declared each side, the pig rule, halves
-nobody can win, and the pot that carries over when nobody wins it. Pure; no I/O.
+"""The declaration of a split-pot game and the settlement after it (SPEC 3.16): the sealed
+declaration (`Declare`), each pot's high and low halves to the best eligible hands among those
+who declared each side, the pig rule, halves nobody can win, and the pot that carries over when
+nobody wins it (`SettleSplit`). Pure; no I/O.
 
 Theory of operation. Every player still in declares low, high or both ("pig") before the last
 bet (the declaration is a sealed choice, opened together). A pot is contested by its eligible
@@ -10,16 +11,45 @@ five-card set its formation allows (low None where the five do not qualify). A p
 do it wins nothing of the pot and is out of it; the sides are then decided among the others.
 Each side goes to the best value among its declarers, ties share; a side nobody is left to win
 goes whole to the other side; a pot nobody wins carries over to the next hand.
+
+The declaration itself is two steps for each player still in: it seals its choice (a `declare`
+entry holds only a commitment, SPEC 6.13), and once every player still in has sealed, its
+session opens it (`declare_open`). The rules never see a choice before every choice is sealed,
+so nobody's declaration can follow anybody else's. A player whose clock runs out before it
+seals folds; one that never opens is folded for stalling: either way it forfeits what it put
+in, and the declaration can never be voided by a player who dislikes how it is going.
 """
+
+# ruff: noqa: E501 - the action table's rows below are one per line, wider than the code around it
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
+from p2pwillow import evaluators
+from p2pwillow.cards import Card
+from p2pwillow.rules import timeouts
+from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
+from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.pots import Pot, split_pot
+from p2pwillow.rules.events import (
+    Declared,
+    Event,
+    Folded,
+    FoldedForStalling,
+    PotSplit,
+    Sealed,
+    TimedOut,
+)
+from p2pwillow.rules.live import DRAWING, STALLS, Formation, in_hand, stall_row
+from p2pwillow.rules.phases import Phase
+from p2pwillow.rules.pots import Pot, PotAward, build_pots, split_pot
+from p2pwillow.rules.script import CardOp, Default, OpDue, Step, advance
+from p2pwillow.rules.showdown import finish, stalled_to_one
+from p2pwillow.rules.state import HandState, player
 
 FiveSet = tuple[int, int | None]
 """One five-card set of a player's cards: its high value and its low value (None: no low)."""
@@ -138,4 +168,173 @@ def settle_declared(
     return awards, sum(a.carried for a in awards)
 
 
-__all__ = ["Declaration", "FiveSet", "SplitAward", "settle_declared", "split"]
+# --- the declaration ---------------------------------------------------------------------------
+
+
+def _sealing(s: HandState) -> tuple[int, ...]:
+    """The players still in whose sealed declaration is not in yet."""
+    return tuple(x for x in in_hand(s) if x not in s.sealed)
+
+
+def _opening(s: HandState) -> tuple[int, ...]:
+    """Once every player still in has sealed: those whose declaration has not opened."""
+    if _sealing(s):
+        return ()
+    return tuple(x for x in in_hand(s) if x not in s.declared)
+
+
+def verify_seal(config: TableConfig, s: HandState, seat: int, choice: str | None) -> None:
+    """A player still in seals its declaration once, while the declarations are being sealed;
+    its choice (known only to its own decision, None to everyone else) is low, high or pig."""
+    p = player(s, seat)
+    if p.folded:
+        raise IllegalAction(f"seat {seat} has folded: it declares nothing")
+    if seat in s.sealed:
+        raise IllegalAction(f"seat {seat} has declared already")
+    if choice is not None and choice not in Declaration.__members__.values():
+        raise IllegalAction(f"a declaration is low, high or pig, not {choice!r}")
+
+
+def do_seal(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    s.sealed.add(seat)
+    return [Sealed(seat)]
+
+
+def verify_open(config: TableConfig, s: HandState, seat: int, choice: str | None) -> None:
+    """A sealed declaration opens once every player still in has sealed (SPEC 3.16); the
+    session has checked the opening against the commitment."""
+    player(s, seat)
+    if seat not in _opening(s):
+        if _sealing(s):
+            waiting = ", ".join(map(str, _sealing(s)))
+            raise IllegalAction(f"declarations open once every one is sealed (seat {waiting})")
+        raise IllegalAction(f"seat {seat} has no sealed declaration to open")
+    if choice is not None and choice not in Declaration.__members__.values():
+        raise IllegalAction(f"a declaration is low, high or pig, not {choice!r}")
+
+
+def _after(config: TableConfig, s: HandState, events: list[Event]) -> list[Event]:
+    """The declaration goes on: the hand ends if one player is left, the next step comes once
+    every declaration is open."""
+    if len(in_hand(s)) == 1:
+        return [*events, *stalled_to_one(config, s)]
+    if _sealing(s) or _opening(s):
+        return events
+    return [*events, *advance(config, s)]
+
+
+def do_open(config: TableConfig, s: HandState, seat: int, choice: str) -> list[Event]:
+    s.declared[seat] = choice
+    return _after(config, s, [Declared(seat, choice)])
+
+
+def _fold(config: TableConfig, s: HandState, seat: int) -> list[Event]:
+    """SPEC 3.9: a player whose clock runs out before it has sealed folds."""
+    s.players[seat].folded = True
+    return _after(config, s, [Folded(seat)])
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Step):
+    """Every player still in declares low, high or pig, sealed and then opened together
+    (SPEC 3.16, 6.13); a round of betting follows it in every game that has one."""
+
+    KIND: ClassVar[str] = "declare"
+    PHASE: ClassVar[Phase] = Phase.DECLARE
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        s.sealed, s.declared = set(), {}
+        return []
+
+    def to_act(self, s: HandState) -> tuple[int, ...]:
+        return _sealing(s)
+
+    def ops(self, s: HandState) -> tuple[OpDue, ...]:
+        return tuple(OpDue(CardOp.OPEN, x) for x in _opening(s))
+
+    def default(self, config: TableConfig, s: HandState, seat: int) -> Default:
+        verify_seal(config, s, seat, None)
+        return lambda n: _fold(config, n, seat)
+
+    def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
+        """A player that never opens is folded: its bets stay in the pot (SPEC 3.16)."""
+        s.players[seat].folded = True
+        return _after(config, s, [FoldedForStalling(seat, s.phase, 0, None, None)])
+
+
+# --- the settlement ----------------------------------------------------------------------------
+
+
+def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) -> list[FiveSet]:
+    """The five-card sets `formation` allows of a player's cards and the board that can count
+    in a split (SPEC 2.7, 3.16): each with its high value (A-2-3-4-5 the highest straight) and
+    its eight-or-better low, only those no other set of the player matches or beats both ways
+    (a pig holds with some set if it holds with one of these)."""
+    if formation is Formation.OMAHA:
+        return evaluators.omaha_hi_lo_sets(own, board)
+    if formation is Formation.HOLDEM:
+        return evaluators.holdem_hi_lo_sets(own, board)
+    return evaluators.hi_lo_sets([*own, *board], eight_or_better=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SettleSplit(Step):
+    """The showdown of a split-pot game: each pot split by the declarations (SPEC 3.16), a pot
+    nobody wins carried over to the next hand."""
+
+    KIND: ClassVar[str] = "settle-split"
+    PHASE: ClassVar[Phase] = Phase.SHOWDOWN
+    formation: Formation = Formation.BEST_FIVE
+
+    def enter(self, config: TableConfig, s: HandState) -> list[Event]:
+        order = s.order
+        pots = build_pots(
+            order,
+            [s.players[x].committed for x in order],
+            [s.players[x].folded for x in order],
+            s.dead_money(config),
+        )
+        board = tuple(s.board)
+        sets = {x: five_sets(self.formation, s.players[x].shown, board) for x in in_hand(s)}
+        declared = {x: Declaration(s.declared[x]) for x in in_hand(s)}
+        splits, carried = settle_declared(pots, declared, sets)
+        events: list[Event] = [
+            PotSplit(a.pot.amount, a.pot.eligible, a.high, a.low, a.pigs_failed, a.carried)
+            for a in splits
+        ]
+        awards = tuple(
+            PotAward(a.pot, tuple(x for x, _ in a.shares), tuple(c for _, c in a.shares))
+            for a in splits
+            if a.shares
+        )
+        return [*events, *finish(s, awards, carried)]
+
+
+A, N, P, S, D = ActionKind, Needs, By.PLAYER, By.SESSION, By.DEALER
+DECLARING = frozenset({Phase.DECLARE})
+
+# fmt: off
+DECLARE_ACTIONS: tuple[Action, ...] = (
+    #      kind                  by  phases     entry           needs          check           step     event     body  binds  key  label
+    Action(A.DECLARE,            P, DECLARING, "declare",      N.CHOICE,      verify_seal,    do_seal, Sealed,   None, False),
+    Action(A.OPEN_DECLARATION,   S, DECLARING, "declare_open", N.DECLARATION, verify_open,    do_open, Declared, None, False),
+    Action(A.TIMEOUT,            D, CLOCKED | DRAWING | DECLARING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
+    stall_row(STALLS | DECLARING),
+)
+"""The rows a declaration brings: the seal, its opening, a clock that also runs while it is
+sealed (SPEC 3.9), and a stall that folds a player who never opens."""
+# fmt: on
+
+Declare.ACTIONS = DECLARE_ACTIONS
+
+__all__ = [
+    "DECLARE_ACTIONS",
+    "Declaration",
+    "Declare",
+    "FiveSet",
+    "SettleSplit",
+    "SplitAward",
+    "five_sets",
+    "settle_declared",
+    "split",
+]

@@ -327,3 +327,55 @@ class HandForfeited(Event):
             f"The deck cannot deal without {who}: {who} forfeits what it put in to the players "
             "still in; everyone else takes back their own",
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Sealed(Event):
+    """A player still in sealed its declaration (SPEC 3.16, 6.13): nobody knows it yet."""
+
+    seat: int
+
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} has declared (sealed)",)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """A sealed declaration opened: "low", "high" or "pig" (SPEC 3.16)."""
+
+    seat: int
+    choice: str
+
+    def words(self, n: Namer) -> Words:
+        said = "both ways (pig)" if self.choice == "pig" else self.choice
+        return (f"{n(self.seat)} declares {said}",)
+
+
+@dataclass(frozen=True, slots=True)
+class PotSplit(Event):
+    """How one pot of a split-pot game was split (SPEC 3.16): each side's winners (none: the
+    side went to the other, or nobody won), the pigs that failed, the chips carried over."""
+
+    FOLLOWS = True
+    amount: int
+    eligible: tuple[int, ...]
+    high: tuple[int, ...]
+    low: tuple[int, ...]
+    pigs_failed: tuple[int, ...]
+    carried: int
+
+    def words(self, n: Namer) -> Words:
+        def who(seats: tuple[int, ...]) -> str:
+            return " and ".join(n(s) for s in seats)
+
+        parts = [f"{who(self.pigs_failed)} went pig and did not win both ways"] * bool(
+            self.pigs_failed
+        )
+        if self.carried:
+            parts.append(f"nobody wins the {self.amount}: it carries over to the next hand")
+        else:
+            if self.high:
+                parts.append(f"high: {who(self.high)}")
+            if self.low:
+                parts.append(f"low: {who(self.low)}")
+        return (f"Pot of {self.amount}: " + "; ".join(parts),)

@@ -15,7 +15,7 @@ from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction, RulesError, passes
 from p2pwillow.rules.events import FoldedForStalling, HandAborted
 from p2pwillow.rules.hand import Hand
-from p2pwillow.rules.pots import HandResult
+from p2pwillow.rules.pots import HandResult, split_pot
 
 
 class SitOutReason(enum.Enum):
@@ -77,15 +77,17 @@ class SitOut:
 class ChipCount:
     """The chips of a game against what came in (SPEC 3.11): `at_table` are the stacks of the
     seated players (during a hand, as at its start), `left` those remembered for players who
-    left, `bought_in` the sum of every buy-in."""
+    left, `carried` a pot nobody won that waits for the next hand (3.16), `bought_in` the sum
+    of every buy-in."""
 
     at_table: int
     left: int
     bought_in: int
+    carried: int = 0
 
     @property
     def balanced(self) -> bool:
-        return self.at_table + self.left == self.bought_in
+        return self.at_table + self.left + self.carried == self.bought_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,8 @@ class Game:
         self._button: int | None = None
         self._hand_number = 0
         self._hand: Hand | None = None
+        self._carried = 0
+        self._last_players: tuple[int, ...] = ()
 
     @property
     def players(self) -> tuple[SeatedPlayer, ...]:
@@ -173,12 +177,30 @@ class Game:
         departed = self._departed.get(player_id)
         return 0 if departed is not None and departed.stack > 0 else self.config.starting_stack
 
+    @property
+    def carried(self) -> int:
+        """Chips of a pot nobody won, in the next hand's main pot (SPEC 3.16)."""
+        return self._carried
+
     def chip_count(self) -> ChipCount:
         return ChipCount(
             at_table=sum(p.stack for p in self._players.values()),
             left=sum(d.stack for d in self._departed.values()),
             bought_in=sum(b.chips for b in self._buy_ins),
+            carried=self._carried,
         )
+
+    def final_stacks(self) -> tuple[tuple[int, int], ...]:
+        """(seat, stack) of every seated player at the game's end (SPEC 3.16, 7.3): a carried
+        pot is split among the players of the last hand, the odd chips one each clockwise
+        from its dealer's left (3.8), as if they had all won it."""
+        stacks = {p.seat: p.stack for p in self.players}
+        if self._carried:
+            last = self._last_players or tuple(s for s in sorted(stacks))
+            sharers = tuple(s for s in last if s in stacks) or tuple(sorted(stacks))
+            for seat, share in zip(sharers, split_pot(self._carried, sharers), strict=True):
+                stacks[seat] += share
+        return tuple(sorted(stacks.items()))
 
     def check_chips(self) -> ChipCount:
         """The chip count; RulesError if chips were made or lost against the buy-ins."""
@@ -320,7 +342,7 @@ class Game:
         button = self.next_button()
         seats = [s for s in sorted(self._players) if self._players[s].plays]
         stacks = [self._players[s].stack for s in seats]
-        hand = Hand(self.config, seats, stacks, button, self._hand_number + 1)
+        hand = Hand(self.config, seats, stacks, button, self._hand_number + 1, self._carried)
         self._button = button
         self._hand_number += 1
         self._hand = hand
@@ -335,6 +357,8 @@ class Game:
         result = hand.result
         for seat, stack in zip(result.seats, result.final_stacks, strict=True):
             self._players[seat] = replace(self._players[seat], stack=stack)
+        self._carried = result.carried
+        self._last_players = result.seats  # clockwise from the dealer's left
         self._hand = None
         last = hand.events[-1]
         if isinstance(last, HandAborted):

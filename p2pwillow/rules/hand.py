@@ -67,6 +67,7 @@ class Hand:
         stacks: Sequence[int],
         dealer: int,
         hand_number: int = 1,
+        carried: int = 0,
     ) -> None:
         if not isinstance(config, TableConfig):
             raise ConfigError("a hand needs a TableConfig")
@@ -88,6 +89,8 @@ class Hand:
             raise ConfigError(f"the dealer {dealer!r} is not in the hand")
         if not is_int(hand_number) or hand_number < 1:
             raise ConfigError(f"hand number must be a positive integer, not {hand_number!r}")
+        if not is_int(carried) or carried < 0:
+            raise ConfigError(f"a carried pot is a number of chips, not {carried!r}")
         self.config = config
         self.hand_number = hand_number
         # SPEC 3.2: clockwise = increasing seat number, wrapping; the dealer acts last.
@@ -99,7 +102,7 @@ class Hand:
             )
             for seat, stack in zip(seats, stacks, strict=True)
         }
-        self._s = HandState(Phase.ANNOUNCE, dealer, tuple(after), players)
+        self._s = HandState(Phase.ANNOUNCE, dealer, tuple(after), players, carried_in=carried)
         self._events: list[Event] = []
 
     # --- reading the state -------------------------------------------------------------------
@@ -111,6 +114,11 @@ class Hand:
     @property
     def dealer(self) -> int:
         return self._s.dealer
+
+    @property
+    def carried_in(self) -> int:
+        """Chips carried into the main pot from a pot nobody won (SPEC 3.16)."""
+        return self._s.carried_in
 
     @property
     def seats(self) -> tuple[int, ...]:

@@ -437,7 +437,8 @@ def forfeit(config: TableConfig, s: HandState) -> list[Event]:
     if forfeited:
         pot = Pot(forfeited, players)
         awards.append(PotAward(pot, players, split_pot(forfeited, players)))
-    return [HandForfeited(gone), *finish(s, tuple(awards))]
+    # a pot carried into the hand is nobody's stake: it carries on (SPEC 3.16)
+    return [HandForfeited(gone), *finish(s, tuple(awards), s.carried_in)]
 
 
 # --- no free roll at the deal ----------------------------------------------------------------
@@ -471,6 +472,8 @@ def do_abort_live(
         tuple(s.players[x].start_stack for x in order),
         tuple(s.players[x].stack for x in order),
         (PotAward(pot, others, shares),),
+        s.carried_in,
+        s.carried_in,
     )
     return [HandAborted(aborted.blamed, aborted.reason, s.result)]
 
@@ -503,13 +506,32 @@ STALLS = AFTER_DEAL | frozenset({Phase.STREET, Phase.SHOW, Phase.DRAW})
 """After the first deal a stall folds the staller; in a deal step it ends the hand by the
 forfeit settlement (SPEC 3.15)."""
 
+
+def stall_row(phases: frozenset[Phase]) -> Action:
+    """The stall of a live-deck game in `phases`: the step the hand is at folds the staller,
+    or ends the hand by the forfeit settlement (a step's rows replace the earlier steps' of
+    the same kind, so a later step that adds a phase brings the row again)."""
+    return Action(
+        A.STALL,
+        D,
+        phases,
+        "timeout",
+        N.NOTHING,
+        _verify_stall,
+        _do_stall,
+        FoldedForStalling,
+        None,
+        False,
+    )
+
+
 # fmt: off
 LIVE_ACTIONS: tuple[Action, ...] = (
     #      kind      by  phases   entry            needs     check                 step               event                body  binds  key  label
     Action(A.STREET, Q, DEALS,   "street_shares", N.OPENED, verify_street,        do_street,         StreetDealt,         None, False),
     Action(A.SHOW,   S, SHOWING, "show",          N.CARDS,  verify_show,          do_show,           CardsShown,          None, False),
     Action(A.FOLD,   P, BETTING, "fold_release",  N.NOTHING, betting_round.verify_fold, do_fold_released, Folded,        None, True, "f", "fold"),
-    Action(A.STALL,  D, STALLS,  "timeout",       N.NOTHING, _verify_stall,       _do_stall,         FoldedForStalling,   None, False),
+    stall_row(STALLS),
     Action(A.ABORT,  D, BEFORE_DEAL, "abort",     N.BLAME,   showdown.verify_abort, do_abort_live,  HandAborted,         None, False),
 )
 
@@ -528,7 +550,9 @@ __all__ = [
     "BOARD",
     "BURN",
     "DOWN",
+    "DRAWING",
     "LIVE_ACTIONS",
+    "STALLS",
     "UP",
     "Deal",
     "Destination",
@@ -544,4 +568,5 @@ __all__ = [
     "hand_value",
     "in_hand",
     "silent",
+    "stall_row",
 ]

@@ -40,6 +40,8 @@ class Phase(enum.Enum):
     """A draw game's players still in, in turn, discard and are dealt as many (SPEC 3.15)."""
     SHOW = "show"
     """A live-deck game's players still in show the cards they hold face down (SPEC 3.15)."""
+    DECLARE = "declare"
+    """A split-pot game's players still in seal low, high or pig, then open together (3.16)."""
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
     ABORTED = "aborted"

@@ -39,12 +39,20 @@ class PotAward:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended: every seat's stack before and after, and the awards."""
+    """How a hand ended: every seat's stack before and after, and the awards; the chips that
+    came into it carried over from the last hand and those it carries over to the next (SPEC
+    3.16). Chips are conserved: start stacks + carried_in = final stacks + carried."""
 
     seats: tuple[int, ...]
     start_stacks: tuple[int, ...]
     final_stacks: tuple[int, ...]
     awards: tuple[PotAward, ...]
+    carried_in: int = 0
+    carried: int = 0
+
+    @property
+    def conserved(self) -> bool:
+        return sum(self.start_stacks) + self.carried_in == sum(self.final_stacks) + self.carried
 
     def stack(self, seat: int) -> int:
         return self.final_stacks[self.seats.index(seat)]

@@ -55,6 +55,8 @@ class CardOp(enum.StrEnum):
     """Every key holder's shares for a deal step of the live deck (5.12)."""
     SHOW = "show"
     """A player shows the cards it holds face down (5.16)."""
+    OPEN = "open"
+    """A player opens its sealed choice (6.13): no card moves, but the session owes it."""
 
 
 @dataclass(frozen=True, slots=True)

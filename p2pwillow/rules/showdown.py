@@ -31,8 +31,9 @@ def settle(config: TableConfig, s: HandState) -> list[Event]:
     return finish(s, awards)
 
 
-def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
-    """Pay the awards and complete the hand."""
+def finish(s: HandState, awards: tuple[PotAward, ...], carried: int = 0) -> list[Event]:
+    """Pay the awards and complete the hand; `carried` chips nobody won go on to the next
+    hand (SPEC 3.16)."""
     for award in awards:
         for seat, share in zip(award.winners, award.shares, strict=True):
             s.players[seat].stack += share
@@ -47,7 +48,11 @@ def finish(s: HandState, awards: tuple[PotAward, ...]) -> list[Event]:
         tuple(s.players[x].start_stack for x in order),
         tuple(s.players[x].stack for x in order),
         awards,
+        s.carried_in,
+        carried,
     )
+    # every way a hand ends pays out exactly what is in the middle, or carries it over
+    assert s.result.conserved, s.result
     s.round_state, s.actor, s.needs = None, None, []
     end(s, Phase.COMPLETE)
     return [HandEnded(s.result)]
@@ -122,6 +127,8 @@ def _void(s: HandState, phase: Phase) -> None:
         tuple(s.players[x].start_stack for x in order),
         tuple(s.players[x].start_stack for x in order),
         (),
+        s.carried_in,
+        s.carried_in,  # a void hand leaves a carried pot where it was
     )
     s.round_state, s.actor, s.needs = None, None, []
     if s.own is not None:

@@ -85,6 +85,14 @@ class HandState:
     """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
     drawn: dict[int, int] = field(default_factory=dict)
     """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
+    # --- a split-pot game's declaration (SPEC 3.16) -------------------------------------------
+    sealed: set[int] = field(default_factory=set)
+    """Seats whose sealed declaration is in (its commitment; the rules never see the choice
+    before it opens)."""
+    declared: dict[int, str] = field(default_factory=dict)
+    """Each opened declaration: "low", "high" or "pig"."""
+    carried_in: int = 0
+    """Chips carried over from the last hand that nobody won (SPEC 3.16): in the main pot."""
 
     def clone(self) -> HandState:
         return replace(
@@ -95,6 +103,8 @@ class HandState:
             board=list(self.board),
             released=set(self.released),
             drawn=dict(self.drawn),
+            sealed=set(self.sealed),
+            declared=dict(self.declared),
         )
 
     @property
@@ -104,11 +114,11 @@ class HandState:
         return None if a is None else a.game
 
     def dead_money(self, config: TableConfig) -> int:
-        """The chips in the pot that no betting put there: token money and antes (SPEC 3.4)."""
+        """The chips in the pot that no betting put there: token money, antes (SPEC 3.4) and
+        a pot carried over from the last hand (3.16)."""
         players = self.players.values()
-        return sum(p.tokens_paid for p in players) * config.token_value + sum(
-            p.ante for p in players
-        )
+        tokens = sum(p.tokens_paid for p in players) * config.token_value
+        return tokens + sum(p.ante for p in players) + self.carried_in
 
 
 def player(s: HandState, seat: int) -> PlayerState:

@@ -19,6 +19,7 @@ from p2pwillow.crypto.proofs import DleqBatchProof, ReencryptionProof
 from p2pwillow.games import BY_ENTRY, CATALOGUE, FORMER, spec_hash
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.commitment import DECLARE, CommitmentError, check_opening
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.fields import Body
@@ -686,6 +687,43 @@ def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     return commit
 
 
+@_in_hand
+def _declare(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A split-pot game's sealed declaration: a commitment, nothing the others can read (SPEC
+    3.16, 6.13)."""
+    body, a = _body(e, k.Declare), e.author
+    hand = r.rules
+    _rules(lambda: hand.verify(ActionKind.DECLARE, a))
+    digest = bytes.fromhex(body.commitment)
+
+    def commit() -> list[SessionEvent]:
+        _done(st, e)
+        r.seals[a] = digest
+        return _rules_events(r, lambda: hand.act(ActionKind.DECLARE, a))
+
+    return commit
+
+
+@_in_hand
+def _declare_open(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A sealed declaration opened: it opens the author's own commitment (SPEC 6.13), once
+    every player still in has sealed (3.16)."""
+    body, a = _body(e, k.DeclareOpen), e.author
+    _require(refusal(r, Step.OPEN, a))
+    hand = r.rules
+    _rules(lambda: hand.verify(ActionKind.OPEN_DECLARATION, a, body.choice))
+    nonce = bytes.fromhex(body.nonce)
+    try:
+        check_opening(r.seals[a], r.ctx.game_id, r.ctx.hand, a, DECLARE, body.choice, nonce)
+    except CommitmentError as exc:
+        raise Rejected(ILLEGAL, f"seat {a}'s declaration: {exc.reason}") from None
+
+    def commit() -> list[SessionEvent]:
+        return _rules_events(r, lambda: hand.act(ActionKind.OPEN_DECLARATION, a, body.choice))
+
+    return commit
+
+
 # --- entries that are nothing but a player's action (the action table's plain rows) ------------
 
 
@@ -1034,11 +1072,12 @@ def _close(
 
 def _game_end(st: SessionState, e: Entry) -> Commit:
     """SPEC 7.3: between hands, a seated player ends the game, naming every seated player's
-    stack; the chips must add up against the buy-ins (3.11). Every seated player then signs it."""
+    stack, a carried pot shared out (3.16); the chips must add up against the buy-ins (3.11).
+    Every seated player then signs it."""
     body = _body(e, k.GameEnd)
     _between(st, "a game ends")
     _bound(e)
-    expected = [(p.seat, p.stack) for p in st.game.players]
+    expected = list(st.game.final_stacks())
     got = [(p.seat, p.stack) for p in body.players]
     if got != expected:
         raise Rejected(ILLEGAL, f"the seated players' stacks are {expected}")
@@ -1160,6 +1199,8 @@ CHECKS: Mapping[str, Check] = {
     k.Show.KIND: _show,
     k.FoldRelease.KIND: _fold_release,
     k.Draw.KIND: _draw,
+    k.Declare.KIND: _declare,
+    k.DeclareOpen.KIND: _declare_open,
     k.Timeout.KIND: _timeout,
     k.Abort.KIND: _abort,
     k.SequencerChange.KIND: _sequencer_change,

@@ -965,7 +965,7 @@ class Session:
         self._between_hands("end the game")
         if me not in st.ledger.identities:
             raise IllegalAction(f"seat {me} is not seated")
-        players = [k.SeatStack(seat=p.seat, stack=p.stack) for p in st.game.players]
+        players = [k.SeatStack(seat=s, stack=chips) for s, chips in st.game.final_stacks()]
         return self._emit(k.GameEnd(players=players)) + self._auto()
 
     # --- the clock: the time bank, the pause, the arbiter's rulings (SPEC 3.14) ----------------

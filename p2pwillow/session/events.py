@@ -52,6 +52,11 @@ class PotSummary:
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
+    high: tuple[int, ...] = ()
+    """In a split-pot game (SPEC 3.16): who won the high side, and the low side."""
+    low: tuple[int, ...] = ()
+    carried: int = 0
+    """Chips of this pot nobody won: they carry over to the next hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +100,12 @@ class HandSummary:
     """Remedies refused as false in this hand, recorded in the chain (SPEC 7.9)."""
     stopped: tuple[int, ...] = ()
     """The table stopped in this hand: the signers of the claim it stopped on (SPEC 7.9)."""
+    declared: tuple[tuple[int, str], ...] = ()
+    """A split-pot game's declarations as they opened: (seat, low, high or pig) (SPEC 3.16)."""
+    carried_in: int = 0
+    """Chips carried into this hand's main pot from the last hand nobody won (SPEC 3.16)."""
+    carried: int = 0
+    """Chips this hand carries over to the next."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from p2pwillow.mental import deck as live_deck_steps
 from p2pwillow.mental.deck import Destination, live_deck, plan_deal
 from p2pwillow.mental.encoding import MadeValues
 from p2pwillow.rules import Hand, Phase
+from p2pwillow.rules.events import Declared, PotSplit
 from p2pwillow.rules.live import BOARD, BURN, DOWN, Deal, deals_live
 from p2pwillow.session.events import ClaimSummary, HandSummary, PotSummary, TradeSummary
 
@@ -81,6 +82,8 @@ class HandRecord:
     owed_shuffles: dict[int, int] = field(default_factory=dict)
     """seat -> the trade after which it owes a hand shuffle (SPEC 5.6)."""
     layouts: dict[int, Layout] = field(default_factory=dict)
+    seals: dict[int, bytes] = field(default_factory=dict)
+    """Each sealed declaration's commitment, by seat (SPEC 3.16, 6.13)."""
     sequencer: int = -1
     """Who sequences the hand now: its dealer, until a sequencer change or an equivocation
     moves sequencing on (SPEC 6.6, 7.5)."""
@@ -158,6 +161,19 @@ class HandRecord:
         if result is not None:
             pots = tuple(PotSummary(w.pot.amount, w.pot.eligible, w.winners) for w in result.awards)
             chips = tuple((s, result.net(s)) for s in self.order)
+        splits = [e for e in hand.events if isinstance(e, PotSplit)]
+        if splits:  # a split-pot game: every pot, its sides and what carried over (SPEC 3.16)
+            pots = tuple(
+                PotSummary(
+                    e.amount,
+                    e.eligible,
+                    tuple(dict.fromkeys(e.high + e.low)),
+                    e.high,
+                    e.low,
+                    e.carried,
+                )
+                for e in splits
+            )
         deal_size = None if a is None else a.cards_each
         dealt = 0 if not self.dealt or deal_size is None else deal_size * len(self.order)
         turned = sum(len(cards) for _, cards in shown) + len(hand.board)
@@ -180,4 +196,7 @@ class HandRecord:
             signed=self.signed | self.excused >= set(self.order),
             false_claims=tuple(self.false_claims.values()),
             stopped=self.stopped,
+            declared=tuple((e.seat, e.choice) for e in hand.events if isinstance(e, Declared)),
+            carried_in=hand.carried_in,
+            carried=0 if result is None else result.carried,
         )

@@ -47,6 +47,8 @@ class Step(enum.StrEnum):
     """A later deal step of the live deck: a card could be seen already (SPEC 3.15)."""
     SHOW = "show"
     """A live-deck game's show at the showdown (SPEC 5.16)."""
+    OPEN = "declare_open"
+    """A split-pot game's declaration opened, once every player still in has sealed (3.16)."""
     ANNOUNCE = "announce"
     DECISION = "decision"
     """A trading or betting decision the rules wait for (SPEC 3.3); it has a default (3.9)."""
@@ -223,13 +225,17 @@ def _owe_show(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(d.seat, Step.SHOW) for d in _ops(r, CardOp.SHOW)]
 
 
+def _owe_open(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
+    return [Due(d.seat, Step.OPEN) for d in _ops(r, CardOp.OPEN)]
+
+
 def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     return [Due(r.dealer, Step.ANNOUNCE)] if r.rules.phase is Phase.ANNOUNCE else ()
 
 
 def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    decides = (Phase.TRADING, Phase.BETTING, Phase.DRAW)
+    decides = (Phase.TRADING, Phase.BETTING, Phase.DRAW, Phase.DECLARE)
     if hand.phase not in decides or blocked(r, give=False) is not None:
         return ()
     return [Due(s, Step.DECISION) for s in hand.to_act()]
@@ -392,6 +398,16 @@ def _show(r: HandRecord, seat: int, index: int) -> str | None:
     return None
 
 
+def _open(r: HandRecord, seat: int, index: int) -> str | None:
+    hand = r.rules
+    if hand.phase is Phase.DECLARE and hand.to_act():
+        waiting = ", ".join(map(str, hand.to_act()))
+        return f"declarations open once every one is sealed (seat(s) {waiting} still to seal)"
+    if not any(d.seat == seat for d in _ops(r, CardOp.OPEN)):
+        return f"seat {seat} owes no declaration's opening in the {r.rules.phase.value} phase"
+    return None
+
+
 def _decision(r: HandRecord, seat: int, index: int) -> str | None:
     return blocked(r, give=False)
 
@@ -446,6 +462,7 @@ STEPS: tuple[Rule, ...] = (
     Rule(Step.DEAL_STREET,    "street_shares",  SESSION, Stall.ABORT,   HAND,    _owe_street(Step.DEAL_STREET, Phase.DEAL), _street),
     Rule(Step.STREET,         "street_shares",  SESSION, Stall.FOLD,    HAND,    _owe_street(Step.STREET, Phase.STREET), _street),
     Rule(Step.SHOW,           "show",           SESSION, Stall.FOLD,    HAND,    _owe_show,           _show),
+    Rule(Step.OPEN,           "declare_open",   SESSION, Stall.FOLD,    HAND,    _owe_open,           _open),
     Rule(Step.ANNOUNCE,       "announce_game",  PLAYER,  Stall.ABORT,   HAND,    _owe_announce,       _never),
     Rule(Step.DECISION,       None,             PLAYER,  Stall.TIMEOUT, HAND,    _owe_decision,       _decision),
     Rule(Step.ABORT,          "abort",          SESSION, Stall.NONE,    HAND,    _owe_abort,          _abort),

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from p2pwillow import mental
 from p2pwillow.crypto.group import Rng
 from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.commitment import DECLARE, commitment, nonce_from
 from p2pwillow.ledger.fields import Body
 from p2pwillow.mental import DealShares
 from p2pwillow.mental import deck as live_deck
@@ -127,6 +128,23 @@ def _show(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     )
 
 
+def _seal_nonce(r: HandRecord, me: int) -> bytes:
+    """The nonce of the local player's declaration, from its hand secret: found again after a
+    restart, so that a sealed declaration always opens (SPEC 6.13)."""
+    assert r.secret is not None
+    return nonce_from(r.secret.to_bytes(32, "big"), r.ctx.game_id, r.ctx.hand, me, DECLARE)
+
+
+def _open(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
+    """Open the local player's sealed declaration: the one choice its commitment holds."""
+    nonce = _seal_nonce(r, due.seat)
+    sealed = r.seals[due.seat]
+    for choice in k.DECLARATIONS:
+        if commitment(r.ctx.game_id, r.ctx.hand, due.seat, DECLARE, choice, nonce) == sealed:
+            return k.DeclareOpen(choice=choice, nonce=nonce.hex())
+    raise IllegalAction("this seat's sealed declaration was not made with its hand secret")
+
+
 def _abort(st: SessionState, r: HandRecord, due: Due, rng: Rng) -> Body:
     seats = ", ".join(map(str, r.replaced))
     return k.Abort(
@@ -155,6 +173,7 @@ MAKERS: Mapping[Step, Make] = {
     Step.DEAL_STREET: _street,
     Step.STREET: _street,
     Step.SHOW: _show,
+    Step.OPEN: _open,
     Step.ABORT: _abort,
     Step.HAND_END: _hand_end,
     Step.HEAD_SIGNATURE: _head_signature,
@@ -182,6 +201,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _fold_release(r, me, rng)
     if d.kind is ActionKind.DRAW:
         return _draw(r, me, d.positions, rng)
+    if d.kind is ActionKind.DECLARE:
+        return _declare(r, me, d.choice)
     # every other decision is a plain entry, or the announcement
     assert action.body is not None or action.needs is Needs.ANNOUNCEMENT, action
     argument = action.argument(d)
@@ -240,6 +261,16 @@ def _draw(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -
             for p, card, proof in wire.trade_give_texts(give, r.made)
         ]
     )
+
+
+def _declare(r: HandRecord, me: int, choice: str | None) -> Body:
+    """A split-pot game's declaration, sealed: only the commitment goes out (SPEC 6.13)."""
+    r.rules.verify(ActionKind.DECLARE, me, choice)
+    if choice is None:
+        raise IllegalAction("a declaration decision needs its choice")
+    nonce = _seal_nonce(r, me)
+    digest = commitment(r.ctx.game_id, r.ctx.hand, me, DECLARE, choice, nonce)
+    return k.Declare(commitment=digest.hex())
 
 
 def _layout(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:

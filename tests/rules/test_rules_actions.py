@@ -98,6 +98,7 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.RAISE: "amount",
         ActionKind.FOLD: None,
         ActionKind.ALL_IN: None,
+        ActionKind.DECLARE: "choice",
         ActionKind.DRAW: "positions",
     }
 

@@ -260,6 +260,10 @@ GAMES: dict[str, Callable[[], Witness]] = {
     "four players of hold'em": lambda: _play(
         4, 21, 2, config=TableConfig(seats=4, games=("holdem",))
     ),
+    # a split-pot game: the sealed declarations, then their openings (SPEC 3.16)
+    "three players of Omaha high-low": lambda: _play(
+        3, 22, 1, config=TableConfig(seats=3, games=("omaha-high-low",))
+    ),
     "two players, one trade token": lambda: _play(
         2, 16, 3, config=TableConfig(seats=2, trade_tokens=1), level="easy"
     ),

@@ -1,0 +1,150 @@
+"""How a bot plays a split-pot game (SPEC 3.16): its share of a pot split high and low, and
+its declaration. Pure; no I/O; its randomness comes only from the `random.Random` it is given.
+
+The share is a Monte Carlo over the cards the bot cannot see, dealt as `live.deals` deals them.
+In each deal every hand is valued twice: high (the game's formation, as the live bot values
+it) and low (eight-or-better, ace low, here counted on five different ranks: a paired low,
+which the house allows, is rare enough for an estimate to leave out). A seat that has declared
+contends only for its sides; one that has not (every seat before the declaration, the others
+while the bot weighs its own) contends for both, as the cards speak. A pig wins both sides or
+nothing. A side nobody can win goes to the other side.
+
+The declaration is the choice with the largest expected share, over one set of deals for the
+three choices: `high` and `low` win their side's share, `pig` the whole pot only when it wins
+or ties both.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+
+from p2pwillow.bots.decision import BotError
+from p2pwillow.bots.live import Deals, deals, formation_of, valuer
+from p2pwillow.cards import Card
+from p2pwillow.rules import GameSpec, Hand
+from p2pwillow.rules.declare import SettleSplit
+from p2pwillow.rules.live import Formation
+
+__all__ = ["choose_declaration", "is_split", "low_valuer", "split_equity", "split_share"]
+
+CHOICES = ("high", "low", "pig")
+
+LowValuer = Callable[[list[int], list[int]], int]
+"""The eight-or-better low of one player's own cards and the board, as card indices: bigger is
+better, 0 when no low qualifies."""
+
+
+def is_split(game: GameSpec | None) -> bool:
+    """Whether `game` ends with a declaration and a split (its showdown is `SettleSplit`)."""
+    return game is not None and any(isinstance(step, SettleSplit) for step in game.script)
+
+
+def _low_rank(index: int) -> int:
+    rank = (index >> 2) + 2
+    return 1 if rank == 14 else rank
+
+
+def _key(five: Sequence[int]) -> int:
+    """The low of five different ranks, bigger is better: 5-4-3-2-A is the best."""
+    packed = 0
+    for rank in sorted(five, reverse=True):
+        packed = packed * 16 + rank
+    return 0x100000 - packed
+
+
+def _any_five(own: list[int], board: list[int]) -> int:
+    ranks = sorted({r for r in map(_low_rank, own + board) if r <= 8})
+    return _key(ranks[:5]) if len(ranks) >= 5 else 0
+
+
+def _omaha(own: list[int], board: list[int]) -> int:
+    hole = sorted({r for r in map(_low_rank, own) if r <= 8})
+    table = sorted({r for r in map(_low_rank, board) if r <= 8})
+    best = 0
+    for a, b in combinations(hole, 2):
+        three = [r for r in table if r != a and r != b][:3]
+        if len(three) == 3:
+            best = max(best, _key([a, b, *three]))
+    return best
+
+
+def low_valuer(formation: Formation) -> LowValuer:
+    """The low of a hand by `formation`: exactly two hole cards and three of the board in
+    Omaha, any five otherwise."""
+    return _omaha if formation is Formation.OMAHA else _any_five
+
+
+def split_share(
+    mine: tuple[int, int],
+    choice: str | None,
+    others: Sequence[tuple[int, int, str | None]],
+) -> float:
+    """The share of the pot a seat with values `mine` (high, low; low 0: none) takes, having
+    declared `choice` (None: it contends for both sides, no pig rule), against `others`, each
+    (high, low, choice or None)."""
+    my_high, my_low = mine
+    wants_high = choice != "low"
+    wants_low = choice != "high" and my_low > 0
+    highs = [h for h, _, c in others if c != "low"]
+    lows = [lo for _, lo, c in others if c != "high" and lo > 0]
+    top_high = max(highs, default=-1)
+    top_low = max(lows, default=0)
+    if choice == "pig" and not (my_high >= top_high and my_low > 0 and my_low >= top_low):
+        return 0.0
+    high_side = wants_high or bool(highs)
+    low_side = wants_low or bool(lows)
+    halves = 2 if high_side and low_side else 1
+    share = 0.0
+    if wants_high and my_high >= top_high:
+        share += 1.0 / halves / (1 + highs.count(my_high))
+    if wants_low and my_low >= top_low:
+        share += 1.0 / halves / (1 + lows.count(my_low))
+    return share
+
+
+def _values(game: GameSpec) -> Callable[[list[int], list[int]], tuple[int, int]]:
+    formation = formation_of(game)
+    high, low = valuer(formation), low_valuer(formation)
+    return lambda own, board: (high(own, board), low(own, board))
+
+
+def _game(hand: Hand) -> GameSpec:
+    game = hand.game
+    if not is_split(game):
+        raise BotError("not a split-pot game")
+    assert game is not None
+    return game
+
+
+def split_equity(
+    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int
+) -> float:
+    """The share of the pot `seat` can expect holding `cards`, each seat contending for what it
+    has declared (both sides before it has)."""
+    value = _values(_game(hand))
+    declared = hand.snapshot().declared
+    choice = declared.get(seat)
+    total = 0.0
+    dealt: Deals = deals(hand, seat, cards, rng, samples)
+    for mine, theirs, board in dealt:
+        others = [(*value(cs, board), declared.get(x)) for x, cs in theirs]
+        total += split_share(value(mine, board), choice, others)
+    return total / samples if samples else 0.0
+
+
+def choose_declaration(
+    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int
+) -> str:
+    """`high`, `low` or `pig`: the largest expected share over the same deals (ties: the
+    first of high, low, pig), the others contending for both sides."""
+    value = _values(_game(hand))
+    expected: Mapping[str, float] = dict.fromkeys(CHOICES, 0.0)
+    sums = dict(expected)
+    for mine, theirs, board in deals(hand, seat, cards, rng, samples):
+        own = value(mine, board)
+        others = [(*value(cs, board), None) for _, cs in theirs]
+        for choice in CHOICES:
+            sums[choice] += split_share(own, choice, others)
+    return max(CHOICES, key=lambda c: sums[c])

@@ -1,0 +1,49 @@
+"""The house's split-pot games (SPEC 3.16): every one ends with a sealed declaration of low,
+high or pig, a round of betting after it, and each pot split by the declarations, a pot nobody
+wins carried over to the next hand. Pure; no I/O.
+
+Lows are ace-to-five with the local eight-or-better qualifier (pairs allowed), and in these
+games A-2-3-4-5 is the highest straight (SPEC 2.7). The bet after the declaration is at the
+big bet, opened from the dealer's left.
+"""
+
+from __future__ import annotations
+
+from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
+from p2pwillow.rules.declare import Declare, SettleSplit
+from p2pwillow.rules.live import Deal, Formation, ShowCards, Street
+from p2pwillow.rules.streets import Bet
+
+SMALL, BIG = BetSize.SMALL, BetSize.BIG
+
+
+def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameSpec:
+    return GameSpec(
+        name=name,
+        title=title,
+        options=(),
+        forced=Forced.ANTE,
+        script=(
+            Deal(down=hole),
+            Bet(Opening.POSITION, SMALL),
+            Street(board=3, burn=1),
+            Bet(Opening.POSITION, SMALL),
+            Street(board=1, burn=1),
+            Bet(Opening.POSITION, BIG),
+            Street(board=1, burn=1),
+            Bet(Opening.POSITION, BIG),
+            Declare(),
+            Bet(Opening.POSITION, BIG),
+            ShowCards(),
+            SettleSplit(formation),
+        ),
+    )
+
+
+OMAHA_HIGH_LOW = _board_game("omaha-high-low", "Omaha High-Low", 4, Formation.OMAHA)
+"""The house's Omaha (local rule: the low's highest card at most 8), declared."""
+HOLDEM_HIGH_LOW = _board_game("holdem-high-low", "Hold'em High-Low", 2, Formation.HOLDEM)
+
+SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW)
+
+__all__ = ["HOLDEM_HIGH_LOW", "OMAHA_HIGH_LOW", "SPLIT_POT_GAMES"]

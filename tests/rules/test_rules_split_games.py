@@ -1,0 +1,266 @@
+"""The split-pot games at the rules level (SPEC 3.16): the sealed declaration step (nobody's
+choice is seen before every choice is sealed, one seal each, a clock that folds, a player
+that never opens folded), the bet after it, the split of stacked hands from the rule text, and
+a pot nobody wins carried over to the next hand and shared out at the game's end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2pwillow.bots.live_arena import LiveDealer
+from p2pwillow.cards import DECK, Card
+from p2pwillow.games.split_pot import HOLDEM_HIGH_LOW, OMAHA_HIGH_LOW, SPLIT_POT_GAMES
+from p2pwillow.rules import (
+    ActionKind,
+    Announcement,
+    Game,
+    GameSpec,
+    Hand,
+    IllegalAction,
+    Phase,
+    TableConfig,
+)
+from p2pwillow.rules.events import Declared, PotSplit, Sealed
+
+GAMES = tuple(g.name for g in SPLIT_POT_GAMES)
+SEAL, OPEN = ActionKind.DECLARE, ActionKind.OPEN_DECLARATION
+
+
+def config(seats: int = 3) -> TableConfig:
+    return TableConfig(seats=seats, games=GAMES, ante=5, starting_stack=100)
+
+
+def stacked(*cards: str) -> list[Card]:
+    """A deck whose first cards are these, in this order; the rest in the deck's order."""
+    top = [Card.parse(c) for c in cards]
+    return top + [c for c in DECK if c not in top]
+
+
+def holdem_deck(p0: str, p1: str, p2: str, board: str) -> list[Card]:
+    """Hold'em high-low for seats 0, 1, 2 (the dealer 2): the hole cards round by round, then
+    a burn before the flop, the turn and the river."""
+    a, b, c = (h.split() for h in (p0, p1, p2))
+    f = board.split()
+    burns = [
+        x for x in ("2c", "2d", "2h", "2s", "3c", "3d") if x not in " ".join((p0, p1, p2, board))
+    ]
+    return stacked(
+        a[0], b[0], c[0], a[1], b[1], c[1],
+        burns[0], f[0], f[1], f[2], burns[1], f[3], burns[2], f[4],
+    )  # fmt: skip
+
+
+def to_declare(hand: Hand, dealer: LiveDealer) -> None:
+    """Deal and check the hand through to the declaration."""
+    while hand.phase is not Phase.DECLARE:
+        if hand.phase in (Phase.DEAL, Phase.STREET):
+            hand.act(ActionKind.STREET, hand.dealer, dealer.street(hand))
+        else:
+            assert hand.phase is Phase.BETTING
+            hand.check(hand.to_act()[0])
+
+
+def finish(hand: Hand, dealer: LiveDealer) -> None:
+    """Check the bet after the declaration and show every hand still in."""
+    while not hand.is_over:
+        if hand.phase is Phase.BETTING:
+            hand.check(hand.to_act()[0])
+        else:
+            assert hand.phase is Phase.SHOW
+            for x in hand.to_act():
+                hand.act(ActionKind.SHOW, x, dealer.face_down(hand, x))
+
+
+def declared_hand(
+    deck: list[Card], choices: dict[int, str], game: GameSpec = HOLDEM_HIGH_LOW
+) -> Hand:
+    hand = Hand(config(), [0, 1, 2], [100, 100, 100], dealer=2)
+    hand.announce(2, Announcement.of(game))
+    dealer = LiveDealer(deck)
+    to_declare(hand, dealer)
+    for x, choice in choices.items():
+        hand.act(SEAL, x, choice)
+    for x, choice in choices.items():
+        hand.act(OPEN, x, choice)
+    finish(hand, dealer)
+    return hand
+
+
+def splits(hand: Hand) -> list[PotSplit]:
+    return [e for e in hand.events if isinstance(e, PotSplit)]
+
+
+# --- the declaration ---------------------------------------------------------------------------
+
+
+def test_declarations_are_sealed_by_all_before_any_opens_and_the_bet_follows() -> None:
+    hand = Hand(config(), [0, 1, 2], [100, 100, 100], dealer=2)
+    hand.announce(2, Announcement.of(HOLDEM_HIGH_LOW))
+    dealer = LiveDealer(list(DECK))
+    to_declare(hand, dealer)
+    assert set(hand.to_act()) == {0, 1, 2}  # all at once, in any order
+    hand.act(SEAL, 1)  # a sealed choice: the rules are told nothing but that it is in
+    assert hand.events[-1] == Sealed(1)
+    with pytest.raises(IllegalAction, match="declared already"):
+        hand.act(SEAL, 1)
+    with pytest.raises(IllegalAction, match="once every one is sealed"):
+        hand.act(OPEN, 1, "high")  # nobody opens while a choice can still follow it
+    with pytest.raises(IllegalAction, match="low, high or pig"):
+        hand.verify(SEAL, 0, "both")
+    hand.act(SEAL, 0)
+    hand.act(SEAL, 2)
+    assert hand.to_act() == ()  # nothing to decide: the sessions open
+    assert [op.seat for op in hand.ops()] == [0, 1, 2]
+    hand.act(OPEN, 2, "low")
+    with pytest.raises(IllegalAction, match="no sealed declaration to open"):
+        hand.act(OPEN, 2, "high")
+    hand.act(OPEN, 0, "pig")
+    hand.act(OPEN, 1, "high")
+    assert hand.phase is Phase.BETTING  # every declaration is followed by a bet
+    assert [e.choice for e in hand.events if isinstance(e, Declared)] == ["low", "pig", "high"]
+
+
+def test_a_clock_that_runs_out_before_the_seal_folds_and_one_that_never_opens_is_folded() -> None:
+    hand = Hand(config(), [0, 1, 2], [100, 100, 100], dealer=2)
+    hand.announce(2, Announcement.of(OMAHA_HIGH_LOW))
+    to_declare(hand, LiveDealer(list(DECK)))
+    hand.act(SEAL, 0)
+    hand.act(SEAL, 1)
+    hand.timeout(2)  # its person was away: folded, its ante and bets stay in the pot
+    assert hand.is_folded(2) and hand.phase is Phase.DECLARE
+    hand.act(OPEN, 0, "high")
+    hand.stall(1)  # sealed and never opened: folded, never a void hand
+    assert hand.is_over and hand.result is not None
+    assert hand.result.net(0) == 10 and hand.result.net(1) == hand.result.net(2) == -5
+
+
+# --- the split of stacked hands ------------------------------------------------------------------
+
+
+def test_a_pig_with_the_wheel_wins_both_sides_of_holdem_high_low() -> None:
+    # seat 0's A-2 makes the wheel: the highest straight of a high-low game and the best low
+    deck = holdem_deck("As 2d", "Kc Qh", "7d 8h", "3s 4d 5c Kd Ks")
+    hand = declared_hand(deck, {0: "pig", 1: "high", 2: "low"})
+    (split,) = splits(hand)
+    assert split.high == (0,) and split.low == (0,) and not split.carried
+    assert hand.result is not None and hand.result.net(0) == 10
+
+
+def test_a_pig_that_loses_one_side_wins_nothing_and_the_sides_go_to_the_others() -> None:
+    # seat 0 has the best low but seat 1's four kings beat its high: the pig is out
+    deck = holdem_deck("As 2d", "Kc Kh", "7d 8h", "3s 4d 6c Kd Ks")
+    hand = declared_hand(deck, {0: "pig", 1: "high", 2: "low"})
+    (split,) = splits(hand)
+    assert split.pigs_failed == (0,)
+    assert split.high == (1,) and split.low == (2,)
+    assert hand.result is not None
+    assert (hand.result.net(0), hand.result.net(1), hand.result.net(2)) == (-5, 3, 2)
+
+
+def test_without_a_qualifying_low_the_low_declarer_wins_nothing() -> None:
+    deck = holdem_deck("9s 9d", "Kc Qh", "Jd Th", "3s 4d Tc Kd Qs")
+    hand = declared_hand(deck, {0: "low", 1: "high", 2: "high"})
+    (split,) = splits(hand)
+    assert split.low == () and split.high == (1,)
+    assert hand.result is not None and hand.result.net(1) == 10
+
+
+def test_a_pot_nobody_wins_carries_over_to_the_next_hand_and_out_at_the_games_end() -> None:
+    game = Game(config())
+    for seat in range(3):
+        game.join(seat, f"p{seat}", f"id{seat}")
+    hand = game.start_hand()
+    assert hand.dealer == 0
+    # seats 1, 2, 0 in turn; seat 1 has the best high, seat 2 the best low, and both go pig:
+    # each loses a side, so both fail; seat 0 folded: nobody is left to win
+    deck = holdem_deck("Kc Kh", "As 2d", "9c 9h", "3s 4d 8c Kd Js")
+    hand.announce(0, Announcement.of(HOLDEM_HIGH_LOW))
+    dealer = LiveDealer(deck)
+    hand.act(ActionKind.STREET, 0, dealer.street(hand))
+    first = hand.to_act()[0]
+    hand.check(first)
+    hand.check(hand.to_act()[0])
+    hand.fold(hand.to_act()[0])
+    to_declare(hand, dealer)
+    live = [x for x in hand.seats if not hand.is_folded(x)]
+    for x in live:
+        hand.act(SEAL, x, "pig")
+    for x in live:
+        hand.act(OPEN, x, "pig")
+    finish(hand, dealer)
+    (split,) = splits(hand)
+    assert split.carried == 15 and split.high == split.low == ()
+    result = game.end_hand()
+    assert result.carried == 15 and result.conserved
+    assert game.carried == 15 and game.chip_count().balanced
+    assert sum(p.stack for p in game.players) == 285
+    nxt = game.start_hand()
+    assert nxt.carried_in == 15 and nxt.pot == 15  # the carry is in the next main pot
+    nxt.announce(nxt.dealer, Announcement.of(HOLDEM_HIGH_LOW))
+    nxt.act(ActionKind.STREET, nxt.dealer, LiveDealer(list(DECK)).street(nxt))
+    folder = nxt.to_act()[0]
+    nxt.fold(folder)
+    nxt.fold(nxt.to_act()[0])  # the last player in takes every chip, the carry with them
+    game.end_hand()
+    assert game.carried == 0 and game.chip_count().balanced
+    assert sum(p.stack for p in game.players) == 300
+
+
+def test_the_carry_left_at_the_games_end_is_shared_among_the_last_hands_players() -> None:
+    game = Game(config())
+    for seat in range(3):
+        game.join(seat, f"p{seat}", f"id{seat}")
+    hand = game.start_hand()
+    deck = holdem_deck("Kc Kh", "As 2d", "9c 9h", "3s 4d 8c Kd Js")
+    hand.announce(0, Announcement.of(HOLDEM_HIGH_LOW))
+    dealer = LiveDealer(deck)
+    to_declare(hand, dealer)
+    for x in hand.seats:
+        hand.act(SEAL, x, "pig")
+    for x in hand.seats:
+        hand.act(OPEN, x, "pig")
+    finish(hand, dealer)
+    game.end_hand()
+    assert game.carried == 15
+    final = dict(game.final_stacks())
+    # 15 shared by three: 5 each, the stacks as they were before the hand
+    assert final == {0: 100, 1: 100, 2: 100}
+
+
+@pytest.mark.parametrize("game", SPLIT_POT_GAMES, ids=lambda g: g.name)
+def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> None:
+    rng = random.Random(7)
+    for _ in range(25):
+        hand = Hand(config(4), [0, 1, 2, 3], [rng.randrange(30, 200) for _ in range(4)], dealer=3)
+        total = sum(hand.stack(x) for x in hand.seats)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        dealer = LiveDealer(deck)
+        hand.announce(3, Announcement.of(game))
+        while not hand.is_over:
+            if hand.phase in (Phase.DEAL, Phase.STREET):
+                hand.act(ActionKind.STREET, 3, dealer.street(hand))
+            elif hand.phase is Phase.DECLARE:
+                if hand.to_act():
+                    hand.act(SEAL, hand.to_act()[0])
+                else:
+                    hand.act(OPEN, hand.ops()[0].seat, rng.choice(["high", "low", "pig"]))
+            elif hand.phase is Phase.SHOW:
+                x = hand.to_act()[0]
+                hand.act(ActionKind.SHOW, x, dealer.face_down(hand, x))
+            else:
+                x = hand.to_act()[0]
+                legal = hand.legal_actions(x)
+                if ActionKind.FOLD in legal and rng.random() < 0.05:
+                    hand.fold(x)
+                elif ActionKind.CALL in legal:
+                    hand.call(x)
+                else:
+                    hand.check(x)
+            carried = hand.result.carried if hand.result is not None else 0
+            assert sum(hand.stack(x) for x in hand.seats) + hand.pot + carried == total
+        result = hand.result
+        assert result is not None and result.conserved
+        assert sum(result.final_stacks) + result.carried == total
