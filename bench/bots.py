@@ -24,6 +24,7 @@ from p2pwillow.bots.live_arena import LiveTable, live_config, play_live_matchup
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
+from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -240,6 +241,8 @@ def hard_vs_easy() -> dict[str, object]:
 
 # --- the games of the live deck ---------------------------------------------------------------
 
+LIVE_GAMES = (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES)
+"""The games of the live deck the bots are measured in, the split-pot games among them."""
 LIVE_HANDS = 400
 """Hands per live-deck matchup (heads-up, every hand from full stacks, the house's table:
 ante 25, spread limit 25 to 100)."""
@@ -248,7 +251,7 @@ LIVE_SEED = 27
 
 @cache
 def _live_matchup(game: str, opponent: str) -> SeatRecord:
-    spec = next(g for g in LIVE_DECK_GAMES if g.name == game)
+    spec = next(g for g in LIVE_GAMES if g.name == game)
     seats: list[tuple[str, PlayerMaker]] = [
         ("live bot", lambda seat, rng: LiveBot(seat, rng)),
         (opponent, BASELINES[opponent]),
@@ -295,7 +298,7 @@ BENCHMARKS: dict[str, Callable[[], dict[str, object]]] = {
     "bots.live_decision": live_decision,
     **{
         f"bots.live.{game.name}.vs_{name}": partial(_live_versus, game.name, name)
-        for game in LIVE_DECK_GAMES
+        for game in LIVE_GAMES
         for name in BASELINES
     },
 }

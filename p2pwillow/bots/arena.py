@@ -39,6 +39,7 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
+from p2pwillow.rules.pots import split_pot
 
 MAX_STEPS = 5_000
 """Engine steps one hand may take before the arena calls it stuck (a bug, never a result)."""
@@ -445,10 +446,13 @@ def run_matchup(
         actions.update(played.actions)
         result = hand.result
         assert result is not None
-        for seat, start, final in zip(
-            result.seats, result.start_stacks, result.final_stacks, strict=True
+        # every hand starts afresh: a pot nobody won is shared out at once among the hand's
+        # players, as at a game's end (SPEC 3.16), so that each hand's chips add up
+        back = split_pot(result.carried, result.seats) if result.carried else (0,) * n
+        for seat, start, final, share in zip(
+            result.seats, result.start_stacks, result.final_stacks, back, strict=True
         ):
-            deltas[seat].append(final - start)
+            deltas[seat].append(final + share - start)
         best = set() if gave_up_best is None else gave_up_best(hand, played)
         for seat in seats:
             if hand.is_folded(seat):

@@ -329,8 +329,10 @@ class LiveBot:
         )
 
     def decide(self, hand: Hand, knowledge: Knowledge) -> Decision:
-        """Its bet, check, call, raise or fold now; the hand must be waiting for its seat to
-        bet (BotError otherwise)."""
+        """Its bet, check, call, raise or fold now, or its declaration (`declare`); the hand
+        must be waiting for its seat to bet or declare (BotError otherwise)."""
+        if hand.phase is Phase.DECLARE:
+            return self.declare(hand, knowledge)
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
@@ -360,12 +362,13 @@ class LiveBot:
         samples = self.samples
         if formation_of(game) is Formation.OMAHA:
             samples = min(samples, OMAHA_SAMPLES)
-        if split.is_split(game):
-            return split.split_equity(hand, self.seat, knowledge.cards, self.rng, samples)
         factors = None
         if self.model is not None:
             reads = self.reads(hand)
             factors = {x: reads[x].factor for x in reads}
+        if split.is_split(game):
+            cards = knowledge.cards
+            return split.split_equity(hand, self.seat, cards, self.rng, samples, factors)
         return live_equity(hand, self.seat, knowledge.cards, self.rng, samples, factors)
 
     def declare(self, hand: Hand, knowledge: Knowledge) -> Decision:

@@ -31,6 +31,7 @@ from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decisio
 from p2pwillow.bots.live import choose_draw, is_live
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
+from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -57,7 +58,7 @@ def live_config(players: int, **settings: object) -> TableConfig:
     maximum"); `settings` override any of it."""
     values: dict[str, object] = {
         "seats": players,
-        "games": tuple(g.name for g in LIVE_DECK_GAMES),
+        "games": tuple(g.name for g in (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES)),
     }
     values.update(settings)
     return TableConfig(**values)  # type: ignore[arg-type]
@@ -156,6 +157,22 @@ class LiveTable:
         self.dealer.held[seat] = [c for c in self.dealer.held[seat] if c not in gone]
         self.dealer.muck += gone
 
+    def _declare(self) -> None:
+        """Every player still in seals its declaration, none seeing another's; then all open
+        (SPEC 3.16)."""
+        h = self.hand
+        chosen: dict[int, str] = {}
+        for seat in h.to_act():
+            decision = self.players[seat].decide(h, self.dealer.knowledge(seat))
+            if decision.kind is not ActionKind.DECLARE or decision.choice is None:
+                raise BotError(f"seat {seat}'s player did not declare: {decision}")
+            h.act(ActionKind.DECLARE, seat, decision.choice)
+            chosen[seat] = decision.choice
+            self.actions[ActionKind.DECLARE] += 1
+        for due in h.ops():
+            if not h.is_over:
+                h.act(ActionKind.OPEN_DECLARATION, due.seat, chosen[due.seat])
+
     def play(self) -> HandRecord:
         h = self.hand
         announcement = Announcement.of(self.game)
@@ -171,6 +188,8 @@ class LiveTable:
                 self._bet(h.to_act()[0])
             elif phase is Phase.DRAW:
                 self._draw(h.to_act()[0])
+            elif phase is Phase.DECLARE:
+                self._declare()
             else:
                 raise BotError(f"the live arena cannot drive the {phase.value} phase")
         last = h.events[-1]

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
-from p2pwillow.bots.live import Deals, deals, formation_of, valuer
+from p2pwillow.bots.live import deals, formation_of, valuer
 from p2pwillow.cards import Card
 from p2pwillow.rules import GameSpec, Hand
 from p2pwillow.rules.declare import SettleSplit
@@ -119,19 +119,38 @@ def _game(hand: Hand) -> GameSpec:
 
 
 def split_equity(
-    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int
+    hand: Hand,
+    seat: int,
+    cards: Sequence[Card],
+    rng: random.Random,
+    samples: int,
+    factors: Mapping[int, float] | None = None,
 ) -> float:
     """The share of the pot `seat` can expect holding `cards`, each seat contending for what it
-    has declared (both sides before it has)."""
+    has declared (both sides before it has). `factors` weighs opponents by their betting as
+    `live.live_equity` does: the share against one opponent alone, e, counts as e ** f."""
     value = _values(_game(hand))
     declared = hand.snapshot().declared
     choice = declared.get(seat)
     total = 0.0
-    dealt: Deals = deals(hand, seat, cards, rng, samples)
-    for mine, theirs, board in dealt:
-        others = [(*value(cs, board), declared.get(x)) for x, cs in theirs]
-        total += split_share(value(mine, board), choice, others)
-    return total / samples if samples else 0.0
+    alone: dict[int, float] = {}
+    for mine, theirs, board in deals(hand, seat, cards, rng, samples):
+        own = value(mine, board)
+        others = {x: (*value(cs, board), declared.get(x)) for x, cs in theirs}
+        total += split_share(own, choice, list(others.values()))
+        if factors is not None:
+            for x, theirs_x in others.items():
+                # against one opponent alone a half is a sure split, not a coin flip: what
+                # its betting weighs is how often it takes this seat's half or more
+                held = split_share(own, choice, [theirs_x]) >= 0.5
+                alone[x] = alone.get(x, 0.0) + held
+    if not samples:
+        return 0.0
+    share = total / samples
+    for x, won in alone.items():
+        # an opponent whose betting says strength beats this seat's hand more often
+        share *= max(won / samples, 0.5 / samples) ** (factors.get(x, 1.0) - 1.0)  # type: ignore[union-attr]
+    return min(1.0, max(0.0, share))
 
 
 def choose_declaration(

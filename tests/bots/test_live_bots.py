@@ -30,6 +30,7 @@ from p2pwillow.games.live_deck import (
     OMAHA,
     SEVEN_CARD_STUD,
 )
+from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.hands import Category
 from p2pwillow.rules import ActionKind, Announcement, GameSpec, Hand, Phase
 from p2pwillow.rules.live import Formation, hand_value
@@ -38,6 +39,8 @@ MATCH_HANDS = {"random": 150, "station": 60, "maniac": 200, "rock": 150}
 """Hands per test match, heads-up, by baseline: the random bettor's and the maniac's chips
 swing most, and the rock gives the least away per hand."""
 MATCH_SEED = 1
+PLAYED = (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES)
+"""Every game of the live deck, the split-pot games with their declaration among them."""
 TEST_SAMPLES = 16
 """Deals per decision in the test matches (the bench plays the default `SAMPLES`)."""
 
@@ -47,7 +50,7 @@ def _bot(samples: int = TEST_SAMPLES) -> PlayerMaker:
 
 
 @pytest.mark.parametrize("baseline", list(BASELINES))
-@pytest.mark.parametrize("game", LIVE_DECK_GAMES, ids=lambda g: g.name)
+@pytest.mark.parametrize("game", PLAYED, ids=lambda g: g.name)
 def test_the_live_bot_beats_every_baseline_in_every_game(game: GameSpec, baseline: str) -> None:
     bot_maker = _bot()
     margin = 5.0
@@ -72,7 +75,7 @@ def test_the_live_bot_beats_every_baseline_in_every_game(game: GameSpec, baselin
 def test_four_handed_tables_of_the_bot_and_every_baseline_play_legal_hands() -> None:
     seats: list[tuple[str, PlayerMaker]] = [("bot", _bot(8))]
     seats += [(name, make) for name, make in BASELINES.items()]
-    for game in LIVE_DECK_GAMES:
+    for game in PLAYED:
         result = play_live_matchup(seats, game, 4, seed=11)
         for n in range(4):
             assert sum(seat.deltas[n] for seat in result.seats) == 0, "chips not conserved"
@@ -115,7 +118,7 @@ class Spy:
         return None
 
 
-@pytest.mark.parametrize("game", LIVE_DECK_GAMES, ids=lambda g: g.name)
+@pytest.mark.parametrize("game", PLAYED, ids=lambda g: g.name)
 def test_the_arena_gives_each_seat_its_own_cards_only(game: GameSpec) -> None:
     rng = random.Random(21)
     for number in range(1, 7):
