@@ -50,6 +50,8 @@ GAMES = (
     "five-card-draw",
     "omaha-high-low",
     "holdem-high-low",
+    "chicago",
+    "spit",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

@@ -327,7 +327,11 @@ def _spread(p: float, settled: float) -> list[tuple[float, float]]:
     n = 1.0 / max(1e-6, settled) - 1.0
     a, b = p * n, (1.0 - p) * n
     points = [(i + 0.5) / PLAN_GRID for i in range(PLAN_GRID)]
-    weights = [x ** (a - 1.0) * (1.0 - x) ** (b - 1.0) for x in points]
+    # in logs, from the largest: with little left to settle (a game with more rounds than
+    # REVEAL_RESOLVES names) the beta is so narrow that its weights underflow to zero
+    logs = [(a - 1.0) * math.log(x) + (b - 1.0) * math.log(1.0 - x) for x in points]
+    top = max(logs)
+    weights = [math.exp(w - top) for w in logs]
     total = sum(weights)
     return [(x, w / total) for x, w in zip(points, weights, strict=True)]
 

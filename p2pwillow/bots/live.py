@@ -250,10 +250,8 @@ complete as the showdown will see it."""
 
 def deals(hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int) -> Deals:
     """`samples` deals of what `seat` cannot see, as `live_equity` draws them: each opponent's
-    face-down cards, everybody's cards still to come and the rest of the board (a game with a
-    draw still ahead is not sampled here)."""
-    if _draw_ahead(hand, seat):
-        raise BotError("these deals do not sample a draw still ahead")
+    face-down cards, everybody's cards still to come and the rest of the board. A draw still
+    ahead is sampled as if everyone stood pat (its replacements are not dealt yet)."""
     s = hand.snapshot()
     board = [card.index for card in s.board]
     opponents = [x for x in in_hand(s) if x != seat]

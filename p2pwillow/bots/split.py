@@ -4,7 +4,8 @@ its declaration. Pure; no I/O; its randomness comes only from the `random.Random
 The share is a Monte Carlo over the cards the bot cannot see, dealt as `live.deals` deals them.
 In each deal every hand is valued twice: high (the game's formation, as the live bot values
 it) and low (eight-or-better, ace low, here counted on five different ranks: a paired low,
-which the house allows, is rare enough for an estimate to leave out). A seat that has declared
+which the house allows, is rare enough for an estimate to leave out; in Chicago the second side
+is the highest spade in the hole). A seat that has declared
 contends only for its sides; one that has not (every seat before the declaration, the others
 while the bot weighs its own) contends for both, as the cards speak. A pig wins both sides or
 nothing. A side nobody can win goes to the other side.
@@ -21,15 +22,17 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
-from p2pwillow.bots.live import deals, formation_of, valuer
+from p2pwillow.bots.live import deals, valuer
 from p2pwillow.cards import Card
 from p2pwillow.rules import GameSpec, Hand
-from p2pwillow.rules.declare import SettleSplit
+from p2pwillow.rules.declare import SettleSplit, Side
 from p2pwillow.rules.live import Formation
 
 __all__ = ["choose_declaration", "is_split", "low_valuer", "split_equity", "split_share"]
 
 CHOICES = ("high", "low", "pig")
+_SPADES = 3
+"""A spade's suit in a card's canonical index (SPEC 2.1: index = 4 * (rank - 2) + suit)."""
 
 LowValuer = Callable[[list[int], list[int]], int]
 """The eight-or-better low of one player's own cards and the board, as card indices: bigger is
@@ -104,10 +107,28 @@ def split_share(
     return share
 
 
-def _values(game: GameSpec) -> Callable[[list[int], list[int]], tuple[int, int]]:
-    formation = formation_of(game)
-    high, low = valuer(formation), low_valuer(formation)
-    return lambda own, board: (high(own, board), low(own, board))
+Values = Callable[[int, list[int], list[int]], tuple[int, int]]
+"""(seat, its cards, the board) -> its (high, second side) values, bigger better, 0: none."""
+
+
+def _values(hand: Hand) -> Values:
+    """How the game's two sides value a seat's cards: the high by its formation, and its low
+    (eight-or-better) or, in Chicago, the highest spade among its cards not showing (the
+    cards still to come counted as the hole's: close enough for an estimate)."""
+    game = _game(hand)
+    settle = next(step for step in game.script if isinstance(step, SettleSplit))
+    high = valuer(settle.formation)
+    if settle.second is Side.EIGHT:
+        low = low_valuer(settle.formation)
+        return lambda x, own, board: (high(own, board), low(own, board))
+    showing = {x: {card.index for card in hand.showing(x)} for x in hand.seats}
+
+    def spade(x: int, own: list[int], board: list[int]) -> tuple[int, int]:
+        up = showing[x]
+        spades = [(i >> 2) + 2 for i in own if i & 3 == _SPADES and i not in up]
+        return high(own, board), max(spades, default=0)
+
+    return spade
 
 
 def _game(hand: Hand) -> GameSpec:
@@ -129,14 +150,14 @@ def split_equity(
     """The share of the pot `seat` can expect holding `cards`, each seat contending for what it
     has declared (both sides before it has). `factors` weighs opponents by their betting as
     `live.live_equity` does: the share against one opponent alone, e, counts as e ** f."""
-    value = _values(_game(hand))
+    value = _values(hand)
     declared = hand.snapshot().declared
     choice = declared.get(seat)
     total = 0.0
     alone: dict[int, float] = {}
     for mine, theirs, board in deals(hand, seat, cards, rng, samples):
-        own = value(mine, board)
-        others = {x: (*value(cs, board), declared.get(x)) for x, cs in theirs}
+        own = value(seat, mine, board)
+        others = {x: (*value(x, cs, board), declared.get(x)) for x, cs in theirs}
         total += split_share(own, choice, list(others.values()))
         if factors is not None:
             for x, theirs_x in others.items():
@@ -158,12 +179,12 @@ def choose_declaration(
 ) -> str:
     """`high`, `low` or `pig`: the largest expected share over the same deals (ties: the
     first of high, low, pig), the others contending for both sides."""
-    value = _values(_game(hand))
+    value = _values(hand)
     expected: Mapping[str, float] = dict.fromkeys(CHOICES, 0.0)
     sums = dict(expected)
     for mine, theirs, board in deals(hand, seat, cards, rng, samples):
-        own = value(mine, board)
-        others = [(*value(cs, board), None) for _, cs in theirs]
+        own = value(seat, mine, board)
+        others = [(*value(x, cs, board), None) for x, cs in theirs]
         for choice in CHOICES:
             sums[choice] += split_share(own, choice, others)
     return max(CHOICES, key=lambda c: sums[c])

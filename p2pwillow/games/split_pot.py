@@ -10,8 +10,8 @@ big bet, opened from the dealer's left.
 from __future__ import annotations
 
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
-from p2pwillow.rules.declare import Declare, SettleSplit
-from p2pwillow.rules.live import Deal, Formation, ShowCards, Street
+from p2pwillow.rules.declare import Declare, SettleSplit, Side
+from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, ShowCards, Street
 from p2pwillow.rules.streets import Bet
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
@@ -44,6 +44,57 @@ OMAHA_HIGH_LOW = _board_game("omaha-high-low", "Omaha High-Low", 4, Formation.OM
 """The house's Omaha (local rule: the low's highest card at most 8), declared."""
 HOLDEM_HIGH_LOW = _board_game("holdem-high-low", "Hold'em High-Low", 2, Formation.HOLDEM)
 
-SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW)
+CHICAGO = GameSpec(
+    name="chicago",
+    title="Chicago",
+    options=(),
+    forced=Forced.ANTE,
+    # seven-card stud, with its overflow (the last card to the board when the deck is short)
+    players=(2, 8),
+    script=(
+        Deal(down=2, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(down=1, overflow=True),
+        Bet(Opening.HIGH_HAND, BIG),
+        Declare(),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE, Side.SPADE),
+    ),
+)
+"""Seven-card stud, the high hand splitting with the highest spade in the hole (the house plays
+it as Follow the Queen, which comes with wild cards)."""
 
-__all__ = ["HOLDEM_HIGH_LOW", "OMAHA_HIGH_LOW", "SPLIT_POT_GAMES"]
+SPIT = GameSpec(
+    name="spit",
+    title="Spit",
+    options=(),
+    forced=Forced.ANTE,
+    # five each, the spit card and up to three more each: 49 cards at six players
+    players=(2, 6),
+    script=(
+        Deal(down=5),
+        Bet(Opening.POSITION, SMALL),
+        Street(board=1),
+        Bet(Opening.POSITION, SMALL),
+        Draw(most=3),
+        Redeal(),
+        Bet(Opening.POSITION, BIG),
+        Declare(),
+        Bet(Opening.POSITION, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE),
+    ),
+)
+"""High-low five-card draw with one community card (the spit card) after the first round: the
+sixth card of every hand, each making its best five of six."""
+
+SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW, CHICAGO, SPIT)
+
+__all__ = ["CHICAGO", "HOLDEM_HIGH_LOW", "OMAHA_HIGH_LOW", "SPIT", "SPLIT_POT_GAMES"]

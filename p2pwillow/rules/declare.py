@@ -44,7 +44,7 @@ from p2pwillow.rules.events import (
     Sealed,
     TimedOut,
 )
-from p2pwillow.rules.live import DRAWING, STALLS, Formation, in_hand, stall_row
+from p2pwillow.rules.live import DRAWING, STALLS, Formation, hand_value, in_hand, stall_row
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import Pot, PotAward, build_pots, split_pot
 from p2pwillow.rules.script import CardOp, Default, OpDue, Step, advance
@@ -265,6 +265,16 @@ class Declare(Step):
 # --- the settlement ----------------------------------------------------------------------------
 
 
+class Side(enum.StrEnum):
+    """What the second side of a split pot is won with (SPEC 3.16): the declaration's `low`
+    is that side, `high` the best high hand, `pig` both."""
+
+    EIGHT = "eight-or-better"
+    """The best ace-to-five low of five cards whose highest card is 8 at most (2.7)."""
+    SPADE = "spade-in-the-hole"
+    """The highest spade among the cards the player held face down (Chicago, 2.7)."""
+
+
 def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) -> list[FiveSet]:
     """The five-card sets `formation` allows of a player's cards and the board that can count
     in a split (SPEC 2.7, 3.16): each with its high value (A-2-3-4-5 the highest straight) and
@@ -277,6 +287,23 @@ def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) 
     return evaluators.hi_lo_sets([*own, *board], eight_or_better=True)
 
 
+def side_sets(
+    formation: Formation,
+    second: Side,
+    own: Sequence[Card],
+    board: Sequence[Card],
+    hole: Sequence[Card],
+) -> list[FiveSet]:
+    """What a player's cards are worth on each side. The same-five rule binds a pig only where
+    both sides are five-card hands (high and low); the highest spade in the hole is a card, not
+    a hand, so a pig there needs the best high and the best spade. A game whose second side is
+    no low is no high-low game: its high ranks the wheel as five high (2.4)."""
+    if second is Side.EIGHT:
+        return five_sets(formation, own, board)
+    high = hand_value(formation, own, board)
+    return [(high, evaluators.high_spade(hole) if hole else None)]
+
+
 @dataclass(frozen=True, slots=True)
 class SettleSplit(Step):
     """The showdown of a split-pot game: each pot split by the declarations (SPEC 3.16), a pot
@@ -285,6 +312,7 @@ class SettleSplit(Step):
     KIND: ClassVar[str] = "settle-split"
     PHASE: ClassVar[Phase] = Phase.SHOWDOWN
     formation: Formation = Formation.BEST_FIVE
+    second: Side = Side.EIGHT
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         order = s.order
@@ -295,7 +323,10 @@ class SettleSplit(Step):
             s.dead_money(config),
         )
         board = tuple(s.board)
-        sets = {x: five_sets(self.formation, s.players[x].shown, board) for x in in_hand(s)}
+        sets = {
+            x: side_sets(self.formation, self.second, s.players[x].shown, board, s.hole.get(x, ()))
+            for x in in_hand(s)
+        }
         declared = {x: Declaration(s.declared[x]) for x in in_hand(s)}
         splits, carried = settle_declared(pots, declared, sets)
         events: list[Event] = [
@@ -333,8 +364,10 @@ __all__ = [
     "Declare",
     "FiveSet",
     "SettleSplit",
+    "Side",
     "SplitAward",
     "five_sets",
     "settle_declared",
+    "side_sets",
     "split",
 ]

@@ -339,6 +339,7 @@ def verify_show(
 
 def do_show(config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...]) -> list[Event]:
     s.players[seat].shown += cards
+    s.hole[seat] = cards
     event = CardsShown(seat, cards)
     if any(_hidden(s, x) for x in in_hand(s)):
         return [event]

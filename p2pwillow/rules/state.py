@@ -91,6 +91,8 @@ class HandState:
     before it opens)."""
     declared: dict[int, str] = field(default_factory=dict)
     """Each opened declaration: "low", "high" or "pig"."""
+    hole: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """The cards each player still in showed at the show: those it held face down."""
     carried_in: int = 0
     """Chips carried over from the last hand that nobody won (SPEC 3.16): in the main pot."""
 
@@ -105,6 +107,7 @@ class HandState:
             drawn=dict(self.drawn),
             sealed=set(self.sealed),
             declared=dict(self.declared),
+            hole=dict(self.hole),
         )
 
     @property

@@ -11,7 +11,7 @@ import pytest
 
 from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
-from p2pwillow.games.split_pot import HOLDEM_HIGH_LOW, OMAHA_HIGH_LOW, SPLIT_POT_GAMES
+from p2pwillow.games.split_pot import CHICAGO, HOLDEM_HIGH_LOW, OMAHA_HIGH_LOW, SPLIT_POT_GAMES
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -250,6 +250,8 @@ def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> 
             elif hand.phase is Phase.SHOW:
                 x = hand.to_act()[0]
                 hand.act(ActionKind.SHOW, x, dealer.face_down(hand, x))
+            elif hand.phase is Phase.DRAW:
+                hand.act(ActionKind.DRAW, hand.to_act()[0], ())  # every player stands pat
             else:
                 x = hand.to_act()[0]
                 legal = hand.legal_actions(x)
@@ -264,3 +266,44 @@ def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> 
         result = hand.result
         assert result is not None and result.conserved
         assert sum(result.final_stacks) + result.carried == total
+
+
+def test_chicago_splits_the_high_hand_with_the_highest_spade_in_the_hole() -> None:
+    # three-handed stud, dealer 2: two down and one up each, then three up, then one down
+    p0 = ["Ah", "Kh", "2c", "3c", "Jd", "5d", "9h"]  # no pair, ace high
+    p1 = ["Qs", "7d", "2d", "3d", "8h", "Tc", "Jh"]  # the queen of spades in the hole
+    p2 = ["Kc", "Kd", "6c", "7c", "8c", "9d", "As"]  # kings, and the ace of spades dealt last, down
+    order = [c for rnd in zip(p0, p1, p2, strict=True) for c in rnd]
+    hand = Hand(config(), [0, 1, 2], [100, 100, 100], dealer=2)
+    hand.announce(2, Announcement.of(CHICAGO))
+    dealer = LiveDealer(stacked(*order))
+    to_declare(hand, dealer)
+    for x, choice in ((0, "high"), (1, "low"), (2, "pig")):
+        hand.act(SEAL, x, choice)
+    for x, choice in ((0, "high"), (1, "low"), (2, "pig")):
+        hand.act(OPEN, x, choice)
+    finish(hand, dealer)
+    (split,) = splits(hand)
+    # seat 2 holds the best high (kings) and the ace of spades in the hole: it wins both ways
+    assert split.high == (2,) and split.low == (2,) and not split.pigs_failed
+    assert hand.result is not None and hand.result.net(2) == 10
+
+
+def test_a_chicago_spade_showing_face_up_does_not_count() -> None:
+    p0 = ["Kh", "Kd", "2s", "3c", "4c", "5d", "9h"]  # kings; the two of spades face up
+    p1 = ["Qh", "7d", "As", "3d", "8h", "Tc", "4s"]  # the ace of spades face up, the four down
+    p2 = ["Jc", "9c", "6c", "7c", "8c", "9d", "2h"]
+    order = [c for rnd in zip(p0, p1, p2, strict=True) for c in rnd]
+    hand = Hand(config(), [0, 1, 2], [100, 100, 100], dealer=2)
+    hand.announce(2, Announcement.of(CHICAGO))
+    dealer = LiveDealer(stacked(*order))
+    to_declare(hand, dealer)
+    for x in (0, 1, 2):
+        hand.act(SEAL, x)
+    for x, choice in ((0, "pig"), (1, "low"), (2, "high")):
+        hand.act(OPEN, x, choice)
+    finish(hand, dealer)
+    (split,) = splits(hand)
+    # seat 0 has no spade in the hole: its pig fails; seat 1's four of spades takes the side
+    assert split.pigs_failed == (0,)
+    assert split.low == (1,) and split.high == (2,)
