@@ -52,6 +52,7 @@ GAMES = (
     "holdem-high-low",
     "chicago",
     "spit",
+    "seattle-six",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

@@ -35,6 +35,7 @@ from p2pwillow.limits import is_int
 from p2pwillow.rules import ActionKind, GameSpec, Hand, Phase
 from p2pwillow.rules.declare import SettleSplit
 from p2pwillow.rules.live import BOARD, Deal, Draw, Formation, Settle, in_hand
+from p2pwillow.rules.wash import Wash, wash_cost
 
 __all__ = [
     "OMAHA_SAMPLES",
@@ -55,6 +56,9 @@ SAMPLES = 200
 """Monte Carlo deals per betting decision: the share's standard error is at most 0.035, and a
 decision costs about 10 to 20 ms on the first round of a four-handed hand (bench
 `bots.live_decision`)."""
+
+WASH_SAMPLES = 60
+"""Deals behind a wash decision: each card's replacements share them (`split.choose_wash`)."""
 
 OMAHA_SAMPLES = 60
 """The most deals per decision in a game of the Omaha formation: each hand is valued over 60
@@ -331,6 +335,8 @@ class LiveBot:
         must be waiting for its seat to bet or declare (BotError otherwise)."""
         if hand.phase is Phase.DECLARE:
             return self.declare(hand, knowledge)
+        if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
+            return self.wash(hand, knowledge)
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
@@ -382,6 +388,19 @@ class LiveBot:
             samples = min(samples, OMAHA_SAMPLES)
         choice = split.choose_declaration(hand, self.seat, knowledge.cards, self.rng, samples)
         return Decision(ActionKind.DECLARE, choice=choice)
+
+    def wash(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Its wash (SPEC 3.17): the card, its face-down ones first and then its face-up ones,
+        whose replacement is worth more than the price, or none (`split.choose_wash`)."""
+        self._check(hand, knowledge)
+        if hand.phase is not Phase.DRAW or self.seat not in hand.to_act():
+            raise BotError(f"the hand is not waiting for seat {self.seat} to wash")
+        down = hand.hand_size(self.seat) - len(hand.showing(self.seat))
+        cards = [c for c in knowledge.cards if c not in hand.showing(self.seat)][:down]
+        cards += hand.showing(self.seat)
+        price = wash_cost(hand)
+        positions = split.choose_wash(hand, self.seat, cards, self.rng, WASH_SAMPLES, price)
+        return Decision(ActionKind.DRAW, positions=positions)
 
     def reads(self, hand: Hand) -> dict[int, Read]:
         """What its opponent model says of every other seat in the hand (easy: the priors)."""

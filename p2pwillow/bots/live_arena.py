@@ -43,6 +43,7 @@ from p2pwillow.rules import (
     TableConfig,
 )
 from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Draw, Opened
+from p2pwillow.rules.wash import Wash
 
 __all__ = [
     "LiveDealer",
@@ -157,6 +158,23 @@ class LiveTable:
         self.dealer.held[seat] = [c for c in self.dealer.held[seat] if c not in gone]
         self.dealer.muck += gone
 
+    def _wash(self, seat: int) -> None:
+        """The seat's own player decides its wash (SPEC 3.17); the dealer mucks the card."""
+        h = self.hand
+        down = list(self.dealer.down.get(seat, []))
+        up = list(h.showing(seat))
+        decision = self.players[seat].decide(h, self.dealer.knowledge(seat))
+        if decision.kind is not ActionKind.DRAW or decision.positions is None:
+            raise BotError(f"seat {seat}'s player did not wash: {decision}")
+        h.act(ActionKind.DRAW, seat, decision.positions)
+        self.actions[ActionKind.DRAW] += 1
+        for p in decision.positions:
+            card = down[p] if p < len(down) else up[p - len(down)]
+            if p < len(down):
+                self.dealer.down[seat].remove(card)
+            self.dealer.held[seat].remove(card)
+            self.dealer.muck.append(card)
+
     def _declare(self) -> None:
         """Every player still in seals its declaration, none seeing another's; then all open
         (SPEC 3.16)."""
@@ -186,6 +204,8 @@ class LiveTable:
                 h.act(ActionKind.SHOW, seat, self.dealer.face_down(h, seat))
             elif phase is Phase.BETTING:
                 self._bet(h.to_act()[0])
+            elif phase is Phase.DRAW and isinstance(h.step, Wash):
+                self._wash(h.to_act()[0])
             elif phase is Phase.DRAW:
                 self._draw(h.to_act()[0])
             elif phase is Phase.DECLARE:

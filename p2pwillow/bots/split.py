@@ -23,12 +23,19 @@ from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
 from p2pwillow.bots.live import deals, valuer
-from p2pwillow.cards import Card
+from p2pwillow.cards import DECK, Card
 from p2pwillow.rules import GameSpec, Hand
 from p2pwillow.rules.declare import SettleSplit, Side
 from p2pwillow.rules.live import Formation
 
-__all__ = ["choose_declaration", "is_split", "low_valuer", "split_equity", "split_share"]
+__all__ = [
+    "choose_declaration",
+    "choose_wash",
+    "is_split",
+    "low_valuer",
+    "split_equity",
+    "split_share",
+]
 
 CHOICES = ("high", "low", "pig")
 _SPADES = 3
@@ -188,3 +195,35 @@ def choose_declaration(
         for choice in CHOICES:
             sums[choice] += split_share(own, choice, others)
     return max(CHOICES, key=lambda c: sums[c])
+
+
+WASH_TRIES = 6
+"""Replacement cards tried for each card a bot weighs washing."""
+
+
+def choose_wash(
+    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int, price: int
+) -> tuple[int, ...]:
+    """The card to wash (its place in `cards`: face-down cards first, then face-up), or none:
+    the one whose replacement, over a few cards it could be, raises the expected share of the
+    pot by more than the price (SPEC 3.17)."""
+    if price > hand.stack(seat):
+        return ()
+    base = split_equity(hand, seat, cards, rng, samples)
+    known = set(cards) | set(hand.snapshot().board)
+    for x in hand.seats:
+        known.update(hand.showing(x))
+    unseen = [c for c in DECK if c not in known]
+    pot = hand.pot + price
+    best: tuple[int, ...] = ()
+    gain = float(price)
+    tries = max(1, samples // WASH_TRIES)
+    for i in range(len(cards)):
+        total = 0.0
+        for new in rng.sample(unseen, WASH_TRIES):
+            swapped = [*cards[:i], new, *cards[i + 1 :]]
+            total += split_equity(hand, seat, swapped, rng, tries)
+        better = (total / WASH_TRIES - base) * pot
+        if better > gain:
+            best, gain = (i,), better
+    return best

@@ -39,6 +39,7 @@ from p2pwillow.rules import (
     WentAllIn,
 )
 from p2pwillow.rules.live import Draw
+from p2pwillow.rules.wash import Wash
 
 BET_EDGE = 0.3
 """Checked to, it bets when its equity e reaches fair + BET_EDGE * (1 - fair), fair being
@@ -142,6 +143,8 @@ class Bot:
             return self.live.decide(hand, _with_up_cards(hand, knowledge))
         if hand.phase is Phase.DECLARE:
             return self.live.declare(hand, _with_up_cards(hand, knowledge))
+        if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
+            return self.live.wash(hand, _with_up_cards(hand, knowledge))
         if hand.phase is Phase.DRAW:
             step = hand.step
             assert isinstance(step, Draw)

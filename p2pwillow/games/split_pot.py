@@ -13,6 +13,7 @@ from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
 from p2pwillow.rules.declare import Declare, SettleSplit, Side
 from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, ShowCards, Street
 from p2pwillow.rules.streets import Bet
+from p2pwillow.rules.wash import Wash
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
 
@@ -95,6 +96,41 @@ SPIT = GameSpec(
 """High-low five-card draw with one community card (the spit card) after the first round: the
 sixth card of every hand, each making its best five of six."""
 
-SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW, CHICAGO, SPIT)
+SEATTLE_SIX = GameSpec(
+    name="seattle-six",
+    title="Seattle Six",
+    options=(),
+    forced=Forced.ANTE,
+    # six cards each and one washed: 49 cards at seven players
+    players=(2, 7),
+    script=(
+        Deal(down=2, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        # "$1.00 for face-up or face-down", at the house's 25-cent ante: four antes
+        Wash(price=4),
+        Redeal(),
+        Bet(Opening.HIGH_HAND, BIG),
+        Declare(),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE),
+    ),
+)
+"""High-low stud of six cards, two down and four up, with a wash at the end."""
 
-__all__ = ["CHICAGO", "HOLDEM_HIGH_LOW", "OMAHA_HIGH_LOW", "SPIT", "SPLIT_POT_GAMES"]
+SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW, CHICAGO, SPIT, SEATTLE_SIX)
+
+__all__ = [
+    "CHICAGO",
+    "HOLDEM_HIGH_LOW",
+    "OMAHA_HIGH_LOW",
+    "SEATTLE_SIX",
+    "SPIT",
+    "SPLIT_POT_GAMES",
+]

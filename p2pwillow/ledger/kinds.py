@@ -533,6 +533,18 @@ class Draw(Body):
     cards: Sequence[TradedCard] = spec(ListOf(RecordOf(TradedCard), 0, 5, increasing_by="position"))
 
 
+@kind("wash")
+@dataclass(frozen=True, slots=True)
+class Wash(Body):
+    """The author's wash (SPEC 3.17): the card it pays to replace, either one face-down card
+    (`cards`: a position of its public hand, re-encrypted to the table key with its proof, as
+    a draw's discard, 5.14) or one face-up card (`up`: its place among the author's face-up
+    cards, in the order dealt); neither when it keeps its cards."""
+
+    cards: Sequence[TradedCard] = spec(ListOf(RecordOf(TradedCard), 0, 1, increasing_by="position"))
+    up: Sequence[int] = spec(ListOf(HAND_POSITION, 0, 1, increasing_by=""))
+
+
 @kind("fold_release")
 @dataclass(frozen=True, slots=True)
 class FoldRelease(Body):
@@ -647,6 +659,7 @@ _KINDS: dict[str, type[Body]] = dict(
         StreetShares,
         Show,
         Draw,
+        Wash,
         FoldRelease,
         Declare,
         DeclareOpen,

@@ -379,3 +379,21 @@ class PotSplit(Event):
             if self.low:
                 parts.append(f"low: {who(self.low)}")
         return (f"Pot of {self.amount}: " + "; ".join(parts),)
+
+
+@dataclass(frozen=True, slots=True)
+class Washed(Event):
+    """A player washed `count` cards (0 or 1) for `paid` chips (SPEC 3.17); `card` is the card
+    it washed when it was face up (a face-down card stays unseen)."""
+
+    seat: int
+    count: int
+    card: Card | None
+    paid: int
+
+    def words(self, n: Namer) -> Words:
+        if not self.count:
+            return (f"{n(self.seat)} keeps its cards",)
+        if self.card is not None:
+            return (f"{n(self.seat)} pays {self.paid} and washes ", self.card)
+        return (f"{n(self.seat)} pays {self.paid} and washes a card face down",)

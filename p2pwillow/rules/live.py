@@ -220,7 +220,8 @@ class Street(Deal):
 @dataclass(frozen=True, slots=True)
 class Redeal(Street):
     """Each player still in is dealt face down as many cards as it discarded in the draw
-    before, player by player in table order (SPEC 3.15); nothing when everyone stood pat."""
+    before, player by player in table order (SPEC 3.15), face up for a card washed face up
+    (3.17); nothing when everyone stood pat."""
 
     KIND: ClassVar[str] = "redeal"
 
@@ -231,7 +232,12 @@ class Redeal(Street):
         return 0
 
     def destinations(self, s: HandState) -> tuple[Destination, ...]:
-        return tuple((DOWN, x) for x in in_hand(s) for _ in range(s.drawn.get(x, 0)))
+        # a card washed face up is replaced face up (SPEC 3.17)
+        return tuple(
+            (UP if x in s.washed_up else DOWN, x)
+            for x in in_hand(s)
+            for _ in range(s.drawn.get(x, 0))
+        )
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         if not self.destinations(s):
@@ -430,7 +436,7 @@ def forfeit(config: TableConfig, s: HandState) -> list[Event]:
     forfeited = 0
     for x in s.order:
         p = s.players[x]
-        put = p.committed + p.ante
+        put = p.committed + p.ante + p.paid
         if x in gone:
             forfeited += put
         elif put:

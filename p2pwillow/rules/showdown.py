@@ -40,7 +40,7 @@ def finish(s: HandState, awards: tuple[PotAward, ...], carried: int = 0) -> list
     for p in s.players.values():
         p.committed = 0
         p.tokens_paid = 0
-        p.ante = 0
+        p.ante = p.paid = 0
         p.round_bet = 0
     order = s.order
     s.result = HandResult(
@@ -120,7 +120,7 @@ def do_void(config: TableConfig, s: HandState, seat: int, signers: Sequence[int]
 def _void(s: HandState, phase: Phase) -> None:
     for p in s.players.values():
         p.stack = p.start_stack
-        p.tokens = p.tokens_paid = p.committed = p.round_bet = p.ante = 0
+        p.tokens = p.tokens_paid = p.committed = p.round_bet = p.ante = p.paid = 0
     order = s.order
     s.result = HandResult(
         order,

@@ -31,6 +31,8 @@ class PlayerState:
     tokens_paid: int = 0
     ante: int = 0
     """Chips posted as the ante: dead money in the main pot (SPEC 3.4)."""
+    paid: int = 0
+    """Chips paid for washes (SPEC 3.17): dead money in the main pot, as the ante."""
     hand_size: int = 0
     laid_out: bool = False
     shown: list[Card] = field(default_factory=list)
@@ -85,6 +87,8 @@ class HandState:
     """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
     drawn: dict[int, int] = field(default_factory=dict)
     """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
+    washed_up: set[int] = field(default_factory=set)
+    """In a wash, the seats that washed a face-up card: its replacement comes face up (3.17)."""
     # --- a split-pot game's declaration (SPEC 3.16) -------------------------------------------
     sealed: set[int] = field(default_factory=set)
     """Seats whose sealed declaration is in (its commitment; the rules never see the choice
@@ -105,6 +109,7 @@ class HandState:
             board=list(self.board),
             released=set(self.released),
             drawn=dict(self.drawn),
+            washed_up=set(self.washed_up),
             sealed=set(self.sealed),
             declared=dict(self.declared),
             hole=dict(self.hole),
@@ -117,11 +122,11 @@ class HandState:
         return None if a is None else a.game
 
     def dead_money(self, config: TableConfig) -> int:
-        """The chips in the pot that no betting put there: token money, antes (SPEC 3.4) and
-        a pot carried over from the last hand (3.16)."""
+        """The chips in the pot that no betting put there: token money, antes (SPEC 3.4),
+        washes (3.17) and a pot carried over from the last hand (3.16)."""
         players = self.players.values()
         tokens = sum(p.tokens_paid for p in players) * config.token_value
-        return tokens + sum(p.ante for p in players) + self.carried_in
+        return tokens + sum(p.ante + p.paid for p in players) + self.carried_in
 
 
 def player(s: HandState, seat: int) -> PlayerState:

@@ -647,11 +647,34 @@ def _fold_release(st: SessionState, r: HandRecord, e: Entry) -> Commit:
 def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     """A draw game's draw: the rules' draw of these positions, each discard proved to be the
     drawer's own card re-encrypted to the table key (SPEC 5.14)."""
-    body, a = _body(e, k.Draw), e.author
+    body = _body(e, k.Draw)
+    return _discard(st, r, e, tuple(body.cards), None)
+
+
+@_in_hand
+def _wash(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A wash (SPEC 3.17): a face-down card discarded as a draw's, with its proof, or a
+    face-up card (public already) named by its place among the author's face-up cards."""
+    body = _body(e, k.Wash)
+    if body.cards and body.up:
+        raise Rejected(ILLEGAL, "a wash is one card, face down or face up, not both")
+    up = body.up[0] if body.up else None
+    return _discard(st, r, e, tuple(body.cards), up)
+
+
+def _discard(
+    st: SessionState, r: HandRecord, e: Entry, cards: tuple[k.TradedCard, ...], up: int | None
+) -> Commit:
+    """The rules' draw (or wash) of these face-down positions, or of face-up card `up`, each
+    face-down discard proved to be the author's own card re-encrypted to the table key."""
+    a = e.author
     action = BY_ENTRY[e.kind]
     hand = r.rules
-    positions = tuple(c.position for c in body.cards)
-    _rules(lambda: hand.verify(action.kind, a, positions))
+    positions = tuple(c.position for c in cards)
+    named = positions
+    if up is not None:
+        named = (hand.hand_size(a) - len(hand.showing(a)) + up,)
+    _rules(lambda: hand.verify(action.kind, a, named))
     deck = _deck(r)
     held = r.public.get(a, ())
     kept, after = held, deck
@@ -659,12 +682,12 @@ def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         give = _read(
             lambda: TradeGive(
                 positions,
-                r.made.ciphertexts([c.card for c in body.cards], "cards"),
+                r.made.ciphertexts([c.card for c in cards], "cards"),
                 tuple(
                     r.made.decode(
                         ReencryptionProof, ReencryptionProof.from_hex, c.proof, f"cards[{i}].proof"
                     )
-                    for i, c in enumerate(body.cards)
+                    for i, c in enumerate(cards)
                 ),
             )
         )
@@ -680,9 +703,9 @@ def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
         r.live = after
         if positions:
             r.proofs["discard"] += len(positions)
-        if mine is not None:
+        if mine is not None and positions:
             r.held = live_deck.discard_hand(mine, positions)
-        return _rules_events(r, lambda: hand.act(action.kind, a, positions))
+        return _rules_events(r, lambda: hand.act(action.kind, a, named))
 
     return commit
 
@@ -1199,6 +1222,7 @@ CHECKS: Mapping[str, Check] = {
     k.Show.KIND: _show,
     k.FoldRelease.KIND: _fold_release,
     k.Draw.KIND: _draw,
+    k.Wash.KIND: _wash,
     k.Declare.KIND: _declare,
     k.DeclareOpen.KIND: _declare_open,
     k.Timeout.KIND: _timeout,

@@ -199,6 +199,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _layout(r, me, d.positions, rng)
     if action.entry == k.FoldRelease.KIND:
         return _fold_release(r, me, rng)
+    if action.entry == k.Wash.KIND:
+        return _wash(r, me, d.positions, rng)
     if d.kind is ActionKind.DRAW:
         return _draw(r, me, d.positions, rng)
     if d.kind is ActionKind.DECLARE:
@@ -250,17 +252,30 @@ def _draw(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -
     (SPEC 5.14)."""
     named = tuple(sorted(positions or ()))
     r.rules.verify(ActionKind.DRAW, me, named)
+    return k.Draw(cards=_discards(r, me, named, rng))
+
+
+def _wash(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:
+    """A wash (SPEC 3.17): a face-down card discarded as a draw's, or a face-up card named by
+    its place among this player's face-up cards."""
+    named = tuple(positions or ())
+    r.rules.verify(ActionKind.DRAW, me, named)
+    down = r.rules.hand_size(me) - len(r.rules.showing(me))
+    if named and named[0] >= down:
+        return k.Wash(cards=[], up=[named[0] - down])
+    return k.Wash(cards=_discards(r, me, named, rng), up=[])
+
+
+def _discards(r: HandRecord, me: int, named: tuple[int, ...], rng: Rng) -> list[k.TradedCard]:
     if not named:
-        return k.Draw(cards=[])
+        return []
     assert r.live is not None and r.secret is not None and r.held is not None
     number = r.rules.snapshot().step
     give = live_deck.make_discard(r.ctx, me, number, r.secret, r.held, named, r.live, rng)
-    return k.Draw(
-        cards=[
-            k.TradedCard(position=p, card=card, proof=proof)
-            for p, card, proof in wire.trade_give_texts(give, r.made)
-        ]
-    )
+    return [
+        k.TradedCard(position=p, card=card, proof=proof)
+        for p, card, proof in wire.trade_give_texts(give, r.made)
+    ]
 
 
 def _declare(r: HandRecord, me: int, choice: str | None) -> Body:

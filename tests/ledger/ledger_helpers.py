@@ -196,6 +196,7 @@ def sample_bodies() -> dict[str, Body]:
             ]
         ),
         k.FoldRelease(shares=[hexs(f"r{p}", 33) for p in range(30)], proof=hexs("dleq-batch", 64)),
+        k.Wash(cards=[], up=[2]),
         k.Declare(commitment=hexs("commitment", 32)),
         k.DeclareOpen(choice="pig", nonce=hexs("nonce", 32)),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),

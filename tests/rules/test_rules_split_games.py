@@ -11,7 +11,13 @@ import pytest
 
 from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
-from p2pwillow.games.split_pot import CHICAGO, HOLDEM_HIGH_LOW, OMAHA_HIGH_LOW, SPLIT_POT_GAMES
+from p2pwillow.games.split_pot import (
+    CHICAGO,
+    HOLDEM_HIGH_LOW,
+    OMAHA_HIGH_LOW,
+    SEATTLE_SIX,
+    SPLIT_POT_GAMES,
+)
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -22,7 +28,7 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
-from p2pwillow.rules.events import Declared, PotSplit, Sealed
+from p2pwillow.rules.events import Declared, PotSplit, Sealed, Washed
 
 GAMES = tuple(g.name for g in SPLIT_POT_GAMES)
 SEAL, OPEN = ActionKind.DECLARE, ActionKind.OPEN_DECLARATION
@@ -307,3 +313,47 @@ def test_a_chicago_spade_showing_face_up_does_not_count() -> None:
     # seat 0 has no spade in the hole: its pig fails; seat 1's four of spades takes the side
     assert split.pigs_failed == (0,)
     assert split.low == (1,) and split.high == (2,)
+
+
+# --- the wash (SPEC 3.17) ------------------------------------------------------------------
+
+
+def _to_wash(stacks: list[int]) -> tuple[Hand, LiveDealer]:
+    hand = Hand(config(), [0, 1, 2], stacks, dealer=2)
+    hand.announce(2, Announcement.of(SEATTLE_SIX))
+    dealer = LiveDealer(list(DECK))
+    while hand.phase is not Phase.DRAW:
+        if hand.phase in (Phase.DEAL, Phase.STREET):
+            hand.act(ActionKind.STREET, 2, dealer.street(hand))
+        else:
+            hand.check(hand.to_act()[0])
+    return hand, dealer
+
+
+def test_a_wash_is_paid_for_and_replaced_face_up_or_down_as_the_card_washed() -> None:
+    hand, dealer = _to_wash([100, 100, 100])
+    pot = hand.pot
+    assert hand.to_act() == (0,)  # in table order from the dealer's left
+    with pytest.raises(IllegalAction, match="one card"):
+        hand.act(ActionKind.DRAW, 0, (0, 1))
+    up = hand.showing(0)
+    hand.act(ActionKind.DRAW, 0, (2 + 1,))  # its second face-up card (two face down first)
+    washed = hand.events[-1]
+    assert isinstance(washed, Washed) and washed.card == up[1] and washed.paid == 20
+    assert hand.stack(0) == 75 and hand.pot == pot + 20 and hand.showing(0) == (up[0], *up[2:])
+    hand.act(ActionKind.DRAW, 1, (0,))  # a face-down card
+    hand.timeout(2)  # a clock that runs out at the wash keeps the cards and pays nothing
+    assert hand.stack(2) == 95 and hand.phase is Phase.STREET
+    dests = hand.step.destinations(hand.snapshot())  # type: ignore[union-attr]
+    assert dests == (("up", 0), ("down", 1))
+    hand.act(ActionKind.STREET, 2, dealer.street(hand))
+    assert len(hand.showing(0)) == 4 and len(hand.showing(1)) == 4
+    assert hand.hand_size(0) == hand.hand_size(1) == hand.hand_size(2) == 6
+
+
+def test_a_player_who_cannot_pay_for_a_wash_keeps_its_cards() -> None:
+    hand, _dealer = _to_wash([100, 20, 100])  # seat 1 has 15 chips behind after the ante
+    hand.act(ActionKind.DRAW, 0, ())
+    with pytest.raises(IllegalAction, match="a wash costs 20 chips"):
+        hand.act(ActionKind.DRAW, 1, (0,))
+    hand.act(ActionKind.DRAW, 1, ())

@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 from session_helpers import SAMPLES, fork, make_rng, observer, resign, snapshot, states_before
 
+from p2pwillow.crypto.group import G
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.ledger import Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
@@ -190,3 +191,75 @@ def test_no_declaration_opens_before_every_one_is_sealed_and_none_is_sealed_twic
     )
     why = _refused(table, second, again, Reason.ILLEGAL_ACTION, _states(name))
     assert "declared already" in why
+
+
+# --- the wash (SPEC 3.17) ------------------------------------------------------------------
+
+
+def _washer(seat: int) -> object:
+    """A bot that deals Seattle Six, and at the wash washes its first face-down card."""
+    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
+    game = _game("seattle-six")
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is None:
+            return None
+        if hand.phase is Phase.ANNOUNCE:
+            return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
+        if hand.phase is Phase.DRAW:
+            return Decision(ActionKind.DRAW, positions=(0,))
+        if hand.phase is Phase.BETTING and ActionKind.CHECK in hand.legal_actions(seat):
+            return Decision(ActionKind.CHECK)  # everyone reaches the wash
+        if hand.phase is Phase.BETTING:
+            return Decision(ActionKind.CALL)
+        return bot(session)
+
+    return decide
+
+
+@functools.cache
+def washed() -> Table:
+    config = TableConfig(seats=3, games=GAMES, ante=5, starting_stack=START)
+    table = Table(
+        3,
+        config=config,
+        seed=9,
+        rng=make_rng("split/wash"),
+        deciders={s: _washer(s) for s in range(3)},  # type: ignore[misc]
+    )
+    assert table.play(1) == 1
+    table.end_game()
+    return table
+
+
+def test_a_face_down_wash_is_proved_paid_for_and_replaced_face_down() -> None:
+    table = washed()
+    assert not table.rejections and not table.refusals
+    washes = [e for e in table.transcript if e.kind == "wash"]
+    assert len(washes) == 3 and all(isinstance(e.body, k.Wash) and e.body.cards for e in washes)
+    (summary,) = table.sessions[0].summaries
+    # every player paid four antes for its wash: the pot holds them
+    assert sum(p.amount for p in summary.pots) == 3 * (5 + 4 * 5)
+    # the replacement came face down: each player still holds two cards unseen until the show
+    assert all(len(cards) == 6 for _, cards in summary.shown)
+    assert _verdict(table) is Verdict.VALID
+    seen = observer(table.lines)
+    assert seen.summaries[0].pots == summary.pots
+
+
+def test_a_wash_of_a_card_not_the_washers_or_of_two_cards_is_refused() -> None:
+    table = washed()
+    i = next(n for n, e in enumerate(table.transcript) if e.kind == "wash")
+    body = table.transcript[i].body
+    assert isinstance(body, k.Wash)
+    states = states_before(table.lines)
+    card = body.cards[0]
+    forged = dataclasses.replace(card, card=G.mul_public(5).hex() + card.card[66:])
+    bad = resign(table, table.transcript[i], body=dataclasses.replace(body, cards=[forged]))
+    _refused(table, i, bad, Reason.BAD_PROOF, states)
+    both = dataclasses.replace(body, up=[0])
+    why = _refused(
+        table, i, resign(table, table.transcript[i], body=both), Reason.ILLEGAL_ACTION, states
+    )
+    assert "not both" in why
