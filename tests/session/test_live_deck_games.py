@@ -23,7 +23,7 @@ from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.limits import DECK_SIZE
 from p2pwillow.rules import ActionKind, Announcement, Decision, GameSpec, Phase, TableConfig
-from p2pwillow.rules.events import HandForfeited
+from p2pwillow.rules.events import HandForfeited, Washed
 from p2pwillow.rules.live import Deal
 from p2pwillow.session import Session
 from p2pwillow.session.events import HandSummary
@@ -105,6 +105,8 @@ class God:
             up = [c for c in hand.showing(seat) if c not in down]
             seen += down + up
         seen += hand.board
+        # a card washed face up went to the muck as it was: public, not in the deck's muck
+        seen += [e.card for e in hand.events if isinstance(e, Washed) and e.card is not None]
         holders = [secrets[x] for x in r.live.holders]
         seen += [_under(ct, holders) for ct in r.live.stub + r.live.muck]  # type: ignore[arg-type]
         game = hand.game

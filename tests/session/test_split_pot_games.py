@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 from session_helpers import SAMPLES, fork, make_rng, observer, resign, snapshot, states_before
+from test_live_deck_games import God
 
 from p2pwillow.crypto.group import G
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
@@ -20,6 +21,7 @@ from p2pwillow.ledger import Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.rules import ActionKind, Announcement, Decision, GameSpec, Phase, TableConfig
+from p2pwillow.rules.wash import Wash
 from p2pwillow.session import Session
 from p2pwillow.table import Table, bot_decider
 from p2pwillow.verify import Verdict, verify_transcript
@@ -191,6 +193,58 @@ def test_no_declaration_opens_before_every_one_is_sealed_and_none_is_sealed_twic
     )
     why = _refused(table, second, again, Reason.ILLEGAL_ACTION, _states(name))
     assert "declared already" in why
+
+
+# --- every card in one place after every entry --------------------------------------------
+
+
+def _random(seat: int, game: GameSpec) -> object:
+    """A player of `game` that declares and washes at random, and bets as a bot."""
+    rng = random.Random(100 + seat)
+    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is None:
+            return None
+        if hand.phase is Phase.ANNOUNCE:
+            return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
+        if hand.phase is Phase.DECLARE:
+            return Decision(ActionKind.DECLARE, choice=rng.choice(k.DECLARATIONS))
+        if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
+            held = hand.hand_size(seat)
+            return Decision(ActionKind.DRAW, positions=rng.choice([(), (rng.randrange(held),)]))
+        if hand.phase is Phase.BETTING and ActionKind.CALL in hand.legal_actions(seat):
+            return Decision(ActionKind.CALL)  # most hands reach the declaration
+        return bot(session)
+
+    return decide
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_god_that_knows_every_secret_finds_every_card_in_one_place(name: str) -> None:
+    game = _game(name)
+    god = God()
+    config = TableConfig(seats=3, games=GAMES, ante=5, starting_stack=START)
+    table = Table(
+        3,
+        config=config,
+        seed=7,
+        rng=make_rng(f"split/god/{name}"),
+        deciders={s: _random(s, game) for s in range(3)},  # type: ignore[misc]
+        on_entry=god,
+    )
+    god.table = table
+    assert table.play(2) == 2
+    table.end_game()
+    assert not table.rejections and not table.refusals
+    assert god.checked > 20  # after every entry of every hand
+    assert _verdict(table) is Verdict.VALID
+    kinds = Counter(e.kind for e in table.transcript)
+    assert kinds["declare_open"] > 0
+    if game.name == "seattle-six":
+        washes = [e.body for e in table.transcript if isinstance(e.body, k.Wash)]
+        assert any(b.cards for b in washes) and any(b.up for b in washes)
 
 
 # --- the wash (SPEC 3.17) ------------------------------------------------------------------
