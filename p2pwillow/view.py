@@ -29,14 +29,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from p2pwillow import evaluators
-from p2pwillow.cards import Card
+from p2pwillow.cards import RANK_NAMES, Card
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
-from p2pwillow.games import CATALOGUE, LEGACY_ANNOUNCE
+from p2pwillow.games import CATALOGUE, DESCRIBED, LEGACY_ANNOUNCE
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.ledger import kinds as k
+from p2pwillow.ledger.commitment import DECLARE, commitment, nonce_from
 from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import LocalProtocolError
 from p2pwillow.ledger.identity import fingerprint, named
@@ -56,7 +58,8 @@ from p2pwillow.rules import (
     build_pots,
     decisions,
 )
-from p2pwillow.rules.events import CardsShown, Drew, StreetDealt
+from p2pwillow.rules.declare import Declare, SettleSplit, side_sets
+from p2pwillow.rules.events import CardsShown, Declared, Drew, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
@@ -137,6 +140,12 @@ class SeatView:
     drew: int | None = None
     """In a draw game, while the hand runs: how many cards this seat discarded in the draw
     (0: it stood pat); None before its draw, or in a game without one."""
+    sealed: bool = False
+    """In a split-pot game, from its declaration on: the seat has sealed its declaration
+    (SPEC 3.16). What it chose is nobody else's to know until every declaration is open."""
+    declared: str = ""
+    """The seat's declaration (`high`, `low` or `pig`) once every declaration of the hand is
+    open, shown together; empty before, for a seat that never declared, and in other games."""
 
     @property
     def label(self) -> str:
@@ -382,6 +391,23 @@ class TableView:
     drawn: tuple[Card, ...] = ()
     """In a draw game, the cards the player was dealt for its discards, once dealt (the last
     of its `cards`)."""
+    high_side: str = ""
+    """In a split-pot game (SPEC 3.16), what its first side (the declaration's `high`) is won
+    with: "the best hand" in the high-low games; empty in other games."""
+    low_side: str = ""
+    """In a split-pot game, what its second side (the declaration's `low`) is won with:
+    "eight-or-better low", "the highest spade in the hole"; empty in other games."""
+    declaring: bool = False
+    """The hand is at its declaration: every player still in seals low, high or pig, then all
+    open together (SPEC 3.16)."""
+    your_declaration: str = ""
+    """The player's own declaration once sealed (its own commitment, which only its hand
+    secret opens), and after; empty before it has sealed and for an observer."""
+    carried_in: int = 0
+    """Chips in this hand's main pot carried over from the last hand, whose pot nobody won
+    (SPEC 3.16)."""
+    carried: int = 0
+    """Once the hand has ended: the chips of its pots nobody won, carried over to the next."""
 
     def action(self, kind: ActionKind) -> ActionView:
         for a in self.actions:
@@ -516,6 +542,7 @@ def _seats(
     running = hand is not None and not hand.is_over
     live = hand is not None and deals_live(hand.game)
     drew = _drew(hand) if running and hand is not None else {}
+    sealed, declared = _declarations(hand)
     won: dict[int, int] = {}
     if hand is not None and hand.result is not None:
         for award in hand.result.awards:
@@ -574,6 +601,8 @@ def _seats(
                     if s in (t.offerer, t.acceptor)
                 ),
                 drew=drew.get(s),
+                sealed=s in sealed,
+                declared=declared.get(s, ""),
             )
         else:
             seat = SeatView(
@@ -661,7 +690,10 @@ _BOARD_STREETS = {0: "before the flop", 3: "the flop", 4: "the turn", 5: "the ri
 
 def _formation(game: GameSpec) -> Formation:
     settles = game.steps_of(Settle)
-    return settles[0].formation if settles else Formation.BEST_FIVE
+    if settles:
+        return settles[0].formation
+    split = _settle_split(game)
+    return Formation.BEST_FIVE if split is None else split.formation
 
 
 def board_size(game: GameSpec | None) -> int:
@@ -677,16 +709,21 @@ def street_name(game: GameSpec, betting_round: int) -> str:
     on, or a deal leads to (0: the first deal): "the flop" where the game has a board, else by
     the cards each player holds ("fifth street")."""
     board = each = bets = 0
+    declared = False
     for step in game.script:
         if step.PHASE is Phase.BETTING:
             bets += 1
             if bets >= max(1, betting_round):
                 break
+        elif isinstance(step, Declare):
+            declared = True  # the bet after the declaration is on no new street
         elif isinstance(step, Deal) and not step.overflow:
             board += step.board
             each += step.down + step.up
         elif isinstance(step, Deal):
             each += step.down + step.up
+    if declared and betting_round > 0:
+        return "after the declaration"
     if board_size(game):
         return _BOARD_STREETS.get(board, f"{board} cards on the board")
     if not any(d.up or d.board for d in game.steps_of(Deal)):
@@ -695,19 +732,31 @@ def street_name(game: GameSpec, betting_round: int) -> str:
     return f"{_ORDINALS.get(each, f'{each}th')} street"
 
 
-def made_by(game: GameSpec, own: Sequence[Card], board: Sequence[Card]) -> str:
+def made_by(
+    game: GameSpec,
+    own: Sequence[Card],
+    board: Sequence[Card],
+    hole: Sequence[Card] | None = None,
+) -> str:
     """What `own` cards make with `board` by `game`'s formation (`rules.live.hand_value`), in
-    words; empty where the formation makes no five-card hand of them yet."""
+    words; empty where the formation makes no five-card hand of them yet. In a split-pot game
+    (SPEC 3.16) both sides: the best high hand, then the second side ("…; 8-6-4-2-A low"), by
+    `hole`, the cards held face down, where the second side is a spade in the hole."""
+    split = _settle_split(game)
+    if split is not None:
+        return _split_words(split, own, board, own if hole is None else hole)
     try:
         return evaluators.describe_high(hand_value(_formation(game), own, board))
     except ValueError:
         return ""
 
 
-def _made_so_far(game: GameSpec, own: Sequence[Card], board: Sequence[Card]) -> str:
+def _made_so_far(
+    game: GameSpec, own: Sequence[Card], board: Sequence[Card], hole: Sequence[Card]
+) -> str:
     """What a player's cards make now: by the formation once they make five, else what they
     show as a partial hand (SPEC 2.5; Omaha's four hole cards say nothing alone)."""
-    text = made_by(game, own, board)
+    text = made_by(game, own, board, hole)
     if text or _formation(game) is Formation.OMAHA:
         return text
     cards = [*own, *board]
@@ -728,10 +777,225 @@ def _live_showing_text(hand: Hand, seat: int) -> str:
     if game is None or not showing:
         return ""
     if not hand.is_folded(seat) and len(showing) == hand.hand_size(seat):
+        split = _settle_split(game)
+        if split is not None:
+            made = _split_words(split, showing, hand.board, _hole(hand, seat), short=True)
+            if made:
+                return made
         made = made_by(game, showing, hand.board)
         if made:
             return _short(made)
     return showing_value(showing).text if len(showing) < HAND_CARDS else ""
+
+
+# --- split-pot games (SPEC 3.16) -------------------------------------------------------------
+
+_SIDE_WORDS = {
+    "high": "the best hand",
+    "eight-or-better": "eight-or-better low",
+    "ace-to-five": "ace-to-five low",
+    "spade-in-the-hole": "the highest spade in the hole",
+    "lowest-sum": "the lowest sum (tens and faces 0, aces 1)",
+    "two-hole-cards": "the best two cards in the hole",
+}
+"""What each side of a split pot is won with (`rules.declare.Side`, by its value), as the
+declaration panel says it."""
+_NO_VALUE = {
+    "eight-or-better": "no low",
+    "ace-to-five": "no low",
+    "spade-in-the-hole": "no spade in the hole",
+    "two-hole-cards": "no two cards in the hole",
+}
+"""What a player's cards lack on a side they have no value on."""
+_LOWS = frozenset({"eight-or-better", "ace-to-five"})
+
+
+def _settle_split(game: GameSpec | None) -> SettleSplit | None:
+    """The settlement of a split-pot game (None: the game splits no pot high and low)."""
+    steps = () if game is None else game.steps_of(SettleSplit)
+    return steps[0] if steps else None
+
+
+def _first(split: SettleSplit) -> str:
+    """The side the declaration's `high` is for ("high": the best high hand)."""
+    return str(getattr(split, "first", "high"))
+
+
+def _side_words(side: str) -> str:
+    return _SIDE_WORDS.get(side, side.replace("-", " "))
+
+
+def low_side(game: GameSpec | None) -> str:
+    """What `game`'s second side (the declaration's `low`) is won with, in words; empty for a
+    game that splits no pot."""
+    split = _settle_split(game)
+    return "" if split is None else _side_words(str(split.second))
+
+
+def high_side(game: GameSpec | None) -> str:
+    """What `game`'s first side (the declaration's `high`) is won with, in words; empty for a
+    game that splits no pot."""
+    split = _settle_split(game)
+    return "" if split is None else _side_words(_first(split))
+
+
+def _hole(hand: Hand, seat: int) -> tuple[Card, ...]:
+    """The cards `seat` held face down and showed at the show (SPEC 5.16)."""
+    shown: tuple[Card, ...] = ()
+    for ev in hand.events:
+        if isinstance(ev, CardsShown) and ev.seat == seat:
+            shown += ev.cards
+    return shown
+
+
+def _value_words(side: str, value: int | None, *, short: bool = False) -> str:
+    """A player's value on one side in words ("8-6-4-2-A low", "the king of spades in the
+    hole", "sum 9"); what a hand without one lacks."""
+    if value is None:
+        return _NO_VALUE.get(side, "nothing")
+    try:
+        if side == "high":
+            text = evaluators.describe_high(value)
+            return _short(text) if short else text
+        if side in _LOWS:
+            text = evaluators.describe_low(value)
+            return text.split(" (")[0] if short else text
+        if side == "spade-in-the-hole":
+            return f"the {RANK_NAMES[value]} of spades in the hole"
+        if side == "lowest-sum":
+            return evaluators.describe_sum(value)
+        if side == "two-hole-cards":
+            return evaluators.describe_two_card(value)
+    except (ValueError, KeyError):
+        pass
+    return ""
+
+
+def _sides(
+    split: SettleSplit, own: Sequence[Card], board: Sequence[Card], hole: Sequence[Card]
+) -> tuple[int, int | None] | None:
+    """A player's best value on each side (the rules' `side_sets`: bigger is better on each),
+    the second None where it has none, or None while its cards make no five-card hand."""
+    first = getattr(split, "first", None)
+    kwargs: dict[str, Any] = {} if first is None else {"first": first}
+    try:
+        sets = side_sets(split.formation, split.second, own, board, hole, **kwargs)
+    except ValueError:
+        return None
+    if not sets:
+        return None
+    seconds = [x for _, x in sets if x is not None]
+    return max(h for h, _ in sets), max(seconds) if seconds else None
+
+
+def _split_words(
+    split: SettleSplit,
+    own: Sequence[Card],
+    board: Sequence[Card],
+    hole: Sequence[Card],
+    *,
+    short: bool = False,
+) -> str:
+    """Both sides of a player's cards: "two pair, eights and sevens, ace kicker; 8-7-4-2-A
+    low" (`short`: without the kicker and the low's pairs, for a seat's box)."""
+    sides = _sides(split, own, board, hole)
+    if sides is None:
+        return ""
+    first = _value_words(_first(split), sides[0], short=short)
+    return f"{first}; {_value_words(str(split.second), sides[1], short=short)}"
+
+
+def _declarations(hand: Hand | None) -> tuple[frozenset[int], dict[int, str]]:
+    """(the seats that have sealed their declaration, and each declaration by seat once every
+    one is open) in the hand: while any is still sealed, none is shown (SPEC 3.16)."""
+    if hand is None:
+        return frozenset(), {}
+    sealed = frozenset(ev.seat for ev in hand.events if isinstance(ev, Sealed))
+    if hand.phase is Phase.DECLARE:
+        return sealed, {}
+    return sealed, {ev.seat: ev.choice for ev in hand.events if isinstance(ev, Declared)}
+
+
+def _your_declaration(session: Session, hand: Hand | None) -> str:
+    """The player's own declaration once sealed: its opening once open, else the choice its
+    own commitment holds, found with its hand secret as its session opens it (SPEC 6.13).
+    Nobody else's: no other seat's commitment can be opened without that seat's secret."""
+    me = session.seat
+    if hand is None or me is None or _settle_split(hand.game) is None:
+        return ""
+    sealed = False
+    for ev in hand.events:
+        if isinstance(ev, Declared) and ev.seat == me:
+            return ev.choice
+        sealed = sealed or (isinstance(ev, Sealed) and ev.seat == me)
+    secret = session.hand_secret
+    if not sealed or secret is None:
+        return ""
+    number = hand.hand_number
+    mine = next(
+        (
+            e.body.commitment
+            for e in session.ledger.hand_entries
+            if e.hand == number and e.author == me and isinstance(e.body, k.Declare)
+        ),
+        None,
+    )
+    if mine is None:
+        return ""
+    game_id = session.game_id
+    nonce = nonce_from(secret.to_bytes(32, "big"), game_id, number, me, DECLARE)
+    for choice in k.DECLARATIONS:
+        if commitment(game_id, number, me, DECLARE, choice, nonce).hex() == mine:
+            return choice
+    return ""
+
+
+def _split_lines(hand: Hand, names: Mapping[int, str]) -> list[Line]:
+    """How each pot of a split-pot hand was split (SPEC 3.16): each side's winners, the chips
+    of that side and the hand that won it, the pigs that failed, a pot nobody won carried
+    over ("Pot of 120: high: Ann wins 60 with a flush, …; low: Bob wins 60 with …")."""
+    split = _settle_split(hand.game)
+    splits = [ev for ev in hand.events if isinstance(ev, PotSplit)]
+    if split is None:
+        return []
+
+    def who(seats: Sequence[int]) -> str:
+        return " and ".join(names.get(x, f"seat {x}") for x in seats)
+
+    def worth(seat: int, high: bool) -> str:
+        sides = _sides(split, hand.showing(seat), hand.board, _hole(hand, seat))
+        if sides is None or (not high and sides[1] is None):
+            return ""
+        if high:
+            return _value_words(_first(split), sides[0])
+        return _value_words(str(split.second), sides[1])
+
+    lines: list[Line] = []
+    for i, ev in enumerate(splits):
+        if len(splits) == 1:
+            pot = f"Pot of {ev.amount}"
+        else:
+            pot = f"Main pot of {ev.amount}" if i == 0 else f"Side pot {i} of {ev.amount}"
+        parts: list[str] = []
+        if ev.pigs_failed:
+            parts.append(f"{who(ev.pigs_failed)} went pig and did not win both ways")
+        if ev.carried:
+            parts.append(f"nobody wins: {ev.carried} carries over to the next hand")
+        else:
+            low_half = ev.amount // 2 if ev.high and ev.low else (ev.amount if ev.low else 0)
+            sides = (
+                ("high", ev.high, ev.amount - low_half, True),
+                ("low", ev.low, low_half, False),
+            )
+            for side, winners, half, high in sides:
+                if not winners:
+                    parts.append(f"nobody wins {side}")
+                    continue
+                verb = f"wins {half}" if len(winners) == 1 else f"split {half}"
+                made = worth(winners[0], high)
+                parts.append(f"{side}: {who(winners)} {verb}" + (f" with {made}" if made else ""))
+        lines.append(Line((f"{pot}: " + "; ".join(parts),)))
+    return lines
 
 
 def _drew(hand: Hand) -> dict[int, int]:
@@ -773,11 +1037,13 @@ def _live_words(session: Session, hand: Hand | None) -> tuple[str, str]:
     street = street_name(game, hand.betting_round) if deals else ""
     if hand.phase is Phase.DRAW:
         street = "the draw"
+    elif hand.phase is Phase.DECLARE:
+        street = "the declaration"
     me = session.seat
     if me is None or me not in hand.seats or hand.is_folded(me) or not session.cards:
         return street, ""
     own = tuple(dict.fromkeys([*session.cards, *hand.showing(me)]))
-    return street, _made_so_far(game, own, hand.board)
+    return street, _made_so_far(game, own, hand.board, session.cards)
 
 
 def _live_stage(session: Session, hand: Hand, game: GameSpec) -> str:
@@ -792,6 +1058,8 @@ def _live_stage(session: Session, hand: Hand, game: GameSpec) -> str:
         words = "dealing the draws" if street.endswith("the draw") else f"dealing {street}"
     elif phase is Phase.DRAW:
         words = "the draw"
+    elif phase is Phase.DECLARE:
+        words = "the declaration"
     elif phase is Phase.SHOW:
         words = "showing down"
     elif phase is Phase.SHOWDOWN:
@@ -856,6 +1124,7 @@ _STEP_WORDS: dict[str, str] = {
     Step.DEAL_STREET: "send deal shares",
     Step.STREET: "send shares of the next cards",
     Step.SHOW: "show the cards",
+    Step.OPEN: "open their declaration",
     Step.ANNOUNCE: "announce the game",
 }
 
@@ -863,6 +1132,8 @@ _STEP_WORDS: dict[str, str] = {
 def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int, str]) -> str:
     if hand.phase is Phase.DRAW:
         return "choose the cards to discard" if seat == session.seat else "draw"
+    if hand.phase is Phase.DECLARE:
+        return "declare high, low or pig" if seat == session.seat else "declare"
     if hand.phase is Phase.BETTING:
         options = hand.bet_options(seat)
         if options is not None and options.to_call:
@@ -922,10 +1193,14 @@ def _waiting(session: Session, hand: Hand | None, names: Mapping[int, str]) -> t
 
 
 def _leads() -> dict[str, tuple[type[Event], ...]]:
+    # every row, a game's own too: a live-deck game's fold is its `fold_release` entry, a
+    # split-pot game's declaration its `declare` and `declare_open` entries
+    rows = [*ALL_ACTIONS, *(r for g in DESCRIBED.values() for st in g.script for r in st.ACTIONS)]
     leads: dict[str, tuple[type[Event], ...]] = {}
-    for row in ALL_ACTIONS:
+    for row in rows:
         events = row.event if isinstance(row.event, tuple) else (row.event,)
-        leads[row.entry] = leads.get(row.entry, ()) + events
+        have = leads.get(row.entry, ())
+        leads[row.entry] = have + tuple(e for e in events if e not in have)
     leads[LEGACY_ANNOUNCE] = leads[k.AnnounceGame.KIND]
     return leads
 
@@ -1050,8 +1325,10 @@ class _Teller:
         elif isinstance(ev, CardsShown) and self.hand is not None and self.hand.game is not None:
             # what the shown hand makes, by the game's formation (SPEC 3.15)
             hand, game = self.hand, self.hand.game
-            made = made_by(game, hand.showing(ev.seat), hand.board)
+            made = made_by(game, hand.showing(ev.seat), hand.board, _hole(hand, ev.seat))
             self.say(*ev.words(self.n), *((f": {made}",) if made else ()))
+        elif isinstance(ev, PotSplit):
+            pass  # the hand's result says how each pot was split, with the hands (HandEnded)
         elif ev.TOLD:
             self.say(*ev.words(self.n))
         # A layout, the cards chosen for a trade and a round's end are told by their entries.
@@ -1060,6 +1337,8 @@ class _Teller:
 def _result_lines(hand: Hand | None, names: Mapping[int, str]) -> list[Line]:
     if hand is None or hand.result is None:
         return []
+    if any(isinstance(ev, PotSplit) for ev in hand.events):
+        return _split_lines(hand, names)
     lines: list[Line] = []
     for award in hand.result.awards:
         who = [names.get(s, f"seat {s}") for s in award.winners]
@@ -1090,7 +1369,8 @@ def _summary_line(s: HandSummary, names: Mapping[int, str]) -> Line:
         return Line((f"Hand {s.number} was aborted: {s.reason}",))
     won = [(seat, net) for seat, net in s.chips if net > 0]
     text = ", ".join(f"{names.get(seat, f'seat {seat}')} +{net}" for seat, net in won)
-    return Line((f"Hand {s.number}: {text or 'no winner'}",))
+    carried = f"; {s.carried} carries over" if s.carried else ""
+    return Line((f"Hand {s.number}: {text or 'no winner'}{carried}",))
 
 
 def _log(session: Session, names: Mapping[int, str]) -> tuple[Line, ...]:
@@ -1190,6 +1470,12 @@ def table_view(
         made=made,
         draw_most=draw_most(played) if live else 0,
         drawn=_drawn(session, hand) if live else (),
+        high_side=high_side(played),
+        low_side=low_side(played),
+        declaring=running and hand is not None and hand.phase is Phase.DECLARE,
+        your_declaration=_your_declaration(session, hand),
+        carried_in=hand.carried_in if hand is not None else 0,
+        carried=hand.result.carried if hand is not None and hand.result is not None else 0,
     )
 
 
@@ -1302,6 +1588,8 @@ __all__ = [
     "announcement_words",
     "board_size",
     "draw_most",
+    "high_side",
+    "low_side",
     "made_by",
     "street_name",
     "table_view",

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from split_plan import Plan
 
 from p2pwillow import view as view_module
 from p2pwillow.bots import Decision, Level
-from p2pwillow.cards import Card
+from p2pwillow.cards import Card, parse_cards
 from p2pwillow.games import ACTIONS as ALL_ACTIONS
 from p2pwillow.games import CATALOGUE
 from p2pwillow.games import weeping_willow as ww
@@ -27,10 +28,19 @@ from p2pwillow.rules import (
 )
 from p2pwillow.rules.actions import decisions
 from p2pwillow.rules.decision import DecisionError
+from p2pwillow.rules.events import PotSplit
 from p2pwillow.rules.live import Deal
 from p2pwillow.session import Session, make_genesis
 from p2pwillow.table import Table, bot_decider
-from p2pwillow.view import Link, TableView, made_by, street_name, table_view
+from p2pwillow.view import (
+    Link,
+    TableView,
+    high_side,
+    low_side,
+    made_by,
+    street_name,
+    table_view,
+)
 
 K = ActionKind
 
@@ -150,11 +160,13 @@ def check_view(session: Session, view: TableView) -> None:
     if K.OFFER in legal:
         assert view.action(K.OFFER).low == 1
         assert view.action(K.OFFER).high == hand.hand_size(me)
-    # Chips: stacks, tokens set aside and the pot are every chip the hand started with.
+    # Chips: stacks, tokens set aside and the pot are every chip the hand started with, and
+    # the pot carried over from the last hand (SPEC 3.16).
     tv = session.config.token_value
     in_hand = [s for s in view.seats if s.in_hand]
     started = sum(session.game.player(s.seat).stack for s in in_hand)
-    assert sum(s.stack + s.tokens * tv for s in in_hand) + view.pot == started
+    assert view.carried_in == hand.carried_in
+    assert sum(s.stack + s.tokens * tv for s in in_hand) + view.pot == started + view.carried_in
     assert view.pot == hand.pot
     assert sum(p.amount for p in view.pots) + sum(s.bet for s in view.seats) == view.pot
     for s in view.seats:
@@ -631,3 +643,200 @@ def test_the_streets_of_each_live_deck_game() -> None:
         spec = CATALOGUE[game]
         assert [street_name(spec, r) for r in range(1, spec.rounds + 1)] == streets
         assert street_name(spec, 0) == streets[0]  # the first deal leads to the first round
+
+
+def test_a_live_fold_is_told_in_its_place() -> None:
+    """A live-deck game's fold is its `fold_release` entry: told where it happened, the rest of
+    the hand after it (the log walks the entries and the rules' events in step)."""
+
+    def bets(session: Session) -> Decision | None:
+        hand = session.hand
+        assert hand is not None
+        legal = hand.legal_actions(1)
+        options = hand.bet_options(1)
+        if K.BET in legal and hand.betting_round == 1 and options is not None:
+            return Decision(K.BET, amount=options.bet_min)
+        return Decision(K.CHECK) if K.CHECK in legal else Decision(K.CALL)
+
+    def folds(session: Session) -> Decision | None:
+        hand = session.hand
+        assert hand is not None
+        legal = hand.legal_actions(2)
+        return Decision(K.CHECK) if K.CHECK in legal else Decision(K.FOLD)
+
+    spec = CATALOGUE["holdem"]
+    deciders = {s: _scripted(s, announce=Announcement.of(spec)) for s in range(3)}
+    deciders[1] = _scripted(1, announce=Announcement.of(spec), betting=bets)
+    deciders[2] = _scripted(2, announce=Announcement.of(spec), betting=folds)
+    table, _ = recorded_table(
+        3, seed=4, config=TableConfig(seats=3, games=("holdem",)), deciders=deciders
+    )
+    table.play(1)
+    text = [line.text() for line in table_view(table.sessions[0]).log]
+    bet = next(i for i, t in enumerate(text) if t.startswith("bot 1 bets "))
+    assert text[bet + 1] == "bot 2 folds", text
+    assert text[-1] == "Hand 1 signed by everyone", text
+
+
+SPLIT_GAMES = {
+    "holdem-high-low": ("eight-or-better low", r"; (no low|\S+ low)"),
+    "omaha-high-low": ("eight-or-better low", r"; (no low|\S+ low)"),
+    "chicago": ("the highest spade in the hole", r"; (no spade|the \w+ of spades) in the hole"),
+}
+"""Each split-pot game's second side, and what the player's cards make on both sides."""
+
+
+def _split_table(
+    game: str,
+    seed: int,
+    players: int = 3,
+    *,
+    fixed: dict[int, str] | None = None,
+    carry: bool = False,
+) -> tuple[Table, Recorder, Plan]:
+    """A table of `game` whose seats declare by a `Plan` and check or call every bet, so that
+    every hand reaches its showdown; the views of every seat are made after every entry."""
+    spec = CATALOGUE[game]
+    tables: list[Table] = []
+    declares = Plan(lambda: tables[0].sessions, fixed=fixed, carry=carry)
+    deciders = {
+        s: declares.decider(s, _scripted(s, announce=Announcement.of(spec))) for s in range(players)
+    }
+    config = TableConfig(seats=players, games=(game,))
+    table, rec = recorded_table(players, seed, config=config, deciders=deciders)
+    tables.append(table)
+    return table, rec, declares
+
+
+def _sealed(view: TableView) -> set[int]:
+    return {s.seat for s in view.seats if s.sealed}
+
+
+@pytest.mark.parametrize("game", SPLIT_GAMES)
+def test_declarations_are_sealed_then_shown_together(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the declarations are sealed every screen shows who has sealed and nobody's
+    choice but, to each player, its own; once all are open every declaration shows at once.
+    The log tells the seals, then the openings, then the bet after them; the result names
+    each side's winners and the hand that won it."""
+    monkeypatch.setattr(view_module, "LOG_LINES", 1000)
+    spec = CATALOGUE[game]
+    low, both = SPLIT_GAMES[game]
+    choices = {0: "low", 1: "high", 2: "pig"}
+    table, rec, _ = _split_table(game, seed=7, fixed=choices)
+    assert table.play(1) == 1
+    sealing = [v for vs in rec.after_entry for v in vs if v.phase is Phase.DECLARE]
+    assert sealing
+    for v in sealing:
+        sealed = _sealed(v)
+        assert v.declaring and v.stage == f"{spec.title} — the declaration", v.stage
+        assert all(s.declared == "" for s in v.seats), v.seats  # no choice shown yet
+        assert v.your_declaration == (choices[v.you] if v.you in sealed else ""), v
+        assert (v.high_side, v.low_side) == ("the best hand", low)
+        if v.you not in sealed and not v.decision_pending:
+            mine = [w for w in v.waiting if w.you]
+            assert [w.what for w in mine] == ["declare high, low or pig"], v.waiting
+            assert v.action(K.DECLARE).legal
+        others = {x for w in v.waiting if not w.you and w.what == "declare" for x in w.seats}
+        assert others == {0, 1, 2} - sealed - {v.you}, v.waiting
+        assert re.search(both, v.made), v.made  # what the cards make on both sides, to decide
+    # a moment where some have sealed and some not
+    assert any(0 < len(_sealed(v)) < 3 for v in sealing)
+    for seat in range(3):
+        v = next(
+            vs[seat]
+            for vs in rec.after_entry
+            if vs[seat].phase is Phase.BETTING and _sealed(vs[seat])
+        )
+        assert {s.seat: s.declared for s in v.seats} == choices
+        assert not v.declaring and v.stage == f"{spec.title} — after the declaration: betting"
+    view = table_view(table.sessions[1])
+    text = [line.text() for line in view.log]
+    seals = [i for i, t in enumerate(text) if t.endswith(" has declared (sealed)")]
+    opens = [i for i, t in enumerate(text) if " declares " in t]
+    assert len(seals) == len(opens) == 3, text
+    # the declaration comes between the last two rounds of betting
+    fourth = text.index(next(t for t in text if t.startswith(f"Round {spec.rounds - 1}: ")))
+    fifth = text.index(next(t for t in text if t.startswith(f"Round {spec.rounds}: ")))
+    assert fourth < min(seals) and max(seals) < min(opens) and max(opens) < fifth, text
+    assert {"bot 0 declares low", "bot 1 declares high", "bot 2 declares both ways (pig)"} <= set(
+        text
+    )
+    # the result: each pot, each side's winners with their hand, a failed pig, a carry
+    hand = table.sessions[1].hand
+    assert hand is not None and hand.result is not None
+    splits = [ev for ev in hand.events if isinstance(ev, PotSplit)]
+    result = [line.text() for line in view.result]
+    assert splits and len(result) == len(splits), result
+    for line, ev in zip(result, splits, strict=True):
+        assert line.startswith(f"Pot of {ev.amount}: " if len(splits) == 1 else "Main pot of")
+        if ev.pigs_failed:
+            assert "bot 2 went pig and did not win both ways" in line, line
+        if ev.carried:
+            assert f"nobody wins: {ev.carried} carries over to the next hand" in line, line
+            continue
+        for side, winners in (("high", ev.high), ("low", ev.low)):
+            if winners:
+                who = " and ".join(f"bot {x}" for x in winners)
+                assert re.search(rf"{side}: {who} (wins|split) \d+ with ", line), line
+            else:
+                assert f"nobody wins {side}" in line, line
+    # told once, at the hand's end, then the signatures
+    assert text[-1 - len(result) : -1] == result, text
+    assert not any(t.startswith("Pot of") for t in text[: -1 - len(result)])
+    assert view.carried == hand.result.carried
+    won = {s.seat: s.won for s in view.seats}
+    for award in hand.result.awards:
+        for seat in award.winners:
+            assert won[seat] > 0
+
+
+def test_a_pot_nobody_wins_carries_over_to_the_next_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declarations with which nobody wins: the result says the pot carries over, the next
+    hand's main pot holds it (the view's `carried_in`), and the log of the next hand sums up
+    the carried hand with its carry."""
+    monkeypatch.setattr(view_module, "LOG_LINES", 1000)
+    table, rec, plan = _split_table("holdem-high-low", seed=2, carry=True)
+    while not plan.carried:
+        assert table.play(1) == 1
+        assert table.sessions[0].hand_number < 8, "no hand could be left to nobody"
+    number = plan.carried[0]
+    hand = table.sessions[0].hand
+    assert hand is not None and hand.result is not None and hand.hand_number == number
+    carry = hand.result.carried
+    assert carry > 0
+    over = table_view(table.sessions[0])
+    assert over.carried == carry and not over.hand_running
+    assert any(
+        line.text().endswith(f"nobody wins: {carry} carries over to the next hand")
+        for line in over.result
+    ), over.result
+    # a pot nobody won takes no chips from anyone's stack but what they put in
+    assert all(s.won == 0 for s in over.seats)
+    assert table.play(1) == 1
+    following = [vs[0] for vs in rec.after_entry if vs[0].hand == number + 1]
+    assert following and all(v.carried_in == carry for v in following)
+    betting = [v for v in following if v.phase is Phase.BETTING]
+    assert betting and all(v.pots[0].amount >= carry for v in betting)
+    text = [line.text() for line in table_view(table.sessions[0]).log]
+    assert f"Hand {number}: no winner; {carry} carries over" in text, text
+
+
+def test_the_words_of_a_split_pot_game() -> None:
+    spec = CATALOGUE["holdem-high-low"]
+    assert street_name(spec, 4) == "the river"
+    assert street_name(spec, 5) == "after the declaration"
+    assert low_side(spec) == "eight-or-better low"
+    assert high_side(spec) == "the best hand" and high_side(CATALOGUE["holdem"]) == ""
+    assert low_side(CATALOGUE["chicago"]) == "the highest spade in the hole"
+    stud = parse_cards("As 2s 9h Kd Kc Qs 3d")
+    down = parse_cards("2s 9h 3d")
+    chicago = made_by(CATALOGUE["chicago"], stud, (), down)
+    assert chicago == "pair of kings, ace kicker; the two of spades in the hole", chicago
+    assert low_side(CATALOGUE["holdem"]) == ""
+    hole = parse_cards("Ah 2d")
+    made = made_by(spec, hole, parse_cards("3c 8s 5d Kh 9c"))
+    assert made == "ace-king high; 8-5-3-2-A low", made
+    assert made_by(spec, hole, parse_cards("3c 8s Kd Kh 9c")).endswith("; no low")
+    assert made_by(spec, hole, parse_cards("3c 8s")) == ""  # no five cards yet

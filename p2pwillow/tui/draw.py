@@ -21,6 +21,8 @@ from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     BETTING,
     CLOSING_KEY,
+    DECLARE_KEYS,
+    DECLARE_LABELS,
     END_KEY,
     GAME_KEY,
     HELP_KEY,
@@ -303,6 +305,9 @@ def _facts(
     if s.drew is not None:
         drew = f"draws {s.drew}" if s.drew else "stands pat"
         facts.append(([("class:offer", f"  {drew}")], (1, 0, 2)))
+    declared = declaration(s, view)
+    if declared:
+        facts.append(([("class:offer", f"  {declared}")], (1, 0, 2)))
 
     def room(i: int, row: Row) -> bool:
         # (a box of two rows has its stack beside the name: nothing more goes there)
@@ -349,6 +354,19 @@ def _facts(
     return lines
 
 
+def declaration(s: SeatView, view: TableView) -> str:
+    """A seat's declaration as its box says it (SPEC 3.16): while the declarations are sealed,
+    whether the seat has sealed ("sealed", "to declare"; the person's own choice to them alone,
+    "low (sealed)"); once all are open, each one ("declared low")."""
+    if s.declared:
+        return f"declared {s.declared}"
+    if not view.declaring or not s.in_hand or s.folded:
+        return ""
+    if s.you and view.your_declaration:
+        return f"{view.your_declaration} (sealed)"
+    return "sealed" if s.sealed else "to declare"
+
+
 def _trades(s: SeatView, view: TableView, room: int | None, g: Glyphs) -> Row:
     """Every trade the seat made this hand, by partner ("⇄ Bob 3, you 2+1"), the partners'
     names in at most `room` columns."""
@@ -392,7 +410,7 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     rows: list[Row] = []
     if view.pots:
         main, *side = view.pots
-        rows.append([("class:pot", f"pot {main.amount}")])
+        rows += _pot_rows([("class:pot", f"pot {main.amount}")], view, width)
         for p in side:
             rows.append([("class:dim", f"side pot {p.amount}")])
     bets = sum(s.bet for s in view.seats)
@@ -429,6 +447,28 @@ def board_row(view: TableView, g: Glyphs) -> Row:
     return row
 
 
+def _pot_rows(pot: Row, view: TableView, width: int) -> list[Row]:
+    """The pot's row, and the chips in it carried over from the last hand, whose pot nobody
+    won (SPEC 3.16): beside it ("pot 140 (40 carried over)") where that fits, else under it."""
+    if not view.carried_in or not view.hand_running or not pot:
+        return [pot] if pot else []
+    beside: Row = [*pot[:1], ("class:dim", f" ({view.carried_in} carried over)"), *pot[1:]]
+    if width_of(beside) <= width:
+        return [beside]
+    return [pot, [("class:dim", f"({view.carried_in} carried over)")]]
+
+
+def _without_hands(text: str) -> str:
+    """A result line without the hands that won ("Ann wins 40"): the seats' boxes say them,
+    and the line under the table in full; in a split pot, each side's ("high: Ann wins 20;
+    low: Bob wins 20")."""
+    parts = []
+    for part in text.split("; "):
+        head, with_, tail = part.rpartition(" with ")
+        parts.append(head if with_ and " wins " not in tail and " split " not in tail else part)
+    return "; ".join(parts)
+
+
 def _live_felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     """The middle of a live-deck game's table: the board first, then the pot (the bets of the
     round beside it), side pots, and how the hand ended."""
@@ -441,8 +481,7 @@ def _live_felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
     bets = sum(s.bet for s in view.seats)
     if bets:
         pot += [("", " · ")] * bool(pot) + [("class:bet", f"bets {bets}")]
-    if pot:
-        rows.append(pot)
+    rows += _pot_rows(pot, view, width)
     for p in view.pots[1:]:
         rows.append([("class:dim", f"side pot {p.amount}")])
     if view.result:
@@ -450,10 +489,7 @@ def _live_felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
         # with which hand is said in the seats' boxes and in full under the table
         rows = rows[: 1 if view.board or view.board_size else 0]
     for ln in view.result:
-        text = ln.text(g.unicode)
-        head, with_, tail = text.rpartition(" with ")
-        said = head if with_ and " wins " not in tail and " split " not in tail else text
-        rows += wrap([("class:win", said)], width)
+        rows += wrap([("class:win", _without_hands(ln.text(g.unicode)))], width)
     return [center(r, width, g) for r in rows]
 
 
@@ -1003,6 +1039,30 @@ def _draw_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     return [first, second, note]
 
 
+DECLARE_PROMPT = "Declare, sealed: "
+
+
+def _declare_rows(view: TableView) -> list[Row]:
+    """The declaration (SPEC 3.16): one key per declaration, sealed (nobody sees one before
+    all are), and what each side is won with."""
+    keys = [key(k, DECLARE_LABELS[choice]) for k, choice in DECLARE_KEYS.items()]
+    first: Row = [("class:strong", DECLARE_PROMPT), *join(keys)]
+    high, low = view.high_side or "the best hand", view.low_side or "the best low"
+    second: Row = [("class:dim", f"high: {high} · low: {low} · pig must win or tie both")]
+    return [first, second, _waiting_row(view)]
+
+
+def _declared_row(view: TableView) -> Row:
+    """The person's own declaration, sealed, while the others seal theirs."""
+    mine = view.your_declaration
+    if not mine:
+        return []
+    return [
+        ("class:strong", f"you declared {mine} (sealed)"),
+        ("class:dim", " · the declarations open together once everyone has declared"),
+    ]
+
+
 def over_rows(state: ScreenState, view: TableView) -> list[Row]:
     """The game is over: why, the final stacks, and how to check the transcript."""
     why = state.over_reason or "the game is over"
@@ -1031,6 +1091,8 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = _amount_rows(state, view, g)
     elif state.mode is Mode.DRAW:
         rows = _draw_rows(state, view, g)
+    elif state.mode is Mode.DECLARE:
+        rows = _declare_rows(view)
     elif state.mode in PICKING:
         rows = _pick_rows(state, view, g)
     elif state.mode is Mode.PARTNER:
@@ -1047,6 +1109,8 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             first = _action_keys(view, BETTING, width)
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING, width)
+        elif view.declaring:
+            first = _declared_row(view)
         elif view.seated and not view.hand_running:
             table_keys = [
                 key("Enter", "next hand"),
@@ -1202,14 +1266,14 @@ HELP_TEXT = (
     "  Each side pays a token (its worth in chips shows at each seat); cards after.",
     "Layout: pick five cards in the order they will be turned; the rest are",
     "  discarded face down. Five rounds: all turn a card, then bet. Best five win.",
-    "Roll Your Own: the same without trading; everyone antes instead.",
-    "Dealer's choice: also stud (7, 5 cards), hold'em, Omaha, five-card draw.",
+    "Roll Your Own: no trading, antes. Also stud, hold'em, Omaha, draw, high-low.",
     "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
+    "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
     "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
     "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",

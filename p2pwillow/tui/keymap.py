@@ -53,3 +53,10 @@ CLOSING_KEY = "c"
 """Announcing Weeping Willow: how trading closes."""
 STAND_PAT_KEY = "s"
 """Drawing: discard nothing (stand pat)."""
+DECLARE_KEYS: dict[str, str] = {"h": "high", "l": "low", "p": "pig"}
+"""Declaring in a split-pot game (SPEC 3.16): the key of each declaration. The panel is open
+only while the person's seat must seal, and there its keys come first: `l` declares low (it
+leaves the table everywhere else, and leaving waits for the hand's end anyway), `p` pig (it
+passes in trading, which a split-pot game has none of)."""
+DECLARE_LABELS: dict[str, str] = {"high": "high", "low": "low", "pig": "pig (both ways)"}
+"""How the declaration panel names each declaration beside its key."""

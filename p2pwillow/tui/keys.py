@@ -20,6 +20,7 @@ from p2pwillow.rules import ActionKind
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
+    DECLARE_KEYS,
     END_KEY,
     GAME_KEY,
     HELP_KEY,
@@ -109,10 +110,14 @@ class Modes:
         self.picking: Filter = self.table & in_mode(*PICKING)
         self.drawing: Filter = self.table & in_mode(Mode.DRAW)
         """Choosing the cards to discard in a draw game's draw."""
+        self.declaring: Filter = self.table & in_mode(Mode.DECLARE)
+        """Declaring high, low or pig in a split-pot game (SPEC 3.16)."""
         self.play: Filter = self.table & in_mode(Mode.PLAY)
         self.partner: Filter = self.table & in_mode(Mode.PARTNER)
         """Choosing whom to trade with among those who accepted the person's offer."""
-        self.action_key_open: Filter = self.play | self.announce | self.picking | self.partner
+        self.action_key_open: Filter = (
+            self.play | self.announce | self.picking | self.partner | self.declaring
+        )
         """Where a one-key action's key presses it (in the amount field it first closes the
         field), unless the panel uses the key itself."""
 
@@ -227,7 +232,7 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     def ask_end(event: KeyPressEvent) -> None:
         state.ask_end()
 
-    @at_table(LEAVE_KEY, when=m.seated, show=_TABLE)
+    @at_table(LEAVE_KEY, when=m.seated & ~m.declaring, show=_TABLE)
     def ask_leave(event: KeyPressEvent) -> None:
         state.ask_leave()
 
@@ -329,6 +334,12 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table(STAND_PAT_KEY, when=m.drawing)
     def stand_pat(event: KeyPressEvent) -> None:
         send(state.stand_pat())
+
+    # --- declaring high, low or pig (a split-pot game) -------------------------------------------
+
+    @at_table(*DECLARE_KEYS, when=m.declaring)
+    def declare(event: KeyPressEvent) -> None:
+        send(state.declare(DECLARE_KEYS[pressed(event)]))
 
     # --- choosing a partner among those who accepted ---------------------------------------------
 

@@ -40,6 +40,8 @@ class Mode(enum.Enum):
     """The dealer's announcement form."""
     PARTNER = "partner"
     """Choosing whom to trade with among those who accepted the person's offer."""
+    DECLARE = "declare"
+    """Declaring high, low or pig in a split-pot game, sealed (SPEC 3.16)."""
 
 
 PICKING = (Mode.GIVE, Mode.LAYOUT, Mode.DRAW)
@@ -152,7 +154,7 @@ class ScreenState:
             if self.mode is not wanted or self._mode_hand != view.hand:
                 self._open(wanted, view.hand)
             return
-        if self.mode in PICKING or self.mode is Mode.ANNOUNCE:
+        if self.mode in PICKING or self.mode in (Mode.ANNOUNCE, Mode.DECLARE):
             self.mode = Mode.PLAY
         if self.mode is Mode.AMOUNT:
             kind = self.amount_kind
@@ -172,6 +174,8 @@ class ScreenState:
             return Mode.LAYOUT
         if view.action(ActionKind.DRAW).legal:
             return Mode.DRAW
+        if view.action(ActionKind.DECLARE).legal:
+            return Mode.DECLARE
         return None
 
     def _open(self, mode: Mode, hand: int) -> None:
@@ -669,6 +673,22 @@ class ScreenState:
             words = f"you discard {n} card{'s' * (n > 1)} and draw {n}"
             return self._send(Decision(ActionKind.DRAW, positions=tuple(sorted(positions))), words)
         return None
+
+    # --- the declaration -------------------------------------------------------------------------
+
+    def declare(self, choice: str) -> Decision | None:
+        """A declaration key in the declaration panel: the choice sealed (SPEC 3.16); nobody
+        sees it until every player still in has sealed theirs."""
+        if self.mode is not Mode.DECLARE or self._on_its_way():
+            return None
+        action = None if self.view is None else self.view.action(ActionKind.DECLARE)
+        if action is None or not action.legal:
+            self._say(action.reason if action is not None else "no declaration now", error=True)
+            return None
+        return self._send(
+            Decision(ActionKind.DECLARE, choice=choice),
+            f"you declare {choice}: sealed until everyone has declared",
+        )
 
     # --- the announcement ------------------------------------------------------------------------
 

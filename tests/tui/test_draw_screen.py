@@ -180,9 +180,8 @@ def test_help_names_the_dealers_choice_games_and_the_draw_keys(
             t.press("?")
             text = await t.wait_for("[?] or [Esc] closes this help")
             assert "Help" in text and "Weeping Willow: each player is dealt" in text, text
-            assert "Dealer's choice: also stud (7, 5 cards), hold'em, Omaha, five-card draw." in (
-                text
-            )
+            also = "Roll Your Own: no trading, antes. Also stud, hold'em, Omaha, draw, high-low."
+            assert also in text, text
             draw_keys = "digits pick up to 3 to discard, [Enter] draw them, [s] stand pat"
             assert f"Draw        {draw_keys}" in text, text
             assert "[s] stand pat" in text, text

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from dataclasses import replace
 from typing import cast
 
 import pytest
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPress, KeyPressEvent, KeyProcessor
 from prompt_toolkit.keys import Keys
+from views import after_one_hand
 
-from p2pwillow.client import Client
+from p2pwillow.client import Client, Decision
 from p2pwillow.games import weeping_willow as ww
+from p2pwillow.rules import ActionKind
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
+    DECLARE_KEYS,
     END_KEY,
     HELP_KEY,
     LEAVE_KEY,
@@ -29,6 +33,7 @@ from p2pwillow.tui.keymap import (
 )
 from p2pwillow.tui.keys import build_bindings, key_name
 from p2pwillow.tui.state import Mode, ScreenState
+from p2pwillow.view import ActionView
 
 
 class Recorder:
@@ -117,6 +122,9 @@ TABLE = f"{HELP_KEY} {QUIT_KEY} {END_KEY} {LEAVE_KEY} {SIT_IN_KEY} {MORE_TIME_KE
 TABLE += key_name(PAUSE_KEY)
 ANNOUNCING = f"5-7 {MODE_KEY} {CLOSING_KEY} + - Enter Esc"
 ANNOUNCING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in ANNOUNCING.split())
+DECLARING = " ".join(DECLARE_KEYS)
+DECLARING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in DECLARE_KEYS)
+DECLARING_TABLE = " ".join(k for k in TABLE.split() if k not in DECLARE_KEYS)
 
 
 @pytest.mark.parametrize(
@@ -130,6 +138,7 @@ ANNOUNCING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in ANNOUN
         ({"mode": Mode.PLAY}, Keys.Escape, f"Enter {ACTIONS} {TABLE}"),
         ({"mode": Mode.LAYOUT}, "+", f"0-9 Bksp Enter Esc {ACTIONS} {TABLE}"),
         ({"mode": Mode.ANNOUNCE}, "4", f"{ANNOUNCING} {ANNOUNCING_ACTIONS} {TABLE}"),
+        ({"mode": Mode.DECLARE}, "z", f"{DECLARING} {DECLARING_ACTIONS} {DECLARING_TABLE}"),
     ],
 )
 def test_a_key_that_does_nothing_says_which_keys_work(
@@ -145,3 +154,47 @@ def test_a_key_that_does_nothing_says_which_keys_work(
         True,
     )
     assert client.calls == [] and left == []
+
+
+class Deciding(Recorder):
+    """A recorder that keeps the decisions sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions: list[Decision] = []
+
+    def decide(self, decision: Decision) -> None:
+        self.calls.append("decide")
+        self.decisions.append(decision)
+
+
+def _declaring() -> tuple[ScreenState, KeyBindings, Deciding, list[str]]:
+    state = ScreenState()
+    view = after_one_hand(3)
+    state.view = replace(
+        view, hand_running=True, actions=(ActionView(ActionKind.DECLARE, True),), declaring=True
+    )
+    state.mode = Mode.DECLARE
+    client, left = Deciding(), list[str]()
+    return state, build_bindings(state, cast(Client, client), left.append), client, left
+
+
+@pytest.mark.parametrize(("key", "choice"), [("h", "high"), ("l", "low"), ("p", "pig")])
+def test_the_declaration_keys_seal_a_choice(key: str, choice: str) -> None:
+    """In the declaration panel `h`, `l` and `p` seal high, low and pig: `l` (elsewhere the
+    key that leaves the table) asks nothing, `p` (the pass key in trading) passes nothing."""
+    state, kb, client, left = _declaring()
+    press(kb, key)
+    assert client.decisions == [Decision(ActionKind.DECLARE, choice=choice)]
+    assert not state.leave_asked and left == []
+    assert state.message == f"you declare {choice}: sealed until everyone has declared"
+    assert state.mode is Mode.PLAY
+    press(kb, key)  # the panel is closed: a second press seals nothing more
+    assert len(client.decisions) == 1
+
+
+def test_the_leave_key_leaves_outside_the_declaration() -> None:
+    state, kb, client, _ = _declaring()
+    state.mode = Mode.PLAY
+    press(kb, LEAVE_KEY)
+    assert state.leave_asked and client.decisions == []
