@@ -53,6 +53,8 @@ GAMES = (
     "chicago",
     "spit",
     "seattle-six",
+    "go-for-broke",
+    "hawaii-five-low",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from p2pwillow.bots.betting import HARD, NORMAL, choose_bet
@@ -34,7 +34,7 @@ from p2pwillow.hands import rank5, rank6, rank7
 from p2pwillow.limits import is_int
 from p2pwillow.rules import ActionKind, GameSpec, Hand, Phase
 from p2pwillow.rules.declare import SettleSplit
-from p2pwillow.rules.live import BOARD, Deal, Draw, Formation, Settle, in_hand
+from p2pwillow.rules.live import BOARD, UP, Deal, Draw, Formation, Settle, in_hand
 from p2pwillow.rules.wash import Wash, wash_cost
 
 __all__ = [
@@ -123,6 +123,11 @@ class Outlook:
 
     each: int
     board: int
+    seats: Mapping[int, int] = field(default_factory=dict, compare=False)
+    """The cards still to come to each player now in: as `each`, but for a redeal after a
+    wash, which deals only the players that washed."""
+    up: Mapping[int, int] = field(default_factory=dict, compare=False)
+    """How many of them come face up, to each player now in."""
 
 
 def outlook(hand: Hand) -> Outlook:
@@ -136,15 +141,21 @@ def outlook(hand: Hand) -> Outlook:
     players = in_hand(s)
     first = s.step if hand.phase in (Phase.DEAL, Phase.STREET) else s.step + 1
     each = board = 0
+    seats = dict.fromkeys(players, 0)
+    up = dict.fromkeys(players, 0)
     for step in game.script[max(0, first) :]:
         if not isinstance(step, Deal):
             continue
         dests = step.destinations(s)
         if players:
             each += sum(1 for _, who in dests if who == players[0])
+        for to, who in dests:
+            if who in seats:
+                seats[who] += 1
+                up[who] += to == UP
         board += sum(1 for to, _ in dests if to == BOARD)
         s.used += len(dests)
-    return Outlook(each, board)
+    return Outlook(each, board, seats, up)
 
 
 # --- equity ----------------------------------------------------------------------------------
@@ -246,40 +257,45 @@ def _unseen(hand: Hand, cards: Sequence[Card]) -> list[int]:
     return [i for i in range(len(DECK)) if i not in seen]
 
 
-Deal3 = tuple[list[int], list[tuple[int, list[int]]], list[int]]
+Deal3 = tuple[list[int], list[tuple[int, list[int]]], list[int], dict[int, list[int]]]
 Deals = Iterator[Deal3]
-"""Sampled deals: (the seat's cards, every opponent still in with its cards, the board), each
-complete as the showdown will see it."""
+"""Sampled deals: (the seat's cards, every opponent still in with its cards, the board, each
+player's cards held face down), each complete as the showdown will see it."""
 
 
 def deals(hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int) -> Deals:
     """`samples` deals of what `seat` cannot see, as `live_equity` draws them: each opponent's
-    face-down cards, everybody's cards still to come and the rest of the board. A draw still
-    ahead is sampled as if everyone stood pat (its replacements are not dealt yet)."""
+    face-down cards, everybody's cards still to come and the rest of the board, with the cards
+    each player holds face down in the end (its hole). A draw still ahead is sampled as if
+    everyone stood pat (its replacements are not dealt yet)."""
     s = hand.snapshot()
     board = [card.index for card in s.board]
     opponents = [x for x in in_hand(s) if x != seat]
     pool = _unseen(hand, cards)
     ahead = outlook(hand)
+    showing = {x: [card.index for card in hand.showing(x)] for x in (seat, *opponents)}
     mine = [card.index for card in cards]
-    their_up = {x: [card.index for card in hand.showing(x)] for x in opponents}
-    their_down = {x: hand.hand_size(x) - len(their_up[x]) for x in opponents}
-    need = ahead.each * (1 + len(opponents)) + ahead.board + sum(their_down.values())
+    my_down = [i for i in mine if i not in showing[seat]]
+    their_down = {x: hand.hand_size(x) - len(showing[x]) for x in opponents}
+    coming = {x: ahead.seats.get(x, ahead.each) for x in (seat, *opponents)}
+    up = {x: ahead.up.get(x, 0) for x in (seat, *opponents)}
+    need = ahead.board + sum(coming.values()) + sum(their_down.values())
     if need > len(pool):
         raise BotError(f"the hand needs {need} more cards, {len(pool)} are unseen")
     for _ in range(samples):
         drawn = rng.sample(pool, need)
-        at = ahead.board + ahead.each
+        at = ahead.board + coming[seat]
+        new = drawn[ahead.board : at]  # as for the opponents below
+        holes = {seat: my_down + new[up[seat] :]}
         theirs = []
         for x in opponents:
-            take = their_down[x] + ahead.each
-            theirs.append((x, their_up[x] + drawn[at : at + take]))
+            take = their_down[x] + coming[x]
+            # drawn at random, so any up[x] of them may stand for those to come face up
+            dealt = drawn[at : at + take]
+            theirs.append((x, showing[x] + dealt))
+            holes[x] = dealt[up[x] :]
             at += take
-        yield (
-            mine + drawn[ahead.board : ahead.board + ahead.each],
-            theirs,
-            board + drawn[: ahead.board],
-        )
+        yield mine + new, theirs, board + drawn[: ahead.board], holes
 
 
 def _draw_ahead(hand: Hand, seat: int) -> int:

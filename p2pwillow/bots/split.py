@@ -5,7 +5,8 @@ The share is a Monte Carlo over the cards the bot cannot see, dealt as `live.dea
 In each deal every hand is valued twice: high (the game's formation, as the live bot values
 it) and low (eight-or-better, ace low, here counted on five different ranks: a paired low,
 which the house allows, is rare enough for an estimate to leave out; in Chicago the second side
-is the highest spade in the hole). A seat that has declared
+is the highest spade in the hole, where the cards still to come count as the script deals them,
+face down or face up). A seat that has declared
 contends only for its sides; one that has not (every seat before the declaration, the others
 while the bot weighs its own) contends for both, as the cards speak. A pig wins both sides or
 nothing. A side nobody can win goes to the other side.
@@ -114,28 +115,63 @@ def split_share(
     return share
 
 
-Values = Callable[[int, list[int], list[int]], tuple[int, int]]
-"""(seat, its cards, the board) -> its (high, second side) values, bigger better, 0: none."""
+Values = Callable[[int, list[int], list[int], list[int]], tuple[int, int]]
+"""(seat, its cards, the board, its hole) -> its (first, second side) values, bigger better,
+0: none."""
+
+
+def _lowball(own: list[int], board: list[int]) -> int:
+    """Ace-to-five, no qualifier: five different ranks as `_key`; a hand that must pair ranks
+    below every unpaired one (its pairs are not ranked among themselves: an estimate)."""
+    ranks = sorted({_low_rank(i) for i in own + board})
+    return _key(ranks[:5]) if len(ranks) >= 5 else len(ranks)
+
+
+def _sum(cards: list[int]) -> int:
+    """Go for Broke's value: 255 less the sum, tens and faces 0, aces 1 (bigger is better)."""
+    total = 0
+    for i in cards:
+        rank = (i >> 2) + 2
+        total += 1 if rank == 14 else rank if rank < 10 else 0
+    return 255 - total
+
+
+def _two(cards: list[int]) -> int:
+    """The best two-card hand of these cards: a pair above any two without one."""
+    ranks = sorted(((i >> 2) + 2 for i in cards), reverse=True)
+    if len(ranks) < 2:
+        return 0
+    pairs = [r for r in set(ranks) if ranks.count(r) >= 2]
+    return 1000 + max(pairs) if pairs else ranks[0] * 15 + ranks[1]
 
 
 def _values(hand: Hand) -> Values:
-    """How the game's two sides value a seat's cards: the high by its formation, and its low
-    (eight-or-better) or, in Chicago, the highest spade among its cards not showing (the
-    cards still to come counted as the hole's: close enough for an estimate)."""
+    """How the game's two sides value a seat's cards (SPEC 3.16): the high by its formation, a
+    low (eight-or-better, or any ace-to-five), the highest spade or the two best cards among
+    those it holds face down in the end (`live.deals`), or the lowest sum."""
     game = _game(hand)
     settle = next(step for step in game.script if isinstance(step, SettleSplit))
     high = valuer(settle.formation)
-    if settle.second is Side.EIGHT:
-        low = low_valuer(settle.formation)
-        return lambda x, own, board: (high(own, board), low(own, board))
-    showing = {x: {card.index for card in hand.showing(x)} for x in hand.seats}
 
-    def spade(x: int, own: list[int], board: list[int]) -> tuple[int, int]:
-        up = showing[x]
-        spades = [(i >> 2) + 2 for i in own if i & 3 == _SPADES and i not in up]
-        return high(own, board), max(spades, default=0)
+    def side(which: Side, own: list[int], board: list[int], hole: list[int]) -> int:
+        if which is Side.HIGH:
+            return high(own, board)
+        if which is Side.EIGHT:
+            return low_valuer(settle.formation)(own, board)
+        if which is Side.LOWBALL:
+            return _lowball(own, board)
+        if which is Side.SUM:
+            return _sum(own + board)
+        if which is Side.TWO_HOLE:
+            return _two(hole)
+        spades = [(i >> 2) + 2 for i in hole if i & 3 == _SPADES]
+        return max(spades, default=0)
 
-    return spade
+    first, second = settle.first, settle.second
+    return lambda x, own, board, hole: (
+        side(first, own, board, hole),
+        side(second, own, board, hole),
+    )
 
 
 def _game(hand: Hand) -> GameSpec:
@@ -162,9 +198,9 @@ def split_equity(
     choice = declared.get(seat)
     total = 0.0
     alone: dict[int, float] = {}
-    for mine, theirs, board in deals(hand, seat, cards, rng, samples):
-        own = value(seat, mine, board)
-        others = {x: (*value(x, cs, board), declared.get(x)) for x, cs in theirs}
+    for mine, theirs, board, holes in deals(hand, seat, cards, rng, samples):
+        own = value(seat, mine, board, holes[seat])
+        others = {x: (*value(x, cs, board, holes[x]), declared.get(x)) for x, cs in theirs}
         total += split_share(own, choice, list(others.values()))
         if factors is not None:
             for x, theirs_x in others.items():
@@ -189,9 +225,9 @@ def choose_declaration(
     value = _values(hand)
     expected: Mapping[str, float] = dict.fromkeys(CHOICES, 0.0)
     sums = dict(expected)
-    for mine, theirs, board in deals(hand, seat, cards, rng, samples):
-        own = value(seat, mine, board)
-        others = [(*value(x, cs, board), None) for x, cs in theirs]
+    for mine, theirs, board, holes in deals(hand, seat, cards, rng, samples):
+        own = value(seat, mine, board, holes[seat])
+        others = [(*value(x, cs, board, holes[x]), None) for x, cs in theirs]
         for choice in CHOICES:
             sums[choice] += split_share(own, choice, others)
     return max(CHOICES, key=lambda c: sums[c])

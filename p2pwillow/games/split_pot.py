@@ -12,8 +12,9 @@ from __future__ import annotations
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
 from p2pwillow.rules.declare import Declare, SettleSplit, Side
 from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, ShowCards, Street
+from p2pwillow.rules.script import Step
 from p2pwillow.rules.streets import Bet
-from p2pwillow.rules.wash import Wash
+from p2pwillow.rules.wash import Wash, WashOrder
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
 
@@ -124,10 +125,81 @@ SEATTLE_SIX = GameSpec(
 )
 """High-low stud of six cards, two down and four up, with a wash at the end."""
 
-SPLIT_POT_GAMES = (OMAHA_HIGH_LOW, HOLDEM_HIGH_LOW, CHICAGO, SPIT, SEATTLE_SIX)
+
+def _five_card_stud_with_a_wash(wash: Wash) -> tuple[Step, ...]:
+    """Five-card stud with the first and the last card face down, a round after each card,
+    then the wash, its replacements and a round."""
+    return (
+        Deal(down=1, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(down=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        wash,
+        Redeal(),
+        Bet(Opening.HIGH_HAND, BIG),
+    )
+
+
+GO_FOR_BROKE = GameSpec(
+    name="go-for-broke",
+    title="Go for Broke",
+    options=(),
+    forced=Forced.ANTE,
+    # five cards each and one washed: 48 cards at eight players
+    players=(2, 8),
+    script=(
+        # "Face-up costs 50 cents. Face-down costs one dollar": two and four antes; washing
+        # "in order of lowest sum of visible cards to highest sum"
+        *_five_card_stud_with_a_wash(
+            Wash(price=2, price_down=4, order=WashOrder.LOWEST_SUM_SHOWING)
+        ),
+        Declare(),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE, Side.SUM),
+    ),
+)
+"""Five-card stud, the high hand splitting with the lowest sum of a player's cards (tens and
+faces 0, aces 1), with one wash before the declaration."""
+
+HAWAII_FIVE_LOW = GameSpec(
+    name="hawaii-five-low",
+    title="Hawaii Five-Low",
+    options=(),
+    forced=Forced.ANTE,
+    players=(2, 8),
+    script=(
+        # "Face-up is 75 cents; face-down is $1.50": three and six antes; "best to worst (best
+        # means lowest visible cards)"
+        *_five_card_stud_with_a_wash(Wash(price=3, price_down=6, order=WashOrder.LOWEST_SHOWING)),
+        Declare(),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE, Side.LOWBALL, Side.TWO_HOLE),
+    ),
+)
+"""Five-card stud lowball, the low hand (ace-to-five) splitting with the highest two hole
+cards, with one wash before the declaration: `high` declares the two hole cards, `low` the
+low hand."""
+
+SPLIT_POT_GAMES = (
+    OMAHA_HIGH_LOW,
+    HOLDEM_HIGH_LOW,
+    CHICAGO,
+    SPIT,
+    SEATTLE_SIX,
+    GO_FOR_BROKE,
+    HAWAII_FIVE_LOW,
+)
 
 __all__ = [
     "CHICAGO",
+    "GO_FOR_BROKE",
+    "HAWAII_FIVE_LOW",
     "HOLDEM_HIGH_LOW",
     "OMAHA_HIGH_LOW",
     "SEATTLE_SIX",

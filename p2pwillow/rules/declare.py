@@ -266,13 +266,25 @@ class Declare(Step):
 
 
 class Side(enum.StrEnum):
-    """What the second side of a split pot is won with (SPEC 3.16): the declaration's `low`
-    is that side, `high` the best high hand, `pig` both."""
+    """What a side of a split pot is won with (SPEC 3.16, 2.7): the declaration's `high` is
+    the game's first side, `low` its second, `pig` both."""
 
+    HIGH = "high"
+    """The best five-card high hand (2.4; in a high-low game the wheel ranks on top)."""
     EIGHT = "eight-or-better"
     """The best ace-to-five low of five cards whose highest card is 8 at most (2.7)."""
+    LOWBALL = "ace-to-five"
+    """The best ace-to-five low of five cards, whatever its highest card (2.7)."""
     SPADE = "spade-in-the-hole"
     """The highest spade among the cards the player held face down (Chicago, 2.7)."""
+    SUM = "lowest-sum"
+    """The lowest sum of all the player's cards, tens and faces 0, aces 1 (Go for Broke, 2.7)."""
+    TWO_HOLE = "two-hole-cards"
+    """The best two-card hand of the cards the player held face down (Hawaii Five-Low, 2.7)."""
+
+
+FIVE_CARD_LOWS = frozenset({Side.EIGHT, Side.LOWBALL})
+"""The second sides that are five-card hands: against the high, the same-five rule binds."""
 
 
 def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) -> list[FiveSet]:
@@ -287,21 +299,46 @@ def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) 
     return evaluators.hi_lo_sets([*own, *board], eight_or_better=True)
 
 
+def _value(
+    side: Side,
+    formation: Formation,
+    own: Sequence[Card],
+    board: Sequence[Card],
+    hole: Sequence[Card],
+) -> int | None:
+    """A player's value on one side that is no five-card set shared with the other side."""
+    if side is Side.HIGH:
+        return hand_value(formation, own, board)
+    if side is Side.SPADE:
+        return evaluators.high_spade(hole) if hole else None
+    if side is Side.SUM:
+        return evaluators.low_sum([*own, *board])
+    if side is Side.TWO_HOLE:
+        return evaluators.two_card_high(hole) if len(hole) >= 2 else None
+    if side is Side.LOWBALL:
+        return evaluators.low_a5([*own, *board])
+    return evaluators.low_eight_or_better([*own, *board])
+
+
 def side_sets(
     formation: Formation,
     second: Side,
     own: Sequence[Card],
     board: Sequence[Card],
     hole: Sequence[Card],
+    first: Side = Side.HIGH,
 ) -> list[FiveSet]:
     """What a player's cards are worth on each side. The same-five rule binds a pig only where
-    both sides are five-card hands (high and low); the highest spade in the hole is a card, not
-    a hand, so a pig there needs the best high and the best spade. A game whose second side is
+    both sides are five-card hands (high against a low); a spade, two hole cards or a sum are
+    no five-card set, so a pig there needs the best of each side. A game whose second side is
     no low is no high-low game: its high ranks the wheel as five high (2.4)."""
-    if second is Side.EIGHT:
+    if first is Side.HIGH and second is Side.EIGHT:
         return five_sets(formation, own, board)
-    high = hand_value(formation, own, board)
-    return [(high, evaluators.high_spade(hole) if hole else None)]
+    if first is Side.HIGH and second is Side.LOWBALL and formation is Formation.BEST_FIVE:
+        return evaluators.hi_lo_sets([*own, *board], eight_or_better=False)
+    high = _value(first, formation, own, board, hole)
+    assert high is not None, "the first side is one every player has a value on"
+    return [(high, _value(second, formation, own, board, hole))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +350,7 @@ class SettleSplit(Step):
     PHASE: ClassVar[Phase] = Phase.SHOWDOWN
     formation: Formation = Formation.BEST_FIVE
     second: Side = Side.EIGHT
+    first: Side = Side.HIGH
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         order = s.order
@@ -324,7 +362,14 @@ class SettleSplit(Step):
         )
         board = tuple(s.board)
         sets = {
-            x: side_sets(self.formation, self.second, s.players[x].shown, board, s.hole.get(x, ()))
+            x: side_sets(
+                self.formation,
+                self.second,
+                s.players[x].shown,
+                board,
+                s.hole.get(x, ()),
+                self.first,
+            )
             for x in in_hand(s)
         }
         declared = {x: Declaration(s.declared[x]) for x in in_hand(s)}

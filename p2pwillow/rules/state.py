@@ -87,6 +87,8 @@ class HandState:
     """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
     drawn: dict[int, int] = field(default_factory=dict)
     """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
+    wash_order: tuple[int, ...] = ()
+    """In a wash, the order the players still in wash in, fixed as the wash begins (3.17)."""
     washed_up: set[int] = field(default_factory=set)
     """In a wash, the seats that washed a face-up card: its replacement comes face up (3.17)."""
     # --- a split-pot game's declaration (SPEC 3.16) -------------------------------------------

@@ -16,10 +16,13 @@ ante does.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from p2pwillow import evaluators
+from p2pwillow.hands import showing_value
 from p2pwillow.limits import is_int
 from p2pwillow.rules import timeouts
 from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
@@ -35,23 +38,56 @@ if TYPE_CHECKING:
     from p2pwillow.rules.hand import Hand
 
 
+class WashOrder(enum.StrEnum):
+    """Who washes first (SPEC 3.17): ties keep table order from the dealer's left."""
+
+    TABLE = "table"
+    """Table order from the dealer's left."""
+    HIGHEST_SHOWING = "highest-showing"
+    """The best high hand showing first (Five by Two)."""
+    LOWEST_SHOWING = "lowest-showing"
+    """The best low showing first: the lowest face-up cards, ace low (Hawaii Five-Low)."""
+    LOWEST_SUM_SHOWING = "lowest-sum-showing"
+    """The lowest sum of the face-up cards first (Go for Broke)."""
+
+
+def _order(order: WashOrder, s: HandState) -> tuple[int, ...]:
+    players = in_hand(s)
+    if order is WashOrder.TABLE:
+        return players
+
+    def key(x: int) -> tuple[Any, ...]:
+        up = s.players[x].shown
+        if not up:
+            return (0,)  # nothing showing: last
+        if order is WashOrder.HIGHEST_SHOWING:
+            return (1, showing_value(up))
+        if order is WashOrder.LOWEST_SHOWING:
+            return (1, evaluators.showing_low(up))
+        return (1, evaluators.low_sum(up))
+
+    # bigger is better for each value; sorted() is stable, so ties keep table order
+    return tuple(sorted(players, key=key, reverse=True)) if players else ()
+
+
 def _washer(s: HandState) -> int | None:
-    return next((x for x in in_hand(s) if x not in s.drawn), None)
+    return next((x for x in s.wash_order if x in in_hand(s) and x not in s.drawn), None)
 
 
-def cost(config: TableConfig, s: HandState) -> int:
-    """What a wash costs here: the step's price in antes of the table."""
+def cost(config: TableConfig, s: HandState, down: bool = False) -> int:
+    """What washing a face-up card (or a face-down one, `down`) costs here, in chips."""
     step = current(s)
     assert isinstance(step, Wash)
-    return step.price * config.ante
+    return step.chips(config.ante, down)
 
 
-def wash_cost(hand: Hand) -> int:
-    """What a wash costs in `hand` now (IllegalAction when the hand is at no wash)."""
+def wash_cost(hand: Hand, down: bool = False) -> int:
+    """What washing a face-up card (or a face-down one, `down`) costs in `hand` now
+    (IllegalAction when the hand is at no wash)."""
     step = hand.step
     if not isinstance(step, Wash):
         raise IllegalAction(f"no wash in the {hand.phase.value} phase")
-    return step.price * hand.config.ante
+    return step.chips(hand.config.ante, down)
 
 
 def verify_wash(
@@ -71,7 +107,7 @@ def verify_wash(
         held = p.hand_size
         if not is_int(named[0]) or not 0 <= named[0] < held:
             raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
-        price = cost(config, s)
+        price = cost(config, s, named[0] < held - len(p.shown))
         if price > p.stack:
             raise IllegalAction(f"a wash costs {price} chips; seat {seat} has {p.stack}")
 
@@ -81,10 +117,10 @@ def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[in
     card = None
     paid = 0
     if positions:
-        paid = cost(config, s)
+        down = p.hand_size - len(p.shown)
+        paid = cost(config, s, positions[0] < down)
         p.stack -= paid
         p.paid += paid
-        down = p.hand_size - len(p.shown)
         if positions[0] >= down:
             card = p.shown.pop(positions[0] - down)
             s.washed_up.add(seat)
@@ -98,19 +134,28 @@ def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[in
 
 @dataclass(frozen=True, slots=True)
 class Wash(Step):
-    """Each player still in, in table order from the dealer's left, may wash one card for
-    `price` antes (SPEC 3.17); a `Redeal` deals the replacements."""
+    """Each player still in, in the `order` fixed as the wash begins, may wash one card for
+    `price` antes, or `price_down` for a face-down card where that differs (SPEC 3.17); a
+    `Redeal` deals the replacements."""
 
     KIND: ClassVar[str] = "wash"
     PHASE: ClassVar[Phase] = Phase.DRAW
     price: int = 4
+    price_down: int | None = None
+    order: WashOrder = WashOrder.TABLE
 
     def __post_init__(self) -> None:
-        if not is_int(self.price) or self.price < 0:
-            raise IllegalAction(f"a wash's price is a number of antes, not {self.price!r}")
+        for price in (self.price, self.price_down):
+            if price is not None and (not is_int(price) or price < 0):
+                raise IllegalAction(f"a wash's price is a number of antes, not {price!r}")
+
+    def chips(self, ante: int, down: bool) -> int:
+        antes = self.price if not down or self.price_down is None else self.price_down
+        return antes * ante
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         s.drawn, s.washed_up = {}, set()
+        s.wash_order = _order(self.order, s)
         return []
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
@@ -139,4 +184,12 @@ clock that also runs in it (SPEC 3.9)."""
 
 Wash.ACTIONS = WASH_ACTIONS
 
-__all__ = ["WASH_ACTIONS", "Wash", "cost", "do_wash", "verify_wash", "wash_cost"]
+__all__ = [
+    "WASH_ACTIONS",
+    "Wash",
+    "WashOrder",
+    "cost",
+    "do_wash",
+    "verify_wash",
+    "wash_cost",
+]

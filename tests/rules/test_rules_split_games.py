@@ -13,6 +13,8 @@ from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.split_pot import (
     CHICAGO,
+    GO_FOR_BROKE,
+    HAWAII_FIVE_LOW,
     HOLDEM_HIGH_LOW,
     OMAHA_HIGH_LOW,
     SEATTLE_SIX,
@@ -357,3 +359,81 @@ def test_a_player_who_cannot_pay_for_a_wash_keeps_its_cards() -> None:
     with pytest.raises(IllegalAction, match="a wash costs 20 chips"):
         hand.act(ActionKind.DRAW, 1, (0,))
     hand.act(ActionKind.DRAW, 1, ())
+
+
+def wash(hand: Hand, dealer: LiveDealer, seat: int, positions: tuple[int, ...]) -> None:
+    """`seat` washes `positions` (its face-down cards first, then its face-up ones); the
+    dealer mucks the card."""
+    down, up = list(dealer.down[seat]), list(hand.showing(seat))
+    hand.act(ActionKind.DRAW, seat, positions)
+    for p in positions:
+        card = down[p] if p < len(down) else up[p - len(down)]
+        if p < len(down):
+            dealer.down[seat].remove(card)
+        dealer.held[seat].remove(card)
+        dealer.muck.append(card)
+
+
+def _five_stud(
+    game: GameSpec, hands: tuple[list[str], ...], stacks: list[int] | None = None
+) -> tuple[Hand, LiveDealer]:
+    """Five-card stud, three-handed, dealer 2, to its wash: each hand in deal order (down, up,
+    up, up, down)."""
+    order = [c for rnd in zip(*hands, strict=True) for c in rnd]
+    hand = Hand(config(), [0, 1, 2], stacks or [200, 200, 200], dealer=2)
+    hand.announce(2, Announcement.of(game))
+    dealer = LiveDealer(stacked(*order))
+    while hand.phase is not Phase.DRAW:
+        if hand.phase in (Phase.DEAL, Phase.STREET):
+            hand.act(ActionKind.STREET, 2, dealer.street(hand))
+        else:
+            hand.check(hand.to_act()[0])
+    return hand, dealer
+
+
+def _settle(hand: Hand, dealer: LiveDealer, choices: dict[int, str]) -> PotSplit:
+    while hand.phase is Phase.DRAW:
+        hand.act(ActionKind.DRAW, hand.to_act()[0], ())
+    while hand.phase is not Phase.DECLARE:
+        if hand.phase in (Phase.DEAL, Phase.STREET):
+            hand.act(ActionKind.STREET, 2, dealer.street(hand))
+        else:
+            hand.check(hand.to_act()[0])
+    for x, choice in choices.items():
+        hand.act(SEAL, x, choice)
+    for x, choice in choices.items():
+        hand.act(OPEN, x, choice)
+    finish(hand, dealer)
+    (split,) = splits(hand)
+    return split
+
+
+def test_go_for_broke_washes_by_the_lowest_sum_showing_and_splits_high_with_the_lowest_sum() -> (
+    None
+):
+    p0 = ["Kh", "Ks", "Kd", "9c", "2h"]  # three kings: the high; showing K-K-9, sum 9
+    p1 = ["Th", "Ac", "Jc", "Qd", "Js"]  # sum 1: the lowest; showing A-J-Q, sum 1
+    p2 = ["5d", "6s", "7d", "8s", "4h"]  # showing 6-7-8, sum 21
+    hand, dealer = _five_stud(GO_FOR_BROKE, (p0, p1, p2))
+    assert hand.snapshot().wash_order == (1, 0, 2)  # sums showing 1, 9, 21
+    assert hand.to_act() == (1,)
+    wash(hand, dealer, 1, (0,))  # a face-down card: four antes
+    assert hand.stack(1) == 200 - 5 - 20
+    wash(hand, dealer, 0, (2,))  # a face-up card: two antes
+    assert hand.stack(0) == 200 - 5 - 10
+    split = _settle(hand, dealer, {0: "high", 1: "low", 2: "pig"})
+    # seat 2's straight beats the high, but its sum (30) is no match for seat 1's: the pig
+    # fails, and each side goes to its one declarer left
+    assert split.pigs_failed == (2,) and split.high == (0,) and split.low == (1,)
+    assert hand.snapshot().hole[1][0] != Card.parse("Th")  # the washed card was replaced
+
+
+def test_hawaii_splits_the_best_two_hole_cards_with_the_ace_to_five_low() -> None:
+    p0 = ["Ah", "Ks", "Qd", "Jc", "As"]  # aces in the hole: the best two hole cards
+    p1 = ["2h", "3c", "4d", "5s", "7h"]  # 7-5-4-3-2: the low
+    p2 = ["9d", "9s", "8d", "Ts", "6h"]
+    hand, dealer = _five_stud(HAWAII_FIVE_LOW, (p0, p1, p2))
+    # the lowest cards showing first: seat 1's 5-4-3
+    assert hand.snapshot().wash_order[0] == 1
+    split = _settle(hand, dealer, {0: "high", 1: "low", 2: "pig"})
+    assert split.high == (0,) and split.low == (1,) and split.pigs_failed == (2,)
