@@ -55,6 +55,8 @@ GAMES = (
     "seattle-six",
     "go-for-broke",
     "hawaii-five-low",
+    "five-by-two",
+    "double-spit",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

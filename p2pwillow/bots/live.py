@@ -104,11 +104,20 @@ def _omaha(own: list[int], board: list[int]) -> int:
     return max(rank5([a, b, *three]) for a, b in combinations(own, 2) for three in triples)
 
 
+def _both_or_neither(own: list[int], board: list[int]) -> int:
+    best = max(rank5(list(five)) for five in combinations(own, 5))
+    if board:
+        best = max(best, *(rank5([*three, *board]) for three in combinations(own, 5 - len(board))))
+    return best
+
+
 def valuer(formation: Formation) -> Valuer:
     """`rules.live.hand_value` for the formation, on card indices and unchecked: the rules
     check every card they are given, which costs several times the ranking itself, and a
     bot's deals are distinct by construction (tests/bots/test_live_bots.py holds the two
     equal on random hands)."""
+    if formation is Formation.BOTH_OR_NEITHER:
+        return _both_or_neither
     return _omaha if formation is Formation.OMAHA else _best_five
 
 

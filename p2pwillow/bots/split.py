@@ -81,9 +81,21 @@ def _omaha(own: list[int], board: list[int]) -> int:
     return best
 
 
+def _both_or_neither(own: list[int], board: list[int]) -> int:
+    best = _any_five(own, [])
+    if board:
+        for three in combinations(own, 5 - len(board)):
+            ranks = {r for r in map(_low_rank, [*three, *board]) if r <= 8}
+            if len(ranks) == 5:
+                best = max(best, _key(sorted(ranks)))
+    return best
+
+
 def low_valuer(formation: Formation) -> LowValuer:
     """The low of a hand by `formation`: exactly two hole cards and three of the board in
     Omaha, any five otherwise."""
+    if formation is Formation.BOTH_OR_NEITHER:
+        return _both_or_neither
     return _omaha if formation is Formation.OMAHA else _any_five
 
 

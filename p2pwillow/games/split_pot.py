@@ -186,6 +186,65 @@ HAWAII_FIVE_LOW = GameSpec(
 cards, with one wash before the declaration: `high` declares the two hole cards, `low` the
 low hand."""
 
+FIVE_BY_TWO = GameSpec(
+    name="five-by-two",
+    title="Five by Two",
+    options=(),
+    forced=Forced.ANTE,
+    # five cards each and two washed: 49 cards at seven players
+    players=(2, 7),
+    script=(
+        Deal(down=1, up=1),
+        Bet(Opening.HIGH_CARD, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, SMALL),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        Street(up=1),
+        Bet(Opening.HIGH_HAND, BIG),
+        # two washing rounds, "best high hand showing to worst", "50 cents in the first
+        # round, and $1.00 in the second": two antes, then four
+        Wash(price=2, order=WashOrder.HIGHEST_SHOWING),
+        Redeal(),
+        Bet(Opening.HIGH_HAND, BIG),
+        Wash(price=4, order=WashOrder.HIGHEST_SHOWING),
+        Redeal(),
+        Bet(Opening.HIGH_HAND, BIG),
+        Declare(),
+        Bet(Opening.HIGH_HAND, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BEST_FIVE),
+    ),
+)
+"""Five-card stud high-low, the first card face down, with two washing rounds before the
+declaration (the house's flip of a face-down card is not offered yet)."""
+
+DOUBLE_SPIT = GameSpec(
+    name="double-spit",
+    title="Double Spit",
+    options=(),
+    forced=Forced.ANTE,
+    # five each, two spit cards and up to three more each: 50 cards at six players
+    players=(2, 6),
+    script=(
+        Deal(down=5),
+        Bet(Opening.POSITION, SMALL),
+        Street(board=1),
+        Bet(Opening.POSITION, SMALL),
+        Street(board=1),
+        Bet(Opening.POSITION, SMALL),
+        Draw(most=3),
+        Redeal(),
+        Bet(Opening.POSITION, BIG),
+        Declare(),
+        Bet(Opening.POSITION, BIG),
+        ShowCards(),
+        SettleSplit(Formation.BOTH_OR_NEITHER),
+    ),
+)
+"""Spit with two community cards, each turned before its own round: a hand uses both of them
+or neither (the house plays it best as lowball; here it is high-low, as Spit)."""
+
 SPLIT_POT_GAMES = (
     OMAHA_HIGH_LOW,
     HOLDEM_HIGH_LOW,
@@ -194,10 +253,14 @@ SPLIT_POT_GAMES = (
     SEATTLE_SIX,
     GO_FOR_BROKE,
     HAWAII_FIVE_LOW,
+    FIVE_BY_TWO,
+    DOUBLE_SPIT,
 )
 
 __all__ = [
     "CHICAGO",
+    "DOUBLE_SPIT",
+    "FIVE_BY_TWO",
     "GO_FOR_BROKE",
     "HAWAII_FIVE_LOW",
     "HOLDEM_HIGH_LOW",

@@ -44,7 +44,15 @@ from p2pwillow.rules.events import (
     Sealed,
     TimedOut,
 )
-from p2pwillow.rules.live import DRAWING, STALLS, Formation, hand_value, in_hand, stall_row
+from p2pwillow.rules.live import (
+    DRAWING,
+    STALLS,
+    Formation,
+    fives,
+    hand_value,
+    in_hand,
+    stall_row,
+)
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.pots import Pot, PotAward, build_pots, split_pot
 from p2pwillow.rules.script import CardOp, Default, OpDue, Step, advance
@@ -296,6 +304,11 @@ def five_sets(formation: Formation, own: Sequence[Card], board: Sequence[Card]) 
         return evaluators.omaha_hi_lo_sets(own, board)
     if formation is Formation.HOLDEM:
         return evaluators.holdem_hi_lo_sets(own, board)
+    if formation is Formation.BOTH_OR_NEITHER:
+        return [
+            (evaluators.best_high(five, wheel_high=True), evaluators.low_eight_or_better(five))
+            for five in fives(formation, own, board)
+        ]
     return evaluators.hi_lo_sets([*own, *board], eight_or_better=True)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import ClassVar
 
 from p2pwillow import evaluators
@@ -390,6 +391,21 @@ class Formation(enum.StrEnum):
     """The best five of the player's cards and the board, in any combination."""
     OMAHA = "omaha"
     """Exactly two of the player's cards and three of the board."""
+    BOTH_OR_NEITHER = "both-or-neither"
+    """The best five of the player's own cards, or three of them with every board card: the
+    board's cards play all together or not at all (Double Spit)."""
+
+
+def fives(
+    formation: Formation, own: Sequence[Card], board: Sequence[Card]
+) -> list[tuple[Card, ...]]:
+    """Every five cards `formation` lets a player make of its own cards and the board, where
+    the formation is one a player's best five cannot be found by a formula for (both or
+    neither)."""
+    out: list[tuple[Card, ...]] = list(combinations(own, 5))
+    if board:
+        out += [three + tuple(board) for three in combinations(own, 5 - len(board))]
+    return out
 
 
 def hand_value(formation: Formation, own: Sequence[Card], board: Sequence[Card]) -> int:
@@ -398,6 +414,8 @@ def hand_value(formation: Formation, own: Sequence[Card], board: Sequence[Card])
         return evaluators.omaha_high(own, board)
     if formation is Formation.HOLDEM:
         return evaluators.holdem_high(own, board)
+    if formation is Formation.BOTH_OR_NEITHER:
+        return max(evaluators.best_high(five) for five in fives(formation, own, board))
     return evaluators.best_high([*own, *board])
 
 
@@ -571,6 +589,7 @@ __all__ = [
     "ShowCards",
     "Street",
     "deals_live",
+    "fives",
     "forfeit",
     "hand_value",
     "in_hand",

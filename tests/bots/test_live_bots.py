@@ -229,6 +229,7 @@ def test_the_bot_values_hands_as_the_rules_do(formation: Formation) -> None:
         Formation.BEST_FIVE: [(5, 0), (6, 0), (7, 0), (6, 1), (8, 0)],
         Formation.HOLDEM: [(2, 3), (2, 4), (2, 5)],
         Formation.OMAHA: [(4, 3), (4, 4), (4, 5)],
+        Formation.BOTH_OR_NEITHER: [(5, 0), (5, 1), (5, 2)],
     }[formation]
     for _ in range(300):
         own_n, board_n = rng.choice(shapes)

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from p2pwillow import evaluators
 from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.split_pot import (
@@ -31,6 +32,7 @@ from p2pwillow.rules import (
     TableConfig,
 )
 from p2pwillow.rules.events import Declared, PotSplit, Sealed, Washed
+from p2pwillow.rules.live import Formation, fives, hand_value
 
 GAMES = tuple(g.name for g in SPLIT_POT_GAMES)
 SEAL, OPEN = ActionKind.DECLARE, ActionKind.OPEN_DECLARATION
@@ -437,3 +439,18 @@ def test_hawaii_splits_the_best_two_hole_cards_with_the_ace_to_five_low() -> Non
     assert hand.snapshot().wash_order[0] == 1
     split = _settle(hand, dealer, {0: "high", 1: "low", 2: "pig"})
     assert split.high == (0,) and split.low == (1,) and split.pigs_failed == (2,)
+
+
+def test_double_spit_plays_both_spit_cards_or_neither() -> None:
+    own = [Card.parse(c) for c in ("Ah", "Ad", "Kc", "7s", "3d")]
+    board = [Card.parse(c) for c in ("As", "2c")]
+    # both spit cards: three aces needs A-A of its own with A-2 of the board: A-A-A-2 and one
+    # more, the king; one spit card alone (the ace, for three aces and K-7) is not a hand
+    made = fives(Formation.BOTH_OR_NEITHER, own, board)
+    assert all(len(five) == 5 for five in made)
+    assert all(set(board) <= set(five) or not set(board) & set(five) for five in made)
+    best = hand_value(Formation.BOTH_OR_NEITHER, own, board)
+    assert best == evaluators.best_high([own[0], own[1], own[2], *board])
+    assert hand_value(Formation.BOTH_OR_NEITHER, own, board) < evaluators.best_high(
+        [own[0], own[1], board[0], own[2], own[3]]
+    )  # three aces with the king and the seven, had one spit card been enough

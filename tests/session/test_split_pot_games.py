@@ -35,7 +35,9 @@ def _game(name: str) -> GameSpec:
 
 
 def _decider(seat: int, game: GameSpec, pig: bool) -> object:
-    """A bot that deals `game` when it deals, and (with `pig`) always declares both ways."""
+    """A bot that deals `game` when it deals, calls whatever is bet (so that hands reach the
+    declaration: four bots fold many hands to one), and declares, washes and draws as a bot,
+    or (with `pig`) always declares both ways."""
     bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
     def decide(session: Session) -> Decision | None:
@@ -46,6 +48,9 @@ def _decider(seat: int, game: GameSpec, pig: bool) -> object:
             return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
         if hand.phase is Phase.DECLARE and pig:
             return Decision(ActionKind.DECLARE, choice="pig")
+        if hand.phase is Phase.BETTING and seat in hand.to_act():
+            legal = hand.legal_actions(seat)
+            return Decision(ActionKind.CALL if ActionKind.CALL in legal else ActionKind.CHECK)
         return bot(session)
 
     return decide
