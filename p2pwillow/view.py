@@ -905,6 +905,19 @@ def _split_words(
     return f"{first}; {_value_words(str(split.second), sides[1], short=short)}"
 
 
+def side_words(
+    game: GameSpec, own: Sequence[Card], board: Sequence[Card], hole: Sequence[Card]
+) -> tuple[str, str] | None:
+    """What a player's cards are worth on each side of a split-pot game, in words: (its high
+    hand, its low or other second side); None for a game that splits no pot, or while the
+    cards make no five-card hand."""
+    split = _settle_split(game)
+    sides = None if split is None else _sides(split, own, board, hole)
+    if split is None or sides is None:
+        return None
+    return _value_words(_first(split), sides[0]), _value_words(str(split.second), sides[1])
+
+
 def _declarations(hand: Hand | None) -> tuple[frozenset[int], dict[int, str]]:
     """(the seats that have sealed their declaration, and each declaration by seat once every
     one is open) in the hand: while any is still sealed, none is shown (SPEC 3.16)."""
@@ -1218,6 +1231,8 @@ class _Teller:
         self.names = names
         self.hand = _current_hand(session)
         self.lines: list[Line] = []
+        self.mine = _your_declaration(session, self.hand)
+        """The player's own declaration once sealed: its seal is told with it, to it alone."""
 
     def n(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
@@ -1329,6 +1344,8 @@ class _Teller:
             self.say(*ev.words(self.n), *((f": {made}",) if made else ()))
         elif isinstance(ev, PotSplit):
             pass  # the hand's result says how each pot was split, with the hands (HandEnded)
+        elif isinstance(ev, Sealed) and ev.seat == self.me and self.mine:
+            self.say(f"you declared {self.mine} (sealed)")  # the others read only that it sealed
         elif ev.TOLD:
             self.say(*ev.words(self.n))
         # A layout, the cards chosen for a trade and a round's end are told by their entries.
@@ -1591,6 +1608,7 @@ __all__ = [
     "high_side",
     "low_side",
     "made_by",
+    "side_words",
     "street_name",
     "table_view",
 ]

@@ -740,6 +740,14 @@ def test_declarations_are_sealed_then_shown_together(
             assert v.action(K.DECLARE).legal
         others = {x for w in v.waiting if not w.you and w.what == "declare" for x in w.seats}
         assert others == {0, 1, 2} - sealed - {v.you}, v.waiting
+        # the log tells each seal; the player's own with its choice, to it alone
+        told = [line.text() for line in v.log]
+        for x in sealed:
+            own = f"you declared {choices[x]} (sealed)"
+            assert (own in told) == (x == v.you), (x, told)
+            assert (f"bot {x} has declared (sealed)" in told) == (x != v.you), (x, told)
+        if len(sealed) < 3:  # no opening before every seal is in
+            assert not any(re.search(r"bot \d (declares|declared) ", t) for t in told), told
         assert re.search(both, v.made), v.made  # what the cards make on both sides, to decide
     # a moment where some have sealed and some not
     assert any(0 < len(_sealed(v)) < 3 for v in sealing)
@@ -753,7 +761,8 @@ def test_declarations_are_sealed_then_shown_together(
         assert not v.declaring and v.stage == f"{spec.title} — after the declaration: betting"
     view = table_view(table.sessions[1])
     text = [line.text() for line in view.log]
-    seals = [i for i, t in enumerate(text) if t.endswith(" has declared (sealed)")]
+    seals = [i for i, t in enumerate(text) if t.endswith(" (sealed)")]
+    assert "you declared high (sealed)" in text  # seat 1's own
     opens = [i for i, t in enumerate(text) if " declares " in t]
     assert len(seals) == len(opens) == 3, text
     # the declaration comes between the last two rounds of betting

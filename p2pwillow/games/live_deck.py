@@ -16,6 +16,33 @@ from p2pwillow.rules.streets import Bet
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
 
+SEVEN_STUD_STREETS = (
+    Deal(down=2, up=1),
+    Bet(Opening.HIGH_CARD, SMALL),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, SMALL),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, BIG),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, BIG),
+    Street(down=1, overflow=True),
+    Bet(Opening.HIGH_HAND, BIG),
+)
+"""Seven-card stud's deal and rounds: two down and one up, three up, one down (or, with the
+overflow, to the board), a round after each, the first opened by the highest card showing."""
+
+FIVE_STUD_STREETS = (
+    Deal(down=1, up=1),
+    Bet(Opening.HIGH_CARD, SMALL),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, SMALL),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, BIG),
+    Street(up=1),
+    Bet(Opening.HIGH_HAND, BIG),
+)
+"""Five-card stud's deal and rounds: one down and one up, three up, a round after each."""
+
 SEVEN_CARD_STUD = GameSpec(
     name="seven-card-stud",
     title="Seven-Card Stud",
@@ -24,20 +51,7 @@ SEVEN_CARD_STUD = GameSpec(
     # Eight players need 56 cards: the house deals the last card to the board, face up, for
     # everyone, when the deck cannot give each player one (`overflow`).
     players=(2, 8),
-    script=(
-        Deal(down=2, up=1),
-        Bet(Opening.HIGH_CARD, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(down=1, overflow=True),
-        Bet(Opening.HIGH_HAND, BIG),
-        ShowCards(),
-        Settle(Formation.BEST_FIVE),
-    ),
+    script=(*SEVEN_STUD_STREETS, ShowCards(), Settle(Formation.BEST_FIVE)),
 )
 
 FIVE_CARD_STUD = GameSpec(
@@ -45,18 +59,7 @@ FIVE_CARD_STUD = GameSpec(
     title="Five-Card Stud",
     options=(),
     forced=Forced.ANTE,
-    script=(
-        Deal(down=1, up=1),
-        Bet(Opening.HIGH_CARD, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        ShowCards(),
-        Settle(Formation.BEST_FIVE),
-    ),
+    script=(*FIVE_STUD_STREETS, ShowCards(), Settle(Formation.BEST_FIVE)),
 )
 
 
@@ -108,8 +111,10 @@ LIVE_DECK_GAMES = (SEVEN_CARD_STUD, FIVE_CARD_STUD, HOLDEM, OMAHA, FIVE_CARD_DRA
 __all__ = [
     "FIVE_CARD_DRAW",
     "FIVE_CARD_STUD",
+    "FIVE_STUD_STREETS",
     "HOLDEM",
     "LIVE_DECK_GAMES",
     "OMAHA",
     "SEVEN_CARD_STUD",
+    "SEVEN_STUD_STREETS",
 ]

@@ -9,6 +9,7 @@ big bet, opened from the dealer's left.
 
 from __future__ import annotations
 
+from p2pwillow.games.live_deck import FIVE_STUD_STREETS, SEVEN_STUD_STREETS
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
 from p2pwillow.rules.declare import Declare, SettleSplit, Side
 from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, ShowCards, Street
@@ -54,16 +55,7 @@ CHICAGO = GameSpec(
     # seven-card stud, with its overflow (the last card to the board when the deck is short)
     players=(2, 8),
     script=(
-        Deal(down=2, up=1),
-        Bet(Opening.HIGH_CARD, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(down=1, overflow=True),
-        Bet(Opening.HIGH_HAND, BIG),
+        *SEVEN_STUD_STREETS,
         Declare(),
         Bet(Opening.HIGH_HAND, BIG),
         ShowCards(),
@@ -194,14 +186,7 @@ FIVE_BY_TWO = GameSpec(
     # five cards each and two washed: 49 cards at seven players
     players=(2, 7),
     script=(
-        Deal(down=1, up=1),
-        Bet(Opening.HIGH_CARD, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, SMALL),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
-        Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
+        *FIVE_STUD_STREETS,
         # two washing rounds, "best high hand showing to worst", "50 cents in the first
         # round, and $1.00 in the second": two antes, then four
         Wash(price=2, order=WashOrder.HIGHEST_SHOWING),

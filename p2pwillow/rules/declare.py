@@ -54,9 +54,9 @@ from p2pwillow.rules.live import (
     stall_row,
 )
 from p2pwillow.rules.phases import Phase
-from p2pwillow.rules.pots import Pot, PotAward, build_pots, split_pot
+from p2pwillow.rules.pots import Pot, PotAward, split_pot
 from p2pwillow.rules.script import CardOp, Default, OpDue, Step, advance
-from p2pwillow.rules.showdown import finish, stalled_to_one
+from p2pwillow.rules.showdown import finish, hand_pots, stalled_to_one
 from p2pwillow.rules.state import HandState, player
 
 FiveSet = tuple[int, int | None]
@@ -366,13 +366,7 @@ class SettleSplit(Step):
     first: Side = Side.HIGH
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        order = s.order
-        pots = build_pots(
-            order,
-            [s.players[x].committed for x in order],
-            [s.players[x].folded for x in order],
-            s.dead_money(config),
-        )
+        pots = hand_pots(config, s)
         board = tuple(s.board)
         sets = {
             x: side_sets(

@@ -46,7 +46,7 @@ from p2pwillow.rules.events import (
     TimedOut,
 )
 from p2pwillow.rules.phases import Phase
-from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, build_pots, split_pot
+from p2pwillow.rules.pots import HandResult, Pot, PotAward, award_pots, split_pot
 from p2pwillow.rules.script import (
     CardOp,
     Default,
@@ -57,7 +57,7 @@ from p2pwillow.rules.script import (
     advance,
     current,
 )
-from p2pwillow.rules.showdown import finish, stalled_to_one
+from p2pwillow.rules.showdown import finish, hand_pots, stalled_to_one
 from p2pwillow.rules.state import HandState, player
 
 DOWN, UP, BOARD, BURN = "down", "up", "board", "burn"
@@ -429,13 +429,7 @@ class Settle(Step):
     formation: Formation = Formation.BEST_FIVE
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        order = s.order
-        pots = build_pots(
-            order,
-            [s.players[x].committed for x in order],
-            [s.players[x].folded for x in order],
-            s.dead_money(config),
-        )
+        pots = hand_pots(config, s)
         board = tuple(s.board)
         awards = award_pots(pots, lambda x: hand_value(self.formation, s.players[x].shown, board))
         return finish(s, awards)

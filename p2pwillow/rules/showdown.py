@@ -18,16 +18,21 @@ from p2pwillow.rules.state import HandState, end, player, pot_chips
 # abort's check and step have the action table's shape, (config, state, seat, argument).
 
 
-def settle(config: TableConfig, s: HandState) -> list[Event]:
-    """SPEC 3.8: pots by contribution levels, best hand per pot, odd chips clockwise."""
+def hand_pots(config: TableConfig, s: HandState) -> tuple[Pot, ...]:
+    """The hand's main pot and side pots at its showdown (SPEC 3.8): by what each player put
+    in, the dead money (tokens, antes, washes, a carry) in the main pot."""
     order = s.order
-    pots = build_pots(
+    return build_pots(
         order,
         [s.players[x].committed for x in order],
         [s.players[x].folded for x in order],
         s.dead_money(config),
     )
-    awards = award_pots(pots, lambda seat: best_hand(s.players[seat].shown))
+
+
+def settle(config: TableConfig, s: HandState) -> list[Event]:
+    """SPEC 3.8: pots by contribution levels, best hand per pot, odd chips clockwise."""
+    awards = award_pots(hand_pots(config, s), lambda seat: best_hand(s.players[seat].shown))
     return finish(s, awards)
 
 

@@ -203,9 +203,11 @@ class _Audit:
 
     def _stacks(self, session: Session) -> tuple[Stack, ...]:
         """SPEC 7.6: every player id that sat down, with its buy-ins, and its stack at the
-        table now or the one it left with."""
+        table now or the one it left with; once the game has ended, as its `game_end` names
+        it, with its share of a pot nobody won (SPEC 3.16)."""
         game = session.game
-        seated = {p.player_id: p.stack for p in game.players}
+        shares = dict(_carry_shared(session))
+        seated = {p.player_id: p.stack + shares.get(p.seat, 0) for p in game.players}
         departed = dict(game.departed)
         out = []
         for player_id, who in self.players.items():
@@ -238,6 +240,9 @@ class _Audit:
         end = ending(session)
         stacks = self._stacks(session)
         count = session.game.chip_count()
+        shared = _carry_shared(session)
+        at_table = count.at_table + sum(chips for _, chips in shared)
+        carried = 0 if shared else count.carried
         notes: tuple[str, ...] = ()
         if self.blanks:
             n = len(self.blanks)
@@ -250,7 +255,7 @@ class _Audit:
             table=session.ledger.genesis.name if session.ledger.genesis else None,
             players=tuple(sorted({(a.seat, a.name) for a in self.players.values()})),
             stacks=stacks,
-            chips=Chips(count.bought_in, count.at_table, count.left),
+            chips=Chips(count.bought_in, at_table, count.left, carried),
             hand=session.hand_number,
             cut_off=self.cut_off,
             notes=notes,
@@ -260,6 +265,7 @@ class _Audit:
             clock=tuple(self.clock),
             game_over=end is not None,
             ending=end,
+            carry_shared=shared,
         )
         if self.error is not None:
             verdict = Verdict.UNREADABLE if self.unreadable else Verdict.INVALID
@@ -276,6 +282,20 @@ class _Audit:
         if self.cut_off is not None:
             return "not a willow transcript: the file ends inside its first line"
         return "not a willow transcript: the file holds only blank lines"
+
+
+def _carry_shared(session: Session) -> tuple[tuple[int, int], ...]:
+    """Once the game has ended with a pot nobody won: each seat's share of it (SPEC 3.16, the
+    stacks its `game_end` names less the stacks at the table); none otherwise."""
+    game = session.game
+    if not session.ended or not game.carried:
+        return ()
+    stacks = {p.seat: p.stack for p in game.players}
+    return tuple(
+        (seat, final - stacks[seat])
+        for seat, final in game.final_stacks()
+        if final != stacks.get(seat, final)
+    )
 
 
 # --- entry points ------------------------------------------------------------------------------

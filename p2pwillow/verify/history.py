@@ -27,16 +27,19 @@ from p2pwillow.rules import (
     GameSpec,
     HandAborted,
     HandEnded,
+    Phase,
     Raised,
     TimedOut,
     WentAllIn,
 )
 from p2pwillow.rules import Event as RulesEvent
-from p2pwillow.rules.events import CardsShown, Drew, HandForfeited, StreetDealt
+from p2pwillow.rules.declare import Declare, SettleSplit
+from p2pwillow.rules.events import CardsShown, Drew, HandForfeited, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
 from p2pwillow.verify.seat_log import SeatEvent
+from p2pwillow.view import side_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,9 @@ class ShowdownHand:
     the hand its formation makes with the board."""
     shows: tuple[Card, ...] = ()
     """A live-deck game: the cards it held face down and showed at the showdown (SPEC 5.16)."""
+    sides: tuple[str, str] | None = None
+    """A split-pot game (SPEC 3.16): what the hand is worth on each side, in words (its high
+    hand, then its low: "8-6-4-2-A low", "no low"); `value` says both."""
 
     @property
     def up(self) -> tuple[Card, ...]:
@@ -125,6 +131,24 @@ class PotResult:
     """The seats that could win it (still in and all in for its level), clockwise."""
     winners: tuple[int, ...]
     shares: tuple[int, ...]
+    split: bool = False
+    """A pot of a split-pot game, split by the declarations (SPEC 3.16): `high` and `low` say
+    who won each side (none: that side went whole to the other, or nobody won the pot)."""
+    high: tuple[int, ...] = ()
+    low: tuple[int, ...] = ()
+    pigs_failed: tuple[int, ...] = ()
+    """Players who declared pig and could not win or tie both sides: out of this pot."""
+    carried: int = 0
+    """Chips of this pot nobody won: carried over to the next hand (`winners` is empty)."""
+
+    @property
+    def halves(self) -> tuple[int, int]:
+        """A split pot's (high, low) chips: the high half the larger by the odd chip when both
+        sides have winners, the whole pot to the one side that has (SPEC 3.16)."""
+        if self.carried:
+            return 0, 0
+        low = self.amount // 2 if self.high and self.low else (self.amount if self.low else 0)
+        return self.amount - low, low
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +182,14 @@ class HandHistory:
     entries: tuple[tuple[str, int], ...] = ()
     """(entry kind, how many were applied) for the live deck's proved entries: street_shares,
     show, fold_release."""
+    sides: tuple[str, str] | None = None
+    """A split-pot game (SPEC 3.16): what its two sides are won with, the declaration's
+    `high` then its `low` (`rules.declare.Side` values: "high", "eight-or-better", …); None in
+    other games."""
+    sealed: tuple[int, ...] = ()
+    """The seats that sealed a declaration, in the order their seals were sequenced."""
+    declared_after: int | None = None
+    """The number of the betting round that follows the declaration (None: no declaration)."""
 
     @property
     def number(self) -> int:
@@ -167,6 +199,16 @@ class HandHistory:
     def live(self) -> bool:
         """Dealt from the live deck (SPEC 3.15)."""
         return self.formation is not None
+
+    @property
+    def split(self) -> bool:
+        """A split-pot game, declared (SPEC 3.16)."""
+        return self.sides is not None
+
+    @property
+    def declared(self) -> tuple[tuple[int, str], ...]:
+        """(seat, high, low or pig) of every declaration opened, in the order it opened."""
+        return self.summary.declared
 
     @property
     def proofs(self) -> tuple[tuple[str, int], ...]:
@@ -219,6 +261,8 @@ class HandLog:
         """Cards dealt to each player still in so far (a live-deck game)."""
         self._shows: dict[int, tuple[Card, ...]] = {}
         self._silent: tuple[int, ...] | None = None
+        self._splits: list[PotSplit] = []
+        self._sealed: list[int] = []
         self._entries: Counter[str] = Counter()
         self._default: object = None
         """The action a clock that ran out took, until the rules' own event of it is passed."""
@@ -267,6 +311,10 @@ class HandLog:
             self._shows[event.seat] = self._shows.get(event.seat, ()) + event.cards
         elif isinstance(event, HandForfeited):
             self._silent = event.silent
+        elif isinstance(event, PotSplit):
+            self._splits.append(event)
+        elif isinstance(event, Sealed):
+            self._sealed.append(event.seat)
         elif isinstance(event, TradingClosed):
             self._trading_closed = event.reason
         elif isinstance(event, CardRevealed):
@@ -312,7 +360,10 @@ class HandLog:
             for n, r in sorted(self._rounds.items())
         )
         bets = tuple((s, self._bets[s]) for s in self._seats)
-        pots, returned = _pots(self._result, dict(bets)) if not summary.aborted else ((), ())
+        pots: tuple[PotResult, ...] = ()
+        returned: tuple[tuple[int, int], ...] = ()
+        if not summary.aborted:
+            pots, returned = _pots(self._result, dict(bets), self._splits)
         result = self._result
         forfeit = None
         if self._silent is not None and result is not None:
@@ -327,6 +378,10 @@ class HandLog:
             showdown = _showdown(summary)
         else:
             showdown = () if forfeit else _live_showdown(summary, formation, board, self._shows)
+        sides = None if game is None else sides_of(game)
+        if sides is not None and game is not None:
+            # both sides of each hand shown: its high, then its low (SPEC 3.16)
+            showdown = tuple(_both_sides(sh, game, board) for sh in showdown)
         return HandHistory(
             summary=summary,
             announcement=self._announcement,
@@ -342,6 +397,9 @@ class HandLog:
             board=board,
             forfeit=forfeit,
             entries=tuple(sorted(self._entries.items())),
+            sides=sides,
+            sealed=tuple(self._sealed),
+            declared_after=None if game is None else declared_after(game),
         )
 
     def _forfeit(
@@ -393,8 +451,28 @@ _BOARD_STREETS = {3: "Flop", 4: "Turn", 5: "River"}
 def formation_of(game: GameSpec) -> Formation | None:
     """How a live-deck game makes its hands at the showdown; None for a game of layouts."""
     deals = any(isinstance(step, Deal) for step in game.script)
-    settle = next((step for step in game.script if isinstance(step, Settle)), None)
+    settle = next((step for step in game.script if isinstance(step, Settle | SettleSplit)), None)
     return settle.formation if deals and settle is not None else None
+
+
+def sides_of(game: GameSpec) -> tuple[str, str] | None:
+    """What a split-pot game's two sides are won with (`rules.declare.Side` values, the
+    declaration's `high` side first); None for a game that splits no pot (SPEC 3.16)."""
+    settle = next((step for step in game.script if isinstance(step, SettleSplit)), None)
+    if settle is None:
+        return None
+    return str(getattr(settle, "first", "high")), str(settle.second)
+
+
+def declared_after(game: GameSpec) -> int | None:
+    """The number of the betting round that follows `game`'s declaration; None without one."""
+    bets = 0
+    for step in game.script:
+        if isinstance(step, Declare):
+            return bets + 1
+        if step.PHASE is Phase.BETTING:
+            bets += 1
+    return None
 
 
 def street_name(
@@ -438,10 +516,45 @@ def _live_showdown(
     return tuple(hands)
 
 
+def _split_pots(result: HandResult, splits: list[PotSplit]) -> list[PotResult]:
+    """Every pot of a split-pot hand as the declarations split it (SPEC 3.16), a pot nobody
+    won among them: the rules award only the pots that someone won, in the same order."""
+    awards = iter(result.awards)
+    pots = []
+    for ev in splits:
+        winners: tuple[int, ...] = ()
+        shares: tuple[int, ...] = ()
+        if not ev.carried:
+            award = next(awards)
+            winners, shares = award.winners, award.shares
+        pots.append(
+            PotResult(
+                ev.amount,
+                ev.eligible,
+                winners,
+                shares,
+                split=True,
+                high=ev.high,
+                low=ev.low,
+                pigs_failed=ev.pigs_failed,
+                carried=ev.carried,
+            )
+        )
+    return pots
+
+
+def _both_sides(sh: ShowdownHand, game: GameSpec, board: tuple[Card, ...]) -> ShowdownHand:
+    worth = side_words(game, sh.cards, board, sh.shows)
+    if worth is None:
+        return sh
+    return replace(sh, value="; ".join(worth), sides=worth)
+
+
 def _pots(
-    result: HandResult | None, bets: dict[int, int]
+    result: HandResult | None, bets: dict[int, int], splits: list[PotSplit] | None = None
 ) -> tuple[tuple[PotResult, ...], tuple[tuple[int, int], ...]]:
-    """The pots as won, and the uncalled bet returned, if any.
+    """The pots as won (`splits`: as a split-pot game's declarations split them), and the
+    uncalled bet returned, if any.
 
     The rules put every chip in a pot (SPEC 3.8); a bet nobody matched sits alone in the top
     pot, whose only contender is the bettor. That part (the bettor's bet above everyone
@@ -449,9 +562,12 @@ def _pots(
     """
     if result is None:
         return (), ()
-    pots = [PotResult(a.pot.amount, a.pot.eligible, a.winners, a.shares) for a in result.awards]
+    if splits:
+        pots = _split_pots(result, splits)
+    else:
+        pots = [PotResult(a.pot.amount, a.pot.eligible, a.winners, a.shares) for a in result.awards]
     returned: tuple[tuple[int, int], ...] = ()
-    if pots and len(pots[-1].contested) == 1:
+    if pots and len(pots[-1].contested) == 1 and not pots[-1].carried:
         top = pots[-1]
         bettor = top.contested[0]
         others = max((chips for seat, chips in bets.items() if seat != bettor), default=0)
@@ -459,7 +575,7 @@ def _pots(
         if back:
             returned = ((bettor, back),)
             rest = top.amount - back
-            pots[-1] = replace(top, amount=rest, shares=(rest,))
+            pots[-1] = replace(top, amount=rest, shares=(rest,) * bool(top.winners))
             if not rest:
                 pots.pop()
     return tuple(pots), returned
@@ -475,7 +591,9 @@ __all__ = [
     "PotResult",
     "ShowdownHand",
     "StreetDeal",
+    "declared_after",
     "formation_of",
+    "sides_of",
     "street_name",
     "with_summary",
 ]

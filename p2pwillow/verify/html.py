@@ -177,6 +177,10 @@ class PotView:
     """(seat, name, chips won)."""
     how: str
     contested: str
+    split: bool = False
+    """Split by a split-pot game's declarations (SPEC 3.16): `how` names each side's winners."""
+    carried: int = 0
+    """Chips of the pot nobody won, carried over to the next hand (no winners)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +213,8 @@ class HandView:
     best: tuple[str, int] | None
     """The name and net of the hand's biggest winner, for the list of hands."""
     showdown: tuple[Shown, ...] = ()
+    carried_in: int = 0
+    """Chips in the main pot carried over from the last hand, whose pot nobody won."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +326,8 @@ class Page:
     """(name, count, what it shows) over the whole game."""
     complete_hands: int = 0
     chips: str = ""
+    split: bool = False
+    """A hand was of a split-pot game (SPEC 3.16): the page says how a declaration is kept."""
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -447,6 +455,9 @@ def _times(n: int) -> str:
 
 def _won(pv: PotView) -> str:
     """A pot's result in a few words: "bot 1 wins 564, everyone else folded"."""
+    if pv.split:
+        # "The pot of 150: high: bot 1 wins 75 with …; low: bot 2 wins 75 with …"
+        return f"{pv.label} of {chips(pv.amount)}: {pv.how}"
     who = _and([w for _, w, _ in pv.winners])
     verb = "wins" if len(pv.winners) == 1 else "split"
     what = (
@@ -508,7 +519,47 @@ class _Hand:
         ]
         return up + [BACK] * max(0, LAYOUT_CARDS - len(up))
 
+    def _split_pot(self, index: int, p: Mapping[str, Any]) -> PotView:
+        """A pot split by the declarations (SPEC 3.16): each side's winners, their chips and
+        hands, the pigs that failed, or nobody, and the pot carried over."""
+        winners = [int(w) for w in p["winners"]]
+        parts = []
+        if p["pigs_failed"]:
+            pigs = _and([self.name(int(x)) for x in p["pigs_failed"]])
+            parts.append(f"{pigs} went pig and did not win both ways")
+        carried = int(p["carried"])
+        if carried:
+            parts.append(f"nobody wins: {chips(carried)} carries over to the next hand")
+        else:
+            amount = int(p["amount"])
+            low = amount // 2 if p["high"] and p["low"] else (amount if p["low"] else 0)
+            for side, seats, half, which in (
+                ("high", p["high"], amount - low, 0),
+                ("low", p["low"], low, 1),
+            ):
+                if not seats:
+                    parts.append(f"nobody wins {side}")
+                    continue
+                who = _and([self.name(int(x)) for x in seats])
+                verb = "wins" if len(seats) == 1 else "split"
+                sides = self.showdown.get(int(seats[0]), {}).get("sides")
+                how = f" with {sides[which]}" if sides else ""
+                parts.append(f"{side}: {who} {verb} {chips(half)}{how}")
+        return PotView(
+            _pot_label(index, len(self.h["pots"])),
+            int(p["amount"]),
+            tuple(
+                (w, self.name(w), int(share)) for w, share in zip(winners, p["shares"], strict=True)
+            ),
+            "; ".join(parts),
+            _and([self.name(int(s)) for s in p["eligible"]]),
+            split=True,
+            carried=carried,
+        )
+
     def _pot(self, index: int, p: Mapping[str, Any]) -> PotView:
+        if "high" in p:
+            return self._split_pot(index, p)
         winners = [int(w) for w in p["winners"]]
         alone = len(p["eligible"]) == 1
         if alone and self.h.get("forfeit"):
@@ -561,7 +612,7 @@ class _Hand:
             number=int(h["number"]),
             dealer=self.name(self.dealer),
             headline=headline,
-            pot=sum(p.amount for p in self.pots),
+            pot=sum(p.amount for p in self.pots if not p.carried),
             steps=tuple(steps),
             pots=tuple(self.pots),
             proofs=_proofs(h["proofs"]),
@@ -582,6 +633,7 @@ class _Hand:
                 for s in self.seats
                 if s in self.showdown
             ),
+            carried_in=int(h.get("carried_in", 0)),
         )
 
     def _deal(self, deal_size: int) -> StepView:
@@ -811,7 +863,59 @@ class _Hand:
                     f"street-{i + 1}", str(st["name"]), tuple(lines), seats, actions=tuple(actions)
                 )
             )
+        if self.h.get("sealed"):
+            steps.append(self._declaration(put_in))
         return steps
+
+    def _declaration(self, put_in: dict[int, int]) -> StepView:
+        """A split-pot game's declaration (SPEC 3.16): every player still in sealed high, low
+        or pig, then all opened together; and the betting after it (the round no street
+        deals)."""
+        h = self.h
+        declared = {int(d["seat"]): str(d["choice"]) for d in h["declared"]}
+        lines: list[tuple[Part, ...]] = [
+            (
+                Part(
+                    "Every player still in sealed its declaration, high, low or pig (both ways), "
+                    "then all opened together: nobody saw another's before sealing its own."
+                ),
+            )
+        ]
+        for seat, choice in declared.items():
+            said = "pig (both ways)" if choice == "pig" else choice
+            lines.append((Part(self.name(seat), strong=True), Part(f" declares {said}.")))
+        never = [self.name(int(x)) for x in h["sealed"] if int(x) not in declared]
+        if never:
+            lines.append((Part(f"{_and(never)} sealed but never opened, and was folded."),))
+        dealt = {int(st["round"]) for st in self.streets if st["round"] is not None}
+        after = [r for r in h["rounds"] if int(r["number"]) not in dealt]
+        n = 1 + max((int(x["number"]) for x in h["rounds"]), default=0)
+        actions: list[tuple[Part, ...]] = []
+        note: Callable[[int], str] = functools.partial(self._folded_before, n)
+        if after:
+            n = int(after[0]["number"])
+            actions, note = self._betting(after[0], lines, put_in, " opens")
+        last = len(self.streets) - 1
+
+        def noted(s: int) -> str:
+            said = declared.get(s)
+            choice = f"declares {'pig' if said == 'pig' else said}" if said else ""
+            return "; ".join(x for x in (choice, note(s)) if x)
+
+        seats = tuple(
+            self._seat(
+                s,
+                self._live_cards(s, last, fresh=False),
+                note=noted(s),
+                out=self.folded_in.get(s, n + 1) <= n,
+                figure=chips(put_in[s]) if put_in.get(s) else "",
+                figure_label="bet so far" if put_in.get(s) else "",
+            )
+            for s in self.seats
+        )
+        return StepView(
+            "declaration", "The declaration", tuple(lines), seats, actions=tuple(actions)
+        )
 
     def _live_showdown(self) -> list[tuple[Part, ...]]:
         h = self.h
@@ -1296,12 +1400,24 @@ def page(report: Mapping[str, Any]) -> Page:
     chips_line = ""
     c = report.get("chips")
     if c:
+        carried = int(c.get("carried", 0))
         where = f"{chips(c['at_table'])} at the table" + (
             f" and {chips(c['left'])} with players who left" if c["left"] else ""
         )
-        balanced = c["at_table"] + c["left"] == c["bought_in"]
+        if carried:
+            where += f" and {chips(carried)} in a pot nobody has won yet, carried over"
+        balanced = c["at_table"] + c["left"] + carried == c["bought_in"]
         sums = "every chip accounted for" if balanced else "the chips do not add up"
         chips_line = f"{chips(c['bought_in'])} chips bought in; {where}: {sums}."
+    shared = report.get("carry_shared")
+    if shared:
+        shares = ", ".join(
+            f"{name(int(x['seat']))} {chips(int(x['amount']))}" for x in shared["shares"]
+        )
+        chips_line += (
+            f" The {chips(int(shared['amount']))} chips of hand {shared['hand']}'s pot, which "
+            f"nobody won, were shared out at the game's end: {shares}."
+        )
     players = [(seat, who, _color(seat)) for seat, who in name.everyone()]
     table = report["table"]
     return Page(
@@ -1327,6 +1443,7 @@ def page(report: Mapping[str, Any]) -> Page:
         proof_totals=proof_totals,
         complete_hands=int(report["complete_hands"]),
         chips=chips_line,
+        split=any("sides" in h for h in report["hands"]),
     )
 
 

@@ -11,7 +11,7 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import NO_ARBITER, Announcement, TableConfig
 from p2pwillow.seat import Ending
 from p2pwillow.session import ClockNoted
-from p2pwillow.verify.history import BettingRound, Forfeit, HandHistory, StreetDeal
+from p2pwillow.verify.history import BettingRound, Forfeit, HandHistory, PotResult, StreetDeal
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
 from p2pwillow.verify.seat_log import DECLINED, SIT_OUT, TIMEOUT, WITHDRAWN, SeatEvent
 
@@ -112,9 +112,35 @@ def _live(h: HandHistory, out: dict[str, object]) -> None:
             "hand": sh.value,
             "shows": [c.ascii for c in sh.shows],
             "up": [c.ascii for c in sh.up],
+            **({} if sh.sides is None else {"sides": list(sh.sides)}),
         }
         for sh in h.showdown
     ]
+
+
+def _pot(p: PotResult) -> dict[str, object]:
+    out: dict[str, object] = {
+        "amount": p.amount,
+        "eligible": list(p.contested),
+        "winners": list(p.winners),
+        "shares": list(p.shares),
+    }
+    if p.split:
+        out["high"] = list(p.high)
+        out["low"] = list(p.low)
+        out["pigs_failed"] = list(p.pigs_failed)
+        out["carried"] = p.carried
+    return out
+
+
+def _split(h: HandHistory, out: dict[str, object]) -> None:
+    """What a hand of a split-pot game adds (SPEC 3.16): what each side is won with, who
+    sealed a declaration and every declaration as it opened (its pots say who won each side
+    and what carried over; each hand shown, what it is worth on each side)."""
+    assert h.sides is not None
+    out["sides"] = {"high": h.sides[0], "low": h.sides[1]}
+    out["sealed"] = list(h.sealed)
+    out["declared"] = [{"seat": seat, "choice": choice} for seat, choice in h.declared]
 
 
 def _hand(h: HandHistory) -> dict[str, object]:
@@ -134,15 +160,7 @@ def _hand(h: HandHistory) -> dict[str, object]:
             {"seat": sh.seat, "cards": [c.ascii for c in sh.cards], "hand": sh.value}
             for sh in h.showdown
         ],
-        "pots": [
-            {
-                "amount": p.amount,
-                "eligible": list(p.contested),
-                "winners": list(p.winners),
-                "shares": list(p.shares),
-            }
-            for p in h.pots
-        ],
+        "pots": [_pot(p) for p in h.pots],
         "returned": [{"seat": seat, "amount": chips} for seat, chips in h.returned],
         "chips": {str(seat): net for seat, net in s.chips},
         "stacks": {str(seat): stack for seat, stack in h.stacks},
@@ -150,10 +168,14 @@ def _hand(h: HandHistory) -> dict[str, object]:
         "hidden_cards": s.hidden,
         "aborted": s.aborted,
         "signed": s.signed,
+        "carried_in": s.carried_in,
+        "carried": s.carried,
     }
     out["events"] = [_seat_event(e) for e in h.events]
     if h.live:
         _live(h, out)
+    if h.sides is not None:
+        _split(h, out)
     if s.aborted:
         out["blamed"] = list(s.blamed)
         out["reason"] = s.reason
@@ -198,6 +220,17 @@ def _clock(n: ClockNoted) -> dict[str, object]:
     }
 
 
+def _carry_shared(report: VerifyReport) -> dict[str, object] | None:
+    """The pot nobody won in the last hand, shared out at the game's end (SPEC 3.16)."""
+    if not report.carry_shared:
+        return None
+    return {
+        "hand": report.hands[-1].number if report.hands else report.hand,
+        "amount": sum(chips for _, chips in report.carry_shared),
+        "shares": [{"seat": seat, "amount": chips} for seat, chips in report.carry_shared],
+    }
+
+
 def _error(e: VerifyError | None) -> dict[str, object] | None:
     if e is None:
         return None
@@ -236,7 +269,9 @@ def report_object(report: VerifyReport) -> dict[str, object]:
             "bought_in": report.chips.bought_in,
             "at_table": report.chips.at_table,
             "left": report.chips.left,
+            "carried": report.chips.carried,
         },
+        "carry_shared": _carry_shared(report),
         "entries": report.entries,
         "complete_hands": report.through_hand,
         "missing": [{"seat": w.seat, "step": w.step} for w in report.missing],
@@ -273,6 +308,7 @@ def bug_object(source: str, what: str) -> dict[str, object]:
         "players": [],
         "stacks": [],
         "chips": None,
+        "carry_shared": None,
         "entries": 0,
         "complete_hands": 0,
         "missing": [],

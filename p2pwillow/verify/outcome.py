@@ -93,10 +93,13 @@ class Chips:
     bought_in: int
     at_table: int
     left: int
+    carried: int = 0
+    """Chips of a pot nobody won, waiting for the next hand to pay them (SPEC 3.16); none once
+    the game's end has shared them out."""
 
     @property
     def balanced(self) -> bool:
-        return self.at_table + self.left == self.bought_in
+        return self.at_table + self.left + self.carried == self.bought_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,9 @@ class VerifyReport:
     """The arbiter's seat at the genesis (SPEC 3.14); None at a table without one."""
     clock: tuple[ClockNoted, ...] = ()
     """Every draw on a time bank, pause, resume and ruling of the arbiter, in order."""
+    carry_shared: tuple[tuple[int, int], ...] = ()
+    """The game ended with a pot nobody won (SPEC 3.16): (seat, chips) of each share of it,
+    the players of the last hand, as the `game_end` names them in their stacks."""
 
     @property
     def valid(self) -> bool:

@@ -68,6 +68,17 @@ Games dealt from the live deck (stud, hold'em, Omaha)
   What stays secret: the cards folded face down, the burned cards and the undealt rest of
     the deck."""
 
+SPLIT_LEGEND = """\
+Split-pot games (high-low: every player still in declares high, low or pig)
+  declarations: each player seals its declaration first, as a commitment (a hash of its
+    choice and a secret it alone holds), and opens it only once every player still in has
+    sealed; each opening is checked against its seal, so nobody could see another's choice
+    before making its own, nor change its own after.
+  Each pot is split between the best high hand and the best low among those who declared
+    each side; a pig must win or tie both with one hand, or wins nothing of the pot. A pot
+    nobody wins carries over to the next hand's main pot; at the game's end it is shared
+    out among the players of the last hand."""
+
 LEGEND = """\
 How to read the checks
   Every entry is signed by the player who made it and countersigned by the dealer who put it
@@ -214,6 +225,65 @@ def _pot(
     return f"  {_and([name(w) for w in p.winners])} split {label}{how}: {shares}"
 
 
+def split_pot_text(
+    p: PotResult,
+    index: int,
+    count: int,
+    name: Callable[[int], str],
+    sides: dict[int, tuple[str, str]],
+) -> str:
+    """A pot of a split-pot game as the declarations split it (SPEC 3.16): each side's winners
+    with their chips and hand, the pigs that failed, a pot nobody won carried over."""
+    if count == 1:
+        label = f"the pot of {p.amount}"
+    elif index == 0:
+        label = f"the main pot of {p.amount}"
+    else:
+        label = f"side pot {index} of {p.amount}"
+    contested = _and([name(s) for s in p.contested])
+    pigs = ""
+    if p.pigs_failed:
+        who = _and([name(s) for s in p.pigs_failed])
+        pigs = f"{who} went pig and did not win both ways"
+    if p.carried:
+        said = f"  Nobody wins {label} (contested by {contested}): it carries over to the next hand"
+        return f"{said}; {pigs}" if pigs else said
+    parts = [pigs] if pigs else []
+    won = dict(zip(p.winners, p.shares, strict=True))
+    for side, winners, half, which in (
+        ("high", p.high, p.halves[0], 0),
+        ("low", p.low, p.halves[1], 1),
+    ):
+        if not winners:
+            parts.append(f"nobody wins {side}")
+            continue
+        worth = sides.get(winners[0])
+        how = f" with {worth[which]}" if worth is not None else ""
+        if len(winners) == 1:
+            parts.append(f"{side}: {name(winners[0])} wins {half}{how}")
+        else:
+            parts.append(f"{side}: {_and([name(w) for w in winners])} split {half}{how}")
+    shares = ", ".join(f"{name(w)} {won[w]}" for w in p.winners)
+    head = label[:1].upper() + label[1:]
+    return f"  {head} (contested by {contested}): {'; '.join(parts)} ({shares})"
+
+
+CHOICE_WORDS = {"high": "high", "low": "low", "pig": "pig (both ways)"}
+"""A declaration as the report says it."""
+
+
+def declaration_text(h: HandHistory, name: Callable[[int], str]) -> str:
+    """A split-pot hand's declarations (SPEC 3.16), as they opened, and any seal never
+    opened."""
+    opened = dict(h.declared)
+    said = ", ".join(f"{name(s)} {CHOICE_WORDS.get(c, c)}" for s, c in h.declared)
+    text = f"Declarations, sealed then opened together: {said or 'none opened'}"
+    never = [name(s) for s in h.sealed if s not in opened]
+    if never:
+        text += f"; {_and(never)} sealed but never opened"
+    return text
+
+
 def _betting(r: BettingRound, name: Callable[[int], str]) -> str:
     if r.opener is None:
         return "no betting (fewer than two players can bet)"
@@ -261,12 +331,27 @@ def _live_rounds(
     """A live-deck hand street by street: what each deal step dealt, then its betting."""
     board_game = any(st.board for st in h.streets) and h.formation != "best-five"
     rounds = {r.number: r for r in h.rounds}
+    # a split-pot game's declaration comes before the round of betting that follows it
+    declared: int | None = None
+    if h.declared_after is not None and (h.declared or h.sealed):
+        declared = h.declared_after
     out = []
+
+    def declaration_before(number: int | None) -> None:
+        nonlocal declared
+        if declared is not None and (number is None or number >= declared):
+            out.append(f"  {declaration_text(h, name)}.")
+            declared = None
+
     for st in h.streets:
         line = f"  {street_text(st, name, card, board_game)}."
         r = rounds.pop(st.round, None) if st.round is not None else None
+        declaration_before(None if r is None else r.number)
         out.append(line if r is None else f"{line} {_betting(r, name)}.")
-    out += [f"  Round {r.number}: {_betting(r, name)}." for r in rounds.values()]
+    for r in rounds.values():
+        declaration_before(r.number)
+        out.append(f"  Round {r.number}: {_betting(r, name)}.")
+    declaration_before(None)
     return out
 
 
@@ -337,6 +422,11 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
             f"Hand {s.number}: {dealer} deals {h.announcement.game.title}, {s.deal_size} cards "
             f"each to {_and([name(x) for x in s.seats])}{_terms(h.announcement)}"
         ]
+    if s.carried_in:
+        out.append(
+            f"  Carried in: {s.carried_in} chips of the last hand's pot, which nobody won, are "
+            "in this hand's main pot"
+        )
     if s.aborted:
         blamed = _and([name(x) for x in s.blamed]) or "nobody"
         out.append(f"  ABORTED: {s.reason}")
@@ -391,7 +481,15 @@ def hand_text(h: HandHistory, name: Callable[[int], str], card: Callable[[Card],
     else:
         for seat, back in h.returned:
             out.append(f"  Uncalled bet of {back} returned to {name(seat)}")
-        out += [_pot(p, i, len(h.pots), name, hands) for i, p in enumerate(h.pots)]
+        sides = {sh.seat: sh.sides for sh in h.showdown if sh.sides is not None}
+        count = len(h.pots)
+        out += [
+            split_pot_text(p, i, count, name, sides) if p.split else _pot(p, i, count, name, hands)
+            for i, p in enumerate(h.pots)
+        ]
+    if s.carried and not any(p.carried for p in h.pots):
+        # a void hand leaves the carry it was given where it was (SPEC 3.16)
+        out.append(f"  {s.carried} chips carried over stay for the next hand")
     if not s.aborted:
         if not h.pots:
             out.append("  Nothing else was in the pot")
@@ -519,8 +617,11 @@ def _stacks(report: VerifyReport) -> list[str]:
         where = f"{chips.at_table} at the table" + (
             f" and {chips.left} with players who left" if chips.left else ""
         )
+        if chips.carried:
+            where += f" and {chips.carried} in a pot nobody has won yet, carried over"
         sums = "every chip accounted for" if chips.balanced else "CHIPS DO NOT ADD UP"
         out.append(f"Chips: {chips.bought_in} bought in; {where}: {sums}.")
+    out += carry_shared_text(report)
     if report.ended_by is not None:
         signed = "signed by every player at the table" if report.valid else "not yet signed by all"
         out.append(
@@ -532,6 +633,19 @@ def _stacks(report: VerifyReport) -> list[str]:
         why = end.text.removeprefix("the game is over: ")
         out.append(f"The game is over: {why}.")
     return out
+
+
+def carry_shared_text(report: VerifyReport) -> list[str]:
+    """The pot nobody won in the last hand, shared out at the game's end (SPEC 3.16)."""
+    if not report.carry_shared:
+        return []
+    amount = sum(chips for _, chips in report.carry_shared)
+    hand = report.hands[-1].number if report.hands else report.hand
+    shares = ", ".join(f"{report.name(seat)} {chips}" for seat, chips in report.carry_shared)
+    return [
+        f"The {amount} chips of hand {hand}'s pot, which nobody won, were shared out at the "
+        f"game's end among the players of that hand: {shares} (in the final stacks above)."
+    ]
 
 
 def _step(w: Wait, name: Callable[[int], str]) -> str:
@@ -672,6 +786,8 @@ def report_text(report: VerifyReport, *, unicode: bool = False, legend: bool = T
         out += ["", LEGEND]
         if any(h.live for h in report.hands):
             out.append(LIVE_LEGEND)
+        if any(h.split for h in report.hands):
+            out.append(SPLIT_LEGEND)
     out.append("")
     out += verdict_text(report)
     return "\n".join(out)
@@ -699,16 +815,21 @@ def report_brief(report: VerifyReport) -> str:
 
 
 __all__ = [
+    "CHOICE_WORDS",
     "LEGEND",
     "LIVE_LEGEND",
     "LIVE_PROOF_NAMES",
     "PROOF_NAMES",
+    "SPLIT_LEGEND",
+    "carry_shared_text",
     "clock_texts",
+    "declaration_text",
     "forfeit_text",
     "hand_text",
     "missing_texts",
     "not_closed_reason",
     "report_brief",
     "report_text",
+    "split_pot_text",
     "verdict_text",
 ]

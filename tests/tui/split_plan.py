@@ -37,8 +37,9 @@ def nobody_wins(hand: Hand, hole: Mapping[int, Sequence[Card]]) -> dict[int, str
 
 
 class Plan:
-    """The declarations of one table, hand by hand: `fixed` choices by seat, or (`carry`) the
-    choices with which nobody wins, where some exist (else everyone declares high)."""
+    """The declarations of one table, hand by hand: `fixed` choices by seat (high for a seat
+    not named), or (`carry`) the choices with which nobody wins, where some exist (else the
+    fixed ones), in at most `carries` hands (None: as many as it can)."""
 
     def __init__(
         self,
@@ -46,24 +47,27 @@ class Plan:
         *,
         fixed: Mapping[int, str] | None = None,
         carry: bool = False,
+        carries: int | None = None,
     ) -> None:
         self._sessions = sessions
         self._fixed = dict(fixed or {})
         self._carry = carry
+        self._carries = carries
         self._made: dict[int, dict[int, str]] = {}
         self.carried: list[int] = []
         """The hands whose plan leaves the pot to nobody."""
 
     def choice(self, hand: Hand, seat: int) -> str:
-        if not self._carry:
-            return self._fixed.get(seat, "high")
         number = hand.hand_number
+        done = self._carries is not None and len(self.carried) >= self._carries
+        if not self._carry or (done and number not in self._made):
+            return self._fixed.get(seat, "high")
         if number not in self._made:
             hole = {s.seat: s.cards for s in self._sessions() if s.seat is not None}
             plan = nobody_wins(hand, hole)
             if plan is not None:
                 self.carried.append(number)
-            self._made[number] = plan or dict.fromkeys(hand.seats, "high")
+            self._made[number] = plan or {x: self._fixed.get(x, "high") for x in hand.seats}
         return self._made[number][seat]
 
     def decider(
