@@ -33,6 +33,7 @@ from p2pwillow.verify.seat_log import (
     WITHDRAWN,
     SeatEvent,
 )
+from p2pwillow.view import board_size
 
 # Proof kinds (SPEC 7.6) in the order a hand makes them, with their names in plain words.
 PROOF_NAMES: dict[str, tuple[str, str]] = {
@@ -325,11 +326,17 @@ def street_text(
     return f"{st.name}: {text or 'each player is dealt face down as many cards as it discarded'}"
 
 
+def _has_board(h: HandHistory) -> bool:
+    """The hand's game deals a board (hold'em, Omaha, Spit's community cards), not only a
+    stud's last card to everyone when the deck runs short (SPEC 3.15)."""
+    return h.announcement is not None and board_size(h.announcement.game) > 0
+
+
 def _live_rounds(
     h: HandHistory, name: Callable[[int], str], card: Callable[[Card], str]
 ) -> list[str]:
     """A live-deck hand street by street: what each deal step dealt, then its betting."""
-    board_game = any(st.board for st in h.streets) and h.formation != "best-five"
+    board_game = any(st.board for st in h.streets) and _has_board(h)
     rounds = {r.number: r for r in h.rounds}
     # a split-pot game's declaration comes before the round of betting that follows it
     declared: int | None = None
@@ -360,7 +367,7 @@ def _live_showdown(
 ) -> list[str]:
     """Each player still in shows its cards; the hand they make by the game's formation."""
     out = ["  Showdown:"]
-    board_game = bool(h.board) and h.formation != "best-five"
+    board_game = bool(h.board) and _has_board(h)
     if board_game:
         out[0] = f"  Showdown, the board {_cards(h.board, card)}:"
     width = max(len(name(sh.seat)) for sh in h.showdown)
