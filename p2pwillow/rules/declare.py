@@ -132,6 +132,15 @@ def split(
     for seat in pot.eligible:
         if seat not in declared or not sets.get(seat):
             raise IllegalAction(f"seat {seat} is in the pot but has no declaration or cards")
+    if len(pot.eligible) == 1:
+        # a pot only one player can win (what it put in above everyone else, or a pot where the
+        # others folded) is that player's, whatever it declared: it contends with nobody
+        (seat,) = pot.eligible
+        d = declared[seat]
+        alone = (seat,)
+        return SplitAward(
+            pot, alone if d.high else (), alone if d.low else (), ((seat, pot.amount),), 0
+        )
     contenders = list(pot.eligible)
     failed: list[int] = []
     # A pig that fails is out; that may let another pig hold, so decide them all at once

@@ -96,3 +96,9 @@ def test_a_seat_in_the_pot_without_a_declaration_is_refused() -> None:
     hands: dict[int, Sequence[FiveSet]] = {0: sets("As 2d 3h 4c 5s")}
     with pytest.raises(IllegalAction):
         split(Pot(10, (0, 1)), {0: H}, hands)
+
+
+def test_a_pot_with_one_contender_is_its_own_whatever_it_declared() -> None:
+    # a low declarer with no qualifying low, alone in a side pot: no carry, the chips are its
+    award = split(Pot(40, (2,)), {2: L}, {2: sets("Kc Kd 9h 9s 2c")})
+    assert award.shares == ((2, 40),) and not award.carried and award.low == (2,)
