@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
 from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, Settle, ShowCards, Street
+from p2pwillow.rules.script import Step
 from p2pwillow.rules.streets import Bet
 
 SMALL, BIG = BetSize.SMALL, BetSize.BIG
@@ -82,24 +83,28 @@ FIVE_CARD_DRAW = GameSpec(
 )
 
 
+def board_streets(hole: int) -> tuple[Step, ...]:
+    """Hold'em's and Omaha's deal and rounds: `hole` cards down, then a burn and three board
+    cards, a burn and one, a burn and one, a round before each opened from the dealer's left."""
+    return (
+        Deal(down=hole),
+        Bet(Opening.POSITION, SMALL),
+        Street(board=3, burn=1),
+        Bet(Opening.POSITION, SMALL),
+        Street(board=1, burn=1),
+        Bet(Opening.POSITION, BIG),
+        Street(board=1, burn=1),
+        Bet(Opening.POSITION, BIG),
+    )
+
+
 def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameSpec:
     return GameSpec(
         name=name,
         title=title,
         options=(),
         forced=Forced.ANTE,
-        script=(
-            Deal(down=hole),
-            Bet(Opening.POSITION, SMALL),
-            Street(board=3, burn=1),
-            Bet(Opening.POSITION, SMALL),
-            Street(board=1, burn=1),
-            Bet(Opening.POSITION, BIG),
-            Street(board=1, burn=1),
-            Bet(Opening.POSITION, BIG),
-            ShowCards(),
-            Settle(formation),
-        ),
+        script=(*board_streets(hole), ShowCards(), Settle(formation)),
     )
 
 
@@ -117,4 +122,5 @@ __all__ = [
     "OMAHA",
     "SEVEN_CARD_STUD",
     "SEVEN_STUD_STREETS",
+    "board_streets",
 ]

@@ -9,7 +9,7 @@ big bet, opened from the dealer's left.
 
 from __future__ import annotations
 
-from p2pwillow.games.live_deck import FIVE_STUD_STREETS, SEVEN_STUD_STREETS
+from p2pwillow.games.live_deck import FIVE_STUD_STREETS, SEVEN_STUD_STREETS, board_streets
 from p2pwillow.rules import BetSize, Forced, GameSpec, Opening
 from p2pwillow.rules.declare import Declare, SettleSplit, Side
 from p2pwillow.rules.live import Deal, Draw, Formation, Redeal, ShowCards, Street
@@ -27,14 +27,7 @@ def _board_game(name: str, title: str, hole: int, formation: Formation) -> GameS
         options=(),
         forced=Forced.ANTE,
         script=(
-            Deal(down=hole),
-            Bet(Opening.POSITION, SMALL),
-            Street(board=3, burn=1),
-            Bet(Opening.POSITION, SMALL),
-            Street(board=1, burn=1),
-            Bet(Opening.POSITION, BIG),
-            Street(board=1, burn=1),
-            Bet(Opening.POSITION, BIG),
+            *board_streets(hole),
             Declare(),
             Bet(Opening.POSITION, BIG),
             ShowCards(),
