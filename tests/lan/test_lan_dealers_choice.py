@@ -66,3 +66,23 @@ def test_a_dealers_choice_game_deals_every_live_deck_game(lan: Lan, tmp_path: Pa
         called += [hand["game"] for hand in one["hands"]]
     assert set(called) == set(LIVE_DECK), called
     print(f"games dealt: {called}; {time.monotonic() - started:.1f} s")
+
+
+SPLIT = ("omaha-high-low", "seattle-six", "go-for-broke")
+"""Split-pot games, two of them with a wash: the declaration and the wash over the wire."""
+
+
+def test_split_pot_games_declare_and_wash_between_laptops(lan: Lan, tmp_path: Path) -> None:
+    laptops = [lan.add_laptop() for _ in range(3)]
+    host_proc, code = dealers_choice_host(
+        laptops[0], tmp_path, "host", games=",".join(SPLIT), hands=3, seats=3
+    )
+    bots = [bot(laptops[n], tmp_path, n, code) for n in (1, 2)]
+    paths = finished([host_proc, *bots], DEADLINE)
+    report = same_valid_game(paths, 3, 3, DEEP)
+    hands = report["hands"]
+    assert {hand["game"] for hand in hands} <= set(SPLIT)
+    # the chips and any pot carried over add up in every copy (same_valid_game compared them)
+    assert all("carried" in hand for hand in hands)
+    declared = [hand.get("declared") for hand in hands]
+    print(f"games dealt: {[hand['game'] for hand in hands]}; declarations: {declared}")
