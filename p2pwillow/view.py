@@ -61,6 +61,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules.declare import Declare, SettleSplit, side_sets
 from p2pwillow.rules.events import CardsShown, Declared, Drew, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
+from p2pwillow.rules.wash import Wash, wash_cost
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
@@ -178,6 +179,31 @@ class OwnCard:
     position: int
     card: Card
     came_from: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WashView:
+    """The player's wash (SPEC 3.17): one card, face down or face up, at a price."""
+
+    price: int
+    """Chips to wash a face-up card."""
+    price_down: int
+    """Chips to wash a face-down card."""
+    down: tuple[Card, ...]
+    """Its face-down cards, in the order of its public hand (positions 0..)."""
+    up: tuple[Card, ...]
+    """Its face-up cards in the order dealt (positions after the face-down ones)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """All its cards by the wash's position: face down first, then face up."""
+        return self.down + self.up
+
+    def is_down(self, position: int) -> bool:
+        return position < len(self.down)
+
+    def chips(self, position: int) -> int:
+        return self.price_down if self.is_down(position) else self.price
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +417,9 @@ class TableView:
     drawn: tuple[Card, ...] = ()
     """In a draw game, the cards the player was dealt for its discards, once dealt (the last
     of its `cards`)."""
+    wash: WashView | None = None
+    """At a wash (SPEC 3.17) while it is the player's to decide: the prices and its cards
+    numbered as the wash names them; None otherwise."""
     high_side: str = ""
     """In a split-pot game (SPEC 3.16), what its first side (the declaration's `high`) is won
     with: "the best hand" in the high-low games; empty in other games."""
@@ -490,6 +519,8 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
         elif kind is ActionKind.DRAW:
             step = hand.step
             low, high = 0, step.most if isinstance(step, Draw) else None
+            if isinstance(step, Wash):
+                high = 1  # a wash is one card (SPEC 3.17)
         elif options is not None and kind is ActionKind.BET:
             low, high = options.bet_min, options.bet_max
         elif options is not None and kind is ActionKind.RAISE:
@@ -1022,6 +1053,18 @@ def draw_most(game: GameSpec | None) -> int:
     return max((d.most for d in draws), default=0)
 
 
+def _wash(session: Session, hand: Hand | None) -> WashView | None:
+    """The wash the player is to decide now, with its cards in the wash's order."""
+    me = session.seat
+    if hand is None or me is None or not isinstance(hand.step, Wash):
+        return None
+    if me not in hand.to_act():
+        return None
+    up = hand.showing(me)
+    down = tuple(c for c in session.cards if c not in up)
+    return WashView(wash_cost(hand), wash_cost(hand, down=True), down, up)
+
+
 def _drawn(session: Session, hand: Hand | None) -> tuple[Card, ...]:
     """The cards the player was dealt for its discards, once the redeal has dealt them: the
     last of its cards (a redeal adds them after the cards it kept)."""
@@ -1143,6 +1186,8 @@ _STEP_WORDS: dict[str, str] = {
 
 
 def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int, str]) -> str:
+    if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
+        return "wash a card or keep your cards" if seat == session.seat else "wash"
     if hand.phase is Phase.DRAW:
         return "choose the cards to discard" if seat == session.seat else "draw"
     if hand.phase is Phase.DECLARE:
@@ -1487,6 +1532,7 @@ def table_view(
         made=made,
         draw_most=draw_most(played) if live else 0,
         drawn=_drawn(session, hand) if live else (),
+        wash=_wash(session, hand) if live else None,
         high_side=high_side(played),
         low_side=low_side(played),
         declaring=running and hand is not None and hand.phase is Phase.DECLARE,
@@ -1602,6 +1648,7 @@ __all__ = [
     "TableView",
     "TradeView",
     "Waiting",
+    "WashView",
     "announcement_words",
     "board_size",
     "draw_most",

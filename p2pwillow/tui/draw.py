@@ -38,7 +38,7 @@ from p2pwillow.tui.keymap import (
     TRADING,
 )
 from p2pwillow.tui.state import PICKING, Mode, ScreenState
-from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView
+from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView, WashView
 
 Frag = tuple[str, str]
 Row = list[Frag]
@@ -808,6 +808,17 @@ def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
 def _numbered(state: ScreenState, view: TableView, g: Glyphs) -> Row:
     """The player's cards numbered for picking, the picked numbers highlighted."""
     row: Row = [("class:label", "Your cards ")]
+    wash = view.wash
+    if wash is not None:
+        # a wash numbers all the cards: face down first, then face up (SPEC 3.17)
+        for i, c in enumerate(wash.cards, start=1):
+            if i == 1 and wash.down:
+                row.append(("class:dim", " down"))
+            if i == len(wash.down) + 1:
+                row.append(("class:dim", "  up"))
+            style = "class:picked" if i in state.picked else "class:num"
+            row += [("", " "), (style, f"{i}"), ("", ":"), card(c, g)]
+        return row
     for i, own in enumerate(view.cards, start=1):
         picked = i in state.picked
         style = "class:picked" if picked else "class:num"
@@ -1018,6 +1029,8 @@ DISCARD_PROMPT = "Choose the cards to discard"
 
 def _draw_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
     """The draw: the cards picked to discard (up to the game's limit), and the keys."""
+    if view.wash is not None:
+        return _wash_rows(state, view.wash, g)
     picked = [view.cards[n - 1].card for n in state.picked if n <= len(view.cards)]
     most = state.draw_most()
     first: Row = [("class:strong", f"{DISCARD_PROMPT} (up to {most}): ")]
@@ -1036,6 +1049,38 @@ def _draw_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
         ]
     )
     note: Row = [("class:dim", "the cards you discard go to the muck face down, never shown")]
+    return [first, second, note]
+
+
+def wash_prompt(wash: WashView) -> str:
+    """The wash's first words, with its prices."""
+    words = f"Wash one card for {wash.price} chips"
+    if wash.price_down != wash.price:
+        words += f" (face down: {wash.price_down})"
+    return words + ": "
+
+
+def _wash_rows(state: ScreenState, wash: WashView, g: Glyphs) -> list[Row]:
+    """The wash (SPEC 3.17): one of all the person's cards picked, and the keys."""
+    first: Row = [("class:strong", wash_prompt(wash))]
+    picked = [n for n in state.picked if n <= len(wash.cards)]
+    confirm = "wash it"
+    if picked:
+        position = picked[0] - 1
+        where = "face down" if wash.is_down(position) else "face up"
+        first += [card(wash.cards[position], g), ("class:dim", f" ({where})")]
+        confirm = f"pay {wash.chips(position)}, wash it"
+    else:
+        first.append(("class:dim", "none yet"))
+    second = join(
+        [
+            key(f"1-{len(wash.cards)}", "pick a card"),
+            key("Enter", confirm),
+            key(STAND_PAT_KEY, "keep your cards"),
+            key("Esc", "clear"),
+        ]
+    )
+    note: Row = [("class:dim", "a card washed is replaced the same way, face down or face up")]
     return [first, second, note]
 
 
@@ -1271,7 +1316,7 @@ HELP_TEXT = (
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
-    "Cards       digits pick or put back, [Bksp] undo, [Enter] give / lay out",
+    "Cards       digits pick, [Bksp] undo, [Enter] give / lay out / wash, [s] keep",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",

@@ -16,7 +16,7 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
 from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, STAND_PAT_KEY
-from p2pwillow.view import Link, TableView
+from p2pwillow.view import Link, TableView, WashView
 
 MAX_DIGITS = 12
 
@@ -598,12 +598,16 @@ class ScreenState:
             else:
                 self._say("numbers pick cards when you give them or lay out", error=True)
             return
-        if not 1 <= number <= len(view.cards):
-            self._say(f"your cards are numbered 1 to {len(view.cards)}", error=True)
+        count = len(view.wash.cards) if view.wash is not None else len(view.cards)
+        if not 1 <= number <= count:
+            self._say(f"your cards are numbered 1 to {count}", error=True)
             return
         self.clear_message()
         if number in self.picked:
             self.picked.remove(number)
+            return
+        if self.mode is Mode.DRAW and view.wash is not None:
+            self.picked = [number]  # a wash is one card: the last pressed
             return
         if self.mode is Mode.DRAW:
             most = self.draw_most()
@@ -636,7 +640,8 @@ class ScreenState:
         """The stand-pat key in the draw: discard nothing."""
         if self.mode is not Mode.DRAW or self._on_its_way():
             return None
-        return self._send(Decision(ActionKind.DRAW, positions=()), "you stand pat")
+        words = "you keep your cards" if self.view and self.view.wash else "you stand pat"
+        return self._send(Decision(ActionKind.DRAW, positions=()), words)
 
     def pick_back(self) -> None:
         if self.picked:
@@ -646,6 +651,8 @@ class ScreenState:
         view = self.view
         if view is None or self._on_its_way():
             return None
+        if self.mode is Mode.DRAW and view.wash is not None:
+            return self._wash_enter(view.wash)
         positions = tuple(view.cards[n - 1].position for n in self.picked)
         if self.mode is Mode.GIVE:
             k = self._give_size()
@@ -673,6 +680,18 @@ class ScreenState:
             words = f"you discard {n} card{'s' * (n > 1)} and draw {n}"
             return self._send(Decision(ActionKind.DRAW, positions=tuple(sorted(positions))), words)
         return None
+
+    def _wash_enter(self, wash: WashView) -> Decision | None:
+        """Enter at a wash: the card picked (numbered as the wash names them: face down
+        first, then face up), or a word when none is picked."""
+        if not self.picked:
+            self._say(f"pick a card to wash, or [{STAND_PAT_KEY}] to keep your cards", error=True)
+            return None
+        position = self.picked[0] - 1
+        card = wash.cards[position]
+        where = "face down" if wash.is_down(position) else "face up"
+        words = f"you pay {wash.chips(position)} and wash {card} ({where})"
+        return self._send(Decision(ActionKind.DRAW, positions=(position,)), words)
 
     # --- the declaration -------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ _PARTNER = "Waiting for you: choose whom to trade with"
 _PARTNER_PANEL = re.compile(r"Trade \d cards? with: ")
 DISCARD = "Choose the cards to discard (up to "
 DECLARE = "Declare, sealed: "
+WASH = "Wash one card for "
 NEXT_HAND = "[Enter] next hand"
 HANDS = 4
 """Hands `play_until` plays at most to see what it looks for (a hand where everyone folds to
@@ -49,9 +50,9 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     """The keys a person who only plays along presses for what the screen asks of them, if
     it asks anything: the table's defaults announced, trades passed and declined (its own
     offer, once accepted, made with the first who accepted), the first cards given and laid
-    out, check or call, stand pat in a draw and declare high in a split-pot game. `enter` is
-    how the Enter key is sent."""
-    if DISCARD in text:
+    out, check or call, stand pat in a draw, keep the cards at a wash and declare high in a
+    split-pot game. `enter` is how the Enter key is sent."""
+    if DISCARD in text or WASH in text:
         return ["s"]
     if DECLARE in text:
         return ["h"]
