@@ -423,8 +423,10 @@ class LiveBot:
         down = hand.hand_size(self.seat) - len(hand.showing(self.seat))
         cards = [c for c in knowledge.cards if c not in hand.showing(self.seat)][:down]
         cards += hand.showing(self.seat)
-        price = wash_cost(hand)
-        positions = split.choose_wash(hand, self.seat, cards, self.rng, WASH_SAMPLES, price)
+        price, price_down = wash_cost(hand), wash_cost(hand, down=True)
+        positions = split.choose_wash(
+            hand, self.seat, cards, self.rng, WASH_SAMPLES, price, price_down
+        )
         return Decision(ActionKind.DRAW, positions=positions)
 
     def reads(self, hand: Hand) -> dict[int, Read]:

@@ -250,28 +250,41 @@ WASH_TRIES = 6
 
 
 def choose_wash(
-    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int, price: int
+    hand: Hand,
+    seat: int,
+    cards: Sequence[Card],
+    rng: random.Random,
+    samples: int,
+    price: int,
+    price_down: int | None = None,
 ) -> tuple[int, ...]:
     """The card to wash (its place in `cards`: face-down cards first, then face-up), or none:
     the one whose replacement, over a few cards it could be, raises the expected share of the
-    pot by more than the price (SPEC 3.17)."""
-    if price > hand.stack(seat):
+    pot by more than its price (SPEC 3.17: `price_down` for a face-down card, when it differs);
+    never a card whose price the stack cannot pay."""
+    down = len(cards) - len(hand.showing(seat))
+    up_price = price
+    down_price = price if price_down is None else price_down
+    prices = [down_price if i < down else up_price for i in range(len(cards))]
+    stack = hand.stack(seat)
+    if min(prices, default=price) > stack:
         return ()
     base = split_equity(hand, seat, cards, rng, samples)
     known = set(cards) | set(hand.snapshot().board)
     for x in hand.seats:
         known.update(hand.showing(x))
     unseen = [c for c in DECK if c not in known]
-    pot = hand.pot + price
     best: tuple[int, ...] = ()
-    gain = float(price)
+    gain = 0.0
     tries = max(1, samples // WASH_TRIES)
     for i in range(len(cards)):
+        if prices[i] > stack:
+            continue
         total = 0.0
         for new in rng.sample(unseen, WASH_TRIES):
             swapped = [*cards[:i], new, *cards[i + 1 :]]
             total += split_equity(hand, seat, swapped, rng, tries)
-        better = (total / WASH_TRIES - base) * pot
+        better = (total / WASH_TRIES - base) * (hand.pot + prices[i]) - prices[i]
         if better > gain:
             best, gain = (i,), better
     return best

@@ -34,7 +34,15 @@ from p2pwillow.rules import (
 )
 from p2pwillow.rules import Event as RulesEvent
 from p2pwillow.rules.declare import Declare, SettleSplit
-from p2pwillow.rules.events import CardsShown, Drew, HandForfeited, PotSplit, Sealed, StreetDealt
+from p2pwillow.rules.events import (
+    CardsShown,
+    Drew,
+    HandForfeited,
+    PotSplit,
+    Sealed,
+    StreetDealt,
+    Washed,
+)
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
@@ -105,6 +113,9 @@ class StreetDeal:
     drawn: tuple[tuple[int, int], ...] = ()
     """A draw game's draw: each drawer and how many cards it discarded (0: it stood pat), in
     the order they drew; the redeal that follows gives each as many."""
+    washed: tuple[Washed, ...] = ()
+    """A wash (SPEC 3.17): each player's wash in the order they washed (a face-up card named,
+    a face-down one not; what it paid); the redeal's face-up cards are this step's `up`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,10 +296,21 @@ class HandLog:
             self._streets.append(last)
         self._streets[-1] = replace(last, drawn=(*last.drawn, (event.seat, event.count)))
 
+    def _washed(self, event: Washed) -> None:
+        last = self._streets[-1] if self._streets else None
+        if last is None or not last.washed or last.round is not None:
+            last = StreetDeal("The wash", 0, (), (), tuple(self._board), None)
+            self._streets.append(last)
+        self._streets[-1] = replace(last, washed=(*last.washed, event))
+
     def _street(self, event: StreetDealt) -> None:
         last = self._streets[-1] if self._streets else None
         if last is not None and last.drawn and not (event.down or event.up or event.board):
             return  # the redeal of the draw just told: the draw's line says who got how many
+        if last is not None and last.washed and last.round is None and not event.board:
+            # the wash's redeal: told on the wash's line (a card for a card, no new street)
+            self._streets[-1] = replace(last, up=event.up)
+            return
         game = None if self._announcement is None else self._announcement.game
         up = max((len(cards) for _, cards in event.up), default=0)
         self._each += event.down + up + (1 if event.board and not (event.down or up) else 0)
@@ -307,6 +329,8 @@ class HandLog:
             self._street(event)
         elif isinstance(event, Drew):
             self._drew(event)
+        elif isinstance(event, Washed):
+            self._washed(event)
         elif isinstance(event, CardsShown):
             self._shows[event.seat] = self._shows.get(event.seat, ()) + event.cards
         elif isinstance(event, HandForfeited):

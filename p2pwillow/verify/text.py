@@ -302,6 +302,8 @@ def street_text(
 ) -> str:
     """What a deal step of a live-deck game dealt: "Flop: 7c 8d 9s", "Fourth street: Ann 9h,
     Bob Kc", "Third street: 2 down and 1 up to each player: Ann 9h, Bob Kc"."""
+    if st.washed:
+        return f"{st.name}: {wash_text(st, name, card)}"
     if st.drawn:
         draws = ", ".join(
             f"{name(seat)} " + (f"draws {n}" if n else "stands pat") for seat, n in st.drawn
@@ -324,6 +326,23 @@ def street_text(
             cards = f"{cards} to the board, for everyone (too few cards for one each)"
         text = f"{text}; {cards}" if text else cards
     return f"{st.name}: {text or 'each player is dealt face down as many cards as it discarded'}"
+
+
+def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
+    """Each player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up;
+    Bob pays 100 and washes a card face down; Cy keeps its cards"."""
+    dealt = dict(st.up)
+    said = []
+    for w in st.washed:
+        if not w.count:
+            said.append(f"{name(w.seat)} keeps its cards")
+        elif w.card is None:
+            said.append(f"{name(w.seat)} pays {w.paid} and washes a card face down")
+        else:
+            new = dealt.get(w.seat, ())
+            then = f", dealt {_cards(new, card)} face up" if new else ""
+            said.append(f"{name(w.seat)} pays {w.paid} and washes {card(w.card)} face up{then}")
+    return "; ".join(said)
 
 
 def _has_board(h: HandHistory) -> bool:
