@@ -96,6 +96,10 @@ class ShowdownHand:
         return self.cards[: len(self.cards) - len(self.shows)]
 
 
+_WASHES = {2: "second", 3: "third"}
+"""A game's later washes by their place (Five by Two washes twice)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StreetDeal:
     """A deal step of a live-deck game (SPEC 3.15): named as players name it ("Flop", "Fourth
@@ -299,7 +303,9 @@ class HandLog:
     def _washed(self, event: Washed) -> None:
         last = self._streets[-1] if self._streets else None
         if last is None or not last.washed or last.round is not None:
-            last = StreetDeal("The wash", 0, (), (), tuple(self._board), None)
+            before = sum(1 for st in self._streets if st.washed)
+            name = "The wash" if not before else f"The {_WASHES.get(before + 1, 'next')} wash"
+            last = StreetDeal(name, 0, (), (), tuple(self._board), None)
             self._streets.append(last)
         self._streets[-1] = replace(last, washed=(*last.washed, event))
 
