@@ -17,6 +17,7 @@ from tui_screen import SEATING, WASH, Terminal, play_until, terminal
 from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.rules import ActionKind, Phase, TableConfig
+from p2pwillow.tui.draw import HELP_TEXT
 from p2pwillow.view import TableView
 
 SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
@@ -114,3 +115,9 @@ def test_keeping_the_cards_at_a_wash(tmp_path: Path) -> None:
             assert f"{me.name} keeps its cards" in log, log
 
     asyncio.run(main())
+
+
+def test_help_lists_the_wash_keys() -> None:
+    cards = next(line for line in HELP_TEXT if line.startswith("Cards "))
+    assert "[Enter] give / lay out / wash, [s] keep" in cards, cards
+    assert all(len(line) <= 78 for line in HELP_TEXT)
