@@ -24,7 +24,7 @@ from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
 from p2pwillow.bots.live import deals, valuer
-from p2pwillow.cards import DECK, Card
+from p2pwillow.cards import DECK, Card, Suit
 from p2pwillow.rules import GameSpec, Hand
 from p2pwillow.rules.declare import SettleSplit, Side
 from p2pwillow.rules.live import Formation
@@ -39,8 +39,6 @@ __all__ = [
 ]
 
 CHOICES = ("high", "low", "pig")
-_SPADES = 3
-"""A spade's suit in a card's canonical index (SPEC 2.1: index = 4 * (rank - 2) + suit)."""
 
 LowValuer = Callable[[list[int], list[int]], int]
 """The eight-or-better low of one player's own cards and the board, as card indices: bigger is
@@ -176,7 +174,7 @@ def _values(hand: Hand) -> Values:
             return _sum(own + board)
         if which is Side.TWO_HOLE:
             return _two(hole)
-        spades = [(i >> 2) + 2 for i in hole if i & 3 == _SPADES]
+        spades = [(i >> 2) + 2 for i in hole if i & 3 == Suit.SPADES]
         return max(spades, default=0)
 
     first, second = settle.first, settle.second

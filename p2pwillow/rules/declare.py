@@ -39,7 +39,6 @@ from p2pwillow.rules.events import (
     Declared,
     Event,
     Folded,
-    FoldedForStalling,
     PotSplit,
     Sealed,
     TimedOut,
@@ -49,6 +48,7 @@ from p2pwillow.rules.live import (
     STALLS,
     Formation,
     fives,
+    fold_for_stalling,
     hand_value,
     in_hand,
     stall_row,
@@ -275,8 +275,7 @@ class Declare(Step):
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
         """A player that never opens is folded: its bets stay in the pot (SPEC 3.16)."""
-        s.players[seat].folded = True
-        return _after(config, s, [FoldedForStalling(seat, s.phase, 0, None, None)])
+        return fold_for_stalling(config, s, seat, lambda n: bool(_sealing(n) or _opening(n)))
 
 
 # --- the settlement ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ a player (or a friend of its) a free look or a void hand.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar
@@ -249,10 +249,26 @@ class Redeal(Street):
 # --- the draw ----------------------------------------------------------------------------------
 
 
-def _down(s: HandState, seat: int) -> int:
-    """The cards `seat` holds face down: its public hand's size (SPEC 5.5, 5.14)."""
+def face_down(s: HandState, seat: int) -> int:
+    """The cards `seat` holds face down: its public hand's size (SPEC 5.5, 5.14), until its
+    show at the showdown turns them (5.16)."""
     p = s.players[seat]
     return p.hand_size - len(p.shown)
+
+
+def fold_for_stalling(
+    config: TableConfig, s: HandState, seat: int, waits: Callable[[HandState], bool]
+) -> list[Event]:
+    """SPEC 3.9: fold `seat`, which held up a step every player still in takes, out of turn;
+    its bets stay in the pot. One player left ends the hand; else the step goes on while it
+    `waits` for someone, and the hand moves on once it does not."""
+    s.players[seat].folded = True
+    event = FoldedForStalling(seat, s.phase, 0, None, None)
+    if len(in_hand(s)) == 1:
+        return [event, *stalled_to_one(config, s)]
+    if waits(s):
+        return [event]
+    return [event, *advance(config, s)]
 
 
 def _drawer(s: HandState) -> int | None:
@@ -274,7 +290,7 @@ def verify_draw(
     named = tuple(positions)
     if len(named) > step.most:
         raise IllegalAction(f"a draw here is at most {step.most} cards, not {len(named)}")
-    down = _down(s, seat)
+    down = face_down(s, seat)
     if any(not is_int(p) or not 0 <= p < down for p in named):
         raise IllegalAction(f"seat {seat} holds positions 0..{down - 1} face down")
     if list(named) != sorted(set(named)):
@@ -314,21 +330,10 @@ class Draw(Step):
         return lambda n: do_draw(config, n, seat, ())
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
-        s.players[seat].folded = True
-        event = FoldedForStalling(seat, s.phase, 0, None, None)
-        if len(in_hand(s)) == 1:
-            return [event, *stalled_to_one(config, s)]
-        if _drawer(s) is None:
-            return [event, *advance(config, s)]
-        return [event]
+        return fold_for_stalling(config, s, seat, lambda n: _drawer(n) is not None)
 
 
 # --- the show and the showdown -----------------------------------------------------------------
-
-
-def _hidden(s: HandState, seat: int) -> int:
-    p = s.players[seat]
-    return p.hand_size - len(p.shown)
 
 
 def verify_show(
@@ -337,7 +342,7 @@ def verify_show(
     p = player(s, seat)
     if p.folded:
         raise IllegalAction(f"seat {seat} has folded: it shows nothing")
-    hidden = _hidden(s, seat)
+    hidden = face_down(s, seat)
     if not hidden:
         raise IllegalAction(f"seat {seat} has shown its cards")
     if cards is not None:
@@ -348,7 +353,7 @@ def do_show(config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...
     s.players[seat].shown += cards
     s.hole[seat] = cards
     event = CardsShown(seat, cards)
-    if any(_hidden(s, x) for x in in_hand(s)):
+    if any(face_down(s, x) for x in in_hand(s)):
         return [event]
     return [event, *advance(config, s)]
 
@@ -361,25 +366,19 @@ class ShowCards(Step):
     PHASE: ClassVar[Phase] = Phase.SHOW
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        if any(_hidden(s, x) for x in in_hand(s)):
+        if any(face_down(s, x) for x in in_hand(s)):
             return []
         return advance(config, s)
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
-        return tuple(x for x in in_hand(s) if _hidden(s, x))
+        return tuple(x for x in in_hand(s) if face_down(s, x))
 
     def ops(self, s: HandState) -> tuple[OpDue, ...]:
         return tuple(OpDue(CardOp.SHOW, x) for x in self.to_act(s))
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
         """A player that does not show is folded: its bets stay in the pot (SPEC 3.9)."""
-        s.players[seat].folded = True
-        event = FoldedForStalling(seat, s.phase, 0, None, None)
-        if len(in_hand(s)) == 1:
-            return [event, *stalled_to_one(config, s)]
-        if any(_hidden(s, x) for x in in_hand(s)):
-            return [event]
-        return [event, *advance(config, s)]
+        return fold_for_stalling(config, s, seat, lambda n: bool(self.to_act(n)))
 
 
 class Formation(enum.StrEnum):
@@ -583,7 +582,9 @@ __all__ = [
     "ShowCards",
     "Street",
     "deals_live",
+    "face_down",
     "fives",
+    "fold_for_stalling",
     "forfeit",
     "hand_value",
     "in_hand",

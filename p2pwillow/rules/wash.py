@@ -29,7 +29,7 @@ from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import Event, TimedOut, Washed
-from p2pwillow.rules.live import DRAWING, Draw, in_hand
+from p2pwillow.rules.live import DRAWING, face_down, fold_for_stalling, in_hand
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.script import Default, Step, advance, current
 from p2pwillow.rules.state import HandState, player
@@ -107,7 +107,7 @@ def verify_wash(
         held = p.hand_size
         if not is_int(named[0]) or not 0 <= named[0] < held:
             raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
-        price = cost(config, s, named[0] < held - len(p.shown))
+        price = cost(config, s, named[0] < face_down(s, seat))
         if price > p.stack:
             raise IllegalAction(f"a wash costs {price} chips; seat {seat} has {p.stack}")
 
@@ -117,7 +117,7 @@ def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[in
     card = None
     paid = 0
     if positions:
-        down = p.hand_size - len(p.shown)
+        down = face_down(s, seat)
         paid = cost(config, s, positions[0] < down)
         p.stack -= paid
         p.paid += paid
@@ -168,7 +168,7 @@ class Wash(Step):
         return lambda n: do_wash(config, n, seat, ())
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
-        return Draw.stall(Draw(), config, s, seat)  # as a draw's: folded, its bets stay in
+        return fold_for_stalling(config, s, seat, lambda n: _washer(n) is not None)
 
 
 A, N, P, D = ActionKind, Needs, By.PLAYER, By.DEALER
