@@ -10,6 +10,7 @@ import functools
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from session_helpers import SAMPLES, fork, make_rng, observer, resign, snapshot, states_before
@@ -20,7 +21,7 @@ from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.ledger import Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import Entry
-from p2pwillow.rules import ActionKind, Announcement, Decision, GameSpec, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Announcement, Decision, GameSpec, Hand, Phase, TableConfig
 from p2pwillow.rules.wash import Wash
 from p2pwillow.session import Session
 from p2pwillow.table import Table, bot_decider
@@ -34,10 +35,19 @@ def _game(name: str) -> GameSpec:
     return next(g for g in SPLIT_POT_GAMES if g.name == name)
 
 
-def _decider(seat: int, game: GameSpec, pig: bool) -> object:
-    """A bot that deals `game` when it deals, calls whatever is bet (so that hands reach the
-    declaration: four bots fold many hands to one), and declares, washes and draws as a bot,
-    or (with `pig`) always declares both ways."""
+Choose = Callable[[Hand], object]
+
+
+def _player(
+    seat: int,
+    game: GameSpec,
+    *,
+    bet: Callable[[Hand, int], Decision | None],
+    declare: Choose | None = None,
+    wash: Choose | None = None,
+) -> object:
+    """A bot that deals `game` when it deals, bets by `bet` where that says something, and
+    declares (`declare`) and washes (`wash`) by its own rule where one is given."""
     bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
     def decide(session: Session) -> Decision | None:
@@ -46,14 +56,31 @@ def _decider(seat: int, game: GameSpec, pig: bool) -> object:
             return None
         if hand.phase is Phase.ANNOUNCE:
             return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
-        if hand.phase is Phase.DECLARE and pig:
-            return Decision(ActionKind.DECLARE, choice="pig")
-        if hand.phase is Phase.BETTING and seat in hand.to_act():
-            legal = hand.legal_actions(seat)
-            return Decision(ActionKind.CALL if ActionKind.CALL in legal else ActionKind.CHECK)
+        if hand.phase is Phase.DECLARE and declare is not None:
+            return Decision(ActionKind.DECLARE, choice=declare(hand))  # type: ignore[arg-type]
+        if hand.phase is Phase.DRAW and wash is not None and isinstance(hand.step, Wash):
+            return Decision(ActionKind.DRAW, positions=wash(hand))  # type: ignore[arg-type]
+        if hand.phase is Phase.BETTING:
+            decision = bet(hand, seat)
+            if decision is not None:
+                return decision
         return bot(session)
 
     return decide
+
+
+def _calls(hand: Hand, seat: int) -> Decision | None:
+    """Call whatever is bet, check when nothing is: four bots fold many hands to one."""
+    if seat not in hand.to_act():
+        return None
+    legal = hand.legal_actions(seat)
+    return Decision(ActionKind.CALL if ActionKind.CALL in legal else ActionKind.CHECK)
+
+
+def _decider(seat: int, game: GameSpec, pig: bool) -> object:
+    """A player that calls every bet (so that hands reach the declaration) and declares,
+    washes and draws as a bot, or (with `pig`) always declares both ways."""
+    return _player(seat, game, bet=_calls, declare=(lambda hand: "pig") if pig else None)
 
 
 def _verdict(table: Table) -> Verdict:
@@ -204,26 +231,20 @@ def test_no_declaration_opens_before_every_one_is_sealed_and_none_is_sealed_twic
 
 
 def _random(seat: int, game: GameSpec) -> object:
-    """A player of `game` that declares and washes at random, and bets as a bot."""
+    """A player of `game` that declares and washes at random, and calls as a bot would not."""
     rng = random.Random(100 + seat)
-    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
-    def decide(session: Session) -> Decision | None:
-        hand = session.hand
-        if hand is None:
-            return None
-        if hand.phase is Phase.ANNOUNCE:
-            return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
-        if hand.phase is Phase.DECLARE:
-            return Decision(ActionKind.DECLARE, choice=rng.choice(k.DECLARATIONS))
-        if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
-            held = hand.hand_size(seat)
-            return Decision(ActionKind.DRAW, positions=rng.choice([(), (rng.randrange(held),)]))
-        if hand.phase is Phase.BETTING and ActionKind.CALL in hand.legal_actions(seat):
-            return Decision(ActionKind.CALL)  # most hands reach the declaration
-        return bot(session)
+    def calls(hand: Hand, me: int) -> Decision | None:
+        # most hands reach the declaration
+        return Decision(ActionKind.CALL) if ActionKind.CALL in hand.legal_actions(me) else None
 
-    return decide
+    def wash(hand: Hand) -> tuple[int, ...]:
+        held = hand.hand_size(seat)
+        return rng.choice([(), (rng.randrange(held),)])
+
+    return _player(
+        seat, game, bet=calls, declare=lambda hand: rng.choice(k.DECLARATIONS), wash=wash
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -256,25 +277,14 @@ def test_a_god_that_knows_every_secret_finds_every_card_in_one_place(name: str) 
 
 
 def _washer(seat: int) -> object:
-    """A bot that deals Seattle Six, and at the wash washes its first face-down card."""
-    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
-    game = _game("seattle-six")
+    """A player of Seattle Six that checks when it can (everyone reaches the wash) and washes
+    its first face-down card."""
 
-    def decide(session: Session) -> Decision | None:
-        hand = session.hand
-        if hand is None:
-            return None
-        if hand.phase is Phase.ANNOUNCE:
-            return Decision(ActionKind.ANNOUNCE, announcement=Announcement.of(game))
-        if hand.phase is Phase.DRAW:
-            return Decision(ActionKind.DRAW, positions=(0,))
-        if hand.phase is Phase.BETTING and ActionKind.CHECK in hand.legal_actions(seat):
-            return Decision(ActionKind.CHECK)  # everyone reaches the wash
-        if hand.phase is Phase.BETTING:
-            return Decision(ActionKind.CALL)
-        return bot(session)
+    def checks(hand: Hand, me: int) -> Decision | None:
+        checking = ActionKind.CHECK in hand.legal_actions(me)
+        return Decision(ActionKind.CHECK if checking else ActionKind.CALL)
 
-    return decide
+    return _player(seat, _game("seattle-six"), bet=checks, wash=lambda hand: (0,))
 
 
 @functools.cache
