@@ -581,6 +581,21 @@ class DeclareOpen(Body):
     nonce: str = spec(NONCE)
 
 
+# --- match the pot or fold (SPEC 3.18) -----------------------------------------------------------
+
+POT_MATCH_ANSWERS = ("match", "fold")
+
+
+@kind("pot_match")
+@dataclass(frozen=True, slots=True)
+class PotMatch(Body):
+    """The author, put to match the pot or fold (SPEC 3.18), answers: `match` puts in `amount`,
+    the pot's size capped by its stack; `fold` puts in nothing (`amount` 0)."""
+
+    answer: str = spec(OneOf(*POT_MATCH_ANSWERS))
+    amount: int = spec(CHIPS)
+
+
 # --- trading -----------------------------------------------------------------------------------
 
 
@@ -663,6 +678,7 @@ _KINDS: dict[str, type[Body]] = dict(
         FoldRelease,
         Declare,
         DeclareOpen,
+        PotMatch,
         Announce,
         AnnounceGame,
         TimeBank,

@@ -199,6 +199,7 @@ def sample_bodies() -> dict[str, Body]:
         k.Wash(cards=[], up=[2]),
         k.Declare(commitment=hexs("commitment", 32)),
         k.DeclareOpen(choice="pig", nonce=hexs("nonce", 32)),
+        k.PotMatch(answer="match", amount=45),
         k.Announce(deal_size=6, trading_mode="in-turn", closing="orbits", orbits=2),
         k.TimeBank(seconds=30),
         k.Pause(seconds=300),
