@@ -367,6 +367,8 @@ class LiveBot:
             self.model.observe(hand, knowledge.cards)
         if hand.phase is not Phase.BETTING or self.seat not in hand.to_act():
             raise BotError(f"the hand is not waiting for seat {self.seat} to bet")
+        if hand.owes_match == self.seat:
+            return self.match_or_fold(hand, knowledge)
         e = self.equity(hand, knowledge)
         style = HARD if self.level is Level.HARD else NORMAL
         decision = choose_bet(hand, self.seat, e, self.reads(hand), style, self.rng)
@@ -374,6 +376,13 @@ class LiveBot:
             # Never hand the engine an illegal action: this would be a bug in the bot.
             raise BotError(f"seat {self.seat}'s bot chose an illegal action: {decision}")
         return decision
+
+    def match_or_fold(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Put to match the pot or fold (SPEC 3.18; a bot never shows early, but a rule may put
+        it there): it matches when its share of the pot after the match is worth the match."""
+        cost = hand.match_amount(self.seat)
+        share = self.equity(hand, knowledge) * (hand.pot + cost)
+        return Decision(ActionKind.POT_MATCH, match=share >= cost)
 
     def initiative(self, hand: Hand, knowledge: Knowledge) -> Decision | None:
         """Nothing: no live-deck game lets a seat act out of turn. It still reads the hand,

@@ -92,6 +92,8 @@ class ActionKind(enum.Enum):
     DRAW = "draw"
     DECLARE = "declare"
     OPEN_DECLARATION = "open-declaration"
+    EARLY_SHOW = "early-show"
+    POT_MATCH = "pot-match"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
@@ -147,6 +149,8 @@ class Needs(enum.Enum):
     entry carries only the commitment to it (SPEC 6.13), so the rules see None until it opens."""
     DECLARATION = "declaration"
     """A declaration opened: the choice, once its opening matches the commitment."""
+    MATCH = "match"
+    """The answer of a player put to match the pot or fold: True to match (SPEC 3.18)."""
 
     @property
     def decision_field(self) -> str | None:
@@ -156,7 +160,15 @@ class Needs(enum.Enum):
 
 
 _DECIDED = frozenset(
-    {Needs.ANNOUNCEMENT, Needs.K, Needs.AMOUNT, Needs.POSITIONS, Needs.PARTNER, Needs.CHOICE}
+    {
+        Needs.ANNOUNCEMENT,
+        Needs.K,
+        Needs.AMOUNT,
+        Needs.POSITIONS,
+        Needs.PARTNER,
+        Needs.CHOICE,
+        Needs.MATCH,
+    }
 )
 
 

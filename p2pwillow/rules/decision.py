@@ -14,7 +14,7 @@ from p2pwillow.rules.actions import ActionKind, known
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.script import Announcement
 
-_FIELDS = ("amount", "k", "positions", "announcement", "partner", "choice")
+_FIELDS = ("amount", "k", "positions", "announcement", "partner", "choice", "match")
 
 
 class DecisionError(IllegalAction, ValueError):
@@ -28,8 +28,9 @@ class Decision:
     `amount` is the bet, or the raise-to round total; `k` the offer size; `positions` the hand
     positions given in a trade, or for LAY_OUT the hand positions in reveal order (first
     revealed first); `announcement` the dealer's announcement; `partner` the seat an offerer
-    chooses to trade with; `choice` a sealed choice (a declaration: "low", "high" or "pig").
-    Only the field the action's row needs is set
+    chooses to trade with; `choice` a sealed choice (a declaration: "low", "high" or "pig");
+    `match` the answer of a player put to match the pot or fold (True: match). Only the field
+    the action's row needs is set
     (`Needs.decision_field`).
     """
 
@@ -40,6 +41,7 @@ class Decision:
     announcement: Announcement | None = None
     partner: int | None = None
     choice: str | None = None
+    match: bool | None = None
 
     def __post_init__(self) -> None:
         row = known(self.kind) if isinstance(self.kind, ActionKind) else None
@@ -66,6 +68,8 @@ class Decision:
             raise DecisionError("a position is named twice")
         if self.choice is not None and not isinstance(self.choice, str):
             raise DecisionError(f"choice must be a word, not {self.choice!r}")
+        if self.match is not None and not isinstance(self.match, bool):
+            raise DecisionError(f"match must be True or False, not {self.match!r}")
         if self.announcement is not None and not isinstance(self.announcement, Announcement):
             raise DecisionError(f"not an announcement: {self.announcement!r}")
 

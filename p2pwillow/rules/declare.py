@@ -36,6 +36,7 @@ from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import (
+    CardsShown,
     Declared,
     Event,
     Folded,
@@ -44,6 +45,7 @@ from p2pwillow.rules.events import (
     TimedOut,
 )
 from p2pwillow.rules.live import (
+    BETTING,
     DRAWING,
     STALLS,
     Formation,
@@ -52,8 +54,10 @@ from p2pwillow.rules.live import (
     hand_value,
     in_hand,
     stall_row,
+    verify_show,
 )
 from p2pwillow.rules.phases import Phase
+from p2pwillow.rules.pot_match import POT_MATCH_ROW, put_to_match
 from p2pwillow.rules.pots import Pot, PotAward, split_pot
 from p2pwillow.rules.script import CardOp, Default, OpDue, Step, advance
 from p2pwillow.rules.showdown import finish, hand_pots, stalled_to_one
@@ -278,6 +282,40 @@ class Declare(Step):
         return fold_for_stalling(config, s, seat, lambda n: bool(_sealing(n) or _opening(n)))
 
 
+# --- the show after the declaration (SPEC 3.18) --------------------------------------------------
+
+
+def after_declaring(s: HandState) -> bool:
+    """The hand is in the bet that follows the declaration: every declaration is open."""
+    game = s.game
+    return (
+        game is not None
+        and s.phase is Phase.BETTING
+        and s.step > 0
+        and isinstance(game.script[s.step - 1], Declare)
+    )
+
+
+def verify_early_show(
+    config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...] | None
+) -> None:
+    """A player still in may show the cards it holds face down from the moment every
+    declaration is open until the bet after it ends, once (SPEC 3.18)."""
+    player(s, seat)
+    if not after_declaring(s):
+        raise IllegalAction("cards show before the showdown only in the bet after the declaration")
+    verify_show(config, s, seat, cards)
+
+
+def do_early_show(
+    config: TableConfig, s: HandState, seat: int, cards: tuple[Card, ...]
+) -> list[Event]:
+    """The cards show as at the showdown, and the player must match the pot or fold at once."""
+    s.players[seat].shown += cards
+    s.hole[seat] = cards
+    return [CardsShown(seat, cards), *put_to_match(config, s, seat)]
+
+
 # --- the settlement ----------------------------------------------------------------------------
 
 
@@ -411,9 +449,12 @@ DECLARE_ACTIONS: tuple[Action, ...] = (
     Action(A.OPEN_DECLARATION,   S, DECLARING, "declare_open", N.DECLARATION, verify_open,    do_open, Declared, None, False),
     Action(A.TIMEOUT,            D, CLOCKED | DRAWING | DECLARING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
     stall_row(STALLS | DECLARING),
+    Action(A.EARLY_SHOW,         P, BETTING,   "show",         N.CARDS,       verify_early_show, do_early_show, CardsShown, None, False),
+    POT_MATCH_ROW,
 )
 """The rows a declaration brings: the seal, its opening, a clock that also runs while it is
-sealed (SPEC 3.9), and a stall that folds a player who never opens."""
+sealed (SPEC 3.9), a stall that folds a player who never opens, and the show in the bet after
+it with the match of the pot or the fold it brings (3.18)."""
 # fmt: on
 
 Declare.ACTIONS = DECLARE_ACTIONS
@@ -426,6 +467,7 @@ __all__ = [
     "SettleSplit",
     "Side",
     "SplitAward",
+    "after_declaring",
     "five_sets",
     "settle_declared",
     "side_sets",

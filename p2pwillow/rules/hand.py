@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from p2pwillow.cards import Card
 from p2pwillow.hands import HandValue, best_hand
 from p2pwillow.limits import is_int
-from p2pwillow.rules import betting_round
+from p2pwillow.rules import betting_round, pot_match
 from p2pwillow.rules.actions import Action, ActionKind, By, rows_of
 from p2pwillow.rules.betting import BetOptions
 from p2pwillow.rules.config import TableConfig
@@ -237,6 +237,20 @@ class Hand:
         shown = self._p(seat).shown
         return best_hand(shown) if len(shown) == self.showdown_cards else None
 
+    @property
+    def owes_match(self) -> int | None:
+        """The seat put to match the pot or fold, whose answer the hand waits for (SPEC 3.18)."""
+        return pot_match.owing(self._s)
+
+    def match_amount(self, seat: int) -> int:
+        """What a match of the pot by `seat` puts in now: the pot, at most its stack (3.18)."""
+        self._p(seat)
+        return pot_match.match_amount(self.config, self._s, seat)
+
+    def matched(self, seat: int) -> int:
+        """Chips `seat` put in by matching the pot this hand (SPEC 3.18)."""
+        return self._p(seat).matched
+
     def snapshot(self) -> HandState:
         """A copy of the whole state; equal snapshots mean nothing changed."""
         return self._s.clone()
@@ -251,6 +265,9 @@ class Hand:
             return (s.dealer,)
         if s.phase in TERMINAL:
             return ()
+        owed = pot_match.owing(s)
+        if owed is not None:
+            return (owed,)  # SPEC 3.18: the hand waits for its answer alone
         return current(s).to_act(s)
 
     def ops(self) -> tuple[OpDue, ...]:
@@ -301,6 +318,9 @@ class Hand:
         if self._s.phase not in row.phases:
             what = kind.value.replace("-", " ")
             raise IllegalAction(f"{what} is not allowed in the {self._s.phase.value} phase")
+        owed = pot_match.blocks(self._s, kind)
+        if owed is not None:
+            raise IllegalAction(owed)
         row.check(self.config, self._s, seat, argument)
 
     def can(self, kind: ActionKind, seat: int, argument: object = None) -> bool:

@@ -39,6 +39,8 @@ class PlayerState:
     folded: bool = False
     committed: int = 0
     """Chips bet over the whole hand (tokens excluded)."""
+    matched: int = 0
+    """Chips put in by matching the pot (SPEC 3.18): dead money in the main pot, as the ante."""
     round_bet: int = 0
     acted_level: int | None = None
     """The round's full level when this player last acted; None if not yet this round."""
@@ -101,6 +103,8 @@ class HandState:
     """The cards each player still in showed at the show: those it held face down."""
     carried_in: int = 0
     """Chips carried over from the last hand that nobody won (SPEC 3.16): in the main pot."""
+    owes_match: int | None = None
+    """The seat put to match the pot or fold (SPEC 3.18): the hand waits for it alone."""
 
     def clone(self) -> HandState:
         return replace(
@@ -125,10 +129,11 @@ class HandState:
 
     def dead_money(self, config: TableConfig) -> int:
         """The chips in the pot that no betting put there: token money, antes (SPEC 3.4),
-        washes (3.17) and a pot carried over from the last hand (3.16)."""
+        washes (3.17), matches of the pot (3.18) and a pot carried over from the last hand
+        (3.16)."""
         players = self.players.values()
         tokens = sum(p.tokens_paid for p in players) * config.token_value
-        return tokens + sum(p.ante + p.paid for p in players) + self.carried_in
+        return tokens + sum(p.ante + p.paid + p.matched for p in players) + self.carried_in
 
 
 def player(s: HandState, seat: int) -> PlayerState:

@@ -19,6 +19,10 @@ from p2pwillow.rules.state import HandState, player
 def default_step(config: TableConfig, s: HandState, seat: int) -> Default:
     """The default action for `seat` as a step, or IllegalAction (SPEC 3.9)."""
     player(s, seat)
+    if s.owes_match is not None and not s.players[s.owes_match].folded:
+        from p2pwillow.rules import pot_match  # its row needs the action table, which needs us
+
+        return pot_match.default(config, s, seat)  # its answer comes before anything (3.18)
     return current(s).default(config, s, seat)
 
 

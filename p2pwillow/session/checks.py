@@ -591,8 +591,13 @@ def _street_shares(st: SessionState, r: HandRecord, e: Entry) -> Commit:
 
 @_in_hand
 def _show(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A show: owed at the show step, or the author's own decision in the bet after the
+    declaration (SPEC 3.18), which puts it to match the pot or fold."""
     body, a = _body(e, k.Show), e.author
-    _require(refusal(r, Step.SHOW, a))
+    kind = ActionKind.SHOW
+    if refusal(r, Step.SHOW, a) is not None:
+        kind = ActionKind.EARLY_SHOW
+        _rules(lambda: r.rules.verify(kind, a))
     held = r.public.get(a, ())
     positions = tuple(c.position for c in body.cards)
     if positions != tuple(range(len(held))):
@@ -607,11 +612,32 @@ def _show(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     key = r.keys[a]
     # every peer opens the cards, its own show included: the rules need them
     cards = _mental(lambda: live_deck.check_show(r.ctx, a, 0, key, held, show))
-    _rules(lambda: r.rules.verify(ActionKind.SHOW, a, cards))
+    _rules(lambda: r.rules.verify(kind, a, cards))
 
     def commit() -> list[SessionEvent]:
+        if kind is ActionKind.EARLY_SHOW:
+            _done(st, e)
         r.proofs["dleq-batch"] += 1
-        return _rules_events(r, lambda: r.rules.act(ActionKind.SHOW, a, cards))
+        return _rules_events(r, lambda: r.rules.act(kind, a, cards))
+
+    return commit
+
+
+@_in_hand
+def _pot_match(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """The answer of a player put to match the pot or fold (SPEC 3.18): by that player only,
+    naming the chips the match puts in (0 with a fold)."""
+    body, a = _body(e, k.PotMatch), e.author
+    hand = r.rules
+    match = body.answer == "match"
+    _rules(lambda: hand.verify(ActionKind.POT_MATCH, a, match))
+    owed = hand.match_amount(a) if match else 0
+    if body.amount != owed:
+        raise Rejected(ILLEGAL, f"the {body.answer} puts in {owed} chips, not {body.amount}")
+
+    def commit() -> list[SessionEvent]:
+        _done(st, e)
+        return _rules_events(r, lambda: hand.act(ActionKind.POT_MATCH, a, match))
 
     return commit
 
@@ -1225,6 +1251,7 @@ CHECKS: Mapping[str, Check] = {
     k.Wash.KIND: _wash,
     k.Declare.KIND: _declare,
     k.DeclareOpen.KIND: _declare_open,
+    k.PotMatch.KIND: _pot_match,
     k.Timeout.KIND: _timeout,
     k.Abort.KIND: _abort,
     k.SequencerChange.KIND: _sequencer_change,

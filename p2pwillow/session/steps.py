@@ -205,6 +205,12 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _draw(r, me, d.positions, rng)
     if d.kind is ActionKind.DECLARE:
         return _declare(r, me, d.choice)
+    if d.kind is ActionKind.EARLY_SHOW:
+        # SPEC 3.18: the showdown's show, decided by the player after the declaration
+        r.rules.verify(d.kind, me)
+        return _show(st, r, Due(me, Step.SHOW), rng)
+    if d.kind is ActionKind.POT_MATCH:
+        return _pot_match(r, me, d.match)
     # every other decision is a plain entry, or the announcement
     assert action.body is not None or action.needs is Needs.ANNOUNCEMENT, action
     argument = action.argument(d)
@@ -286,6 +292,15 @@ def _declare(r: HandRecord, me: int, choice: str | None) -> Body:
     nonce = _seal_nonce(r, me)
     digest = commitment(r.ctx.game_id, r.ctx.hand, me, DECLARE, choice, nonce)
     return k.Declare(commitment=digest.hex())
+
+
+def _pot_match(r: HandRecord, me: int, match: bool | None) -> Body:
+    """The answer when put to match the pot or fold, with the chips a match puts in (3.18)."""
+    r.rules.verify(ActionKind.POT_MATCH, me, match)
+    if match is None:
+        raise IllegalAction("a pot match decision needs its match")
+    amount = r.rules.match_amount(me) if match else 0
+    return k.PotMatch(answer="match" if match else "fold", amount=amount)
 
 
 def _layout(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:

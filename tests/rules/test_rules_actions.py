@@ -100,6 +100,8 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.ALL_IN: None,
         ActionKind.DECLARE: "choice",
         ActionKind.DRAW: "positions",
+        ActionKind.EARLY_SHOW: None,
+        ActionKind.POT_MATCH: "match",
     }
 
 
