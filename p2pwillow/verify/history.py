@@ -101,6 +101,56 @@ _WASHES = {2: "second", 3: "third"}
 
 
 @dataclass(frozen=True, slots=True)
+class WashedCard:
+    """A card a player washed (SPEC 3.17) and the card dealt for it, each named only when it
+    was face up: a card washed face down goes to the muck unseen and is replaced face down."""
+
+    up: bool
+    """Washed face up."""
+    card: Card | None
+    """The card washed, when face up; None face down."""
+    dealt: Card | None = None
+    """The card the wash's redeal dealt for it, when face up; None face down."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWash:
+    """A player's turn at a wash (SPEC 3.17): what it paid and the cards it washed, in the
+    order its wash entry names them (none: it kept its cards)."""
+
+    seat: int
+    paid: int
+    cards: tuple[WashedCard, ...] = ()
+
+    @property
+    def kept(self) -> bool:
+        """It kept its cards (and paid nothing)."""
+        return not self.cards
+
+
+def seat_wash(event: Washed) -> SeatWash:
+    """The rules' account of a player's wash as the report keeps it: the face-up card named,
+    any other card washed face down (its identity never public)."""
+    up = () if event.card is None else (WashedCard(True, event.card),)
+    down = (WashedCard(False, None),) * max(0, event.count - len(up))
+    return SeatWash(event.seat, event.paid, down + up)
+
+
+def with_dealt(
+    washes: tuple[SeatWash, ...], up: tuple[tuple[int, tuple[Card, ...]], ...]
+) -> tuple[SeatWash, ...]:
+    """The washes with the face-up cards the redeal dealt (`up`, by seat): each card washed
+    face up is replaced face up (SPEC 3.17), in the order they were washed."""
+    dealt = {seat: list(cards) for seat, cards in up}
+    out = []
+    for w in washes:
+        new = dealt.get(w.seat, [])
+        cards = tuple(replace(c, dealt=new.pop(0)) if c.up and new else c for c in w.cards)
+        out.append(replace(w, cards=cards))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class StreetDeal:
     """A deal step of a live-deck game (SPEC 3.15): named as players name it ("Flop", "Fourth
     street"), the cards each player still in got face down, the up cards by seat and the board
@@ -117,9 +167,9 @@ class StreetDeal:
     drawn: tuple[tuple[int, int], ...] = ()
     """A draw game's draw: each drawer and how many cards it discarded (0: it stood pat), in
     the order they drew; the redeal that follows gives each as many."""
-    washed: tuple[Washed, ...] = ()
-    """A wash (SPEC 3.17): each player's wash in the order they washed (a face-up card named,
-    a face-down one not; what it paid); the redeal's face-up cards are this step's `up`."""
+    washed: tuple[SeatWash, ...] = ()
+    """A wash (SPEC 3.17): each player's wash in the order they washed; the redeal's face-up
+    cards are this step's `up` too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +357,16 @@ class HandLog:
             name = "The wash" if not before else f"The {_WASHES.get(before + 1, 'next')} wash"
             last = StreetDeal(name, 0, (), (), tuple(self._board), None)
             self._streets.append(last)
-        self._streets[-1] = replace(last, washed=(*last.washed, event))
+        washes = list(last.washed)
+        if washes and washes[-1].seat == event.seat and event.count:
+            # a wash of several cards may be told a card at a time: one player's one wash
+            earlier, more = washes.pop(), seat_wash(event)
+            washes.append(
+                replace(more, paid=earlier.paid + more.paid, cards=earlier.cards + more.cards)
+            )
+        else:
+            washes.append(seat_wash(event))
+        self._streets[-1] = replace(last, washed=tuple(washes))
 
     def _street(self, event: StreetDealt) -> None:
         last = self._streets[-1] if self._streets else None
@@ -315,7 +374,7 @@ class HandLog:
             return  # the redeal of the draw just told: the draw's line says who got how many
         if last is not None and last.washed and last.round is None and not event.board:
             # the wash's redeal: told on the wash's line (a card for a card, no new street)
-            self._streets[-1] = replace(last, up=event.up)
+            self._streets[-1] = replace(last, up=event.up, washed=with_dealt(last.washed, event.up))
             return
         game = None if self._announcement is None else self._announcement.game
         up = max((len(cards) for _, cards in event.up), default=0)
@@ -619,11 +678,15 @@ __all__ = [
     "HandHistory",
     "HandLog",
     "PotResult",
+    "SeatWash",
     "ShowdownHand",
     "StreetDeal",
+    "WashedCard",
     "declared_after",
     "formation_of",
+    "seat_wash",
     "sides_of",
     "street_name",
+    "with_dealt",
     "with_summary",
 ]

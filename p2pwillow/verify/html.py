@@ -470,6 +470,32 @@ def _won(pv: PotView) -> str:
     return f"{what}, {pv.how}" if pv.how.startswith("everyone") else f"{what} {pv.how}"
 
 
+WASH_ASIDE = (
+    "A wash: each player still in, in the game's order, may pay to throw away one of its cards "
+    "and be dealt another the same way. A card washed face down stays secret, and so does the "
+    "one dealt for it: a proof shows it was a card the player held."
+)
+
+
+def _washes(st: Mapping[str, Any], seat: int) -> list[Mapping[str, Any]]:
+    """`seat`'s washes in a step of the `--json` object's `streets` (none but at a wash)."""
+    return [w for w in st.get("washed") or [] if int(w["seat"]) == seat]
+
+
+def _wash_note(washed: Sequence[Mapping[str, Any]], then: Callable[[int], str], seat: int) -> str:
+    """What a seat did at a wash, and what `then` says of it: "washed a card face down"."""
+    said = []
+    for w in washed:
+        if int(w["seat"]) != seat:
+            continue
+        if w["kept"]:
+            said.append("kept its cards")
+            continue
+        faces = [str(c["card"]) if c["face"] == "up" else "a card face down" for c in w["cards"]]
+        said.append(f"washed {_and(faces)} for {chips(int(w['paid']))}")
+    return "; ".join(x for x in (*said, then(seat)) if x)
+
+
 class _Hand:
     """One hand of the `--json` object, told step by step: what `HandView` holds."""
 
@@ -795,6 +821,9 @@ class _Hand:
             if self.folded_in.get(seat, 99) < self._street_round(i):
                 break  # a player who folded is dealt nothing more
             down += int(st["down"])
+            # a card washed face up goes to the muck; the one dealt for it is in this `up`
+            gone = {c["card"] for w in _washes(st, seat) for c in w["cards"] if c["face"] == "up"}
+            up = [c for c in up if c.code not in gone]
             for u in st["up"]:
                 if int(u["seat"]) == seat:
                     up += [replace(card_view(c), fresh=fresh and i == through) for c in u["cards"]]
@@ -831,7 +860,9 @@ class _Hand:
                 lines.append(
                     (Part(f"{_plural(int(st['down']), 'card')} face down to each player."),)
                 )
-            if st["up"]:
+            washed = st.get("washed") or []
+            lines += [self._wash_line(w) for w in washed]
+            if st["up"] and not washed:  # a wash's line says the card dealt for each washed
                 parts: list[Part] = [Part("Face up: ")]
                 for j, u in enumerate(st["up"]):
                     parts += [Part(", " if j else ""), Part(self.name(int(u["seat"])), strong=True)]
@@ -847,6 +878,8 @@ class _Hand:
             note: Callable[[int], str] = functools.partial(self._folded_before, n)
             if r is not None:
                 actions, note = self._betting(r, lines, put_in, " opens")
+            if washed:
+                note = functools.partial(_wash_note, washed, note)
             seats = tuple(
                 self._seat(
                     s,
@@ -860,12 +893,34 @@ class _Hand:
             )
             steps.append(
                 StepView(
-                    f"street-{i + 1}", str(st["name"]), tuple(lines), seats, actions=tuple(actions)
+                    f"street-{i + 1}",
+                    str(st["name"]),
+                    tuple(lines),
+                    seats,
+                    WASH_ASIDE if washed else "",
+                    actions=tuple(actions),
                 )
             )
         if self.h.get("sealed"):
             steps.append(self._declaration(put_in))
         return steps
+
+    def _wash_line(self, w: Mapping[str, Any]) -> tuple[Part, ...]:
+        """A player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up."
+        A card washed face down is never named, nor the one dealt for it."""
+        parts = [Part(self.name(int(w["seat"])), strong=True)]
+        if w["kept"]:
+            return (*parts, Part(" keeps its cards."))
+        parts.append(Part(f" pays {chips(int(w['paid']))} and washes "))
+        for j, c in enumerate(w["cards"]):
+            parts.append(Part(" and " if j else ""))
+            if c["face"] == "down":
+                parts.append(Part("a card face down, dealt another face down"))
+                continue
+            parts += [Part(card=card_view(c["card"])), Part(" face up")]
+            if c["dealt"] is not None:
+                parts += [Part(", dealt "), Part(card=card_view(c["dealt"])), Part(" face up")]
+        return (*parts, Part("."))
 
     def _declaration(self, put_in: dict[int, int]) -> StepView:
         """A split-pot game's declaration (SPEC 3.16): every player still in sealed high, low

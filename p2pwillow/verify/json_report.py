@@ -11,7 +11,14 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.rules import NO_ARBITER, Announcement, TableConfig
 from p2pwillow.seat import Ending
 from p2pwillow.session import ClockNoted
-from p2pwillow.verify.history import BettingRound, Forfeit, HandHistory, PotResult, StreetDeal
+from p2pwillow.verify.history import (
+    BettingRound,
+    Forfeit,
+    HandHistory,
+    PotResult,
+    SeatWash,
+    StreetDeal,
+)
 from p2pwillow.verify.outcome import VerifyError, VerifyReport
 from p2pwillow.verify.seat_log import DECLINED, SIT_OUT, TIMEOUT, WITHDRAWN, SeatEvent
 
@@ -82,6 +89,25 @@ def _street(st: StreetDeal) -> dict[str, object]:
         "up": [{"seat": seat, "cards": [c.ascii for c in cards]} for seat, cards in st.up],
         "board": [c.ascii for c in st.board],
         "drawn": [{"seat": seat, "count": n} for seat, n in st.drawn],
+        "washed": [_wash(w) for w in st.washed],
+    }
+
+
+def _wash(w: SeatWash) -> dict[str, object]:
+    """A player's wash (SPEC 3.17): a card washed face down is never named, nor the card dealt
+    face down for it (the transcript keeps both secret)."""
+    return {
+        "seat": w.seat,
+        "kept": w.kept,
+        "paid": w.paid,
+        "cards": [
+            {
+                "face": "up" if c.up else "down",
+                "card": None if c.card is None else c.card.ascii,
+                "dealt": None if c.dealt is None else c.dealt.ascii,
+            }
+            for c in w.cards
+        ],
     }
 
 

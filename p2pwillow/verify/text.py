@@ -331,17 +331,19 @@ def street_text(
 def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
     """Each player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up;
     Bob pays 100 and washes a card face down; Cy keeps its cards"."""
-    dealt = dict(st.up)
     said = []
     for w in st.washed:
-        if not w.count:
+        if w.kept:
             said.append(f"{name(w.seat)} keeps its cards")
-        elif w.card is None:
-            said.append(f"{name(w.seat)} pays {w.paid} and washes a card face down")
-        else:
-            new = dealt.get(w.seat, ())
-            then = f", dealt {_cards(new, card)} face up" if new else ""
-            said.append(f"{name(w.seat)} pays {w.paid} and washes {card(w.card)} face up{then}")
+            continue
+        cards = []
+        for c in w.cards:
+            if c.card is None:
+                cards.append("a card face down")
+                continue
+            then = f", dealt {card(c.dealt)} face up" if c.dealt is not None else ""
+            cards.append(f"{card(c.card)} face up{then}")
+        said.append(f"{name(w.seat)} pays {w.paid} and washes {' and '.join(cards)}")
     return "; ".join(said)
 
 
