@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tui_screen import NEXT_HAND, SEATING, answer_keys
 from witness import Witness
 
 DEADLINE = 120.0
@@ -188,10 +189,8 @@ def verified_transcript(printed: str) -> dict[str, Any]:
     """`willow verify --json` of the transcript a `willow play` that exited cleanly names in
     what it printed; the report, valid (or not closed: the person left mid-game)."""
     assert "willow-exited 0" in printed and "Traceback" not in printed
-    found = re.search(r"^transcript: (.+)$", printed, re.MULTILINE)
-    assert found is not None, printed
     report = subprocess.run(
-        willow_command("verify", "--json", found.group(1)),
+        willow_command("verify", "--json", str(transcript_path(printed))),
         capture_output=True,
         text=True,
         timeout=120,
@@ -202,3 +201,53 @@ def verified_transcript(printed: str) -> dict[str, Any]:
     verified: dict[str, Any] = json.loads(report.stdout)
     assert verified["verdict"] in ("valid", "not-closed")
     return verified
+
+
+def start_play(pane: Pane, home: Path, name: str, *args: str) -> None:
+    """`willow play ARGS --name NAME` (easy bots, 40 samples a decision) in the pane, its store
+    at `home`, the seating's safety code confirmed: returns once the first hand shows. The
+    pane keeps the command's exit status (`willow-exited N`) on the screen when it ends. A
+    NAME no bot takes (`live.BOT_NAMES`) is the person's alone in the log and the report."""
+    willow = shlex.join(willow_command("play", *args, "--name", name))
+    command = f"{willow} --samples 40 --level easy; echo willow-exited $?; sleep 600"
+    pane.start(command, pane_env(home))
+    pane.wait_for(lambda s: SEATING in s, "the safety code")
+    pane.press("y")
+    pane.wait_for(lambda s: "hand 1" in s, "the first hand")
+
+
+def hand_over(text: str) -> bool:
+    """The screen shows a hand's result, waiting for the key to the next hand."""
+    return NEXT_HAND in text
+
+
+def play_along(pane: Pane, stop: Callable[[str], bool], hands: int) -> str | None:
+    """Answer what the screen asks as a person who only plays along (`answer_keys`), hand
+    after hand, until the settled screen shows `stop` (its text) or `hands` hands have ended
+    without it (None; the last hand's result stays on the screen)."""
+    ended = 0
+    while True:
+        text = pane.settled(
+            lambda s: stop(s) or hand_over(s) or answer_keys(s, "Enter") is not None, "a question"
+        )
+        if stop(text):
+            return text
+        if hand_over(text):
+            ended += 1
+            if ended >= hands:
+                return None
+            pane.press("Enter")
+            nxt = f"hand {ended + 1} ·"
+            pane.wait_for(lambda s, nxt=nxt: nxt in s, "the next hand")  # type: ignore[misc]
+            continue
+        keys = answer_keys(text, "Enter")
+        assert keys is not None
+        pane.press(*keys)
+        pane.wait_for(lambda s, before=text: s != before, "an answer")  # type: ignore[misc]
+
+
+def transcript_path(printed: str) -> Path:
+    """The transcript a `willow play` that exited names in what it printed."""
+    found = re.search(r"^transcript: (.+)$", printed, re.MULTILINE)
+    assert found is not None, printed
+    return Path(found.group(1))
