@@ -87,7 +87,8 @@ PROOF_WORDS: dict[str, tuple[str, str]] = {
     ),
     "discard": (
         "discarded cards",
-        "each card thrown away in a draw is a card its player held, moved to the muck unopened",
+        "each card thrown away in a draw, or face down in a wash, is a card its player held, "
+        "moved to the muck unopened",
     ),
     "dleq": (
         "reveals",

@@ -61,8 +61,9 @@ Games dealt from the live deck (stud, hold'em, Omaha)
     the deck, proved to be its key, so the deck deals on without it.
   shows (dleq-batch): at the showdown each player still in opens the cards it held face
     down, proved to be the very cards it was dealt.
-  discarded cards (reencryption): in a draw each card a player throws away is proved to be
-    one of its own, moved to the muck under the table's key without being opened.
+  discarded cards (reencryption): in a draw, and face down in a wash, each card a player
+    throws away is proved to be one of its own, moved to the muck under the table's key
+    without being opened.
   A player who leaves the hand without releasing its key (its clock ran out) stops the deck:
     the hand ends with the forfeit settlement, in which that player's chips in the pot go to
     the players still in and everyone else takes back what it put in.
