@@ -7,18 +7,18 @@ transcript verifies, every hand in it is five-card draw, and the person's draw i
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 from tmux_pane import (
     Pane,
+    hand_over,
     leave_screen,
-    pane_env,
+    play_along,
+    start_play,
     tmux_or_skip,
     verified_transcript,
-    willow_command,
 )
-from tui_screen import DISCARD, SEATING, answer_keys
+from tui_screen import DISCARD
 from witness import Witness
 
 HANDS = 5
@@ -27,58 +27,28 @@ CARD = r"(?:10|[2-9JQKA])[♠♥♦♣]"
 TITLE = re.compile(r"hand (\d+) · Five-Card Draw")
 
 
-def _hand_over(text: str) -> bool:
-    return "[Enter] next hand" in text
-
-
 def test_a_person_draws_two_cards_in_five_card_draw(tmp_path: Path, witness: Witness) -> None:
-    tmux = tmux_or_skip()
-    home = tmp_path / "home"
-    pane = Pane(tmux, tmp_path / "tmux.sock", "draw", witness)
-    env = pane_env(home)
-    willow = shlex.join(willow_command("play", "--game", "five-card-draw", "--bots", "3"))
-    command = f"{willow} --name Ann --samples 40 --level easy; echo willow-exited $?; sleep 600"
-    drew = False
+    pane = Pane(tmux_or_skip(), tmp_path / "tmux.sock", "draw", witness)
     try:
-        pane.start(command, env)
-        pane.wait_for(lambda s: "safety code" in s.lower() or SEATING in s, "the safety code")
-        pane.press("y")
-        pane.wait_for(lambda s: "hand 1" in s, "the first hand")
-        hands = 0
-        while True:
-            text = pane.settled(
-                lambda s: _hand_over(s) or answer_keys(s, "Enter") is not None, "a question"
-            )
-            assert "trading" not in text.lower() and "Lay out" not in text, text
-            if _hand_over(text):
-                hands += 1
-                if drew or hands >= HANDS:
-                    break
-                pane.press("Enter")
-                nxt = f"hand {hands + 1} ·"
-                pane.wait_for(lambda s, nxt=nxt: nxt in s, "the next hand")  # type: ignore[misc]
-                continue
-            if DISCARD in text:
-                assert TITLE.search(text.splitlines()[0]), text
-                before = re.search(rf"Your cards\s+1:({CARD}) 2:({CARD})", text)
-                assert before is not None, text
-                pane.press("1", "2")
-                pane.wait_for(lambda s: "discard 2" in s, "two cards picked")
-                pane.press("Enter")
-                after = pane.wait_for(lambda s: " new " in s, "the new cards")
-                assert "Ann draws 2" in after or "draws 2" in after, after
-                assert before.group(1) not in after.split("Your cards", 1)[1].splitlines()[0]
-                drew = True
-                continue
-            keys = answer_keys(text, "Enter")
-            assert keys is not None
-            pane.press(*keys)
-            pane.wait_for(lambda s, before=text: s != before, "an answer")  # type: ignore[misc]
-        assert drew, "the person never reached a draw"
+        start_play(pane, tmp_path / "home", "Pat", "--game", "five-card-draw", "--bots", "3")
+        text = play_along(pane, lambda s: DISCARD in s, HANDS)
+        assert text is not None, "the person never reached a draw"
+        assert "trading" not in text.lower() and "Lay out" not in text, text
+        assert TITLE.search(text.splitlines()[0]), text
+        before = re.search(rf"Your cards\s+1:({CARD}) 2:({CARD})", text)
+        assert before is not None, text
+        pane.press("1", "2")
+        pane.wait_for(lambda s: "discard 2" in s, "two cards picked")
+        pane.press("Enter")
+        after = pane.wait_for(lambda s: " new " in s, "the new cards")
+        assert "Pat draws 2" in after, after
+        assert before.group(1) not in after.split("Your cards", 1)[1].splitlines()[0]
+        assert play_along(pane, hand_over, 1) is not None
         printed = leave_screen(pane)
     finally:
         pane.kill()
     verified = verified_transcript(printed)
     assert verified["hands"] and all(h["game"] == "five-card-draw" for h in verified["hands"])
     draws = [d for h in verified["hands"] for st in h["streets"] for d in st["drawn"]]
-    assert any(d["count"] == 2 for d in draws), draws
+    pat = next(p["seat"] for p in verified["players"] if p["name"] == "Pat")
+    assert {"seat": pat, "count": 2} in draws, draws
