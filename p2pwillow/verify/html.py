@@ -493,7 +493,8 @@ def _wash_note(washed: Sequence[Mapping[str, Any]], then: Callable[[int], str], 
             said.append("kept its cards")
             continue
         faces = [str(c["card"]) if c["face"] == "up" else "a card face down" for c in w["cards"]]
-        said.append(f"washed {_and(faces)} for {chips(int(w['paid']))}")
+        paid = int(w["paid"])
+        said.append(f"washed {_and(faces)}" + (f" for {chips(paid)}" if paid else ""))
     return "; ".join(x for x in (*said, then(seat)) if x)
 
 
@@ -912,7 +913,8 @@ class _Hand:
         parts = [Part(self.name(int(w["seat"])), strong=True)]
         if w["kept"]:
             return (*parts, Part(" keeps its cards."))
-        parts.append(Part(f" pays {chips(int(w['paid']))} and washes "))
+        paid = int(w["paid"])
+        parts.append(Part(f" pays {chips(paid)} and washes " if paid else " washes "))
         for j, c in enumerate(w["cards"]):
             parts.append(Part(" and " if j else ""))
             if c["face"] == "down":

@@ -231,3 +231,22 @@ def test_a_card_washed_face_down_is_never_in_the_report() -> None:
     text = report_text(report)
     words = set(re.findall(r"\b[2-9TJQKA][cdhs]\b", text))
     assert words and not secret & words, secret & words
+
+
+def test_the_page_tells_a_free_wash_without_a_price(tmp_path: Path) -> None:
+    """A wash whose game makes it free (Car Wash's option) paid 0: the page says the card
+    washed and no price. The report object is a real one with its paid washes made free."""
+    report = verify_transcript(_washed_transcript(tmp_path, "go-for-broke"))
+    obj: dict[str, Any] = json.loads(report_json(report))
+    free = 0
+    for hand in obj["hands"]:
+        for st in hand["streets"]:
+            for w in st["washed"]:
+                if not w["kept"]:
+                    w["paid"] = 0
+                    free += 1
+    VALIDATOR.validate(obj)
+    assert free
+    words = _text(report_html(obj))
+    assert " and washes " not in words and re.search(r" washes \S+ face up, dealt ", words), words
+    assert not re.search(r"washed \S+ for ", words), words
