@@ -57,6 +57,7 @@ GAMES = (
     "hawaii-five-low",
     "five-by-two",
     "double-spit",
+    "car-wash",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

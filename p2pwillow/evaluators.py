@@ -231,6 +231,12 @@ def low_a5(cards: Iterable[Card]) -> int:
     return _best_low([_low_rank(card.index) for card in hand])
 
 
+def low_a5_indices(indices: Iterable[int]) -> int:
+    """`low_a5` of 5 or more distinct card indices, unchecked: for a bot's many deals, whose
+    cards are distinct by construction (tests/test_evaluators.py holds the two equal)."""
+    return _best_low([_low_rank(index) for index in indices])
+
+
 def low_eight_or_better(cards: Iterable[Card]) -> int | None:
     """The best low of 5 to 9 cards whose highest card is 8 or lower, as a low key, or None.
 

@@ -778,7 +778,10 @@ def made_by(
         return _split_words(split, own, board, own if hole is None else hole)
     try:
         return evaluators.describe_high(hand_value(_formation(game), own, board))
+    settles = game.steps_of(Settle)
     except ValueError:
+        if settles and settles[0].low:  # a lowball game (SPEC 2.7)
+            return evaluators.describe_low(settles[0].value(own, board))
         return ""
 
 

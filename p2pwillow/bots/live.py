@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from p2pwillow import evaluators
 from p2pwillow.bots.betting import HARD, NORMAL, choose_bet
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, check_seat, is_legal
 from p2pwillow.bots.level import DEFAULT_LEVEL, Level, parse_level
@@ -34,7 +35,7 @@ from p2pwillow.hands import rank5, rank6, rank7
 from p2pwillow.limits import is_int
 from p2pwillow.rules import ActionKind, GameSpec, Hand, Phase
 from p2pwillow.rules.declare import SettleSplit
-from p2pwillow.rules.live import BOARD, UP, Deal, Draw, Formation, Settle, in_hand
+from p2pwillow.rules.live import BOARD, UP, Deal, Draw, Formation, Redeal, Settle, in_hand
 from p2pwillow.rules.wash import Wash, wash_cost
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "live_equity",
     "outlook",
     "valuer",
+    "valuer_of",
 ]
 
 SAMPLES = 200
@@ -121,6 +123,18 @@ def valuer(formation: Formation) -> Valuer:
     return _omaha if formation is Formation.OMAHA else _best_five
 
 
+def _lowball(own: list[int], board: list[int]) -> int:
+    return evaluators.low_a5_indices(own + board)
+
+
+def valuer_of(game: GameSpec) -> Valuer:
+    """How `game`'s showdown values a hand: by its formation, or its ace-to-five low in a
+    lowball game (`Settle.low`)."""
+    if any(isinstance(step, Settle) and step.low for step in game.script):
+        return _lowball
+    return valuer(formation_of(game))
+
+
 # --- what the script still deals ------------------------------------------------------------
 
 
@@ -152,9 +166,13 @@ def outlook(hand: Hand) -> Outlook:
     each = board = 0
     seats = dict.fromkeys(players, 0)
     up = dict.fromkeys(players, 0)
+    washes_ahead = False
     for step in game.script[max(0, first) :]:
+        washes_ahead = washes_ahead or isinstance(step, Wash)
         if not isinstance(step, Deal):
             continue
+        if isinstance(step, Redeal) and washes_ahead:
+            continue  # a wash still to come replaces cards, as if everyone kept them
         dests = step.destinations(s)
         if players:
             each += sum(1 for _, who in dests if who == players[0])
@@ -194,8 +212,7 @@ def live_equity(
     game = hand.game
     if game is None:
         raise BotError("no game announced yet")
-    formation = formation_of(game)
-    value = valuer(formation)
+    value = valuer_of(game)
     s = hand.snapshot()
     board = [card.index for card in s.board]
     opponents = [x for x in in_hand(s) if x != seat]
@@ -212,11 +229,13 @@ def live_equity(
     mine = [i for p, i in enumerate(mine) if p not in discards]
     their_up = {x: [card.index for card in hand.showing(x)] for x in opponents}
     their_down = {x: hand.hand_size(x) - len(their_up[x]) for x in opponents}
-    need = ahead.each * (1 + len(opponents)) + ahead.board + sum(their_down.values())
+    # the cards still to come to each: the same to all but for the redeal of a wash under way
+    coming = {x: ahead.seats.get(x, ahead.each) for x in (seat, *opponents)}
+    need = sum(coming.values()) + ahead.board + sum(their_down.values())
     need += redraw + most * len(opponents)
     if need > len(pool):
         raise BotError(f"the hand needs {need} more cards, {len(pool)} are unseen")
-    each, more_board = ahead.each, ahead.board
+    each, more_board = coming[seat], ahead.board
     weighed = factors is not None and any(factors.get(x, 1.0) != 1.0 for x in opponents)
     alone = dict.fromkeys(opponents, 0.0)  # the share against each opponent alone
     won = 0.0
@@ -229,7 +248,7 @@ def live_equity(
         best = value(mine_full, full_board)
         ties = 1
         for x in opponents:
-            take = their_down[x] + each
+            take = their_down[x] + coming[x]
             dealt = their_up[x] + drawn[at : at + take]
             at += take
             if most:

@@ -32,7 +32,7 @@ from p2pwillow.rules import (
     Wager,
     WentAllIn,
 )
-from p2pwillow.rules.live import Formation, Settle, hand_value
+from p2pwillow.rules.live import Settle
 from p2pwillow.rules.streets import Showdown
 
 __all__ = ["Line", "OpponentModel", "Read"]
@@ -418,7 +418,7 @@ class OpponentModel:
             # a random hand beside the same board: any card but these (eight players of
             # seven-card stud leave too few unseen cards to deal one from them)
             pool = [card for card in DECK if card not in board and card not in shown]
-            score = self._score_live(settle[0].formation, shown, board, pool)
+            score = self._score_live(settle[0], shown, board, pool)
             tally = self._tally(seat)
             tally.showdowns += 1
             for betting_round in sorted(watch.lines):
@@ -428,17 +428,17 @@ class OpponentModel:
 
     def _score_live(
         self,
-        formation: Formation,
+        settle: Settle,
         own: tuple[Card, ...],
         board: tuple[Card, ...],
         pool: list[Card],
     ) -> float:
         """The chance that as many random own cards beside the same board make less than
-        `own` by the game's formation, 0..1 (ties count half)."""
-        key = hand_value(formation, own, board)
+        `own` by the game's showdown, 0..1 (ties count half)."""
+        key = settle.value(own, board)
         below = 0.0
         for _ in range(LIVE_SCORE_DRAWS):
-            other = hand_value(formation, self.rng.sample(pool, len(own)), board)
+            other = settle.value(self.rng.sample(pool, len(own)), board)
             below += 1.0 if other < key else 0.5 if other == key else 0.0
         return (below + 0.5) / (LIVE_SCORE_DRAWS + 1)
 

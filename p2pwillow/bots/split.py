@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
-from p2pwillow.bots.live import deals, valuer
+from p2pwillow.bots.live import deals, live_equity, valuer
 from p2pwillow.cards import DECK, Card, Suit
 from p2pwillow.rules import GameSpec, Hand
 from p2pwillow.rules.declare import SettleSplit, Side
@@ -267,7 +267,9 @@ def choose_wash(
     stack = hand.stack(seat)
     if min(prices, default=price) > stack:
         return ()
-    base = split_equity(hand, seat, cards, rng, samples)
+    # a game without a declaration (Car Wash) plays for the whole pot
+    equity = split_equity if is_split(hand.game) else live_equity
+    base = equity(hand, seat, cards, rng, samples)
     known = set(cards) | set(hand.snapshot().board)
     for x in hand.seats:
         known.update(hand.showing(x))
@@ -281,7 +283,7 @@ def choose_wash(
         total = 0.0
         for new in rng.sample(unseen, WASH_TRIES):
             swapped = [*cards[:i], new, *cards[i + 1 :]]
-            total += split_equity(hand, seat, swapped, rng, tries)
+            total += equity(hand, seat, swapped, rng, tries)
         better = (total / WASH_TRIES - base) * (hand.pot + prices[i]) - prices[i]
         if better > gain:
             best, gain = (i,), better

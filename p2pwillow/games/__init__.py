@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from p2pwillow.games.car_wash import CAR_WASH
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
@@ -26,7 +27,10 @@ from p2pwillow.rules import ACTIONS as ENGINE_ACTIONS
 from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs, OptionValue
 
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
-    {g.name: g for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES, *SPLIT_POT_GAMES)}
+    {
+        g.name: g
+        for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES, *SPLIT_POT_GAMES, CAR_WASH)
+    }
 )
 """Every game by its name on the wire, in the order a menu lists them."""
 

@@ -536,13 +536,14 @@ class Draw(Body):
 @kind("wash")
 @dataclass(frozen=True, slots=True)
 class Wash(Body):
-    """The author's wash (SPEC 3.17): the card it pays to replace, either one face-down card
-    (`cards`: a position of its public hand, re-encrypted to the table key with its proof, as
-    a draw's discard, 5.14) or one face-up card (`up`: its place among the author's face-up
-    cards, in the order dealt); neither when it keeps its cards."""
+    """The author's wash (SPEC 3.17): the cards it pays to replace, face-down ones (`cards`:
+    positions of its public hand, each re-encrypted to the table key with its proof, as a
+    draw's discards, 5.14) and face-up ones (`up`: their places among the author's face-up
+    cards, in the order dealt); neither when it keeps its cards. At most two cards in all
+    (Car Wash's "one or both"); the game's wash says how many it allows."""
 
-    cards: Sequence[TradedCard] = spec(ListOf(RecordOf(TradedCard), 0, 1, increasing_by="position"))
-    up: Sequence[int] = spec(ListOf(HAND_POSITION, 0, 1, increasing_by=""))
+    cards: Sequence[TradedCard] = spec(ListOf(RecordOf(TradedCard), 0, 2, increasing_by="position"))
+    up: Sequence[int] = spec(ListOf(HAND_POSITION, 0, 2, increasing_by=""))
 
 
 @kind("fold_release")

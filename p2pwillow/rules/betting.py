@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
+from p2pwillow import evaluators
 from p2pwillow.cards import Card
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.rules.config import BettingStructure, TableConfig
@@ -182,3 +183,19 @@ def opener_seat(order: Sequence[int], showing: Sequence[Sequence[Card]]) -> int:
         if key > best:
             best_seat, best = seat, key
     return best_seat
+
+
+def low_hand_seat(order: Sequence[int], showing: Sequence[Sequence[Card]]) -> int:
+    """The seat with the best low showing (SPEC 3.6, a lowball game): the lowest face-up
+    cards by `evaluators.showing_low`, ace low, pairs against; among tied seats the first in
+    `order` opens."""
+    if not order or len(order) != len(showing):
+        raise ValueError("low_hand_seat needs one showing per seat")
+
+    def key(cards: Sequence[Card]) -> int:
+        if not cards:
+            return -1
+        return evaluators.showing_low(cards) if len(cards) < 5 else evaluators.low_a5(cards)
+
+    keys = [key(cards) for cards in showing]
+    return order[keys.index(max(keys))]

@@ -16,6 +16,7 @@ from p2pwillow.rules.betting import (
     bet_bounds,
     betting_options,
     high_card_seat,
+    low_hand_seat,
     opener_seat,
     raise_increments,
     raises_capped,
@@ -157,6 +158,8 @@ def open_round(config: TableConfig, s: HandState, opening: Opening, size: BetSiz
         opener = able[0]  # `able` is in table order, from the dealer's left
     elif opening is Opening.HIGH_CARD:
         opener = high_card_seat(able, shown)
+    elif opening is Opening.LOW_HAND:
+        opener = low_hand_seat(able, shown)
     else:
         opener = opener_seat(able, shown)
     fixed = config.small_bet if size is BetSize.SMALL else config.big_bet

@@ -394,6 +394,7 @@ class Washed(Event):
     def words(self, n: Namer) -> Words:
         if not self.count:
             return (f"{n(self.seat)} keeps its cards",)
+        pays = f" pays {self.paid} and" if self.paid else ""  # a free wash (Car Wash)
         if self.card is not None:
-            return (f"{n(self.seat)} pays {self.paid} and washes ", self.card)
-        return (f"{n(self.seat)} pays {self.paid} and washes a card face down",)
+            return (f"{n(self.seat)}{pays} washes ", self.card)
+        return (f"{n(self.seat)}{pays} washes a card face down",)

@@ -233,12 +233,13 @@ class Redeal(Street):
         return 0
 
     def destinations(self, s: HandState) -> tuple[Destination, ...]:
-        # a card washed face up is replaced face up (SPEC 3.17)
-        return tuple(
-            (UP if x in s.washed_up else DOWN, x)
-            for x in in_hand(s)
-            for _ in range(s.drawn.get(x, 0))
-        )
+        # a card washed face up is replaced face up (SPEC 3.17): a seat's face-down cards
+        # first, then its face-up ones
+        out: list[Destination] = []
+        for x in in_hand(s):
+            up = s.washed_up.get(x, 0)
+            out += [(DOWN, x)] * (s.drawn.get(x, 0) - up) + [(UP, x)] * up
+        return tuple(out)
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         if not self.destinations(s):
@@ -317,7 +318,7 @@ class Draw(Step):
     most: int = 3
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        s.drawn = {}
+        s.drawn, s.washed_up = {}, {}  # a draw's cards come face down, whatever a wash did
         return []
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
@@ -421,16 +422,28 @@ def hand_value(formation: Formation, own: Sequence[Card], board: Sequence[Card])
 @dataclass(frozen=True, slots=True)
 class Settle(Step):
     """The showdown of a live-deck game: each pot to the best hand among those eligible, by
-    the game's formation (SPEC 3.8, 3.15)."""
+    the game's formation (SPEC 3.8, 3.15); in a lowball game (`low`) to the best ace-to-five
+    low, whatever its highest card (2.7)."""
 
     KIND: ClassVar[str] = "settle"
     PHASE: ClassVar[Phase] = Phase.SHOWDOWN
     formation: Formation = Formation.BEST_FIVE
+    low: bool = False
+
+    def __post_init__(self) -> None:
+        if self.low and self.formation is not Formation.BEST_FIVE:
+            raise IllegalAction("a lowball showdown takes the best five of a player's own cards")
+
+    def value(self, own: Sequence[Card], board: Sequence[Card]) -> int:
+        """A hand's value at this showdown (bigger is better)."""
+        if self.low:
+            return evaluators.low_a5([*own, *board])
+        return hand_value(self.formation, own, board)
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         pots = hand_pots(config, s)
         board = tuple(s.board)
-        awards = award_pots(pots, lambda x: hand_value(self.formation, s.players[x].shown, board))
+        awards = award_pots(pots, lambda x: self.value(s.players[x].shown, board))
         return finish(s, awards)
 
 

@@ -79,6 +79,8 @@ class Opening(enum.StrEnum):
     in full."""
     POSITION = "position"
     """The first player still in who can bet, from the dealer's left."""
+    LOW_HAND = "low-hand"
+    """The best low showing: the lowest face-up cards, ace low (a lowball game)."""
 
 
 class BetSize(enum.StrEnum):
@@ -365,7 +367,10 @@ class Announcement:
 
     def words(self) -> str:
         """ "Weeping Willow: 5 cards, trading in turn, …"."""
-        said = [w for step in self.game.script if (w := step.words(self.options))]
+        # a setting several steps read (Car Wash's price at every wash) is said once
+        said = list(
+            dict.fromkeys(w for step in self.game.script if (w := step.words(self.options)))
+        )
         return self.game.title + (": " + ", ".join(said) if said else "")
 
 

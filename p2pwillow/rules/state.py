@@ -33,6 +33,8 @@ class PlayerState:
     """Chips posted as the ante: dead money in the main pot (SPEC 3.4)."""
     paid: int = 0
     """Chips paid for washes (SPEC 3.17): dead money in the main pot, as the ante."""
+    washed: int = 0
+    """Cards washed this hand, every wash counted (a game may bound them, SPEC 3.17)."""
     hand_size: int = 0
     laid_out: bool = False
     shown: list[Card] = field(default_factory=list)
@@ -91,8 +93,8 @@ class HandState:
     """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
     wash_order: tuple[int, ...] = ()
     """In a wash, the order the players still in wash in, fixed as the wash begins (3.17)."""
-    washed_up: set[int] = field(default_factory=set)
-    """In a wash, the seats that washed a face-up card: its replacement comes face up (3.17)."""
+    washed_up: dict[int, int] = field(default_factory=dict)
+    """In a wash, the face-up cards each seat washed: their replacements come face up (3.17)."""
     # --- a split-pot game's declaration (SPEC 3.16) -------------------------------------------
     sealed: set[int] = field(default_factory=set)
     """Seats whose sealed declaration is in (its commitment; the rules never see the choice
@@ -115,7 +117,7 @@ class HandState:
             board=list(self.board),
             released=set(self.released),
             drawn=dict(self.drawn),
-            washed_up=set(self.washed_up),
+            washed_up=dict(self.washed_up),
             sealed=set(self.sealed),
             declared=dict(self.declared),
             hole=dict(self.hole),

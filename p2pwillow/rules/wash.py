@@ -1,15 +1,16 @@
 """The wash of the house's stud games (SPEC 3.17): each player still in, in turn, may pay to
-discard one of its cards, face down or face up, and be dealt another the same way. Pure; no
-I/O.
+discard one of its cards (two in Car Wash), face down or face up, and be dealt another the same
+way. Pure; no I/O.
 
-Theory of operation. A wash is a draw of at most one card with a price (`Wash`, in the DRAW
-phase, so the draw's clock, default and stall hold): the player names one of its cards by its
-place among all its cards, its face-down cards first (as its public hand holds them) and then
-its face-up cards in the order dealt. A face-down card goes to the muck face down, with the
-draw's proof that it was the player's own (SPEC 5.14); a face-up card is public already and
-goes to the muck as it is. The `Redeal` after it deals each washer one card, face down or face
-up as the card it washed, in table order. The price goes to the main pot as dead money, as the
-ante does.
+Theory of operation. A wash is a draw of a few cards with a price (`Wash`, in the DRAW phase,
+so the draw's clock, default and stall hold): the player names its cards by their place among
+all its cards, its face-down cards first (as its public hand holds them) and then its face-up
+cards in the order dealt. A face-down card goes to the muck face down, with the draw's proof
+that it was the player's own (SPEC 5.14); a face-up card is public already and goes to the
+muck as it is. The `Redeal` after it deals each washer its cards, face down or face up as the
+cards it washed, in table order. The price goes to the main pot as dead money, as the ante
+does. A game may bound the cards a player washes over the whole hand (`limit`: Car Wash's "a
+total of two times"); a player with none left is not asked.
 """
 
 # ruff: noqa: E501 - the action table's rows below are one per line, wider than the code around it
@@ -17,7 +18,7 @@ ante does.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,10 +29,10 @@ from p2pwillow.rules import timeouts
 from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.events import Event, TimedOut, Washed
+from p2pwillow.rules.events import Event, TimedOut, Washed, plural
 from p2pwillow.rules.live import DRAWING, face_down, fold_for_stalling, in_hand
 from p2pwillow.rules.phases import Phase
-from p2pwillow.rules.script import Default, Step, advance, current
+from p2pwillow.rules.script import Announcement, Default, OptionValue, Step, advance, current
 from p2pwillow.rules.state import HandState, player
 
 if TYPE_CHECKING:
@@ -70,15 +71,27 @@ def _order(order: WashOrder, s: HandState) -> tuple[int, ...]:
     return tuple(sorted(players, key=key, reverse=True)) if players else ()
 
 
+def _step(s: HandState) -> Wash:
+    step = current(s)
+    assert isinstance(step, Wash)
+    return step
+
+
 def _washer(s: HandState) -> int | None:
-    return next((x for x in s.wash_order if x in in_hand(s) and x not in s.drawn), None)
+    step = _step(s)
+    return next(
+        (
+            x
+            for x in s.wash_order
+            if x in in_hand(s) and x not in s.drawn and step.left(s.players[x].washed)
+        ),
+        None,
+    )
 
 
 def cost(config: TableConfig, s: HandState, down: bool = False) -> int:
     """What washing a face-up card (or a face-down one, `down`) costs here, in chips."""
-    step = current(s)
-    assert isinstance(step, Wash)
-    return step.chips(config.ante, down)
+    return _step(s).chips(config.ante, down, s.announcement)
 
 
 def wash_cost(hand: Hand, down: bool = False) -> int:
@@ -87,75 +100,132 @@ def wash_cost(hand: Hand, down: bool = False) -> int:
     step = hand.step
     if not isinstance(step, Wash):
         raise IllegalAction(f"no wash in the {hand.phase.value} phase")
-    return step.chips(hand.config.ante, down)
+    return step.chips(hand.config.ante, down, hand.snapshot().announcement)
+
+
+def wash_most(hand: Hand, seat: int) -> int:
+    """The most cards `seat` may wash at the wash `hand` is at now (0 at no wash, or when its
+    washes are used up)."""
+    step = hand.step
+    if not isinstance(step, Wash):
+        return 0
+    return step.left(hand.snapshot().players[seat].washed)
 
 
 def verify_wash(
     config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
 ) -> None:
-    """The player to wash names at most one of its cards (its face-down cards first, then its
-    face-up ones) and can pay the price (SPEC 3.17)."""
+    """The player to wash names different cards of its own (its face-down cards first, then
+    its face-up ones), no more than the wash and its washes left allow, and can pay the price
+    (SPEC 3.17)."""
     p = player(s, seat)
     if seat != _washer(s):
         raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
     if positions is None:
         return
     named = tuple(positions)
-    if len(named) > 1:
-        raise IllegalAction(f"a wash is one card, not {len(named)}")
-    if named:
-        held = p.hand_size
-        if not is_int(named[0]) or not 0 <= named[0] < held:
-            raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
-        price = cost(config, s, named[0] < face_down(s, seat))
-        if price > p.stack:
-            raise IllegalAction(f"a wash costs {price} chips; seat {seat} has {p.stack}")
+    step = _step(s)
+    most = step.left(p.washed)
+    if len(named) > most:
+        if step.most == 1:
+            raise IllegalAction(f"a wash is one card, not {len(named)}")
+        raise IllegalAction(f"seat {seat} may wash {plural(most, 'card')} here, not {len(named)}")
+    held = p.hand_size
+    if not all(is_int(x) and 0 <= x < held for x in named):
+        raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
+    if len(set(named)) != len(named):
+        raise IllegalAction("a wash names each card once")
+    down = face_down(s, seat)
+    price = sum(cost(config, s, x < down) for x in named)
+    if price > p.stack:
+        raise IllegalAction(f"a wash costs {price} chips; seat {seat} has {p.stack}")
 
 
 def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[int]) -> list[Event]:
+    """Each named card goes to the muck and its price to the pot: one `Washed` a card (one
+    that keeps its cards when none)."""
     p = s.players[seat]
-    card = None
-    paid = 0
-    if positions:
-        down = face_down(s, seat)
-        paid = cost(config, s, positions[0] < down)
+    down = face_down(s, seat)
+    events: list[Event] = []
+    # face-up cards leave `shown` from the last, so the places of the others stay put
+    for x in sorted(positions, reverse=True):
+        paid = cost(config, s, x < down)
         p.stack -= paid
         p.paid += paid
-        if positions[0] >= down:
-            card = p.shown.pop(positions[0] - down)
-            s.washed_up.add(seat)
+        card = None
+        if x >= down:
+            card = p.shown.pop(x - down)
+            s.washed_up[seat] = s.washed_up.get(seat, 0) + 1
         p.hand_size -= 1
+        events.append(Washed(seat, 1, card, paid))
+    events.reverse()  # told in the order the player holds them
+    p.washed += len(positions)
     s.drawn[seat] = len(positions)
-    event = Washed(seat, len(positions), card, paid)
+    if not positions:
+        events.append(Washed(seat, 0, None, 0))
     if _washer(s) is not None:
-        return [event]
-    return [event, *advance(config, s)]
+        return events
+    return [*events, *advance(config, s)]
 
 
 @dataclass(frozen=True, slots=True)
 class Wash(Step):
-    """Each player still in, in the `order` fixed as the wash begins, may wash one card for
-    `price` antes, or `price_down` for a face-down card where that differs (SPEC 3.17); a
-    `Redeal` deals the replacements."""
+    """Each player still in, in the `order` fixed as the wash begins, may wash up to `most`
+    cards for `price` antes each, or `price_down` for a face-down card where that differs
+    (SPEC 3.17); a `Redeal` deals the replacements. `price` may name the game's option that
+    says it (Car Wash's "optional rule: washing costs money"). With a `limit`, a player washes
+    no more than that many cards over the whole hand."""
 
     KIND: ClassVar[str] = "wash"
     PHASE: ClassVar[Phase] = Phase.DRAW
-    price: int = 4
+    price: int | str = 4
     price_down: int | None = None
     order: WashOrder = WashOrder.TABLE
+    most: int = 1
+    """The cards one player may wash at this wash."""
+    limit: int = 0
+    """The cards one player may wash over the whole hand, every wash counted (0: no bound but
+    `most`)."""
 
     def __post_init__(self) -> None:
         for price in (self.price, self.price_down):
+            if isinstance(price, str):
+                continue  # an option's name: the game declares it (SPEC 3.13)
             if price is not None and (not is_int(price) or price < 0):
                 raise IllegalAction(f"a wash's price is a number of antes, not {price!r}")
+        for count in (self.most, self.limit):
+            if not is_int(count) or count < 0:
+                raise IllegalAction(f"a wash's count of cards is a whole number, not {count!r}")
+        if self.most < 1:
+            raise IllegalAction("a wash lets a player wash one card at least")
 
-    def chips(self, ante: int, down: bool) -> int:
+    def reads(self) -> tuple[str, ...]:
+        return (self.price,) if isinstance(self.price, str) else ()
+
+    def words(self, chosen: Mapping[str, OptionValue]) -> str:
+        if not isinstance(self.price, str):
+            return ""
+        antes = chosen[self.price]
+        assert is_int(antes), antes  # the option is a whole number (its game declares it)
+        return "washes are free" if not antes else f"a wash costs {plural(antes, 'ante')} a card"
+
+    def chips(self, ante: int, down: bool, announced: Announcement | None = None) -> int:
+        """The chips one card costs to wash (face down: `down`), the announcement saying the
+        price where the game leaves it to an option."""
         antes = self.price if not down or self.price_down is None else self.price_down
+        if isinstance(antes, str):
+            antes = 0 if announced is None else announced.number(antes)
         return antes * ante
 
+    def left(self, washed: int) -> int:
+        """The cards a player that washed `washed` this hand may wash here."""
+        return self.most if not self.limit else max(0, min(self.most, self.limit - washed))
+
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        s.drawn, s.washed_up = {}, set()
+        s.drawn, s.washed_up = {}, {}
         s.wash_order = _order(self.order, s)
+        if _washer(s) is None:
+            return advance(config, s)  # nobody has a wash left
         return []
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
@@ -192,4 +262,5 @@ __all__ = [
     "do_wash",
     "verify_wash",
     "wash_cost",
+    "wash_most",
 ]

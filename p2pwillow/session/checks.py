@@ -674,32 +674,33 @@ def _draw(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     """A draw game's draw: the rules' draw of these positions, each discard proved to be the
     drawer's own card re-encrypted to the table key (SPEC 5.14)."""
     body = _body(e, k.Draw)
-    return _discard(st, r, e, tuple(body.cards), None)
+    return _discard(st, r, e, tuple(body.cards))
 
 
 @_in_hand
 def _wash(st: SessionState, r: HandRecord, e: Entry) -> Commit:
-    """A wash (SPEC 3.17): a face-down card discarded as a draw's, with its proof, or a
-    face-up card (public already) named by its place among the author's face-up cards."""
+    """A wash (SPEC 3.17): face-down cards discarded as a draw's, each with its proof, and
+    face-up cards (public already) named by their places among the author's face-up cards;
+    the rules say how many the wash allows."""
     body = _body(e, k.Wash)
-    if body.cards and body.up:
-        raise Rejected(ILLEGAL, "a wash is one card, face down or face up, not both")
-    up = body.up[0] if body.up else None
-    return _discard(st, r, e, tuple(body.cards), up)
+    return _discard(st, r, e, tuple(body.cards), tuple(body.up))
 
 
 def _discard(
-    st: SessionState, r: HandRecord, e: Entry, cards: tuple[k.TradedCard, ...], up: int | None
+    st: SessionState,
+    r: HandRecord,
+    e: Entry,
+    cards: tuple[k.TradedCard, ...],
+    up: tuple[int, ...] = (),
 ) -> Commit:
-    """The rules' draw (or wash) of these face-down positions, or of face-up card `up`, each
+    """The rules' draw (or wash) of these face-down positions and face-up cards `up`, each
     face-down discard proved to be the author's own card re-encrypted to the table key."""
     a = e.author
     action = BY_ENTRY[e.kind]
     hand = r.rules
     positions = tuple(c.position for c in cards)
-    named = positions
-    if up is not None:
-        named = (hand.hand_size(a) - len(hand.showing(a)) + up,)
+    down = hand.hand_size(a) - len(hand.showing(a))
+    named = positions + tuple(down + x for x in up)
     _rules(lambda: hand.verify(action.kind, a, named))
     deck = _deck(r)
     held = r.public.get(a, ())

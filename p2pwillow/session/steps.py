@@ -262,14 +262,13 @@ def _draw(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -
 
 
 def _wash(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:
-    """A wash (SPEC 3.17): a face-down card discarded as a draw's, or a face-up card named by
-    its place among this player's face-up cards."""
-    named = tuple(positions or ())
+    """A wash (SPEC 3.17): face-down cards discarded as a draw's, face-up cards named by their
+    places among this player's face-up cards."""
+    named = tuple(sorted(positions or ()))
     r.rules.verify(ActionKind.DRAW, me, named)
     down = r.rules.hand_size(me) - len(r.rules.showing(me))
-    if named and named[0] >= down:
-        return k.Wash(cards=[], up=[named[0] - down])
-    return k.Wash(cards=_discards(r, me, named, rng), up=[])
+    hidden = tuple(x for x in named if x < down)
+    return k.Wash(cards=_discards(r, me, hidden, rng), up=[x - down for x in named if x >= down])
 
 
 def _discards(r: HandRecord, me: int, named: tuple[int, ...], rng: Rng) -> list[k.TradedCard]:

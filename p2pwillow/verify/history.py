@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from p2pwillow.cards import Card
-from p2pwillow.evaluators import describe_high
+from p2pwillow.evaluators import describe_high, describe_low, low_a5
 from p2pwillow.games.weeping_willow import TradingClosed
 from p2pwillow.hands import best_hand, showing_value
 from p2pwillow.rules import (
@@ -463,10 +463,10 @@ class HandLog:
         game = None if self._announcement is None else self._announcement.game
         formation = None if game is None else formation_of(game)
         board = tuple(self._board)
-        if formation is None:
+        if formation is None or game is None:
             showdown = _showdown(summary)
         else:
-            showdown = () if forfeit else _live_showdown(summary, formation, board, self._shows)
+            showdown = () if forfeit else _live_showdown(summary, game, board, self._shows)
         sides = None if game is None else sides_of(game)
         if sides is not None and game is not None:
             # both sides of each hand shown: its high, then its low (SPEC 3.16)
@@ -582,12 +582,16 @@ def street_name(
 
 def _live_showdown(
     summary: HandSummary,
-    formation: Formation,
+    game: GameSpec,
     board: tuple[Card, ...],
     shows: dict[int, tuple[Card, ...]],
 ) -> tuple[ShowdownHand, ...]:
     """Every player still in at a live-deck game's showdown: its cards and the hand its
-    formation makes with the board (SPEC 3.15)."""
+    formation makes with the board (SPEC 3.15), its ace-to-five low in a lowball game."""
+    formation = formation_of(game)
+    assert formation is not None
+    settle = next((step for step in game.script if isinstance(step, Settle)), None)
+    low = settle is not None and settle.low
     if summary.aborted:
         return ()
     live = [s for s in summary.seats if s not in summary.folded]
@@ -598,7 +602,10 @@ def _live_showdown(
     for seat in live:
         cards = shown.get(seat, ())
         try:
-            value = describe_high(hand_value(formation, cards, board))
+            if low:
+                value = describe_low(low_a5([*cards, *board]))
+            else:
+                value = describe_high(hand_value(formation, cards, board))
         except ValueError:
             value = "no hand shown"
         hands.append(ShowdownHand(seat, cards, value, shows.get(seat, ())))

@@ -175,9 +175,13 @@ def _titles(games: Sequence[str]) -> str:
 
 def _terms(a: Announcement) -> str:
     """What the announcement says beyond the deal ("; trading in turn until …"), or ""."""
-    said = [
-        w for step in a.game.script if step.PHASE is not Phase.DEAL and (w := step.words(a.options))
-    ]
+    said = list(
+        dict.fromkeys(
+            w
+            for step in a.game.script
+            if step.PHASE is not Phase.DEAL and (w := step.words(a.options))
+        )
+    )
     return "; " + ", ".join(said) if said else ""
 
 
@@ -344,7 +348,8 @@ def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card],
                 continue
             then = f", dealt {card(c.dealt)} face up" if c.dealt is not None else ""
             cards.append(f"{card(c.card)} face up{then}")
-        said.append(f"{name(w.seat)} pays {w.paid} and washes {' and '.join(cards)}")
+        pays = f" pays {w.paid} and" if w.paid else ""  # a free wash (Car Wash)
+        said.append(f"{name(w.seat)}{pays} washes {' and '.join(cards)}")
     return "; ".join(said)
 
 

@@ -331,4 +331,4 @@ def test_a_wash_of_a_card_not_the_washers_or_of_two_cards_is_refused() -> None:
     why = _refused(
         table, i, resign(table, table.transcript[i], body=both), Reason.ILLEGAL_ACTION, states
     )
-    assert "not both" in why
+    assert "a wash is one card, not 2" in why
