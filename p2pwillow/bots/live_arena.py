@@ -30,8 +30,7 @@ from p2pwillow.bots.arena import (
 from p2pwillow.bots.decision import BotError, Decision, Knowledge, apply_decision, is_legal
 from p2pwillow.bots.live import choose_draw, is_live
 from p2pwillow.cards import DECK, Card
-from p2pwillow.games.live_deck import LIVE_DECK_GAMES
-from p2pwillow.games.split_pot import SPLIT_POT_GAMES
+from p2pwillow.games import CATALOGUE
 from p2pwillow.rules import (
     ActionKind,
     Announcement,
@@ -42,7 +41,7 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
-from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Draw, Opened
+from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Draw, Opened, deals_live
 from p2pwillow.rules.wash import Wash
 
 __all__ = [
@@ -59,7 +58,7 @@ def live_config(players: int, **settings: object) -> TableConfig:
     maximum"); `settings` override any of it."""
     values: dict[str, object] = {
         "seats": players,
-        "games": tuple(g.name for g in (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES)),
+        "games": tuple(name for name, g in CATALOGUE.items() if deals_live(g)),
     }
     values.update(settings)
     return TableConfig(**values)  # type: ignore[arg-type]
