@@ -229,7 +229,7 @@ class ActionView:
 
     `low`/`high` bound its number where it takes one: the bet, the raise-to total, the
     offer size, the cards to give, the layout (5 of the hand). `amount` is what a call puts
-    in and the round total an all-in reaches.
+    in, the round total an all-in reaches, and what a match of the pot puts in (SPEC 3.18).
     """
 
     kind: ActionKind
@@ -529,6 +529,8 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
             amount = options.call_amount
         elif options is not None and kind is ActionKind.ALL_IN:
             amount = options.all_in_to
+        elif kind in (ActionKind.EARLY_SHOW, ActionKind.POT_MATCH):
+            amount = hand.match_amount(me)  # what a match puts in now (SPEC 3.18)
         out.append(ActionView(kind, True, "", low, high, amount))
     return tuple(out)
 
@@ -1189,6 +1191,8 @@ _STEP_WORDS: dict[str, str] = {
 
 
 def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int, str]) -> str:
+    if hand.owes_match == seat:
+        return f"match the pot ({hand.match_amount(seat)}) or fold"  # SPEC 3.18
     if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
         return "wash a card or keep your cards" if seat == session.seat else "wash"
     if hand.phase is Phase.DRAW:

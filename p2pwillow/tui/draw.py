@@ -28,11 +28,13 @@ from p2pwillow.tui.keymap import (
     HELP_KEY,
     LABELS,
     LEAVE_KEY,
+    MATCH_KEYS,
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
     MORE_TIME_KEY,
     QUIT_KEY,
+    SHOW_KEY,
     SIT_IN_KEY,
     STAND_PAT_KEY,
     TRADING,
@@ -1097,6 +1099,27 @@ def _declare_rows(view: TableView) -> list[Row]:
     return [first, second, _waiting_row(view)]
 
 
+MATCH_PROMPT = "You showed: match the pot or fold. "
+
+
+def _match_rows(view: TableView) -> list[Row]:
+    """Put to match the pot or fold after showing early (SPEC 3.18): a key for each answer."""
+    chips = view.action(ActionKind.POT_MATCH).amount
+    keys = [
+        key(k, f"match the pot ({chips})" if match else "fold") for k, match in MATCH_KEYS.items()
+    ]
+    first: Row = [("class:strong", MATCH_PROMPT), *join(keys)]
+    second: Row = [("class:dim", "a match puts the pot's size in, at most your stack (all in)")]
+    return [first, second, _waiting_row(view)]
+
+
+def _early_show_key(view: TableView) -> Row:
+    """The show key, in the bet after the declaration only (SPEC 3.18)."""
+    if not view.action(ActionKind.EARLY_SHOW).legal:
+        return []
+    return key(SHOW_KEY, "show your cards")
+
+
 def _declared_row(view: TableView) -> Row:
     """The person's own declaration, sealed, while the others seal theirs."""
     mine = view.your_declaration
@@ -1138,6 +1161,8 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         rows = _draw_rows(state, view, g)
     elif state.mode is Mode.DECLARE:
         rows = _declare_rows(view)
+    elif state.mode is Mode.MATCH:
+        rows = _match_rows(view)
     elif state.mode in PICKING:
         rows = _pick_rows(state, view, g)
     elif state.mode is Mode.PARTNER:
@@ -1151,7 +1176,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
         if sit_in and view.hand_running and (mine is None or not mine.in_hand):
             first = sit_in  # the hand runs without this seat: nothing else to press
         elif view.phase is Phase.BETTING and view.hand_running:
-            first = _action_keys(view, BETTING, width)
+            show = _early_show_key(view)
+            room = width - (width_of(show) + 2 if show else 0)
+            first = join([r for r in (_action_keys(view, BETTING, room), show) if r])
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING, width)
         elif view.declaring:

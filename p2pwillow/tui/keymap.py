@@ -60,3 +60,9 @@ leaves the table everywhere else, and leaving waits for the hand's end anyway), 
 passes in trading, which a split-pot game has none of)."""
 DECLARE_LABELS: dict[str, str] = {"high": "high", "low": "low", "pig": "pig (both ways)"}
 """How the declaration panel names each declaration beside its key."""
+SHOW_KEY = "s"
+"""In the bet after a split-pot game's declaration: show your cards, and then match the pot or
+fold (SPEC 3.18). The key asks first; pressed again, it shows."""
+MATCH_KEYS: dict[str, bool] = {"y": True, "f": False}
+"""Put to match the pot or fold (SPEC 3.18): the key of each answer (True: match). The panel
+is open only while the person owes the answer, and there its keys come first."""

@@ -25,12 +25,14 @@ from p2pwillow.tui.keymap import (
     GAME_KEY,
     HELP_KEY,
     LEAVE_KEY,
+    MATCH_KEYS,
     MAX_KEY,
     MIN_KEY,
     MODE_KEY,
     MORE_TIME_KEY,
     PAUSE_KEY,
     QUIT_KEY,
+    SHOW_KEY,
     SIT_IN_KEY,
     STAND_PAT_KEY,
 )
@@ -113,6 +115,12 @@ class Modes:
         self.declaring: Filter = self.table & in_mode(Mode.DECLARE)
         """Declaring high, low or pig in a split-pot game (SPEC 3.16)."""
         self.play: Filter = self.table & in_mode(Mode.PLAY)
+        self.matching: Filter = self.table & in_mode(Mode.MATCH)
+        """Put to match the pot or fold after showing early (SPEC 3.18)."""
+        self.showing: Filter = self.play & Condition(
+            lambda: state.view is not None and state.view.action(ActionKind.EARLY_SHOW).legal
+        )
+        """The bet after a split-pot game's declaration, where the person may show early."""
         self.partner: Filter = self.table & in_mode(Mode.PARTNER)
         """Choosing whom to trade with among those who accepted the person's offer."""
         self.action_key_open: Filter = (
@@ -340,6 +348,16 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table(*DECLARE_KEYS, when=m.declaring)
     def declare(event: KeyPressEvent) -> None:
         send(state.declare(DECLARE_KEYS[pressed(event)]))
+
+    # --- the show after the declaration and the match of the pot (SPEC 3.18) ---------------------
+
+    @at_table(SHOW_KEY, when=m.showing)
+    def show_early(event: KeyPressEvent) -> None:
+        send(state.show_early())
+
+    @at_table(*MATCH_KEYS, when=m.matching)
+    def match_pot(event: KeyPressEvent) -> None:
+        send(state.match_pot(MATCH_KEYS[pressed(event)]))
 
     # --- choosing a partner among those who accepted ---------------------------------------------
 

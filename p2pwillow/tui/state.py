@@ -15,7 +15,7 @@ from p2pwillow.client import ClockMove, ClockOp, Decision, Notice
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
-from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, STAND_PAT_KEY
+from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, SHOW_KEY, STAND_PAT_KEY
 from p2pwillow.view import Link, TableView, WashView
 
 MAX_DIGITS = 12
@@ -42,6 +42,8 @@ class Mode(enum.Enum):
     """Choosing whom to trade with among those who accepted the person's offer."""
     DECLARE = "declare"
     """Declaring high, low or pig in a split-pot game, sealed (SPEC 3.16)."""
+    MATCH = "match"
+    """Put to match the pot or fold, after showing early (SPEC 3.18)."""
 
 
 PICKING = (Mode.GIVE, Mode.LAYOUT, Mode.DRAW)
@@ -91,6 +93,9 @@ class ScreenState:
         self._fold_asked: tuple[int, str] | None = None
         """The hand and stage where the person was asked whether to fold when checking is
         free (asked once there: the second fold key folds)."""
+        self._show_asked: tuple[int, str] | None = None
+        """The hand and stage where the person was told what showing early costs (the second
+        show key there shows, SPEC 3.18)."""
         self.amount_kind: ActionKind | None = None
         self.amount_text = ""
         self.picked: list[int] = []
@@ -154,7 +159,7 @@ class ScreenState:
             if self.mode is not wanted or self._mode_hand != view.hand:
                 self._open(wanted, view.hand)
             return
-        if self.mode in PICKING or self.mode in (Mode.ANNOUNCE, Mode.DECLARE):
+        if self.mode in PICKING or self.mode in (Mode.ANNOUNCE, Mode.DECLARE, Mode.MATCH):
             self.mode = Mode.PLAY
         if self.mode is Mode.AMOUNT:
             kind = self.amount_kind
@@ -176,6 +181,8 @@ class ScreenState:
             return Mode.DRAW
         if view.action(ActionKind.DECLARE).legal:
             return Mode.DECLARE
+        if view.action(ActionKind.POT_MATCH).legal:
+            return Mode.MATCH
         return None
 
     def _open(self, mode: Mode, hand: int) -> None:
@@ -708,6 +715,41 @@ class ScreenState:
             Decision(ActionKind.DECLARE, choice=choice),
             f"you declare {choice}: sealed until everyone has declared",
         )
+
+    # --- the show after the declaration, and the match of the pot (SPEC 3.18) ---------------------
+
+    def show_early(self) -> Decision | None:
+        """The show key in the bet after the declaration: the first press names what showing
+        costs, a second press (at the same moment of the hand) shows."""
+        view = self.view
+        if view is None or self._on_its_way():
+            return None
+        action = view.action(ActionKind.EARLY_SHOW)
+        if not action.legal:
+            self._say(action.reason, error=True)
+            return None
+        if self._show_asked != _moment(view):
+            self._show_asked = _moment(view)
+            self._say(
+                f"showing now means match the pot ({action.amount} chips) or fold: "
+                f"[{SHOW_KEY}] again shows your cards",
+                error=True,
+            )
+            return None
+        return self._send(
+            Decision(ActionKind.EARLY_SHOW), "you show your cards: now match the pot or fold"
+        )
+
+    def match_pot(self, match: bool) -> Decision | None:
+        """An answer key in the match panel: match the pot, or fold."""
+        if self.mode is not Mode.MATCH or self._on_its_way():
+            return None
+        action = None if self.view is None else self.view.action(ActionKind.POT_MATCH)
+        if action is None or not action.legal:
+            self._say(action.reason if action is not None else "no match owed now", error=True)
+            return None
+        words = f"you match the pot: {action.amount}" if match else "you fold"
+        return self._send(Decision(ActionKind.POT_MATCH, match=match), words)
 
     # --- the announcement ------------------------------------------------------------------------
 
