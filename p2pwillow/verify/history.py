@@ -44,6 +44,7 @@ from p2pwillow.rules.events import (
     Washed,
 )
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
+from p2pwillow.rules.pot_match import PotMatched
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
 from p2pwillow.verify.seat_log import SeatEvent
@@ -52,7 +53,9 @@ from p2pwillow.view import side_words
 
 @dataclass(frozen=True, slots=True)
 class BetAction:
-    """One betting decision: `action` is check, bet, call, raise, fold or all-in."""
+    """One betting decision: `action` is check, bet, call, raise, fold or all-in; or, after a
+    show in the bet after the declaration (SPEC 3.18), pot-match (`chips`: what the match put
+    in, dead money as the ante, no bet) or pot-fold."""
 
     seat: int
     action: str
@@ -437,9 +440,13 @@ class HandLog:
             action = BetAction(event.seat, "raise", event.amount, event.to, timed_out)
         elif isinstance(event, WentAllIn):
             action = BetAction(event.seat, "all-in", event.amount, event.to, timed_out)
+        elif isinstance(event, PotMatched):
+            answer = "pot-match" if event.matched else "pot-fold"
+            action = BetAction(event.seat, answer, event.amount, 0, timed_out)
         if action is None or not self._round:
             return
-        self._bets[action.seat] += action.chips
+        if action.action != "pot-match":  # a match is no bet: dead money, as the ante
+            self._bets[action.seat] += action.chips
         self._rounds[self._round].actions.append(action)
 
     def close(self, summary: HandSummary) -> HandHistory:

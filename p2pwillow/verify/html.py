@@ -427,6 +427,10 @@ def _action(a: Mapping[str, Any]) -> str:
         text = f"raises to {chips(a['to'])}"
     elif kind in ("bet", "call"):
         text = f"{_VERBS[kind]} {chips(a['chips'])}"
+    elif kind in ("pot-match", "pot-fold"):
+        # SPEC 3.18: a show after the declaration put the player to match the pot or fold
+        answer = f"matched the pot ({chips(a['chips'])})" if kind == "pot-match" else "folded"
+        text = f"showed after the declaration: {answer}"
     else:
         text = _VERBS.get(kind, kind)
     return text + (" (the clock ran out)" if a["timed_out"] else "")
@@ -521,7 +525,7 @@ class _Hand:
             for t in r["turned"]:
                 self.turned_in[int(t["seat"]), str(t["card"])] = n
             for a in r["actions"]:
-                if a["action"] == "fold":
+                if a["action"] in ("fold", "pot-fold"):
                     self.folded_in.setdefault(int(a["seat"]), n)
                 elif a["action"] == "all-in":
                     self.all_in.setdefault(int(a["seat"]), n)

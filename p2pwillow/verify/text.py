@@ -192,6 +192,10 @@ def _action(a: BetAction, name: Callable[[int], str]) -> str:
         text = f"{who} goes all in with {a.chips}" + (f", to {a.to}" if a.to else "")
     elif a.action == "raise":
         text = f"{who} raises to {a.to}"
+    elif a.action in ("pot-match", "pot-fold"):
+        # SPEC 3.18: its show put it to match the pot or fold
+        answer = f"matched the pot ({a.chips})" if a.action == "pot-match" else "folded"
+        text = f"{who} showed after the declaration: {answer}"
     elif a.action in ("bet", "call"):
         text = f"{who} {_VERBS[a.action]} {a.chips}"
     else:
