@@ -137,10 +137,11 @@ GO_FOR_BROKE = GameSpec(
     # five cards each and one washed: 48 cards at eight players
     players=(2, 8),
     script=(
-        # "Face-up costs 50 cents. Face-down costs one dollar": two and four antes; washing
-        # "in order of lowest sum of visible cards to highest sum"
+        # "Face-up costs 50 cents. Face-down costs one dollar": two and four antes; "to cloak
+        # a face-up (meaning it is dealt face-down) costs two dollars": eight; washing "in
+        # order of lowest sum of visible cards to highest sum"
         *_five_card_stud_with_a_wash(
-            Wash(price=2, price_down=4, order=WashOrder.LOWEST_SUM_SHOWING)
+            Wash(price=2, price_down=4, order=WashOrder.LOWEST_SUM_SHOWING, cloak=8)
         ),
         Declare(),
         Bet(Opening.HIGH_HAND, BIG),
@@ -149,7 +150,7 @@ GO_FOR_BROKE = GameSpec(
     ),
 )
 """Five-card stud, the high hand splitting with the lowest sum of a player's cards (tens and
-faces 0, aces 1), with one wash before the declaration."""
+faces 0, aces 1), with one wash (or a cloak of a face-up card) before the declaration."""
 
 HAWAII_FIVE_LOW = GameSpec(
     name="hawaii-five-low",

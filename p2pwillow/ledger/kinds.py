@@ -546,6 +546,16 @@ class Wash(Body):
     up: Sequence[int] = spec(ListOf(HAND_POSITION, 0, 2, increasing_by=""))
 
 
+@kind("cloak")
+@dataclass(frozen=True, slots=True)
+class Cloak(Body):
+    """The author's cloak at a wash that offers it (SPEC 3.17, Go for Broke): one face-up card
+    (`up`: its place among the author's face-up cards, in the order dealt), public already,
+    washed and replaced face down."""
+
+    up: Sequence[int] = spec(ListOf(HAND_POSITION, 1, 1, increasing_by=""))
+
+
 @kind("fold_release")
 @dataclass(frozen=True, slots=True)
 class FoldRelease(Body):
@@ -676,6 +686,7 @@ _KINDS: dict[str, type[Body]] = dict(
         Show,
         Draw,
         Wash,
+        Cloak,
         FoldRelease,
         Declare,
         DeclareOpen,

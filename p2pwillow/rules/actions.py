@@ -94,6 +94,7 @@ class ActionKind(enum.Enum):
     OPEN_DECLARATION = "open-declaration"
     EARLY_SHOW = "early-show"
     POT_MATCH = "pot-match"
+    CLOAK = "cloak"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]

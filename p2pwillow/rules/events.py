@@ -384,17 +384,21 @@ class PotSplit(Event):
 @dataclass(frozen=True, slots=True)
 class Washed(Event):
     """A player washed `count` cards (0 or 1) for `paid` chips (SPEC 3.17); `card` is the card
-    it washed when it was face up (a face-down card stays unseen)."""
+    it washed when it was face up (a face-down card stays unseen). `cloaked`: a face-up card
+    washed to be replaced face down (Go for Broke's cloak)."""
 
     seat: int
     count: int
     card: Card | None
     paid: int
+    cloaked: bool = False
 
     def words(self, n: Namer) -> Words:
         if not self.count:
             return (f"{n(self.seat)} keeps its cards",)
         pays = f" pays {self.paid} and" if self.paid else ""  # a free wash (Car Wash)
+        if self.cloaked and self.card is not None:
+            return (f"{n(self.seat)}{pays} cloaks ", self.card, ": another comes face down")
         if self.card is not None:
             return (f"{n(self.seat)}{pays} washes ", self.card)
         return (f"{n(self.seat)}{pays} washes a card face down",)

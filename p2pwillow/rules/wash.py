@@ -10,7 +10,9 @@ that it was the player's own (SPEC 5.14); a face-up card is public already and g
 muck as it is. The `Redeal` after it deals each washer its cards, face down or face up as the
 cards it washed, in table order. The price goes to the main pot as dead money, as the ante
 does. A game may bound the cards a player washes over the whole hand (`limit`: Car Wash's "a
-total of two times"); a player with none left is not asked.
+total of two times"); a player with none left is not asked. Where the game offers the cloak (Go
+for Broke), a player may instead pay its price to wash one face-up card and be dealt the next
+face down (`CLOAK`, a row of its own: its entry names the face-up card).
 """
 
 # ruff: noqa: E501 - the action table's rows below are one per line, wider than the code around it
@@ -103,6 +105,15 @@ def wash_cost(hand: Hand, down: bool = False) -> int:
     return step.chips(hand.config.ante, down, hand.snapshot().announcement)
 
 
+def cloak_cost(hand: Hand) -> int | None:
+    """What cloaking a face-up card costs in `hand` now, in chips; None where the wash offers
+    no cloak (IllegalAction when the hand is at no wash)."""
+    step = hand.step
+    if not isinstance(step, Wash):
+        raise IllegalAction(f"no wash in the {hand.phase.value} phase")
+    return None if step.cloak is None else step.cloak * hand.config.ante
+
+
 def wash_most(hand: Hand, seat: int) -> int:
     """The most cards `seat` may wash at the wash `hand` is at now (0 at no wash, or when its
     washes are used up)."""
@@ -168,6 +179,49 @@ def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[in
     return [*events, *advance(config, s)]
 
 
+def verify_cloak(
+    config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
+) -> None:
+    """The player to wash cloaks one of its face-up cards, named as the wash names its cards
+    (its face-down cards first), where the wash offers the cloak and it can pay (SPEC 3.17)."""
+    p = player(s, seat)
+    if seat != _washer(s):
+        raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
+    step = _step(s)
+    if step.cloak is None:
+        raise IllegalAction("this wash offers no cloak")
+    if positions is None:
+        return
+    named = tuple(positions)
+    down = face_down(s, seat)
+    if len(named) != 1 or not is_int(named[0]) or not down <= named[0] < p.hand_size:
+        raise IllegalAction(
+            f"a cloak is one card showing: seat {seat}'s are {down}..{p.hand_size - 1}"
+        )
+    price = step.cloak * config.ante
+    if price > p.stack:
+        raise IllegalAction(f"a cloak costs {price} chips; seat {seat} has {p.stack}")
+
+
+def do_cloak(config: TableConfig, s: HandState, seat: int, positions: Sequence[int]) -> list[Event]:
+    """The face-up card goes to the muck as it is and its price to the pot; the redeal deals
+    its replacement face down (the seat is not among `washed_up`)."""
+    p = s.players[seat]
+    step = _step(s)
+    assert step.cloak is not None
+    paid = step.cloak * config.ante
+    p.stack -= paid
+    p.paid += paid
+    card = p.shown.pop(positions[0] - face_down(s, seat))
+    p.hand_size -= 1
+    p.washed += 1
+    s.drawn[seat] = 1
+    event = Washed(seat, 1, card, paid, cloaked=True)
+    if _washer(s) is not None:
+        return [event]
+    return [event, *advance(config, s)]
+
+
 @dataclass(frozen=True, slots=True)
 class Wash(Step):
     """Each player still in, in the `order` fixed as the wash begins, may wash up to `most`
@@ -186,9 +240,12 @@ class Wash(Step):
     limit: int = 0
     """The cards one player may wash over the whole hand, every wash counted (0: no bound but
     `most`)."""
+    cloak: int | None = None
+    """Antes to cloak a face-up card: wash it and be dealt the next face down (None: not
+    offered)."""
 
     def __post_init__(self) -> None:
-        for price in (self.price, self.price_down):
+        for price in (self.price, self.price_down, self.cloak):
             if isinstance(price, str):
                 continue  # an option's name: the game declares it (SPEC 3.13)
             if price is not None and (not is_int(price) or price < 0):
@@ -246,10 +303,11 @@ A, N, P, D = ActionKind, Needs, By.PLAYER, By.DEALER
 # fmt: off
 WASH_ACTIONS: tuple[Action, ...] = (
     Action(A.DRAW,    P, DRAWING, "wash",    N.POSITIONS, verify_wash, do_wash, Washed, None, False, "d", "wash"),
+    Action(A.CLOAK,   P, DRAWING, "cloak",   N.POSITIONS, verify_cloak, do_cloak, Washed, None, False),
     Action(A.TIMEOUT, D, CLOCKED | DRAWING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
 )
-"""The rows a wash brings: the wash, a player's draw of at most one card at a price, and a
-clock that also runs in it (SPEC 3.9)."""
+"""The rows a wash brings: the wash, a player's draw of a few cards at a price; the cloak of a
+face-up card (the wash panel offers it); and a clock that also runs in it (SPEC 3.9)."""
 # fmt: on
 
 Wash.ACTIONS = WASH_ACTIONS
@@ -258,8 +316,11 @@ __all__ = [
     "WASH_ACTIONS",
     "Wash",
     "WashOrder",
+    "cloak_cost",
     "cost",
+    "do_cloak",
     "do_wash",
+    "verify_cloak",
     "verify_wash",
     "wash_cost",
     "wash_most",

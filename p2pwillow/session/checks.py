@@ -686,6 +686,15 @@ def _wash(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     return _discard(st, r, e, tuple(body.cards), tuple(body.up))
 
 
+@_in_hand
+def _cloak(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A cloak (SPEC 3.17): a face-up card (public already) named by its place among the
+    author's face-up cards, washed to be replaced face down; the rules say whether the wash
+    offers it."""
+    body = _body(e, k.Cloak)
+    return _discard(st, r, e, (), tuple(body.up))
+
+
 def _discard(
     st: SessionState,
     r: HandRecord,
@@ -1250,6 +1259,7 @@ CHECKS: Mapping[str, Check] = {
     k.FoldRelease.KIND: _fold_release,
     k.Draw.KIND: _draw,
     k.Wash.KIND: _wash,
+    k.Cloak.KIND: _cloak,
     k.Declare.KIND: _declare,
     k.DeclareOpen.KIND: _declare_open,
     k.PotMatch.KIND: _pot_match,

@@ -201,6 +201,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _fold_release(r, me, rng)
     if action.entry == k.Wash.KIND:
         return _wash(r, me, d.positions, rng)
+    if d.kind is ActionKind.CLOAK:
+        return _cloak(r, me, d.positions)
     if d.kind is ActionKind.DRAW:
         return _draw(r, me, d.positions, rng)
     if d.kind is ActionKind.DECLARE:
@@ -269,6 +271,15 @@ def _wash(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -
     down = r.rules.hand_size(me) - len(r.rules.showing(me))
     hidden = tuple(x for x in named if x < down)
     return k.Wash(cards=_discards(r, me, hidden, rng), up=[x - down for x in named if x >= down])
+
+
+def _cloak(r: HandRecord, me: int, positions: tuple[int, ...] | None) -> Body:
+    """A cloak (SPEC 3.17): the face-up card, public already, by its place among this player's
+    face-up cards; nothing to prove."""
+    named = tuple(positions or ())
+    r.rules.verify(ActionKind.CLOAK, me, named)
+    down = r.rules.hand_size(me) - len(r.rules.showing(me))
+    return k.Cloak(up=[named[0] - down])
 
 
 def _discards(r: HandRecord, me: int, named: tuple[int, ...], rng: Rng) -> list[k.TradedCard]:

@@ -102,6 +102,7 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.DRAW: "positions",
         ActionKind.EARLY_SHOW: None,
         ActionKind.POT_MATCH: "match",
+        ActionKind.CLOAK: "positions",
     }
 
 
