@@ -444,7 +444,9 @@ class LiveBot:
 
     def wash(self, hand: Hand, knowledge: Knowledge) -> Decision:
         """Its wash (SPEC 3.17): the card, its face-down ones first and then its face-up ones,
-        whose replacement is worth more than the price, or none (`split.choose_wash`)."""
+        whose replacement is worth more than the price, or none (`split.choose_wash`). Never
+        a cloak: what it buys over the same card washed face up, for less, is the card's
+        secret, which the bot's equity does not value."""
         self._check(hand, knowledge)
         if hand.phase is not Phase.DRAW or self.seat not in hand.to_act():
             raise BotError(f"the hand is not waiting for seat {self.seat} to wash")
