@@ -61,7 +61,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules.declare import Declare, SettleSplit, side_sets
 from p2pwillow.rules.events import CardsShown, Declared, Drew, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
-from p2pwillow.rules.wash import Wash, wash_cost
+from p2pwillow.rules.wash import Wash, wash_cost, wash_most
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
@@ -183,7 +183,8 @@ class OwnCard:
 
 @dataclass(frozen=True, slots=True)
 class WashView:
-    """The player's wash (SPEC 3.17): one card, face down or face up, at a price."""
+    """The player's wash (SPEC 3.17): up to `most` cards, each face down or face up, each at
+    its price (a price of 0: the wash is free)."""
 
     price: int
     """Chips to wash a face-up card."""
@@ -193,6 +194,9 @@ class WashView:
     """Its face-down cards, in the order of its public hand (positions 0..)."""
     up: tuple[Card, ...]
     """Its face-up cards in the order dealt (positions after the face-down ones)."""
+    most: int = 1
+    """The cards it may wash now: the wash's own bound, less what it washed earlier in the
+    hand where the game bounds the whole hand's washes (Car Wash's two)."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -204,6 +208,11 @@ class WashView:
 
     def chips(self, position: int) -> int:
         return self.price_down if self.is_down(position) else self.price
+
+    @property
+    def free(self) -> bool:
+        """Washing costs nothing here, face up or face down (Car Wash by default)."""
+        return not self.price and not self.price_down
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,7 +529,7 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
             step = hand.step
             low, high = 0, step.most if isinstance(step, Draw) else None
             if isinstance(step, Wash):
-                high = 1  # a wash is one card (SPEC 3.17)
+                high = wash_most(hand, me)  # its bound less its washes so far (SPEC 3.17)
         elif options is not None and kind is ActionKind.BET:
             low, high = options.bet_min, options.bet_max
         elif options is not None and kind is ActionKind.RAISE:
@@ -1067,7 +1076,8 @@ def _wash(session: Session, hand: Hand | None) -> WashView | None:
         return None
     up = hand.showing(me)
     down = tuple(c for c in session.cards if c not in up)
-    return WashView(wash_cost(hand), wash_cost(hand, down=True), down, up)
+    most = wash_most(hand, me)
+    return WashView(wash_cost(hand), wash_cost(hand, down=True), down, up, most)
 
 
 def _drawn(session: Session, hand: Hand | None) -> tuple[Card, ...]:
@@ -1194,7 +1204,11 @@ def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int,
     if hand.owes_match == seat:
         return f"match the pot ({hand.match_amount(seat)}) or fold"  # SPEC 3.18
     if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
-        return "wash a card or keep your cards" if seat == session.seat else "wash"
+        if seat != session.seat:
+            return "wash"
+        most = wash_most(hand, seat)
+        cards = "a card" if most < 2 else f"up to {most} cards"
+        return f"wash {cards} or keep your cards"
     if hand.phase is Phase.DRAW:
         return "choose the cards to discard" if seat == session.seat else "draw"
     if hand.phase is Phase.DECLARE:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from p2pwillow.cards import Card, Suit
 from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.car_wash import WASH_PRICE
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.tui.keymap import (
@@ -38,6 +39,7 @@ from p2pwillow.tui.keymap import (
     SIT_IN_KEY,
     STAND_PAT_KEY,
     TRADING,
+    WASH_PRICE_KEY,
 )
 from p2pwillow.tui.state import PICKING, Mode, ScreenState
 from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView, WashView
@@ -936,6 +938,10 @@ def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
             else:
                 sizes.append(("", f" {size} "))
         first += [("", "Deal size "), *sizes, ("class:dim", "  (keys 5 6 7)")]
+    if WASH_PRICE.name in d.options:
+        price = d.number(WASH_PRICE.name)
+        said = "free" if not price else f"{price} ante{'s' * (price > 1)} a card"
+        first += [*key(WASH_PRICE_KEY, "wash price "), ("class:chosen", said)]
     rows = [first]
     if d.game is ww.WEEPING_WILLOW:
         setup = ww.Setup.of(d)
@@ -1055,28 +1061,37 @@ def _draw_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
 
 
 def wash_prompt(wash: WashView) -> str:
-    """The wash's first words, with its prices."""
-    words = f"Wash one card for {wash.price} chips"
+    """The wash's first words: how many cards may be washed now and what each costs (a free
+    wash names no price)."""
+    words = "Wash one card" if wash.most < 2 else f"Wash up to {wash.most} cards"
+    if wash.free:
+        return words + ", free: "
+    if not wash.price:
+        return words + f", free face up (face down: {wash.price_down} chips): "
+    words += f" for {wash.price} chips" + (" each" if wash.most > 1 else "")
     if wash.price_down != wash.price:
         words += f" (face down: {wash.price_down})"
     return words + ": "
 
 
 def _wash_rows(state: ScreenState, wash: WashView, g: Glyphs) -> list[Row]:
-    """The wash (SPEC 3.17): one of all the person's cards picked, and the keys."""
+    """The wash (SPEC 3.17): the cards picked among all the person's, up to the most it may
+    wash now, and the keys."""
     first: Row = [("class:strong", wash_prompt(wash))]
-    picked = [n for n in state.picked if n <= len(wash.cards)]
-    confirm = "wash it"
-    if picked:
-        position = picked[0] - 1
+    picked = sorted(n - 1 for n in state.picked if n <= len(wash.cards))
+    for i, position in enumerate(picked):
         where = "face down" if wash.is_down(position) else "face up"
-        first += [card(wash.cards[position], g), ("class:dim", f" ({where})")]
-        confirm = f"pay {wash.chips(position)}, wash it"
-    else:
+        sep: Row = [("", ", ")] if i else []
+        first += [*sep, card(wash.cards[position], g), ("class:dim", f" ({where})")]
+    if not picked:
         first.append(("class:dim", "none yet"))
+    them = "it" if len(picked) == 1 or (not picked and wash.most < 2) else "them"
+    paid = sum(wash.chips(x) for x in picked)
+    confirm = f"pay {paid}, wash {them}" if paid else f"wash {them}"
+    pick = "pick a card" if wash.most < 2 else f"pick up to {wash.most}"
     second = join(
         [
-            key(f"1-{len(wash.cards)}", "pick a card"),
+            key(f"1-{len(wash.cards)}", pick),
             key("Enter", confirm),
             key(STAND_PAT_KEY, "keep your cards"),
             key("Esc", "clear"),
@@ -1344,10 +1359,12 @@ HELP_TEXT = (
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick, [Bksp] undo, [Enter] give / lay out / wash, [s] keep",
+    "Wash        digits pick up to the cards the panel says (two in Car Wash)",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
-    "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce",
+    "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce,",
+    "            [p] Car Wash's price of a wash, one ante up (after 8: free)",
     "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",
     "Clock       [m] more time, [Space] pause / resume (the arbiter: any seat's)",
     "A key not allowed now says why; the status bar shows the code and the peers.",

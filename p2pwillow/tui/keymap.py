@@ -51,6 +51,8 @@ MODE_KEY = "t"
 """Announcing Weeping Willow: in turn or free trading."""
 CLOSING_KEY = "c"
 """Announcing Weeping Willow: how trading closes."""
+WASH_PRICE_KEY = "p"
+"""Announcing Car Wash: the price of a wash, one ante up (back to free after the most)."""
 STAND_PAT_KEY = "s"
 """Drawing: discard nothing (stand pat)."""
 DECLARE_KEYS: dict[str, str] = {"h": "high", "l": "low", "p": "pig"}

@@ -35,6 +35,7 @@ from p2pwillow.tui.keymap import (
     SHOW_KEY,
     SIT_IN_KEY,
     STAND_PAT_KEY,
+    WASH_PRICE_KEY,
 )
 from p2pwillow.tui.state import PICKING, Mode, ScreenState
 
@@ -308,6 +309,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table(CLOSING_KEY, when=m.announce)
     def announce_closing(event: KeyPressEvent) -> None:
         state.announce_closing()
+
+    @at_table(WASH_PRICE_KEY, when=m.announce)
+    def announce_price(event: KeyPressEvent) -> None:
+        state.announce_price()
 
     @at_table("+", "-", when=m.announce)
     def announce_orbits(event: KeyPressEvent) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from p2pwillow.client import ClockMove, ClockOp, Decision, Notice
 from p2pwillow.games import weeping_willow as ww
+from p2pwillow.games.car_wash import WASH_PRICE
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
 from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, SHOW_KEY, STAND_PAT_KEY
@@ -614,7 +615,18 @@ class ScreenState:
             self.picked.remove(number)
             return
         if self.mode is Mode.DRAW and view.wash is not None:
-            self.picked = [number]  # a wash is one card: the last pressed
+            most = view.wash.most
+            if most == 1:
+                self.picked = [number]  # one card to wash: the last pressed
+                return
+            if len(self.picked) >= most:
+                # refused, not replaced: the person sees which cards stay picked
+                self._say(
+                    f"you may wash {most} cards now: press a picked card again to keep it",
+                    error=True,
+                )
+                return
+            self.picked.append(number)
             return
         if self.mode is Mode.DRAW:
             most = self.draw_most()
@@ -689,16 +701,17 @@ class ScreenState:
         return None
 
     def _wash_enter(self, wash: WashView) -> Decision | None:
-        """Enter at a wash: the card picked (numbered as the wash names them: face down
+        """Enter at a wash: the cards picked (numbered as the wash names them: face down
         first, then face up), or a word when none is picked."""
-        if not self.picked:
-            self._say(f"pick a card to wash, or [{STAND_PAT_KEY}] to keep your cards", error=True)
+        picked = sorted(n for n in self.picked if n <= len(wash.cards))
+        if not picked:
+            what = "a card" if wash.most < 2 else f"up to {wash.most} cards"
+            self._say(f"pick {what} to wash, or [{STAND_PAT_KEY}] to keep your cards", error=True)
             return None
-        position = self.picked[0] - 1
-        card = wash.cards[position]
-        where = "face down" if wash.is_down(position) else "face up"
-        words = f"you pay {wash.chips(position)} and wash {card} ({where})"
-        return self._send(Decision(ActionKind.DRAW, positions=(position,)), words)
+        positions = tuple(n - 1 for n in picked)
+        return self._send(
+            Decision(ActionKind.DRAW, positions=positions), wash_words(wash, positions)
+        )
 
     # --- the declaration -------------------------------------------------------------------------
 
@@ -789,6 +802,16 @@ class ScreenState:
             return
         self._redraft(deal_size=size)
 
+    def announce_price(self) -> None:
+        """The price of a wash one ante up, and after the most the game takes back to free
+        (Car Wash's option `wash_price`, SPEC 3.13.17)."""
+        option = next((o for o in self.draft.game.options if o.name == WASH_PRICE.name), None)
+        if option is None:
+            self._say(f"{self.draft.game.title} has no price of a wash to set", error=True)
+            return
+        price = self.draft.number(option.name)
+        self._redraft(wash_price=option.low if price >= option.high else price + 1)
+
     def _trading(self) -> ww.Setup | None:
         if self.draft.game is not ww.WEEPING_WILLOW:
             self._say(f"{self.draft.game.title} has no trading", error=True)
@@ -832,11 +855,14 @@ class ScreenState:
         deal_size: int | None = None,
         trading_mode: TradingMode | None = None,
         closing: TradingClose | None = None,
+        wash_price: int | None = None,
     ) -> None:
         d = self.draft
         options = d.options
         if deal_size is not None:
             options["deal_size"] = deal_size
+        if wash_price is not None:
+            options[WASH_PRICE.name] = wash_price
         if d.game is ww.WEEPING_WILLOW:
             setup = ww.Setup.of(d)
             closing = setup.closing if closing is None else closing
@@ -862,6 +888,17 @@ class ScreenState:
         return self._send(
             Decision(ActionKind.ANNOUNCE, announcement=self.draft), "you announce the game"
         )
+
+
+def wash_words(wash: WashView, positions: Sequence[int]) -> str:
+    """What the person is told it does at a wash of the cards at `positions` (the wash's own
+    numbering), with the price they cost, none named where the wash is free (Car Wash)."""
+    named = [
+        f"{wash.cards[x]} ({'face down' if wash.is_down(x) else 'face up'})" for x in positions
+    ]
+    paid = sum(wash.chips(x) for x in positions)
+    pays = f"pay {paid} and " if paid else ""
+    return f"you {pays}wash {' and '.join(named)}"
 
 
 def sitting_in(view: TableView) -> str:

@@ -17,7 +17,8 @@ from views import after_one_hand
 
 from p2pwillow.client import Client, Decision
 from p2pwillow.games import weeping_willow as ww
-from p2pwillow.rules import ActionKind
+from p2pwillow.games.car_wash import CAR_WASH, WASH_PRICE
+from p2pwillow.rules import ActionKind, Announcement
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     CLOSING_KEY,
@@ -30,6 +31,7 @@ from p2pwillow.tui.keymap import (
     PAUSE_KEY,
     QUIT_KEY,
     SIT_IN_KEY,
+    WASH_PRICE_KEY,
 )
 from p2pwillow.tui.keys import build_bindings, key_name
 from p2pwillow.tui.state import Mode, ScreenState
@@ -120,7 +122,7 @@ def test_a_panel_key_beats_the_action_with_the_same_key() -> None:
 ACTIONS = " ".join(ACTION_KEYS.values())
 TABLE = f"{HELP_KEY} {QUIT_KEY} {END_KEY} {LEAVE_KEY} {SIT_IN_KEY} {MORE_TIME_KEY} "
 TABLE += key_name(PAUSE_KEY)
-ANNOUNCING = f"5-7 {MODE_KEY} {CLOSING_KEY} + - Enter Esc"
+ANNOUNCING = f"5-7 {MODE_KEY} {CLOSING_KEY} {WASH_PRICE_KEY} + - Enter Esc"
 ANNOUNCING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in ANNOUNCING.split())
 DECLARING = " ".join(DECLARE_KEYS)
 DECLARING_ACTIONS = " ".join(k for k in ACTION_KEYS.values() if k not in DECLARE_KEYS)
@@ -198,3 +200,16 @@ def test_the_leave_key_leaves_outside_the_declaration() -> None:
     state.mode = Mode.PLAY
     press(kb, LEAVE_KEY)
     assert state.leave_asked and client.decisions == []
+
+
+def test_the_price_key_sets_the_price_of_a_wash_where_the_game_has_one() -> None:
+    """`p` (pass elsewhere) sets Car Wash's price of a wash; another game's announcement says
+    it has none, and nothing is sent."""
+    state, kb, client, _ = bound()
+    state.mode = Mode.ANNOUNCE
+    press(kb, WASH_PRICE_KEY)
+    assert state.message == f"{ww.WEEPING_WILLOW.title} has no price of a wash to set"
+    state.draft = Announcement.of(CAR_WASH)
+    press(kb, WASH_PRICE_KEY)
+    assert state.draft.number(WASH_PRICE.name) == 1  # up from free, the default
+    assert client.calls == []

@@ -2,7 +2,10 @@
 terminal while a person plays along at an in-process table of three bots: the panel says the
 prices, numbers all the person's cards face down first and then face up (the wash's own
 positions), a digit picks one card, Enter washes it; a face-up card washed leaves the seat's
-up cards and a new one is dealt face up; the key that keeps the cards; the log tells washes."""
+up cards and a new one is dealt face up; the key that keeps the cards; the log tells washes.
+Car Wash: the panel says up to two cards may be washed and that washing is free; digits pick
+a face-down and a face-up card, a third is refused, and Enter sends the wash of both; the
+dealer's announcement sets the price of a wash with one key."""
 
 from __future__ import annotations
 
@@ -10,11 +13,14 @@ import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tui_screen import SEATING, WASH, Terminal, play_until, terminal
+from tui_screen import ANNOUNCE, SEATING, WASH, WASHING, Terminal, play_until, terminal
 
 from p2pwillow.bots import Level
+from p2pwillow.client import Decision
+from p2pwillow.games.car_wash import CAR_WASH, WASH_PRICE
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.rules import ActionKind, Phase, TableConfig
 from p2pwillow.tui.draw import HELP_TEXT
@@ -84,7 +90,15 @@ def test_washing_a_face_up_card(tmp_path: Path, rows: int, columns: int) -> None
             text = await t.settled(f"pay {wash.price}, wash it")
             assert f"{prompt}: {washed.unicode} (face up)" in text, text
             t.press("\r")
-            text, after = await play_until(t, c, _redealt(view))
+
+            def redealt(text: str, now: TableView) -> bool:
+                # the betting right after this wash's redeal (no street dealt since), or the end
+                return now.hand == view.hand and (
+                    (now.phase is Phase.BETTING and now.betting_round == view.betting_round)
+                    or not now.hand_running
+                )
+
+            text, after = await play_until(t, c, redealt)
             me = after.mine
             assert me is not None
             assert washed not in me.showing, (washed, me.showing)
@@ -121,3 +135,136 @@ def test_help_lists_the_wash_keys() -> None:
     cards = next(line for line in HELP_TEXT if line.startswith("Cards "))
     assert "[Enter] give / lay out / wash, [s] keep" in cards, cards
     assert all(len(line) <= 78 for line in HELP_TEXT)
+
+
+class _Recording(InProcessClient):
+    """The in-process table that also writes down every decision the screen sends."""
+
+    def __init__(self, transcript: Path, **kwargs: Any) -> None:
+        super().__init__(transcript, **kwargs)
+        self.decided: list[Decision] = []
+
+    def decide(self, decision: Decision) -> None:
+        self.decided.append(decision)
+        super().decide(decision)
+
+
+def _car_wash(tmp_path: Path, seed: int = 3) -> _Recording:
+    return _Recording(
+        tmp_path / "game.jsonl",
+        bots=3,
+        seed=seed,
+        rng=random.Random(seed).randbytes,
+        samples=40,
+        level=Level.EASY,
+        config=TableConfig(seats=4, games=(CAR_WASH.name,)),
+    )
+
+
+def _wash_of_three(text: str, view: TableView) -> bool:
+    """The person's Car Wash wash with a face-down card and two face-up ones at least, both
+    of its washes left (the washes before it kept: `answer_keys` keeps the cards)."""
+    wash = view.wash
+    return (
+        WASHING.search(text) is not None
+        and wash is not None
+        and wash.most == 2
+        and len(wash.down) >= 1
+        and len(wash.up) >= 2
+    )
+
+
+def test_washing_two_cards_one_down_one_up_in_car_wash(tmp_path: Path) -> None:
+    c = _car_wash(tmp_path)
+
+    async def main() -> None:
+        async with terminal(c, 32, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            text, view = await play_until(t, c, _wash_of_three)
+            wash = view.wash
+            mine = view.mine
+            assert wash is not None and mine is not None and wash.free, wash
+            assert view.action(ActionKind.DRAW).high == 2
+            # Car Wash's wash is free by default: the panel names no price
+            assert "Wash up to 2 cards, free: none yet" in text, text
+            assert "chips" not in text.split("Wash up to 2 cards")[1].splitlines()[0], text
+            assert f"[1-{len(wash.cards)}] pick up to 2" in text, text
+            assert "[Enter] wash them" in text, text
+            down, up = wash.down[0], wash.up[0]
+            first_up = len(wash.down) + 1
+            decided = len(c.decided)
+
+            t.press("1", str(first_up))
+            text = await t.settled(f"{up.unicode} (face up)")
+            assert f"free: {down.unicode} (face down), {up.unicode} (face up)" in text, text
+            # a third card while two are picked is refused, and says so
+            t.press(str(first_up + 1))
+            text = await t.settled("you may wash 2 cards now")
+            assert f"{down.unicode} (face down), {up.unicode} (face up)" in text, text
+            assert f"{wash.up[1].unicode} (face up)" not in text, text
+            t.press("\r")
+
+            def redealt(text: str, now: TableView) -> bool:
+                # the betting right after this wash's redeal (no street dealt since), or the end
+                return now.hand == view.hand and (
+                    (now.phase is Phase.BETTING and now.betting_round == view.betting_round)
+                    or not now.hand_running
+                )
+
+            text, after = await play_until(t, c, redealt)
+
+            # the wash's own positions: the first face-down card and the first face-up one
+            sent = c.decided[decided]
+            assert sent == Decision(ActionKind.DRAW, positions=(0, len(wash.down))), sent
+            me = after.mine
+            assert me is not None
+            assert up not in me.showing and len(me.showing) == len(wash.up), (up, me.showing)
+            log = "\n".join("".join(str(p) for p in ln.parts) for ln in after.log)
+            assert f"{me.name} washes a card face down" in log, log
+            assert f"{me.name} washes {up}" in log, log
+
+    asyncio.run(main())
+
+
+def test_the_dealer_sets_car_washs_price_of_a_wash(tmp_path: Path) -> None:
+    c = _car_wash(tmp_path)
+
+    async def main() -> None:
+        async with terminal(c, 32, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            text, view = await play_until(t, c, lambda s, v: ANNOUNCE in s)
+            assert "[p] wash price free" in text, text
+            t.press("p", "p")
+            text = await t.settled("[p] wash price 2 antes a card")
+            t.press("\r")
+            text, view = await play_until(t, c, lambda s, v: v.wash is not None)
+            a, wash = view.announcement, view.wash
+            assert a is not None and a.number(WASH_PRICE.name) == 2, a
+            ante = TableConfig().ante
+            assert wash is not None and (wash.price, wash.price_down) == (2 * ante, 2 * ante)
+            assert f"Wash up to 2 cards for {2 * ante} chips each: none yet" in text, text
+            assert f"[1-{len(wash.cards)}] pick up to 2" in text, text
+            t.press("1")
+            text = await t.settled(f"pay {2 * ante}, wash it")
+            assert f"{wash.cards[0].unicode} (face down)" in text, text
+
+    asyncio.run(main())
+
+
+def test_the_price_key_goes_round_to_free(tmp_path: Path) -> None:
+    """After the most the option takes, the next press makes the wash free again."""
+    c = _car_wash(tmp_path)
+
+    async def main() -> None:
+        async with terminal(c, 32, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            await play_until(t, c, lambda s, v: ANNOUNCE in s)
+            t.press(*"p" * WASH_PRICE.high)
+            await t.settled(f"[p] wash price {WASH_PRICE.high} antes a card")
+            t.press("p")
+            await t.settled("[p] wash price free")
+
+    asyncio.run(main())

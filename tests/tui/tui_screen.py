@@ -40,6 +40,10 @@ _PARTNER_PANEL = re.compile(r"Trade \d cards? with: ")
 DISCARD = "Choose the cards to discard (up to "
 DECLARE = "Declare, sealed: "
 WASH = "Wash one card for "
+"""The wash panel of a priced wash of one card (Go for Broke, Seattle Six)."""
+WASHING = re.compile(r"Wash (?:one card|up to \d cards)(?: for \d+ chips|, free)")
+"""The wash panel, whatever the price and however many cards may be washed (Car Wash: up to
+two, free by default)."""
 NEXT_HAND = "[Enter] next hand"
 HANDS = 4
 """Hands `play_until` plays at most to see what it looks for (a hand where everyone folds to
@@ -52,7 +56,7 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     offer, once accepted, made with the first who accepted), the first cards given and laid
     out, check or call, stand pat in a draw, keep the cards at a wash and declare high in a
     split-pot game. `enter` is how the Enter key is sent."""
-    if DISCARD in text or WASH in text:
+    if DISCARD in text or WASHING.search(text):
         return ["s"]
     if DECLARE in text:
         return ["h"]
