@@ -449,7 +449,7 @@ DECLARE_ACTIONS: tuple[Action, ...] = (
     Action(A.OPEN_DECLARATION,   S, DECLARING, "declare_open", N.DECLARATION, verify_open,    do_open, Declared, None, False),
     Action(A.TIMEOUT,            D, CLOCKED | DRAWING | DECLARING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
     stall_row(STALLS | DECLARING),
-    Action(A.EARLY_SHOW,         P, BETTING,   "show",         N.CARDS,       verify_early_show, do_early_show, CardsShown, None, False, "", "show your cards"),
+    Action(A.EARLY_SHOW,         P, BETTING,   "show",         N.CARDS,       verify_early_show, do_early_show, CardsShown, None, False),
     POT_MATCH_ROW,
 )
 """The rows a declaration brings: the seal, its opening, a clock that also runs while it is

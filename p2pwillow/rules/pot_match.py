@@ -143,7 +143,7 @@ ANYWHERE = frozenset(Phase) - {
 """A player is put to the decision after the deal, in whatever step a rule of its game says."""
 
 # fmt: off
-POT_MATCH_ROW = Action(A.POT_MATCH, P, ANYWHERE, "pot_match", N.MATCH, verify_pot_match, do_pot_match, PotMatched, None, False, "", "match the pot or fold")
+POT_MATCH_ROW = Action(A.POT_MATCH, P, ANYWHERE, "pot_match", N.MATCH, verify_pot_match, do_pot_match, PotMatched, None, False)
 """The decision's row of the action table: a game whose rules put a player to it brings it
 with the step that does (SPEC 3.18). Its entry names the chips, so it binds no head; the client
 answers it in a panel of its own, with a key for each answer."""
