@@ -21,6 +21,7 @@ from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
     BETTING,
+    CLOAK_KEY,
     CLOSING_KEY,
     DECLARE_KEYS,
     DECLARE_LABELS,
@@ -1098,6 +1099,11 @@ def _wash_rows(state: ScreenState, wash: WashView, g: Glyphs) -> list[Row]:
         ]
     )
     note: Row = [("class:dim", "a card washed is replaced the same way, face down or face up")]
+    if wash.cloak is not None:
+        # the cloak: one face-up card washed and replaced face down, at a price of its own
+        one_up = len(picked) == 1 and not wash.is_down(picked[0])
+        what = f"pay {wash.cloak}, cloak it" if one_up else f"cloak a face-up card ({wash.cloak})"
+        note = [*key(CLOAK_KEY, what), ("class:dim", ": washed, another dealt face down")]
     return [first, second, note]
 
 
@@ -1359,7 +1365,8 @@ HELP_TEXT = (
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick, [Bksp] undo, [Enter] give / lay out / wash, [s] keep",
-    "Wash        digits pick up to the cards the panel says (two in Car Wash)",
+    "Wash        digits pick up to the cards the panel says (two in Car Wash),",
+    "            [c] cloak the face-up card picked: another dealt face down",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
     "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",

@@ -53,6 +53,9 @@ CLOSING_KEY = "c"
 """Announcing Weeping Willow: how trading closes."""
 WASH_PRICE_KEY = "p"
 """Announcing Car Wash: the price of a wash, one ante up (back to free after the most)."""
+CLOAK_KEY = "c"
+"""At a wash that offers the cloak (Go for Broke): cloak the face-up card picked, that is wash it
+and be dealt another face down (the call key elsewhere; nobody calls at a wash)."""
 STAND_PAT_KEY = "s"
 """Drawing: discard nothing (stand pat)."""
 DECLARE_KEYS: dict[str, str] = {"h": "high", "l": "low", "p": "pig"}

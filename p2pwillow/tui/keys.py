@@ -19,6 +19,7 @@ from p2pwillow.client import Client, Decision
 from p2pwillow.rules import ActionKind
 from p2pwillow.tui.keymap import (
     ACTION_KEYS,
+    CLOAK_KEY,
     CLOSING_KEY,
     DECLARE_KEYS,
     END_KEY,
@@ -113,6 +114,14 @@ class Modes:
         self.picking: Filter = self.table & in_mode(*PICKING)
         self.drawing: Filter = self.table & in_mode(Mode.DRAW)
         """Choosing the cards to discard in a draw game's draw."""
+        self.cloaking: Filter = self.drawing & Condition(
+            lambda: (
+                state.view is not None
+                and state.view.wash is not None
+                and state.view.wash.cloak is not None
+            )
+        )
+        """At a wash that offers the cloak of a face-up card (Go for Broke)."""
         self.declaring: Filter = self.table & in_mode(Mode.DECLARE)
         """Declaring high, low or pig in a split-pot game (SPEC 3.16)."""
         self.play: Filter = self.table & in_mode(Mode.PLAY)
@@ -343,6 +352,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table("escape", when=m.picking)
     def pick_clear(event: KeyPressEvent) -> None:
         state.cancel()
+
+    @at_table(CLOAK_KEY, when=m.cloaking)
+    def cloak(event: KeyPressEvent) -> None:
+        send(state.cloak())
 
     @at_table(STAND_PAT_KEY, when=m.drawing)
     def stand_pat(event: KeyPressEvent) -> None:

@@ -713,6 +713,29 @@ class ScreenState:
             Decision(ActionKind.DRAW, positions=positions), wash_words(wash, positions)
         )
 
+    def cloak(self) -> Decision | None:
+        """The cloak key at a wash: the one face-up card picked washed and replaced face down
+        (SPEC 3.17, Go for Broke), at the cloak's price."""
+        view = self.view
+        if view is None or view.wash is None or self.mode is not Mode.DRAW:
+            return None
+        if self._on_its_way():
+            return None
+        wash = view.wash
+        action = view.action(ActionKind.CLOAK)
+        if wash.cloak is None or not action.legal:
+            self._say(action.reason or "this wash offers no cloak", error=True)
+            return None
+        picked = [n - 1 for n in self.picked if n <= len(wash.cards)]
+        if len(picked) != 1 or wash.is_down(picked[0]):
+            self._say("pick one face-up card to cloak: it is dealt again face down", error=True)
+            return None
+        position = picked[0]
+        card = wash.cards[position]
+        pays = f"pay {wash.cloak} and " if wash.cloak else ""
+        words = f"you {pays}cloak {card}: another comes face down"
+        return self._send(Decision(ActionKind.CLOAK, positions=(position,)), words)
+
     # --- the declaration -------------------------------------------------------------------------
 
     def declare(self, choice: str) -> Decision | None:

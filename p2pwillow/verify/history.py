@@ -114,6 +114,8 @@ class WashedCard:
     """The card washed, when face up; None face down."""
     dealt: Card | None = None
     """The card the wash's redeal dealt for it, when face up; None face down."""
+    cloaked: bool = False
+    """A face-up card cloaked (Go for Broke): its replacement was dealt face down, unnamed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ class SeatWash:
 def seat_wash(event: Washed) -> SeatWash:
     """The rules' account of a player's wash as the report keeps it: the face-up card named,
     any other card washed face down (its identity never public)."""
-    up = () if event.card is None else (WashedCard(True, event.card),)
+    up = () if event.card is None else (WashedCard(True, event.card, cloaked=event.cloaked),)
     down = (WashedCard(False, None),) * max(0, event.count - len(up))
     return SeatWash(event.seat, event.paid, down + up)
 
@@ -143,12 +145,15 @@ def with_dealt(
     washes: tuple[SeatWash, ...], up: tuple[tuple[int, tuple[Card, ...]], ...]
 ) -> tuple[SeatWash, ...]:
     """The washes with the face-up cards the redeal dealt (`up`, by seat): each card washed
-    face up is replaced face up (SPEC 3.17), in the order they were washed."""
+    face up is replaced face up (SPEC 3.17), in the order they were washed; a cloaked card's
+    replacement is dealt face down, so none of `up` is its."""
     dealt = {seat: list(cards) for seat, cards in up}
     out = []
     for w in washes:
         new = dealt.get(w.seat, [])
-        cards = tuple(replace(c, dealt=new.pop(0)) if c.up and new else c for c in w.cards)
+        cards = tuple(
+            replace(c, dealt=new.pop(0)) if c.up and not c.cloaked and new else c for c in w.cards
+        )
         out.append(replace(w, cards=cards))
     return tuple(out)
 

@@ -498,7 +498,8 @@ def _wash_note(washed: Sequence[Mapping[str, Any]], then: Callable[[int], str], 
             continue
         faces = [str(c["card"]) if c["face"] == "up" else "a card face down" for c in w["cards"]]
         paid = int(w["paid"])
-        said.append(f"washed {_and(faces)}" + (f" for {chips(paid)}" if paid else ""))
+        verb = "cloaked" if any(c.get("cloaked") for c in w["cards"]) else "washed"
+        said.append(f"{verb} {_and(faces)}" + (f" for {chips(paid)}" if paid else ""))
     return "; ".join(x for x in (*said, then(seat)) if x)
 
 
@@ -827,8 +828,11 @@ class _Hand:
             if self.folded_in.get(seat, 99) < self._street_round(i):
                 break  # a player who folded is dealt nothing more
             down += int(st["down"])
-            # a card washed face up goes to the muck; the one dealt for it is in this `up`
-            gone = {c["card"] for w in _washes(st, seat) for c in w["cards"] if c["face"] == "up"}
+            # a card washed face up goes to the muck; the one dealt for it is in this `up`, or
+            # face down for a card cloaked
+            washed = [c for w in _washes(st, seat) for c in w["cards"] if c["face"] == "up"]
+            gone = {c["card"] for c in washed}
+            down += sum(1 for c in washed if c.get("cloaked"))
             up = [c for c in up if c.code not in gone]
             for u in st["up"]:
                 if int(u["seat"]) == seat:
@@ -918,7 +922,13 @@ class _Hand:
         if w["kept"]:
             return (*parts, Part(" keeps its cards."))
         paid = int(w["paid"])
-        parts.append(Part(f" pays {chips(paid)} and washes " if paid else " washes "))
+        pays = f" pays {chips(paid)} and" if paid else ""
+        cloaked = [c for c in w["cards"] if c.get("cloaked")]
+        if cloaked:
+            # the cloak (SPEC 3.17): a face-up card washed, its replacement dealt face down
+            card = Part(card=card_view(cloaked[0]["card"]))
+            return (*parts, Part(f"{pays} cloaks "), card, Part(": dealt another face down."))
+        parts.append(Part(f"{pays} washes "))
         for j, c in enumerate(w["cards"]):
             parts.append(Part(" and " if j else ""))
             if c["face"] == "down":

@@ -95,7 +95,7 @@ def _street(st: StreetDeal) -> dict[str, object]:
 
 def _wash(w: SeatWash) -> dict[str, object]:
     """A player's wash (SPEC 3.17): a card washed face down is never named, nor the card dealt
-    face down for it (the transcript keeps both secret)."""
+    face down for it or for a face-up card cloaked (the transcript keeps them secret)."""
     return {
         "seat": w.seat,
         "kept": w.kept,
@@ -105,6 +105,7 @@ def _wash(w: SeatWash) -> dict[str, object]:
                 "face": "up" if c.up else "down",
                 "card": None if c.card is None else c.card.ascii,
                 "dealt": None if c.dealt is None else c.dealt.ascii,
+                "cloaked": c.cloaked,
             }
             for c in w.cards
         ],

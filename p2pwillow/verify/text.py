@@ -339,11 +339,18 @@ def street_text(
 
 def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
     """Each player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up;
-    Bob pays 100 and washes a card face down; Cy keeps its cards"."""
+    Bob pays 100 and washes a card face down; Cy keeps its cards; Di pays 200 and cloaks 9h:
+    dealt another face down"."""
     said = []
     for w in st.washed:
+        pays = f" pays {w.paid} and" if w.paid else ""  # a free wash (Car Wash)
         if w.kept:
             said.append(f"{name(w.seat)} keeps its cards")
+            continue
+        cloaked = [c.card for c in w.cards if c.cloaked and c.card is not None]
+        if cloaked:
+            # a cloak is the player's one card at that wash (SPEC 3.17): no other card with it
+            said.append(f"{name(w.seat)}{pays} cloaks {card(cloaked[0])}: dealt another face down")
             continue
         cards = []
         for c in w.cards:
@@ -352,7 +359,6 @@ def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card],
                 continue
             then = f", dealt {card(c.dealt)} face up" if c.dealt is not None else ""
             cards.append(f"{card(c.card)} face up{then}")
-        pays = f" pays {w.paid} and" if w.paid else ""  # a free wash (Car Wash)
         said.append(f"{name(w.seat)}{pays} washes {' and '.join(cards)}")
     return "; ".join(said)
 

@@ -268,3 +268,61 @@ def test_the_price_key_goes_round_to_free(tmp_path: Path) -> None:
             await t.settled("[p] wash price free")
 
     asyncio.run(main())
+
+
+def _gfb_wash(text: str, view: TableView) -> bool:
+    """The person's Go for Broke wash, the cloak offered, with a face-up card to cloak."""
+    wash = view.wash
+    return _my_wash(text, view) and wash is not None and wash.cloak is not None and bool(wash.up)
+
+
+def test_cloaking_a_face_up_card_in_go_for_broke(tmp_path: Path) -> None:
+    c = _Recording(
+        tmp_path / "game.jsonl",
+        bots=3,
+        seed=3,
+        rng=random.Random(3).randbytes,
+        samples=40,
+        level=Level.EASY,
+        config=TableConfig(seats=4, games=("go-for-broke",)),
+    )
+
+    async def main() -> None:
+        async with terminal(c, 32, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            text, view = await play_until(t, c, _gfb_wash)
+            wash, mine = view.wash, view.mine
+            assert wash is not None and wash.cloak is not None and mine is not None
+            action = view.action(ActionKind.CLOAK)
+            assert action.legal and action.amount == wash.cloak, action
+            # Go for Broke's cloak: eight antes (SPEC 3.13.13)
+            assert wash.cloak == 8 * TableConfig().ante
+            assert f"[c] cloak a face-up card ({wash.cloak})" in text, text
+            # a face-down card is no card to cloak: the key says so and sends nothing
+            decided = len(c.decided)
+            t.press("1", "c")
+            await t.settled("pick one face-up card to cloak")
+            assert len(c.decided) == decided
+            first_up = len(wash.down) + 1
+            cloaked = wash.cards[first_up - 1]
+            t.press(str(first_up))
+            text = await t.settled(f"[c] pay {wash.cloak}, cloak it")
+            t.press("c")
+
+            def redealt(text: str, now: TableView) -> bool:
+                return now.hand == view.hand and (now.wash is None and now.phase is not Phase.DRAW)
+
+            text, after = await play_until(t, c, redealt)
+            assert c.decided[decided] == Decision(ActionKind.CLOAK, positions=(first_up - 1,))
+            me = after.mine
+            assert me is not None and cloaked not in me.showing, (cloaked, me)
+            if after.hand_running:
+                # the card is dealt again face down: one more face-down card, one fewer up
+                assert len(me.showing) == len(wash.up) - 1, me
+                assert me.face_down == len(wash.down) + 1, me
+            log = "\n".join("".join(str(p) for p in ln.parts) for ln in after.log)
+            said = f"{me.name} pays {wash.cloak} and cloaks {cloaked}: another comes face down"
+            assert said in log, log
+
+    asyncio.run(main())

@@ -123,14 +123,14 @@ def test_the_json_and_html_reports_hold_each_wash(tmp_path: Path, game: str) -> 
                 line = f"{names[author]} keeps its cards."
             elif body.cards:
                 price = _price(game, report.config.ante, down=True)
-                card = {"face": "down", "card": None, "dealt": None}
+                card = {"face": "down", "card": None, "dealt": None, "cloaked": False}
                 assert w == {"seat": author, "kept": False, "paid": price, "cards": [card]}, w
                 assert not dealt, st  # replaced face down: nothing dealt face up
                 line = f"{names[author]} pays {price} and washes a card face down, dealt another"
             else:
                 price = _price(game, report.config.ante, down=False)
                 washed = _up_before(hand, index, author)[body.up[0]]
-                card = {"face": "up", "card": washed, "dealt": dealt[0]}
+                card = {"face": "up", "card": washed, "dealt": dealt[0], "cloaked": False}
                 assert len(dealt) == 1 and dealt[0] != washed, st
                 assert w == {"seat": author, "kept": False, "paid": price, "cards": [card]}, w
                 shown = [Card.parse(c).unicode for c in (washed, dealt[0])]
@@ -222,7 +222,10 @@ def test_a_card_washed_face_down_is_never_in_the_report() -> None:
         for w in st["washed"]
         if w["seat"] == 0 and not w["kept"]
     ]
-    assert rows and all(w["cards"] == [{"face": "down", "card": None, "dealt": None}] for w in rows)
+    assert rows and all(
+        w["cards"] == [{"face": "down", "card": None, "dealt": None, "cloaked": False}]
+        for w in rows
+    )
     secret = {c.ascii for c in washed.values()}
     named = set(_seat_cards(obj))
     assert named and not secret & named, secret & named
@@ -250,3 +253,84 @@ def test_the_page_tells_a_free_wash_without_a_price(tmp_path: Path) -> None:
     words = _text(report_html(obj))
     assert " and washes " not in words and re.search(r" washes \S+ face up, dealt ", words), words
     assert not re.search(r"washed \S+ for ", words), words
+
+
+# --- the cloak (Go for Broke) -------------------------------------------------------------------
+
+
+def test_the_reports_tell_a_cloak() -> None:
+    """Seat 0 never folds and, at the wash, cloaks its first face-up card: the JSON report's
+    row names that card, cloaked, with no card dealt face up for it; the text and the page say
+    it paid the cloak's price and cloaked the card, another dealt face down; on the page the
+    seat shows one card fewer face up and one more face down than before the wash."""
+    game = "go-for-broke"
+    cloaked: dict[int, Card] = {}
+    """Hand number to the card seat 0 cloaked in it."""
+    transcript: list[bytes] = []
+    bot = bot_decider(0, random.Random(7), samples=40, level="easy")
+
+    def seat_0(session: Session) -> Decision | None:
+        hand = session.hand
+        assert hand is not None
+        if isinstance(hand.step, Wash) and 0 in hand.to_act():
+            up = hand.showing(0)
+            cloaked[session.hand_number] = up[0]
+            return Decision(ActionKind.CLOAK, positions=(hand.hand_size(0) - len(up),))
+        d = bot(session)
+        if d is not None and d.kind is ActionKind.FOLD:
+            for kind in (ActionKind.CHECK, ActionKind.CALL):
+                if session.decision_error(Decision(kind)) is None:
+                    return Decision(kind)
+        return d
+
+    config = TableConfig(seats=4, games=(game,))
+    table = Table(
+        4,
+        config=config,
+        seed=3,
+        rng=random.Random(3).randbytes,
+        deciders={0: seat_0},
+        samples=40,
+        level="easy",
+        on_entry=lambda e: transcript.append(e.encode() + b"\n"),
+    )
+    for _ in range(3):
+        assert table.play_hand()
+        if cloaked:
+            break
+    table.end_game()
+    data = b"".join(transcript)
+    assert cloaked, "seat 0 never reached a wash"
+    (number, card), *_ = cloaked.items()
+    price = 8 * config.ante  # Go for Broke's cloak: eight antes (SPEC 3.13.13)
+
+    report = verify_transcript(data)
+    assert report.verdict is Verdict.VALID, report.error
+    obj: dict[str, Any] = json.loads(report_json(report))
+    VALIDATOR.validate(obj)
+    name = next(p["name"] for p in obj["players"] if p["seat"] == 0)
+    hand = next(h for h in obj["hands"] if h["number"] == number)
+    index, st = next((i, st) for i, st in enumerate(hand["streets"]) if st["washed"])
+    rows = [w for w in st["washed"] if w["seat"] == 0]
+    row = {"face": "up", "card": card.ascii, "dealt": None, "cloaked": True}
+    assert rows == [{"seat": 0, "kept": False, "paid": price, "cards": [row]}], rows
+    assert not [u for u in st["up"] if u["seat"] == 0], st  # its replacement came face down
+
+    said = f"{name} pays {price} and cloaks {card.ascii}: dealt another face down"
+    assert said in report_text(report), report_text(report)
+    html = report_html(obj)
+    step = _step(html, number, f"street-{index + 1}")
+    words = f"{name} pays {price} and cloaks {card.unicode}: dealt another face down."
+    assert words in _text(step), _text(step)
+
+    def seat_cards(key: str) -> tuple[list[str], int]:
+        seat = _step(html, number, key).split('data-seat="0"', 1)[1]
+        cards = seat.split('<div class="act">', 1)[0]
+        return re.findall(r'data-card="(\w\w)"', cards), cards.count('class="card back"')
+
+    (up_before, down_before), (up_after, down_after) = (
+        seat_cards(f"street-{index}"),
+        seat_cards(f"street-{index + 1}"),
+    )
+    assert card.ascii in up_before and card.ascii not in up_after, (up_before, up_after)
+    assert (len(up_after), down_after) == (len(up_before) - 1, down_before + 1)
