@@ -478,7 +478,9 @@ def _won(pv: PotView) -> str:
 WASH_ASIDE = (
     "A wash: each player still in, in the game's order, may pay to throw away one of its cards "
     "and be dealt another the same way. A card washed face down stays secret, and so does the "
-    "one dealt for it: a proof shows it was a card the player held."
+    "one dealt for it: a proof shows it was a card the player held. Where the game offers the "
+    "cloak (Go for Broke), a player may instead pay more to throw away a face-up card and be "
+    "dealt the next one face down."
 )
 
 
