@@ -793,12 +793,12 @@ def made_by(
     split = _settle_split(game)
     if split is not None:
         return _split_words(split, own, board, own if hole is None else hole)
-    try:
-        return evaluators.describe_high(hand_value(_formation(game), own, board))
     settles = game.steps_of(Settle)
-    except ValueError:
+    try:
         if settles and settles[0].low:  # a lowball game (SPEC 2.7)
             return evaluators.describe_low(settles[0].value(own, board))
+        return evaluators.describe_high(hand_value(_formation(game), own, board))
+    except ValueError:
         return ""
 
 
@@ -1078,8 +1078,8 @@ def _wash(session: Session, hand: Hand | None) -> WashView | None:
     me = session.seat
     if hand is None or me is None or not isinstance(hand.step, Wash):
         return None
-    if me not in hand.to_act():
-        return None
+    if me not in hand.to_act() or ActionKind.KEEP_CALL in hand.legal_actions(me):
+        return None  # first it says whether it washes (Five by Two): the keys w and n
     up = hand.showing(me)
     down = tuple(c for c in session.cards if c not in up)
     most = wash_most(hand, me)
@@ -1210,6 +1210,8 @@ def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int,
     if hand.owes_match == seat:
         return f"match the pot ({hand.match_amount(seat)}) or fold"  # SPEC 3.18
     if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
+        if ActionKind.KEEP_CALL in hand.legal_actions(seat):
+            return "say whether you wash" if seat == session.seat else "say whether it washes"
         if seat != session.seat:
             return "wash"
         most = wash_most(hand, seat)

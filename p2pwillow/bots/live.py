@@ -454,9 +454,16 @@ class LiveBot:
         cards = [c for c in knowledge.cards if c not in hand.showing(self.seat)][:down]
         cards += hand.showing(self.seat)
         price, price_down = wash_cost(hand), wash_cost(hand, down=True)
+        step = hand.step
+        assert isinstance(step, Wash)
+        calling = ActionKind.KEEP_CALL in hand.legal_actions(self.seat)
+        # where the washers are named first, one that said it washes washes its best card
+        must = step.called and not calling
         positions = split.choose_wash(
-            hand, self.seat, cards, self.rng, WASH_SAMPLES, price, price_down
+            hand, self.seat, cards, self.rng, WASH_SAMPLES, price, price_down, must=must
         )
+        if calling:  # it says it washes when a card is worth its price now
+            return Decision(ActionKind.WASH_CALL if positions else ActionKind.KEEP_CALL)
         return Decision(ActionKind.DRAW, positions=positions)
 
     def reads(self, hand: Hand) -> dict[int, Read]:

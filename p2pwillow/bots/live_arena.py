@@ -163,6 +163,10 @@ class LiveTable:
         down = list(self.dealer.down.get(seat, []))
         up = list(h.showing(seat))
         decision = self.players[seat].decide(h, self.dealer.knowledge(seat))
+        if decision.kind in (ActionKind.WASH_CALL, ActionKind.KEEP_CALL):
+            h.act(decision.kind, seat)  # it says whether it washes (Five by Two)
+            self.actions[decision.kind] += 1
+            return
         if decision.kind is not ActionKind.DRAW or decision.positions is None:
             raise BotError(f"seat {seat}'s player did not wash: {decision}")
         h.act(ActionKind.DRAW, seat, decision.positions)

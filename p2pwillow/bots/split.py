@@ -255,11 +255,14 @@ def choose_wash(
     samples: int,
     price: int,
     price_down: int | None = None,
+    *,
+    must: bool = False,
 ) -> tuple[int, ...]:
     """The card to wash (its place in `cards`: face-down cards first, then face-up), or none:
     the one whose replacement, over a few cards it could be, raises the expected share of the
     pot by more than its price (SPEC 3.17: `price_down` for a face-down card, when it differs);
-    never a card whose price the stack cannot pay."""
+    never a card whose price the stack cannot pay. With `must` (it said it washes) the card
+    that gains the most or loses the least, whatever its price, where the stack can pay one."""
     down = len(cards) - len(hand.showing(seat))
     up_price = price
     down_price = price if price_down is None else price_down
@@ -275,7 +278,7 @@ def choose_wash(
         known.update(hand.showing(x))
     unseen = [c for c in DECK if c not in known]
     best: tuple[int, ...] = ()
-    gain = 0.0
+    gain = float("-inf") if must else 0.0
     tries = max(1, samples // WASH_TRIES)
     for i in range(len(cards)):
         if prices[i] > stack:

@@ -183,10 +183,12 @@ FIVE_BY_TWO = GameSpec(
         *FIVE_STUD_STREETS,
         # two washing rounds, "best high hand showing to worst", "50 cents in the first
         # round, and $1.00 in the second": two antes, then four
-        Wash(price=2, order=WashOrder.HIGHEST_SHOWING),
+        # "each player must declare in order whether he will wash a card, after which the
+        # actual washing happens"
+        Wash(price=2, order=WashOrder.HIGHEST_SHOWING, called=True),
         Redeal(),
         Bet(Opening.HIGH_HAND, BIG),
-        Wash(price=4, order=WashOrder.HIGHEST_SHOWING),
+        Wash(price=4, order=WashOrder.HIGHEST_SHOWING, called=True),
         Redeal(),
         Bet(Opening.HIGH_HAND, BIG),
         Declare(),
@@ -196,7 +198,8 @@ FIVE_BY_TWO = GameSpec(
     ),
 )
 """Five-card stud high-low, the first card face down, with two washing rounds before the
-declaration (the house's flip of a face-down card is not offered yet)."""
+declaration, each player saying in order whether it washes before anyone washes (the house's
+flip of a face-down card is not offered yet)."""
 
 DOUBLE_SPIT = GameSpec(
     name="double-spit",

@@ -95,6 +95,8 @@ class ActionKind(enum.Enum):
     EARLY_SHOW = "early-show"
     POT_MATCH = "pot-match"
     CLOAK = "cloak"
+    WASH_CALL = "wash-call"
+    KEEP_CALL = "keep-call"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]

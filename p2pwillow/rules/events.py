@@ -402,3 +402,15 @@ class Washed(Event):
         if self.card is not None:
             return (f"{n(self.seat)}{pays} washes ", self.card)
         return (f"{n(self.seat)}{pays} washes a card face down",)
+
+
+@dataclass(frozen=True, slots=True)
+class WashCalled(Event):
+    """At a wash whose washers are named first (Five by Two, SPEC 3.17), a player said in its
+    turn whether it washes (`washes`)."""
+
+    seat: int
+    washes: bool
+
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} {'will wash' if self.washes else 'keeps its cards'}",)

@@ -91,6 +91,9 @@ class HandState:
     """Seats that folded with a release: the deck no longer needs their keys (SPEC 5.13)."""
     drawn: dict[int, int] = field(default_factory=dict)
     """In a draw, the cards each seat that has drawn discarded (SPEC 3.15)."""
+    wash_calls: dict[int, bool] = field(default_factory=dict)
+    """At a wash whose washers are named first, what each player said so far: True, it
+    washes (3.17)."""
     wash_order: tuple[int, ...] = ()
     """In a wash, the order the players still in wash in, fixed as the wash begins (3.17)."""
     washed_up: dict[int, int] = field(default_factory=dict)
@@ -118,6 +121,7 @@ class HandState:
             released=set(self.released),
             drawn=dict(self.drawn),
             washed_up=dict(self.washed_up),
+            wash_calls=dict(self.wash_calls),
             sealed=set(self.sealed),
             declared=dict(self.declared),
             hole=dict(self.hole),

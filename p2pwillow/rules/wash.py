@@ -31,7 +31,7 @@ from p2pwillow.rules import timeouts
 from p2pwillow.rules.actions import CLOCKED, Action, ActionKind, By, Needs
 from p2pwillow.rules.config import TableConfig
 from p2pwillow.rules.errors import IllegalAction
-from p2pwillow.rules.events import Event, TimedOut, Washed, plural
+from p2pwillow.rules.events import Event, TimedOut, WashCalled, Washed, plural
 from p2pwillow.rules.live import DRAWING, face_down, fold_for_stalling, in_hand
 from p2pwillow.rules.phases import Phase
 from p2pwillow.rules.script import Announcement, Default, OptionValue, Step, advance, current
@@ -79,14 +79,26 @@ def _step(s: HandState) -> Wash:
     return step
 
 
-def _washer(s: HandState) -> int | None:
+def _able(s: HandState) -> list[int]:
+    """The players still in with a wash left, in the wash's order."""
     step = _step(s)
+    return [x for x in s.wash_order if x in in_hand(s) and step.left(s.players[x].washed)]
+
+
+def _caller(s: HandState) -> int | None:
+    """At a wash whose washers are named first, the player to say whether it washes; None
+    once all have said (or at a wash without calls)."""
+    if not _step(s).called:
+        return None
+    return next((x for x in _able(s) if x not in s.wash_calls), None)
+
+
+def _washer(s: HandState) -> int | None:
+    if _caller(s) is not None:
+        return None  # nobody washes before every player has said whether it does
+    called = _step(s).called
     return next(
-        (
-            x
-            for x in s.wash_order
-            if x in in_hand(s) and x not in s.drawn and step.left(s.players[x].washed)
-        ),
+        (x for x in _able(s) if x not in s.drawn and (not called or s.wash_calls.get(x))),
         None,
     )
 
@@ -123,6 +135,14 @@ def wash_most(hand: Hand, seat: int) -> int:
     return step.left(hand.snapshot().players[seat].washed)
 
 
+def _check_washer(s: HandState, seat: int) -> None:
+    caller = _caller(s)
+    if caller is not None:
+        raise IllegalAction(f"seat {caller} says now whether it washes: nobody washes yet")
+    if seat != _washer(s):
+        raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
+
+
 def verify_wash(
     config: TableConfig, s: HandState, seat: int, positions: Sequence[int] | None
 ) -> None:
@@ -130,8 +150,7 @@ def verify_wash(
     its face-up ones), no more than the wash and its washes left allow, and can pay the price
     (SPEC 3.17)."""
     p = player(s, seat)
-    if seat != _washer(s):
-        raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
+    _check_washer(s, seat)
     if positions is None:
         return
     named = tuple(positions)
@@ -146,10 +165,50 @@ def verify_wash(
         raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
     if len(set(named)) != len(named):
         raise IllegalAction("a wash names each card once")
+    if not named and step.called:
+        raise IllegalAction(f"seat {seat} said it washes: it names a card (or cloaks one)")
     down = face_down(s, seat)
     price = sum(cost(config, s, x < down) for x in named)
     if price > p.stack:
         raise IllegalAction(f"a wash costs {price} chips; seat {seat} has {p.stack}")
+
+
+def verify_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
+    """At a wash whose washers are named first, the player to say so says whether it washes."""
+    player(s, seat)
+    if not _step(s).called:
+        raise IllegalAction("at this wash nobody says first whether it washes")
+    caller = _caller(s)
+    if seat != caller:
+        if caller is None:
+            raise IllegalAction("every player has said whether it washes")
+        raise IllegalAction(f"seat {caller} says now whether it washes, not seat {seat}")
+
+
+def verify_wash_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> None:
+    """As `verify_call`, by a player whose stack can pay to wash some card of its own."""
+    verify_call(config, s, seat)
+    p = s.players[seat]
+    down = face_down(s, seat)
+    cheapest = min(cost(config, s, x < down) for x in range(p.hand_size))
+    if cheapest > p.stack:
+        raise IllegalAction(f"a wash costs {cheapest} chips; seat {seat} has {p.stack}")
+
+
+def _call(config: TableConfig, s: HandState, seat: int, washes: bool) -> list[Event]:
+    s.wash_calls[seat] = washes
+    event = WashCalled(seat, washes)
+    if _caller(s) is not None or _washer(s) is not None:
+        return [event]
+    return [event, *advance(config, s)]  # nobody washes
+
+
+def do_wash_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    return _call(config, s, seat, True)
+
+
+def do_keep_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
+    return _call(config, s, seat, False)
 
 
 def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[int]) -> list[Event]:
@@ -185,8 +244,7 @@ def verify_cloak(
     """The player to wash cloaks one of its face-up cards, named as the wash names its cards
     (its face-down cards first), where the wash offers the cloak and it can pay (SPEC 3.17)."""
     p = player(s, seat)
-    if seat != _washer(s):
-        raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
+    _check_washer(s, seat)
     step = _step(s)
     if step.cloak is None:
         raise IllegalAction("this wash offers no cloak")
@@ -243,6 +301,9 @@ class Wash(Step):
     cloak: int | None = None
     """Antes to cloak a face-up card: wash it and be dealt the next face down (None: not
     offered)."""
+    called: bool = False
+    """Every player says in the wash's order whether it washes before anyone washes (Five by
+    Two); then those who said so wash, in the same order, and each must."""
 
     def __post_init__(self) -> None:
         for price in (self.price, self.price_down, self.cloak):
@@ -279,23 +340,31 @@ class Wash(Step):
         return self.most if not self.limit else max(0, min(self.most, self.limit - washed))
 
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
-        s.drawn, s.washed_up = {}, {}
+        s.drawn, s.washed_up, s.wash_calls = {}, {}, {}
         s.wash_order = _order(self.order, s)
-        if _washer(s) is None:
+        if _caller(s) is None and _washer(s) is None:
             return advance(config, s)  # nobody has a wash left
         return []
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
-        washer = _washer(s)
-        return () if washer is None else (washer,)
+        seat = _caller(s)
+        if seat is None:
+            seat = _washer(s)
+        return () if seat is None else (seat,)
 
     def default(self, config: TableConfig, s: HandState, seat: int) -> Default:
-        # SPEC 3.9: a player whose clock runs out at the wash keeps its cards and pays nothing
-        verify_wash(config, s, seat, ())
+        # SPEC 3.9: a player whose clock runs out at the wash keeps its cards and pays nothing:
+        # one to say whether it washes says it does not; one that said it washes keeps its
+        # cards all the same (nobody pays by the clock)
+        if _caller(s) is not None:
+            verify_call(config, s, seat)
+            return lambda n: do_keep_call(config, n, seat)
+        if seat != _washer(s):
+            raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
         return lambda n: do_wash(config, n, seat, ())
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
-        return fold_for_stalling(config, s, seat, lambda n: _washer(n) is not None)
+        return fold_for_stalling(config, s, seat, lambda n: bool(self.to_act(n)))
 
 
 A, N, P, D = ActionKind, Needs, By.PLAYER, By.DEALER
@@ -304,6 +373,8 @@ A, N, P, D = ActionKind, Needs, By.PLAYER, By.DEALER
 WASH_ACTIONS: tuple[Action, ...] = (
     Action(A.DRAW,    P, DRAWING, "wash",    N.POSITIONS, verify_wash, do_wash, Washed, None, False, "d", "wash"),
     Action(A.CLOAK,   P, DRAWING, "cloak",   N.POSITIONS, verify_cloak, do_cloak, Washed, None, False),
+    Action(A.WASH_CALL, P, DRAWING, "wash_call", N.NOTHING, verify_wash_call, do_wash_call, WashCalled, (), True, "w", "say you wash"),
+    Action(A.KEEP_CALL, P, DRAWING, "keep_call", N.NOTHING, verify_call, do_keep_call, WashCalled, (), True, "n", "say you keep your cards"),
     Action(A.TIMEOUT, D, CLOCKED | DRAWING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
 )
 """The rows a wash brings: the wash, a player's draw of a few cards at a price; the cloak of a
@@ -319,9 +390,13 @@ __all__ = [
     "cloak_cost",
     "cost",
     "do_cloak",
+    "do_keep_call",
     "do_wash",
+    "do_wash_call",
+    "verify_call",
     "verify_cloak",
     "verify_wash",
+    "verify_wash_call",
     "wash_cost",
     "wash_most",
 ]

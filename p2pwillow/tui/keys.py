@@ -44,7 +44,11 @@ __all__ = ["DIGITS", "Modes", "build_bindings", "key_name"]
 
 Handler = Callable[[KeyPressEvent], None]
 
-_BY_KEY: dict[str, ActionKind] = {k: kind for kind, k in ACTION_KEYS.items()}
+_BY_KEY: dict[str, tuple[ActionKind, ...]] = {}
+"""The actions of each key: one a phase (`w` withdraws an offer in trading and says "I wash" at
+Five by Two's wash), the action table's order."""
+for _kind, _key in ACTION_KEYS.items():
+    _BY_KEY[_key] = (*_BY_KEY.get(_key, ()), _kind)
 DIGITS = "0123456789"
 _PANEL, _ACTION, _TABLE = 0, 1, 2
 """Where a key is named among the keys that work: the panel's keys, then the actions', then
@@ -401,7 +405,11 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     # --- the one-key actions, wherever their key is free -----------------------------------------
 
     def press_action(event: KeyPressEvent) -> None:
-        send(state.press(_BY_KEY[pressed(event)]))
+        kinds = _BY_KEY[pressed(event)]
+        view = state.view
+        # the key's action that is open now; else its first, whose reason says why not
+        now = [kind for kind in kinds if view is not None and view.action(kind).legal]
+        send(state.press((now or list(kinds))[0]))
 
     def close_and_press_action(event: KeyPressEvent) -> None:
         state.cancel()

@@ -41,6 +41,7 @@ from p2pwillow.rules.events import (
     PotSplit,
     Sealed,
     StreetDealt,
+    WashCalled,
     Washed,
 )
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
@@ -404,6 +405,10 @@ class HandLog:
             self._drew(event)
         elif isinstance(event, Washed):
             self._washed(event)
+        elif isinstance(event, WashCalled) and not event.washes:
+            # where the washers are named first, one that says it keeps its cards is told as
+            # at any wash; one that says it washes is told by its wash
+            self._washed(Washed(event.seat, 0, None, 0))
         elif isinstance(event, CardsShown):
             self._shows[event.seat] = self._shows.get(event.seat, ()) + event.cards
         elif isinstance(event, HandForfeited):

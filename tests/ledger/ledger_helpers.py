@@ -226,6 +226,8 @@ def sample_bodies() -> dict[str, Body]:
         plain("pass"),
         plain("close_trading"),
         plain("check"),
+        plain("wash_call"),
+        plain("keep_call"),
         plain("bet", amount=25),
         plain("call"),
         plain("raise", to=75),

@@ -103,6 +103,8 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.EARLY_SHOW: None,
         ActionKind.POT_MATCH: "match",
         ActionKind.CLOAK: "positions",
+        ActionKind.WASH_CALL: None,
+        ActionKind.KEEP_CALL: None,
     }
 
 

@@ -261,7 +261,11 @@ def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> 
                 x = hand.to_act()[0]
                 hand.act(ActionKind.SHOW, x, dealer.face_down(hand, x))
             elif hand.phase is Phase.DRAW:
-                hand.act(ActionKind.DRAW, hand.to_act()[0], ())  # every player stands pat
+                x = hand.to_act()[0]
+                if ActionKind.KEEP_CALL in hand.legal_actions(x):
+                    hand.act(ActionKind.KEEP_CALL, x)  # Five by Two: it says it keeps its cards
+                else:
+                    hand.act(ActionKind.DRAW, x, ())  # every player stands pat
             else:
                 x = hand.to_act()[0]
                 legal = hand.legal_actions(x)

@@ -71,8 +71,8 @@ def test_a_cloak_is_paid_for_replaced_face_down_and_verifies() -> None:
     table, god = cloaked()
     assert not table.rejections and not table.refusals
     assert god.checked > 20
-    cloaks = [e for e in table.transcript if isinstance(e.body, k.Cloak)]
-    assert [(e.author, list(e.body.up)) for e in cloaks] == [(0, [0])]  # type: ignore[union-attr]
+    cloaks = [(e.author, list(e.body.up)) for e in table.transcript if isinstance(e.body, k.Cloak)]
+    assert cloaks == [(0, [0])]
     (summary,) = table.sessions[0].summaries
     # the antes and the cloak's eight: checks and calls add as much for everyone
     bets = sum(p.amount for p in summary.pots) - 3 * ANTE - 8 * ANTE

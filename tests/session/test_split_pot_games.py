@@ -59,7 +59,13 @@ def _player(
         if hand.phase is Phase.DECLARE and declare is not None:
             return Decision(ActionKind.DECLARE, choice=declare(hand))  # type: ignore[arg-type]
         if hand.phase is Phase.DRAW and wash is not None and isinstance(hand.step, Wash):
-            return Decision(ActionKind.DRAW, positions=wash(hand))  # type: ignore[arg-type]
+            positions: tuple[int, ...] = wash(hand)  # type: ignore[assignment]
+            if ActionKind.KEEP_CALL in hand.legal_actions(seat):
+                # Five by Two: it says first whether it washes (SPEC 3.17)
+                return Decision(ActionKind.WASH_CALL if positions else ActionKind.KEEP_CALL)
+            if hand.step.called and not positions:
+                positions = (0,)  # it said it washes: a card it must name
+            return Decision(ActionKind.DRAW, positions=positions)
         if hand.phase is Phase.BETTING:
             decision = bet(hand, seat)
             if decision is not None:
