@@ -1202,6 +1202,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             first = join([r for r in (_action_keys(view, BETTING, room), show) if r])
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING, width)
+        elif view.hand_running and view.action(ActionKind.KEEP_CALL).legal:
+            # Five by Two: say first whether you wash (SPEC 3.17); the wash panel comes after
+            first = _action_keys(view, (ActionKind.WASH_CALL, ActionKind.KEEP_CALL), width)
         elif view.declaring:
             first = _declared_row(view)
         elif view.seated and not view.hand_running:
@@ -1365,16 +1368,13 @@ HELP_TEXT = (
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick, [Bksp] undo, [Enter] give / lay out / wash, [s] keep",
-    "Wash        digits pick up to the cards the panel says (two in Car Wash),",
-    "            [c] cloak the face-up card picked: another dealt face down",
+    "Wash        2 cards in Car Wash, [c] cloak; Five by Two: [w] wash or [n] keep",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
-    "Announcing  [g] game (where the table plays several), [5] [6] [7] deal size,",
-    "            [t] trading mode, [c] closing, [+] [-] orbits, [Enter] announce,",
-    "            [p] Car Wash's price of a wash, one ante up (after 8: free)",
+    "Announcing  [g] game (of several), [5] [6] [7] deal size, [t] trading mode,",
+    "            [c] closing, [+] [-] orbits, [p] wash price, [Enter] announce",
     "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",
     "Clock       [m] more time, [Space] pause / resume (the arbiter: any seat's)",
-    "A key not allowed now says why; the status bar shows the code and the peers.",
 )
 
 

@@ -9,26 +9,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import random
 from collections import Counter
 
-import pytest
-from session_helpers import SAMPLES, fork, make_rng, observer, resign, snapshot, states_before
+from session_helpers import observer, resign
 from test_live_deck_games import God
+from wash_tables import ANTE, one_hand, refused
 
 from p2pwillow import evaluators
 from p2pwillow.crypto.group import G
 from p2pwillow.games.car_wash import CAR_WASH
-from p2pwillow.ledger import Reason, RemoteProtocolError
+from p2pwillow.ledger import Reason
 from p2pwillow.ledger import kinds as k
-from p2pwillow.ledger.entry import Entry
-from p2pwillow.rules import ActionKind, Announcement, Decision, Hand, Phase, TableConfig
-from p2pwillow.rules.wash import Wash
-from p2pwillow.session import Session
-from p2pwillow.table import Table, bot_decider
+from p2pwillow.rules import ActionKind, Announcement, Decision, Hand
+from p2pwillow.table import Table
 from p2pwillow.verify import Verdict, verify_transcript
 
-START, ANTE, PRICE = 1000, 5, 1
+PRICE = 1
 
 PLAN: dict[int, dict[int, tuple[int, ...]]] = {
     0: {2: (0, 1)},  # right after its first two cards: both, the face-down one and the up one
@@ -38,44 +34,13 @@ PLAN: dict[int, dict[int, tuple[int, ...]]] = {
 """Each seat's washes by the cards it holds then: the places it names (face down first)."""
 
 
-def _player(seat: int) -> object:
-    """Calls or checks every round (the hand reaches the show), washes as `PLAN` says."""
-    bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
-
-    def decide(session: Session) -> Decision | None:
-        hand: Hand | None = session.hand
-        if hand is None:
-            return None
-        if hand.phase is Phase.ANNOUNCE:
-            a = Announcement.of(CAR_WASH, wash_price=PRICE)
-            return Decision(ActionKind.ANNOUNCE, announcement=a)
-        if hand.phase is Phase.DRAW and isinstance(hand.step, Wash) and seat in hand.to_act():
-            positions = PLAN[seat].get(hand.hand_size(seat), ())
-            return Decision(ActionKind.DRAW, positions=positions)
-        if hand.phase is Phase.BETTING and seat in hand.to_act():
-            legal = hand.legal_actions(seat)
-            return Decision(ActionKind.CHECK if ActionKind.CHECK in legal else ActionKind.CALL)
-        return bot(session)
-
-    return decide
+def _plan(hand: Hand, seat: int) -> Decision:
+    return Decision(ActionKind.DRAW, positions=PLAN[seat].get(hand.hand_size(seat), ()))
 
 
 @functools.cache
 def washed() -> tuple[Table, God]:
-    god = God()
-    config = TableConfig(seats=3, games=(CAR_WASH.name,), ante=ANTE, starting_stack=START)
-    table = Table(
-        3,
-        config=config,
-        seed=11,
-        rng=make_rng("car-wash"),
-        deciders={s: _player(s) for s in range(3)},  # type: ignore[misc]
-        on_entry=god,
-    )
-    god.table = table
-    assert table.play(1) == 1
-    table.end_game()
-    return table, god
+    return one_hand(Announcement.of(CAR_WASH, wash_price=PRICE), _plan, seed=11)
 
 
 def _washes(table: Table) -> list[tuple[int, k.Wash]]:
@@ -108,17 +73,6 @@ def test_washes_of_one_or_two_cards_play_through_every_peer_and_verify() -> None
 # --- cheats: one RemoteProtocolError, nothing changed --------------------------------------
 
 
-def _refused(table: Table, i: int, bad: Entry, reason: Reason) -> str:
-    session = fork(states_before(table.lines)[i])
-    before = snapshot(session)
-    with pytest.raises(RemoteProtocolError) as caught:
-        session.replay(bad)
-    assert caught.value.reason is reason, caught.value
-    assert snapshot(session) == before
-    session.replay(table.transcript[i])  # the honest entry still fits
-    return str(caught.value)
-
-
 def _wash_entry(table: Table, seat: int, *, up: bool, down: bool) -> int:
     return next(
         n
@@ -131,23 +85,23 @@ def _wash_entry(table: Table, seat: int, *, up: bool, down: bool) -> int:
     )
 
 
-def test_a_wash_beyond_the_two_a_card_not_showing_or_a_forged_discard_is_refused() -> None:
+def test_a_wash_beyond_the_two_a_card_not_showing_or_a_forged_discard_isrefused() -> None:
     table, _ = washed()
     # seat 1's last wash is its second card: a third beside it is refused
     i = _wash_entry(table, 1, up=False, down=True)
     body = table.transcript[i].body
     assert isinstance(body, k.Wash)
     more = dataclasses.replace(body, up=[0])
-    why = _refused(table, i, resign(table, table.transcript[i], body=more), Reason.ILLEGAL_ACTION)
+    why = refused(table, i, resign(table, table.transcript[i], body=more), Reason.ILLEGAL_ACTION)
     assert "may wash 1 card here, not 2" in why
     card = body.cards[0]
     forged = dataclasses.replace(card, card=G.mul_public(5).hex() + card.card[66:])
     bad = resign(table, table.transcript[i], body=dataclasses.replace(body, cards=[forged]))
-    _refused(table, i, bad, Reason.BAD_PROOF)
+    refused(table, i, bad, Reason.BAD_PROOF)
     # seat 2 names a face-up card it does not have
     j = _wash_entry(table, 2, up=True, down=False)
     other = table.transcript[j].body
     assert isinstance(other, k.Wash)
     beyond = dataclasses.replace(other, up=[5])
-    why = _refused(table, j, resign(table, table.transcript[j], body=beyond), Reason.ILLEGAL_ACTION)
+    why = refused(table, j, resign(table, table.transcript[j], body=beyond), Reason.ILLEGAL_ACTION)
     assert "holds cards" in why

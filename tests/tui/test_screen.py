@@ -133,7 +133,7 @@ def test_a_key_that_does_nothing_says_which_keys_work(tmp_path: Path) -> None:
     async def script(t: Terminal, c: InProcessClient) -> None:
         await seated(t)
         t.press("z")
-        await t.wait_for("z does nothing now; keys: 5-7 t c + - Enter Esc")
+        await t.wait_for("z does nothing now; keys: 5-7 t c p + - Enter Esc")
         t.press("q")
         await t.wait_for("Leave the table?")
         t.press("\r")

@@ -326,3 +326,34 @@ def test_cloaking_a_face_up_card_in_go_for_broke(tmp_path: Path) -> None:
             assert said in log, log
 
     asyncio.run(main())
+
+
+def _my_call(text: str, view: TableView) -> bool:
+    return view.action(ActionKind.KEEP_CALL).legal
+
+
+def test_five_by_two_a_person_says_it_washes_then_must_name_a_card(tmp_path: Path) -> None:
+    """Five by Two (SPEC 3.17, washers named first): the person's turn to say shows no wash
+    panel and the keys w and n; w says it washes; once every player has said, the panel asks
+    for a card and keeping the cards is refused with the reason."""
+    c = _client(tmp_path, "five-by-two", seed=5)
+
+    async def main() -> None:
+        async with terminal(c, 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            text, view = await play_until(t, c, _my_call)
+            assert view.wash is None and WASHING.search(text) is None, text
+            assert "[w] say you wash" in text and "[n] say you keep your cards" in text, text
+            t.press("w")
+            text, view = await play_until(t, c, _my_wash)
+            me = view.you
+            assert me is not None
+            assert f"{view.name(me)} will wash" in text, text
+            t.press("s")
+            refused = await t.wait_for(lambda s: "said it washes" in s)
+            assert "names a card" in refused, refused
+            t.press("1", "\r")
+            await t.wait_for(lambda s: f"{view.name(me)} pays" in s)
+
+    asyncio.run(main())

@@ -54,10 +54,13 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     """The keys a person who only plays along presses for what the screen asks of them, if
     it asks anything: the table's defaults announced, trades passed and declined (its own
     offer, once accepted, made with the first who accepted), the first cards given and laid
-    out, check or call, stand pat in a draw, keep the cards at a wash and declare high in a
+    out, check or call, stand pat in a draw, keep the cards at a wash (and say so where the
+    washers are named first) and declare high in a
     split-pot game. `enter` is how the Enter key is sent."""
     if DISCARD in text or WASHING.search(text):
         return ["s"]
+    if "say whether you wash" in text:
+        return ["n"]  # Five by Two: it says it keeps its cards
     if DECLARE in text:
         return ["h"]
     if LAYOUT in text:
