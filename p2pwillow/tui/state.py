@@ -728,7 +728,7 @@ class ScreenState:
             return None
         picked = [n - 1 for n in self.picked if n <= len(wash.cards)]
         if len(picked) != 1 or wash.is_down(picked[0]):
-            self._say("pick one face-up card to cloak: it is dealt again face down", error=True)
+            self._say("pick one card showing to cloak: another comes face down", error=True)
             return None
         position = picked[0]
         card = wash.cards[position]

@@ -302,7 +302,7 @@ def test_cloaking_a_face_up_card_in_go_for_broke(tmp_path: Path) -> None:
             # a face-down card is no card to cloak: the key says so and sends nothing
             decided = len(c.decided)
             t.press("1", "c")
-            await t.settled("pick one face-up card to cloak")
+            await t.settled("pick one card showing to cloak")
             assert len(c.decided) == decided
             first_up = len(wash.down) + 1
             cloaked = wash.cards[first_up - 1]
