@@ -41,6 +41,12 @@ ROCK_BETS_EARLY = Category.TWO_PAIR
 """The same in a live-deck game while its cards and the board make fewer than five."""
 
 
+BASELINE_SAMPLES = 40
+"""Monte Carlo deals per decision of a baseline's cards (a declaration; a wash takes its own
+few): a baseline is measured by its betting rule, and its cards need only sane play. The bot
+under test takes its own deals (300 by default), which is what a match measures."""
+
+
 class Baseline(abc.ABC):
     """A seat that bets by one fixed rule (`bet`); its cards are played by an `easy` bot."""
 
@@ -49,7 +55,7 @@ class Baseline(abc.ABC):
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
-        self._cards = Bot(seat, rng, level="easy")
+        self._cards = Bot(seat, rng, level="easy", samples=BASELINE_SAMPLES)
 
     def decide(self, hand: Hand, knowledge: Knowledge) -> Decision:
         """The action this seat takes now (the engine must be waiting for it)."""
