@@ -6,6 +6,7 @@ lowest cards showing, and each pot to the best ace-to-five low, pairs counting."
 from __future__ import annotations
 
 import pytest
+from live_hands import wash
 
 from p2pwillow import evaluators
 from p2pwillow.bots.live_arena import LiveDealer
@@ -43,19 +44,6 @@ def start(dealer: LiveDealer, **options: int) -> Hand:
     hand.announce(2, Announcement.of(CAR_WASH, **options))
     hand.act(ActionKind.STREET, 2, dealer.street(hand))
     return hand
-
-
-def wash(hand: Hand, dealer: LiveDealer, seat: int, positions: tuple[int, ...]) -> None:
-    """`seat` washes `positions` (its face-down cards first, then its face-up ones); the
-    dealer mucks the cards."""
-    down, up = list(dealer.down[seat]), list(hand.showing(seat))
-    hand.act(ActionKind.DRAW, seat, positions)
-    for p in positions:
-        card = down[p] if p < len(down) else up[p - len(down)]
-        if p < len(down):
-            dealer.down[seat].remove(card)
-        dealer.held[seat].remove(card)
-        dealer.muck.append(card)
 
 
 def deal_and_check(hand: Hand, dealer: LiveDealer) -> None:

@@ -6,42 +6,23 @@ is refused."""
 from __future__ import annotations
 
 import pytest
+from live_hands import ANTE, to_wash
 
-from p2pwillow.bots.live_arena import LiveDealer
-from p2pwillow.cards import DECK
 from p2pwillow.games.split_pot import GO_FOR_BROKE, SEATTLE_SIX
 from p2pwillow.rules import (
     ActionKind,
-    Announcement,
-    GameSpec,
-    Hand,
     IllegalAction,
     Phase,
-    TableConfig,
 )
 from p2pwillow.rules.events import Washed
 from p2pwillow.rules.live import Redeal
 from p2pwillow.rules.wash import cloak_cost
 
-ANTE = 5
 CLOAK = ActionKind.CLOAK
 
 
-def to_wash(game: GameSpec, stacks: tuple[int, int, int] = (200, 200, 200)) -> Hand:
-    config = TableConfig(seats=3, games=(game.name,), ante=ANTE, starting_stack=200)
-    hand = Hand(config, [0, 1, 2], list(stacks), dealer=2)
-    hand.announce(2, Announcement.of(game))
-    dealer = LiveDealer(list(DECK))
-    while hand.phase is not Phase.DRAW:
-        if hand.phase in (Phase.DEAL, Phase.STREET):
-            hand.act(ActionKind.STREET, 2, dealer.street(hand))
-        else:
-            hand.check(hand.to_act()[0])
-    return hand
-
-
 def test_a_cloak_pays_eight_antes_and_the_card_comes_back_face_down() -> None:
-    hand = to_wash(GO_FOR_BROKE)
+    hand, _ = to_wash(GO_FOR_BROKE)
     assert cloak_cost(hand) == 8 * ANTE
     seat = hand.to_act()[0]
     up = hand.showing(seat)
@@ -66,13 +47,13 @@ def test_a_cloak_pays_eight_antes_and_the_card_comes_back_face_down() -> None:
 
 
 def test_a_cloak_is_refused_where_none_is_offered_or_the_stack_cannot_pay() -> None:
-    hand = to_wash(SEATTLE_SIX)
+    hand, _ = to_wash(SEATTLE_SIX)
     assert cloak_cost(hand) is None
     seat = hand.to_act()[0]
     assert CLOAK not in hand.legal_actions(seat)
     with pytest.raises(IllegalAction, match="no cloak"):
         hand.act(CLOAK, seat, (2,))
-    poor = to_wash(GO_FOR_BROKE, (200, 40, 200))  # seat 1 has 35 behind: a cloak is 40
+    poor, _ = to_wash(GO_FOR_BROKE, (200, 40, 200))  # seat 1 has 35 behind: a cloak is 40
     while poor.to_act()[0] != 1:
         poor.act(ActionKind.DRAW, poor.to_act()[0], ())
     assert CLOAK in poor.legal_actions(1)

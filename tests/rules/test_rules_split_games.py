@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from live_hands import wash
 
 from p2pwillow import evaluators
 from p2pwillow.bots.live_arena import LiveDealer
@@ -365,19 +366,6 @@ def test_a_player_who_cannot_pay_for_a_wash_keeps_its_cards() -> None:
     with pytest.raises(IllegalAction, match="a wash costs 20 chips"):
         hand.act(ActionKind.DRAW, 1, (0,))
     hand.act(ActionKind.DRAW, 1, ())
-
-
-def wash(hand: Hand, dealer: LiveDealer, seat: int, positions: tuple[int, ...]) -> None:
-    """`seat` washes `positions` (its face-down cards first, then its face-up ones); the
-    dealer mucks the card."""
-    down, up = list(dealer.down[seat]), list(hand.showing(seat))
-    hand.act(ActionKind.DRAW, seat, positions)
-    for p in positions:
-        card = down[p] if p < len(down) else up[p - len(down)]
-        if p < len(down):
-            dealer.down[seat].remove(card)
-        dealer.held[seat].remove(card)
-        dealer.muck.append(card)
 
 
 def _five_stud(

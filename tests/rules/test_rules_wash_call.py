@@ -5,30 +5,20 @@ says "keep"; a player whose stack cannot pay cannot say it washes."""
 
 from __future__ import annotations
 
+import live_hands
 import pytest
+from live_hands import ANTE
 
-from p2pwillow.bots.live_arena import LiveDealer
-from p2pwillow.cards import DECK
 from p2pwillow.games.split_pot import FIVE_BY_TWO
-from p2pwillow.rules import ActionKind, Announcement, Hand, IllegalAction, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Hand, IllegalAction, Phase
 from p2pwillow.rules.events import WashCalled, Washed
 from p2pwillow.rules.live import Redeal
 
-ANTE = 5
 WASH, KEEP, DRAW = ActionKind.WASH_CALL, ActionKind.KEEP_CALL, ActionKind.DRAW
 
 
 def to_wash(stacks: tuple[int, int, int] = (200, 200, 200)) -> Hand:
-    config = TableConfig(seats=3, games=(FIVE_BY_TWO.name,), ante=ANTE, starting_stack=200)
-    hand = Hand(config, [0, 1, 2], list(stacks), dealer=2)
-    hand.announce(2, Announcement.of(FIVE_BY_TWO))
-    dealer = LiveDealer(list(DECK))
-    while hand.phase is not Phase.DRAW:
-        if hand.phase in (Phase.DEAL, Phase.STREET):
-            hand.act(ActionKind.STREET, 2, dealer.street(hand))
-        else:
-            hand.check(hand.to_act()[0])
-    return hand
+    return live_hands.to_wash(FIVE_BY_TWO, stacks)[0]
 
 
 def test_every_player_says_first_and_only_those_who_said_so_wash_in_order() -> None:
