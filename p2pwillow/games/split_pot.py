@@ -111,21 +111,25 @@ SEATTLE_SIX = GameSpec(
 """High-low stud of six cards, two down and four up, with a wash at the end."""
 
 
-def _five_card_stud_with_a_wash(wash: Wash) -> tuple[Step, ...]:
+def _five_card_stud_with_a_wash(wash: Wash, low: bool = False) -> tuple[Step, ...]:
     """Five-card stud with the first and the last card face down, a round after each card,
-    then the wash, its replacements and a round."""
+    then the wash, its replacements and a round; in a lowball game (`low`) every round opened
+    by the lowest cards showing."""
+    first, then = (
+        (Opening.LOW_HAND, Opening.LOW_HAND) if low else (Opening.HIGH_CARD, Opening.HIGH_HAND)
+    )
     return (
         Deal(down=1, up=1),
-        Bet(Opening.HIGH_CARD, SMALL),
+        Bet(first, SMALL),
         Street(up=1),
-        Bet(Opening.HIGH_HAND, SMALL),
+        Bet(then, SMALL),
         Street(up=1),
-        Bet(Opening.HIGH_HAND, BIG),
+        Bet(then, BIG),
         Street(down=1),
-        Bet(Opening.HIGH_HAND, BIG),
+        Bet(then, BIG),
         wash,
         Redeal(),
-        Bet(Opening.HIGH_HAND, BIG),
+        Bet(then, BIG),
     )
 
 
@@ -160,10 +164,12 @@ HAWAII_FIVE_LOW = GameSpec(
     players=(2, 8),
     script=(
         # "Face-up is 75 cents; face-down is $1.50": three and six antes; "best to worst (best
-        # means lowest visible cards)"
-        *_five_card_stud_with_a_wash(Wash(price=3, price_down=6, order=WashOrder.LOWEST_SHOWING)),
+        # means lowest visible cards)"; lowball: the lowest cards showing open every round
+        *_five_card_stud_with_a_wash(
+            Wash(price=3, price_down=6, order=WashOrder.LOWEST_SHOWING), low=True
+        ),
         Declare(),
-        Bet(Opening.HIGH_HAND, BIG),
+        Bet(Opening.LOW_HAND, BIG),
         ShowCards(),
         SettleSplit(Formation.BEST_FIVE, Side.LOWBALL, Side.TWO_HOLE),
     ),
