@@ -135,6 +135,14 @@ def wash_most(hand: Hand, seat: int) -> int:
     return step.left(hand.snapshot().players[seat].washed)
 
 
+def _go_on(config: TableConfig, s: HandState, events: list[Event]) -> list[Event]:
+    """After a player's call or wash: the wash waits for the next player to say or to wash,
+    or, with none left, goes on to its redeal."""
+    if _caller(s) is not None or _washer(s) is not None:
+        return events
+    return [*events, *advance(config, s)]
+
+
 def _check_washer(s: HandState, seat: int) -> None:
     caller = _caller(s)
     if caller is not None:
@@ -197,10 +205,7 @@ def verify_wash_call(config: TableConfig, s: HandState, seat: int, _: object = N
 
 def _call(config: TableConfig, s: HandState, seat: int, washes: bool) -> list[Event]:
     s.wash_calls[seat] = washes
-    event = WashCalled(seat, washes)
-    if _caller(s) is not None or _washer(s) is not None:
-        return [event]
-    return [event, *advance(config, s)]  # nobody washes
+    return _go_on(config, s, [WashCalled(seat, washes)])
 
 
 def do_wash_call(config: TableConfig, s: HandState, seat: int, _: object = None) -> list[Event]:
@@ -233,9 +238,7 @@ def do_wash(config: TableConfig, s: HandState, seat: int, positions: Sequence[in
     s.drawn[seat] = len(positions)
     if not positions:
         events.append(Washed(seat, 0, None, 0))
-    if _washer(s) is not None:
-        return events
-    return [*events, *advance(config, s)]
+    return _go_on(config, s, events)
 
 
 def verify_cloak(
@@ -274,10 +277,7 @@ def do_cloak(config: TableConfig, s: HandState, seat: int, positions: Sequence[i
     p.hand_size -= 1
     p.washed += 1
     s.drawn[seat] = 1
-    event = Washed(seat, 1, card, paid, cloaked=True)
-    if _washer(s) is not None:
-        return [event]
-    return [event, *advance(config, s)]
+    return _go_on(config, s, [Washed(seat, 1, card, paid, cloaked=True)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,9 +342,7 @@ class Wash(Step):
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         s.drawn, s.washed_up, s.wash_calls = {}, {}, {}
         s.wash_order = _order(self.order, s)
-        if _caller(s) is None and _washer(s) is None:
-            return advance(config, s)  # nobody has a wash left
-        return []
+        return _go_on(config, s, [])  # nobody may have a wash left
 
     def to_act(self, s: HandState) -> tuple[int, ...]:
         seat = _caller(s)
@@ -359,8 +357,7 @@ class Wash(Step):
         if _caller(s) is not None:
             verify_call(config, s, seat)
             return lambda n: do_keep_call(config, n, seat)
-        if seat != _washer(s):
-            raise IllegalAction(f"seat {_washer(s)} washes now, not seat {seat}")
+        _check_washer(s, seat)
         return lambda n: do_wash(config, n, seat, ())
 
     def stall(self, config: TableConfig, s: HandState, seat: int) -> list[Event]:
