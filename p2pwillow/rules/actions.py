@@ -97,6 +97,7 @@ class ActionKind(enum.Enum):
     CLOAK = "cloak"
     WASH_CALL = "wash-call"
     KEEP_CALL = "keep-call"
+    FLIP = "flip"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]

@@ -105,6 +105,7 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.CLOAK: "positions",
         ActionKind.WASH_CALL: None,
         ActionKind.KEEP_CALL: None,
+        ActionKind.FLIP: "positions",
     }
 
 
