@@ -213,7 +213,9 @@ def _best_low(ranks: Sequence[int]) -> int:
     lower category beats any ranks); later rounds pair the lowest ranks first, which the
     comparison of groups (larger and then higher first) favours.
     """
-    counts = Counter(ranks)
+    counts = [0] * 14  # by ace-low rank 1..13 (a list: a bot values many deals with it)
+    for rank in ranks:
+        counts[rank] += 1
     chosen: list[int] = []
     for copy in range(1, 5):
         for rank in range(1, 14):
@@ -234,7 +236,10 @@ def low_a5(cards: Iterable[Card]) -> int:
 def low_a5_indices(indices: Iterable[int]) -> int:
     """`low_a5` of 5 or more distinct card indices, unchecked: for a bot's many deals, whose
     cards are distinct by construction (tests/test_evaluators.py holds the two equal)."""
-    return _best_low([_low_rank(index) for index in indices])
+    cards = indices if isinstance(indices, list | tuple) else list(indices)
+    if len(cards) == 5:  # five cards are their own best low: one look-up
+        return _low_table()[sum(_LOW_BITS_OF[index] for index in cards)]
+    return _best_low([_low_rank(index) for index in cards])
 
 
 def low_eight_or_better(cards: Iterable[Card]) -> int | None:

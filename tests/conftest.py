@@ -6,7 +6,11 @@ only the assertion that caught it (tests/witness.py).
 
 `lan`: for the LAN tests (tests/lan), a fresh LAN of namespaces per test, always cleaned up;
 what every process on it printed is shown for a test that fails, not only the one it was
-watching."""
+watching.
+
+A test of tests/crypto checks its proofs in full: nothing a test before it checked is
+remembered (crypto/checked.py), so that the operation counts and the rejections are the
+checks' own."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from typing import TYPE_CHECKING
 import pytest
 from witness import Witness, last_lines
 
+from p2pwillow.crypto.checked import CHECKED
+
 if TYPE_CHECKING:
     from lan import Lan
 
@@ -24,6 +30,16 @@ if TYPE_CHECKING:
 @pytest.fixture
 def witness() -> Witness:
     return Witness()
+
+
+@pytest.fixture(autouse=True)
+def _checks_in_full(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.path.parent.name != "crypto":
+        yield
+        return
+    CHECKED.clear()
+    yield
+    CHECKED.clear()
 
 
 @functools.cache

@@ -44,6 +44,7 @@ from p2pwillow.evaluators import (
     holdem_high,
     holdem_low,
     low_a5,
+    low_a5_indices,
     low_eight_or_better,
     low_sum,
     omaha_hi_lo_sets,
@@ -140,6 +141,15 @@ def test_low_a5_agrees_with_pokerkit(size: int, count: int, shapes: int) -> None
     assert_same_order(ours, theirs)
     # no pair, pair, two pair (and with 5 or 7 cards trips, with 5 a full house and four)
     assert len({category_of(key ^ LOW_FLIP) for key in ours}) == shapes
+
+
+@pytest.mark.parametrize("size", range(5, 10))
+def test_a_bots_low_of_card_indices_is_low_a5(size: int) -> None:
+    """`low_a5_indices`, the bots' unchecked form (one look-up for five cards), is `low_a5`."""
+    for hand in deals(60 + size, 300, size, (14, 2, 3, 4, 5)):
+        indices = [card.index for card in hand]
+        assert low_a5_indices(indices) == low_a5_indices(tuple(indices)) == low_a5(hand)
+        assert low_a5_indices(iter(indices)) == low_a5(hand)
 
 
 def is_paired(low: int) -> bool:

@@ -155,7 +155,7 @@ def live_category(hand: Hand, cards: Sequence[Card]) -> tuple[Category, bool]:
     game = hand.game
     assert game is not None
     formation = formation_of(game)
-    board = [card.index for card in hand.snapshot().board]
+    board = [card.index for card in hand.state.board]
     own = [card.index for card in cards]
     if formation is Formation.OMAHA:
         if len(board) >= 3 and len(own) >= 2:

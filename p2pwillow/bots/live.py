@@ -19,6 +19,7 @@ it.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -123,7 +124,9 @@ def valuer(formation: Formation) -> Valuer:
     return _omaha if formation is Formation.OMAHA else _best_five
 
 
-def _lowball(own: list[int], board: list[int]) -> int:
+def lowball(own: list[int], board: list[int]) -> int:
+    """The ace-to-five low of a player's cards and the board (SPEC 2.7), pairs ranked as the
+    rules rank them."""
     return evaluators.low_a5_indices(own + board)
 
 
@@ -131,7 +134,7 @@ def valuer_of(game: GameSpec) -> Valuer:
     """How `game`'s showdown values a hand: by its formation, or its ace-to-five low in a
     lowball game (`Settle.low`)."""
     if any(isinstance(step, Settle) and step.low for step in game.script):
-        return _lowball
+        return lowball
     return valuer(formation_of(game))
 
 
@@ -160,7 +163,7 @@ def outlook(hand: Hand) -> Outlook:
     game = hand.game
     if game is None:
         raise BotError("no game announced yet")
-    s = hand.snapshot()
+    s = copy.copy(hand.state)  # its deck count moves on below, step by step: its own copy
     players = in_hand(s)
     first = s.step if hand.phase in (Phase.DEAL, Phase.STREET) else s.step + 1
     each = board = 0
@@ -213,7 +216,7 @@ def live_equity(
     if game is None:
         raise BotError("no game announced yet")
     value = valuer_of(game)
-    s = hand.snapshot()
+    s = hand.state
     board = [card.index for card in s.board]
     opponents = [x for x in in_hand(s) if x != seat]
     if not opponents:
@@ -279,7 +282,7 @@ def live_equity(
 def _unseen(hand: Hand, cards: Sequence[Card]) -> list[int]:
     """The cards a seat holding `cards` cannot see: neither its own nor showing anywhere (up
     cards of folded players included) nor on the board, as indices in deck order."""
-    seen = {card.index for card in cards} | {card.index for card in hand.snapshot().board}
+    seen = {card.index for card in cards} | {card.index for card in hand.state.board}
     for x in hand.seats:
         seen.update(card.index for card in hand.showing(x))
     return [i for i in range(len(DECK)) if i not in seen]
@@ -296,7 +299,7 @@ def deals(hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samp
     face-down cards, everybody's cards still to come and the rest of the board, with the cards
     each player holds face down in the end (its hole). A draw still ahead is sampled as if
     everyone stood pat (its replacements are not dealt yet)."""
-    s = hand.snapshot()
+    s = hand.state
     board = [card.index for card in s.board]
     opponents = [x for x in in_hand(s) if x != seat]
     pool = _unseen(hand, cards)
@@ -330,7 +333,7 @@ def _draw_ahead(hand: Hand, seat: int) -> int:
     """The most cards `seat` may still draw in this hand (0 when no draw is ahead of it)."""
     game = hand.game
     assert game is not None
-    s = hand.snapshot()
+    s = hand.state
     if seat in s.drawn and hand.phase is Phase.DRAW:
         return 0
     for step in game.script[max(0, s.step) :]:
@@ -485,7 +488,7 @@ class LiveBot:
             )
         if not set(hand.showing(self.seat)) <= held:
             raise BotError("a card showing at this seat is not in its knowledge")
-        public = set(hand.snapshot().board)
+        public = set(hand.state.board)
         for x in hand.seats:
             if x != self.seat:
                 public.update(hand.showing(x))

@@ -85,7 +85,7 @@ class LiveDealer:
             raise BotError(f"no deal step now ({hand.phase.value})")
         ups: dict[int, list[Card]] = {}
         board: list[Card] = []
-        for to, seat in step.destinations(hand.snapshot()):
+        for to, seat in step.destinations(hand.state):
             card = self.deck[self.pointer]
             self.pointer += 1
             if to in (DOWN, UP):

@@ -410,7 +410,7 @@ class OpponentModel:
         settle = [step for step in game.script if isinstance(step, Settle)] if game else []
         if not settle:
             return
-        board = tuple(hand.snapshot().board)
+        board = tuple(hand.state.board)
         for seat in hand.seats:
             shown = hand.showing(seat)
             if seat == self.seat or hand.is_folded(seat) or len(shown) != hand.hand_size(seat):

@@ -4,8 +4,9 @@ its declaration. Pure; no I/O; its randomness comes only from the `random.Random
 The share is a Monte Carlo over the cards the bot cannot see, dealt as `live.deals` deals them.
 In each deal every hand is valued twice: high (the game's formation, as the live bot values
 it) and low (eight-or-better, ace low, here counted on five different ranks: a paired low,
-which the house allows, is rare enough for an estimate to leave out; in Chicago the second side
-is the highest spade in the hole, where the cards still to come count as the script deals them,
+which the house allows, is rare enough for an estimate to leave out; a lowball side, where
+pairs are common, is the exact ace-to-five low, `live.lowball`; in Chicago the second side is
+the highest spade in the hole, where the cards still to come count as the script deals them,
 face down or face up). A seat that has declared
 contends only for its sides; one that has not (every seat before the declaration, the others
 while the bot weighs its own) contends for both, as the cards speak. A pig wins both sides or
@@ -23,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from p2pwillow.bots.decision import BotError
-from p2pwillow.bots.live import deals, live_equity, valuer
+from p2pwillow.bots.live import deals, live_equity, lowball, valuer
 from p2pwillow.cards import DECK, Card, Suit
 from p2pwillow.rules import GameSpec, Hand
 from p2pwillow.rules.declare import SettleSplit, Side
@@ -130,13 +131,6 @@ Values = Callable[[int, list[int], list[int], list[int]], tuple[int, int]]
 0: none."""
 
 
-def _lowball(own: list[int], board: list[int]) -> int:
-    """Ace-to-five, no qualifier: five different ranks as `_key`; a hand that must pair ranks
-    below every unpaired one (its pairs are not ranked among themselves: an estimate)."""
-    ranks = sorted({_low_rank(i) for i in own + board})
-    return _key(ranks[:5]) if len(ranks) >= 5 else len(ranks)
-
-
 def _sum(cards: list[int]) -> int:
     """Go for Broke's value: 255 less the sum, tens and faces 0, aces 1 (bigger is better)."""
     total = 0
@@ -169,7 +163,7 @@ def _values(hand: Hand) -> Values:
         if which is Side.EIGHT:
             return low_valuer(settle.formation)(own, board)
         if which is Side.LOWBALL:
-            return _lowball(own, board)
+            return lowball(own, board)
         if which is Side.SUM:
             return _sum(own + board)
         if which is Side.TWO_HOLE:
@@ -204,7 +198,7 @@ def split_equity(
     has declared (both sides before it has). `factors` weighs opponents by their betting as
     `live.live_equity` does: the share against one opponent alone, e, counts as e ** f."""
     value = _values(hand)
-    declared = hand.snapshot().declared
+    declared = hand.state.declared
     choice = declared.get(seat)
     total = 0.0
     alone: dict[int, float] = {}
@@ -273,7 +267,7 @@ def choose_wash(
     # a game without a declaration (Car Wash) plays for the whole pot
     equity = split_equity if is_split(hand.game) else live_equity
     base = equity(hand, seat, cards, rng, samples)
-    known = set(cards) | set(hand.snapshot().board)
+    known = set(cards) | set(hand.state.board)
     for x in hand.seats:
         known.update(hand.showing(x))
     unseen = [c for c in DECK if c not in known]

@@ -255,6 +255,13 @@ class Hand:
         """A copy of the whole state; equal snapshots mean nothing changed."""
         return self._s.clone()
 
+    @property
+    def state(self) -> HandState:
+        """The state itself, not a copy: for a reader that changes nothing and keeps nothing
+        past the hand's next action (a bot weighing a decision reads it thousands of times a
+        hand, where a copy each time cost it a fifth of its time); `snapshot()` to keep."""
+        return self._s
+
     def to_act(self) -> tuple[int, ...]:
         """The seats the hand is waiting for, in table order (SPEC 3.3).
 

@@ -51,20 +51,9 @@ def _bot(samples: int = TEST_SAMPLES) -> PlayerMaker:
     return lambda seat, rng: LiveBot(seat, rng, samples=samples)
 
 
-NOT_YET = {("hawaii-five-low", "maniac")}
-"""Where the bot does not beat a baseline yet: in Hawaii Five-Low it breaks even with the
-maniac (-33 to +21 chips a hand over 200 hands, seeds 1-3, at 16 and at 80 deals a decision;
-the bench prints the figure). `test_where_the_bot_does_not_win_yet_it_plays_legally` plays it."""
-
-
 @pytest.mark.parametrize(
     ("game", "baseline"),
-    [
-        pytest.param(g, b, id=f"{g.name}-{b}")
-        for g in PLAYED
-        for b in BASELINES
-        if (g.name, b) not in NOT_YET
-    ],
+    [pytest.param(g, b, id=f"{g.name}-{b}") for g in PLAYED for b in BASELINES],
 )
 def test_the_live_bot_beats_every_baseline_in_every_game(game: GameSpec, baseline: str) -> None:
     bot_maker = _bot()
@@ -72,6 +61,10 @@ def test_the_live_bot_beats_every_baseline_in_every_game(game: GameSpec, baselin
     hands = MATCH_HANDS[baseline]
     if (game.name, baseline) == ("hawaii-five-low", "station"):
         hands = 300  # an edge that needs more hands: 18 to 41 chips a hand over 200 (seeds 1-3)
+    if (game.name, baseline) == ("hawaii-five-low", "maniac"):
+        # a lowball game against an all-in maniac swings most: +5 to +22 chips a hand over
+        # 600 hands (seeds 1-3), +45 over 2,000 at seed 1
+        hands = 600
     if (game.name, baseline) == ("seattle-six", "maniac"):
         # the maniac's all-in swings: -15 to +134 chips a hand over 200 hands (seeds 1-3),
         # +17 over 400 at seed 1
@@ -93,16 +86,6 @@ def test_the_live_bot_beats_every_baseline_in_every_game(game: GameSpec, baselin
     # every decision passed the engine's can_* check inside the arena, or it raised; the
     # margin is a fifth of the ante a hand (it was 8 to 300 chips a hand when written)
     assert bot.chips_per_hand.mean > margin, bot.chips_per_hand
-
-
-@pytest.mark.parametrize(("name", "baseline"), sorted(NOT_YET))
-def test_where_the_bot_does_not_win_yet_it_plays_legally(name: str, baseline: str) -> None:
-    game = next(g for g in PLAYED if g.name == name)
-    seats: list[tuple[str, PlayerMaker]] = [("bot", _bot()), (baseline, BASELINES[baseline])]
-    result = play_live_matchup(seats, game, 40, MATCH_SEED)
-    bot, other = result.seats
-    assert bot.hands == other.hands == 40
-    assert all(a + b == 0 for a, b in zip(bot.deltas, other.deltas, strict=True))
 
 
 def test_four_handed_tables_of_the_bot_and_every_baseline_play_legal_hands() -> None:
