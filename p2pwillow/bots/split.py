@@ -313,6 +313,9 @@ def choose_pass(
     assert isinstance(event, CardPassed)
     kept = [c for c in cards if c != event.card]
     equity = split_equity if is_split(hand.game) else live_equity
-    keep = equity(hand, seat, cards, rng, samples)
-    after = equity(passed, seat, kept, rng, samples)
+    # the same random deals behind both shares, as far as they go: the two hands differ by
+    # one card, and their difference is what decides (common random numbers)
+    seed = rng.getrandbits(64)
+    keep = equity(hand, seat, cards, random.Random(seed), samples)
+    after = equity(passed, seat, kept, random.Random(seed), samples)
     return (after - keep) * (hand.pot + price) > price
