@@ -146,6 +146,9 @@ class PassStreet(Street):
 
     KIND: ClassVar[str] = "pass-street"
     ACTIONS: ClassVar[tuple[Action, ...]] = ()  # set below, once the rows' functions exist
+    up: int = 1
+    """One card face up to each player (what a reader of the script counts; the description
+    names no field)."""
 
     def __post_init__(self) -> None:
         pass  # one card face up to each: no fields
