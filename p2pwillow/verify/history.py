@@ -661,6 +661,8 @@ def street_name(
             return "Preflop" if index == 0 else "Deal"
         return _BOARD_STREETS.get(board, "Board")
     if any(d.up for d in deals):
+        if index == 0 and not (event.up or event.board):
+            return "The deal"  # the hole cards alone (Pass the Card deals its up cards after)
         return f"{_ORDINALS[each]} street" if each in _ORDINALS else f"Street {index + 1}"
     return "The deal" if index == 0 else "The draw"
 

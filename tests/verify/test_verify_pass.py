@@ -94,6 +94,7 @@ def test_the_reports_tell_every_pass_and_who_holds_each_card() -> None:
     # a pass street is one street of the report, named as stud names it, and its up cards
     # are what each seat holds of it: the passed card the receiver's, the passer's replacement
     names_of_streets = [st["name"] for st in h["streets"]]
+    assert names_of_streets[0] == "The deal"  # two cards down each, before any face up
     for name in ("Third street", "Fourth street", "Fifth street", "Sixth street"):
         assert names_of_streets.count(name) == 1, names_of_streets
     for st in streets:
