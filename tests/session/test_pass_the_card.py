@@ -1,8 +1,8 @@
 """Pass the Card through real sessions (SPEC 3.19, 3.13.18, 6.10): the face-up cards of each
 street are dealt one at a time, a deal of one card each, and every seat's keep or pass comes
 between them; a god sees every card in one place after every entry; the transcript verifies
-and replays for an observer; a pass out of turn, by the last
-seat dealt or without the chips is refused with nothing changed."""
+and replays for an observer; a pass out of turn, by the last seat dealt or without the chips is
+refused with nothing changed; a player away at its choice keeps its card by the clock."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.ledger import Reason
 from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import ActionKind, Announcement, Decision, Hand, Phase, TableConfig
-from p2pwillow.rules.events import CardPassed
+from p2pwillow.rules.events import CardKept, CardPassed, TimedOut
 from p2pwillow.session import Session
-from p2pwillow.table import Table, bot_decider
+from p2pwillow.table import Decider, Table, bot_decider
 from p2pwillow.verify import Verdict, verify_transcript
 
 ANTE = 5
@@ -28,7 +28,7 @@ PASSERS = (0, 1)
 """Seats 0 and 1 pass every card they may; seat 2 keeps every card."""
 
 
-def _player(seat: int) -> object:
+def _player(seat: int) -> Decider:
     bot = bot_decider(seat, random.Random(seat), samples=SAMPLES)
 
     def decide(session: Session) -> Decision | None:
@@ -48,9 +48,22 @@ def _player(seat: int) -> object:
     return decide
 
 
-def _table(stack: int, seed: int) -> tuple[Table, God]:
-    """Three players play one hand of Pass the Card from `stack` chips each, and end the
-    game; the god watched every entry."""
+def _away(seat: int) -> Decider:
+    """`_player`, away whenever its card of a pass street is open: its clock runs out."""
+    play = _player(seat)
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        if hand is not None and hand.phase is Phase.STREET:
+            return None
+        return play(session)
+
+    return decide
+
+
+def _table(stack: int, seed: int, away: int | None = None) -> tuple[Table, God]:
+    """Three players play one hand of Pass the Card from `stack` chips each (seat `away`
+    away at each of its choices), and end the game; the god watched every entry."""
     god = God()
     config = TableConfig(
         seats=3, games=(PASS_THE_CARD.name,), ante=ANTE, starting_stack=stack, min_bet=25
@@ -59,8 +72,8 @@ def _table(stack: int, seed: int) -> tuple[Table, God]:
         3,
         config=config,
         seed=seed,
-        rng=make_rng(f"pass-the-card/{stack}/{seed}"),
-        deciders={s: _player(s) for s in range(3)},  # type: ignore[misc]
+        rng=make_rng(f"pass-the-card/{stack}/{seed}/{away}"),
+        deciders={s: _away(s) if s == away else _player(s) for s in range(3)},
         on_entry=god,
     )
     god.table = table
@@ -145,4 +158,18 @@ def test_a_pass_without_the_chips_is_refused() -> None:
     bad = resign(table, t[i], body=plain("pass_card"))
     why = refused(table, i, bad, Reason.ILLEGAL_ACTION)
     assert f"a pass costs 25 chips; seat {t[i].author} has 15" in why
+    assert verify_transcript(b"".join(table.lines)).verdict is Verdict.VALID
+
+
+def test_a_player_away_at_its_choice_keeps_its_card_by_the_clock() -> None:
+    table, god = _table(1000, seed=23, away=0)
+    assert not table.rejections and not table.refusals and god.checked > 40
+    hand = table.sessions[0].hand
+    assert hand is not None
+    timed = [e for e in hand.events if isinstance(e, TimedOut)]
+    # the start moves one seat a street: seat 0 is dealt last in one street of four
+    assert len(timed) >= 2 and all(e.seat == 0 for e in timed), timed
+    assert all(isinstance(e.outcome, CardKept) for e in timed), timed
+    assert not any(e.kind == "pass_card" and e.author == 0 for e in table.transcript)
+    assert any(e.kind == "timeout" for e in table.transcript)
     assert verify_transcript(b"".join(table.lines)).verdict is Verdict.VALID
