@@ -29,7 +29,7 @@ from p2pwillow.rules.errors import IllegalAction
 from p2pwillow.rules.events import CardKept, CardPassed, Event, StreetDealt, TimedOut
 from p2pwillow.rules.live import LIVE_ACTIONS, UP, Destination, Street, in_hand
 from p2pwillow.rules.phases import Phase
-from p2pwillow.rules.script import Default, Described, OpDue, OptionValue, advance, current
+from p2pwillow.rules.script import Default, Described, OpDue, OptionValue, advance
 from p2pwillow.rules.state import HandState, player
 
 
@@ -39,12 +39,6 @@ def pass_price(config: TableConfig) -> int:
     if config.structure is BettingStructure.FIXED_LIMIT:
         return config.small_bet
     return config.min_bet
-
-
-def _step(s: HandState) -> PassStreet:
-    step = current(s)
-    assert isinstance(step, PassStreet)
-    return step
 
 
 def _holder(s: HandState) -> int | None:
