@@ -50,6 +50,7 @@ __all__ = [
     "END_GRACE",
     "HAS_ALL",
     "JOIN_GRACE",
+    "JOIN_WAIT",
     "LEFT_TABLE",
     "NOBODY_LEFT",
     "OTHERS_LEFT",
@@ -82,6 +83,13 @@ JOIN_GRACE = 3.0
 running before it deals: the newcomer, catching up while hands follow one another at a
 table of bots, writes its join once the table is still (SPEC 8.9). Bounded, so that a
 newcomer that never joins slows each hand by this at most, until its peers drop it."""
+JOIN_WAIT = 30.0
+"""While the newcomer reports a head behind this seat's (it checks every proof of the hands it
+missed, and a loaded laptop checks slowly), the next dealer waits for it, JOIN_GRACE more once
+it has caught up, but no longer than this once no hand is running: else a newcomer slower than
+the bots would catch up only to find the next hand started, hand after hand (SPEC 8.9). A
+newcomer that says it is behind and never joins costs each hand this at most, until its peers
+drop it (JOIN_WITHIN)."""
 ADMIT_WITHIN = 120.0
 """A newcomer's admission stays open this long at most, as each seat saw it open: then the
 seat refuses it (SPEC 8.9), so that nobody, absent or silent, holds the table up for longer."""
@@ -279,6 +287,9 @@ class Wishes:
     newcomer_coming: bool = False
     """Not a wish: the host has announced a newcomer whose `join` is not in the chain yet
     (SPEC 8.9); a next dealer gives it JOIN_GRACE to write it between hands."""
+    newcomer_behind: bool = False
+    """Not a wish: such a newcomer reports a head behind this seat's: the next dealer waits
+    for it to catch up (JOIN_WAIT at most)."""
     admit: bool | None = None
     """The player's answer to the newcomer's admission open now (SPEC 6.6): True, everyone
     saw the same safety code; False, they did not; None, not answered yet. A bot's is True."""
@@ -343,6 +354,7 @@ class SeatPolicy:
         paces: bool = False,
         admit_within: float = ADMIT_WITHIN,
         join_grace: float | None = None,
+        join_wait: float | None = None,
     ) -> None:
         self.hands = hands
         self.admit_within = admit_within
@@ -350,6 +362,7 @@ class SeatPolicy:
         self.deal_grace = DEAL_GRACE if deal_grace is None else deal_grace
         self.end_grace = END_GRACE if end_grace is None else end_grace
         self.join_grace = JOIN_GRACE if join_grace is None else join_grace
+        self.join_wait = JOIN_WAIT if join_wait is None else join_wait
         self.paces = paces
         self._end_asked: bytes | None = None
         """The head at which this seat last wrote the game end (a game end binds the head)."""
@@ -362,6 +375,8 @@ class SeatPolicy:
         """The hand after which this seat wrote its `sit_in` (once per hand)."""
         self._between_key: tuple[int, bool] | None = None
         self._between_at = 0.0
+        self._behind_at: float | None = None
+        """When a newcomer last said it was behind, no hand running (since `_between_at`)."""
         self._admission_key: bytes | None = None
         self._admission_at = 0.0
 
@@ -471,8 +486,19 @@ class SeatPolicy:
         """Since when no hand is running (as this seat saw it)."""
         key = (s.hand_number, s.between_hands)
         if self._between_key != key:
-            self._between_key, self._between_at = key, now
+            self._between_key, self._between_at, self._behind_at = key, now, None
         return self._between_at
+
+    def _waits_for_newcomer(self, s: Session, wishes: Wishes, now: float) -> bool:
+        """A newcomer not joined yet gets JOIN_GRACE once no hand is running, and once it has
+        caught up if it was behind; never more than JOIN_WAIT in all (SPEC 8.9)."""
+        if not wishes.newcomer_coming:
+            return False
+        since = self._between_since(s, now)
+        if wishes.newcomer_behind:
+            self._behind_at = now
+        last = since if self._behind_at is None else self._behind_at
+        return now - last < self.join_grace and now - since < self.join_wait
 
     def _deals(self, s: Session, wishes: Wishes, now: float) -> bool:
         """This seat opens the next hand now: it deals it (or paces the table), and its player
@@ -489,7 +515,7 @@ class SeatPolicy:
             # a courtesy: another seat's game end or leave may be on its way; the sequencer
             # places it first, rather than refusing it once the hand has started
             return False
-        if wishes.newcomer_coming and now - self._between_since(s, now) < self.join_grace:
+        if self._waits_for_newcomer(s, wishes, now):
             return False  # the same courtesy to a newcomer that is catching up
 
         try:

@@ -62,7 +62,7 @@ from p2pwillow.rules.declare import Declare, SettleSplit, side_sets
 from p2pwillow.rules.events import CardsShown, Declared, Drew, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
 from p2pwillow.rules.passing import pass_price
-from p2pwillow.rules.wash import Wash, cloak_cost, wash_cost, wash_most
+from p2pwillow.rules.wash import Wash, cloak_cost, flip_cost, wash_cost, wash_most
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
 
@@ -201,6 +201,9 @@ class WashView:
     cloak: int | None = None
     """Chips to cloak a face-up card instead: wash it and be dealt another face down (Go for
     Broke); None where the wash offers no cloak."""
+    flip: int | None = None
+    """Chips to flip instead: turn a face-down card up and wash a face-up one, another dealt
+    face down (Five by Two); None where the wash offers no flip."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -241,9 +244,9 @@ class ActionView:
     """One player action: whether the player may take it now and, if not, the rules' reason.
 
     `low`/`high` bound its number where it takes one: the bet, the raise-to total, the
-    offer size, the cards to give, the layout (5 of the hand), the cloak's one card. `amount`
-    is what a call puts in, the round total an all-in reaches, what a match of the pot puts in
-    (SPEC 3.18) and what a cloak costs (SPEC 3.17).
+    offer size, the cards to give, the layout (5 of the hand), the cloak's one card, the flip's
+    two. `amount` is what a call puts in, the round total an all-in reaches, what a match of
+    the pot puts in (SPEC 3.18) and what a cloak or a flip costs (SPEC 3.17).
     """
 
     kind: ActionKind
@@ -537,6 +540,8 @@ def _actions(session: Session) -> tuple[ActionView, ...]:
                 high = wash_most(hand, me)  # its bound less its washes so far (SPEC 3.17)
         elif kind is ActionKind.CLOAK:
             low, high, amount = 1, 1, cloak_cost(hand)  # one face-up card, at its price
+        elif kind is ActionKind.FLIP:
+            low, high, amount = 2, 2, flip_cost(hand)  # a face-down and a face-up card
         elif options is not None and kind is ActionKind.BET:
             low, high = options.bet_min, options.bet_max
         elif options is not None and kind is ActionKind.RAISE:
@@ -1084,7 +1089,15 @@ def _wash(session: Session, hand: Hand | None) -> WashView | None:
     up = hand.showing(me)
     down = tuple(c for c in session.cards if c not in up)
     most = wash_most(hand, me)
-    return WashView(wash_cost(hand), wash_cost(hand, down=True), down, up, most, cloak_cost(hand))
+    return WashView(
+        wash_cost(hand),
+        wash_cost(hand, down=True),
+        down,
+        up,
+        most,
+        cloak_cost(hand),
+        flip_cost(hand),
+    )
 
 
 def _drawn(session: Session, hand: Hand | None) -> tuple[Card, ...]:

@@ -17,6 +17,7 @@ from p2pwillow.seat import (
     ENDED_BY_YOU,
     HAS_ALL,
     JOIN_GRACE,
+    JOIN_WAIT,
     LEFT_TABLE,
     OTHERS_LEFT,
     Do,
@@ -93,6 +94,26 @@ def test_a_next_dealer_gives_a_newcomer_coming_the_join_grace() -> None:
     other = SeatPolicy()
     assert other.next(s, WANTS_TO_DEAL, 0.0) is None
     assert other.next(s, WANTS_TO_DEAL, DEAL_GRACE) == DEAL
+
+
+def test_a_next_dealer_waits_for_a_newcomer_behind_then_gives_it_the_grace() -> None:
+    """SPEC 8.9: a newcomer still checking the hands it missed (its head behind) is waited
+    for, JOIN_GRACE more once it has caught up, and JOIN_WAIT at most in all: a newcomer
+    slower than the bots is not starved of a still table, nor can it hold the table up."""
+    table, _, dealer = _after_one_hand()
+    s = table.sessions[dealer]
+    behind = Wishes(deal=True, newcomer_coming=True, newcomer_behind=True)
+    caught_up = Wishes(deal=True, newcomer_coming=True)
+    policy = SeatPolicy()
+    assert policy.next(s, behind, 0.0) is None
+    assert policy.next(s, behind, 10.0) is None  # past JOIN_GRACE: still behind
+    assert policy.next(s, caught_up, 10.0 + JOIN_GRACE - 0.01) is None  # its grace since
+    assert policy.next(s, caught_up, 10.0 + JOIN_GRACE) == DEAL
+    # behind for good: JOIN_WAIT at most
+    stuck = SeatPolicy()
+    assert stuck.next(s, behind, 0.0) is None
+    assert stuck.next(s, behind, JOIN_WAIT - 0.01) is None
+    assert stuck.next(s, behind, JOIN_WAIT) == DEAL
 
 
 def test_a_next_dealer_holding_another_seats_leave_waits_for_it() -> None:

@@ -449,7 +449,10 @@ class LiveBot:
         """Its wash (SPEC 3.17): the card, its face-down ones first and then its face-up ones,
         whose replacement is worth more than the price, or none (`split.choose_wash`). Never
         a cloak: what it buys over the same card washed face up, for less, is the card's
-        secret, which the bot's equity does not value."""
+        secret, which the bot's equity does not value. Never a flip either: it ends with the
+        same cards as a wash of the same face-up card at the same price (the face-down card
+        kept, a new card for the face-up one), so its equity gains nothing by it, and it gives
+        away the face-down card for a secret new one, which its equity does not value."""
         self._check(hand, knowledge)
         if hand.phase is not Phase.DRAW or self.seat not in hand.to_act():
             raise BotError(f"the hand is not waiting for seat {self.seat} to wash")

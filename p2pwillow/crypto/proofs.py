@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from p2pwillow.crypto.checked import CHECKED, digest
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import (
     SCALAR_BYTES,
@@ -271,6 +272,9 @@ def verify_key(public: Point, proof: KeyProof, context: bytes) -> None:
         _is_scalar(proof.challenge) and _is_scalar(proof.response)
     ):
         raise InvalidProof("not a well-formed key proof")
+    remembered = digest(b"key", context, public, proof)
+    if remembered in CHECKED:
+        return  # this process checked these very bytes (crypto/checked.py)
     c, s = proof.challenge, proof.response
     try:
         commitment = multi_mul_public((s, L - c), (G, public))  # SPEC 4.4: R = s*G - c*Y
@@ -281,6 +285,7 @@ def verify_key(public: Point, proof: KeyProof, context: bytes) -> None:
         raise InvalidProof(f"key proof: {exc}") from None
     if not ok:
         raise InvalidProof("key proof: the challenge does not match")
+    CHECKED.add(remembered)
 
 
 # --- DLEQ (SPEC 4.5) -------------------------------------------------------------------------
@@ -319,6 +324,9 @@ def verify_dleq(public: Point, base: Point, share: Point, proof: DleqProof, cont
         _is_scalar(proof.challenge) and _is_scalar(proof.response)
     ):
         raise InvalidProof("not a well-formed DLEQ proof")
+    remembered = digest(b"dleq", context, public, base, share, proof)
+    if remembered in CHECKED:
+        return
     c, s = proof.challenge, proof.response
     try:
         fs = _dleq_transcript(public, base, share, context)
@@ -329,6 +337,7 @@ def verify_dleq(public: Point, base: Point, share: Point, proof: DleqProof, cont
         raise InvalidProof(f"DLEQ proof: {exc}") from None
     if not ok:
         raise InvalidProof("DLEQ proof: the challenge does not match")
+    CHECKED.add(remembered)
 
 
 # --- batched DLEQ (SPEC 4.5.2) ---------------------------------------------------------------
@@ -421,6 +430,9 @@ def verify_dleq_batch(
         _is_scalar(proof.challenge) and _is_scalar(proof.response)
     ):
         raise InvalidProof("not a well-formed batched DLEQ proof")
+    remembered = digest(b"dleq-batch", context, public, bases, shares, proof)
+    if remembered in CHECKED:
+        return
     c, s = proof.challenge, proof.response
     try:
         fs, weights = _dleq_batch_transcript(public, bases, shares, context)
@@ -436,6 +448,7 @@ def verify_dleq_batch(
         raise InvalidProof(f"batched DLEQ proof: {exc}") from None
     if not ok:
         raise InvalidProof("batched DLEQ proof: the challenge does not match")
+    CHECKED.add(remembered)
 
 
 # --- re-encryption to another key (SPEC 4.6) -------------------------------------------------
@@ -503,6 +516,9 @@ def verify_reencryption(
         map(_is_scalar, (proof.challenge, proof.response_x, proof.response_r))
     ):
         raise InvalidProof("not a well-formed re-encryption proof")
+    remembered = digest(b"reencryption", context, key_a, key_b, before, after, proof)
+    if remembered in CHECKED:
+        return
     c, sx, sr = proof.challenge, proof.response_x, proof.response_r
     try:
         fs = _reencryption_transcript(key_a, key_b, before, after, context)
@@ -518,3 +534,4 @@ def verify_reencryption(
         raise InvalidProof(f"re-encryption proof: {exc}") from None
     if not ok:
         raise InvalidProof("re-encryption proof: the challenge does not match")
+    CHECKED.add(remembered)

@@ -190,11 +190,13 @@ FIVE_BY_TWO = GameSpec(
         # two washing rounds, "best high hand showing to worst", "50 cents in the first
         # round, and $1.00 in the second": two antes, then four
         # "each player must declare in order whether he will wash a card, after which the
-        # actual washing happens"
-        Wash(price=2, order=WashOrder.HIGHEST_SHOWING, called=True),
+        # actual washing happens"; "a player who's declared that he's washing has three
+        # options: wash an up, wash a down, or flip a face-down up, discard another up card,
+        # and have the new card dealt face-down"
+        Wash(price=2, order=WashOrder.HIGHEST_SHOWING, called=True, flip=True),
         Redeal(),
         Bet(Opening.HIGH_HAND, BIG),
-        Wash(price=4, order=WashOrder.HIGHEST_SHOWING, called=True),
+        Wash(price=4, order=WashOrder.HIGHEST_SHOWING, called=True, flip=True),
         Redeal(),
         Bet(Opening.HIGH_HAND, BIG),
         Declare(),
@@ -204,8 +206,8 @@ FIVE_BY_TWO = GameSpec(
     ),
 )
 """Five-card stud high-low, the first card face down, with two washing rounds before the
-declaration, each player saying in order whether it washes before anyone washes (the house's
-flip of a face-down card is not offered yet)."""
+declaration, each player saying in order whether it washes before anyone washes; a washer
+may instead flip a face-down card up and wash a face-up one, the new card dealt face down."""
 
 DOUBLE_SPIT = GameSpec(
     name="double-spit",

@@ -556,6 +556,21 @@ class Cloak(Body):
     up: Sequence[int] = spec(ListOf(HAND_POSITION, 1, 1, increasing_by=""))
 
 
+@kind("flip")
+@dataclass(frozen=True, slots=True)
+class Flip(Body):
+    """The author's flip at a wash that offers it (SPEC 3.17, Five by Two): the face-down card
+    at `down.position` of its public hand turned face up, shown as at the showdown (`down.share`
+    with the batched DLEQ `proof`, context step `show/N`, N the wash's step in the script, SPEC
+    5.16), and the face-up card `up` (its place among the author's face-up cards, in the order
+    dealt) washed and replaced face down."""
+
+    # spec() returns a field descriptor, not a shared default (ruff cannot tell for a record)
+    down: ShownCard = spec(RecordOf(ShownCard))  # noqa: RUF009
+    up: int = spec(HAND_POSITION)
+    proof: str = spec(PROOF)
+
+
 @kind("fold_release")
 @dataclass(frozen=True, slots=True)
 class FoldRelease(Body):
@@ -687,6 +702,7 @@ _KINDS: dict[str, type[Body]] = dict(
         Draw,
         Wash,
         Cloak,
+        Flip,
         FoldRelease,
         Declare,
         DeclareOpen,

@@ -467,6 +467,8 @@ class Node:
         self.newcomer_coming = False
         """A newcomer the host announced has not joined yet (loop thread writes, the worker
         reads: one bool)."""
+        self.newcomer_behind = False
+        """Such a newcomer reports a head behind this node's (written and read as above)."""
         """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
@@ -1534,9 +1536,20 @@ class Node:
         if self._play.join_sent is not None and self._play.join_sent != self._join_told:
             self._join_told = self._play.join_sent
             self._event("join_sent", hand=self._join_told, head=self._rep.head_seq)
-        self.newcomer_coming = any(
-            a.joined_at is None and table.get(a.player.seat, ("", ""))[1] != a.player.identity_key
-            for a in self._arrivals.values()
+        coming = [
+            key
+            for key, a in self._arrivals.items()
+            if a.joined_at is None
+            and table.get(a.player.seat, ("", ""))[1] != a.player.identity_key
+        ]
+        self.newcomer_coming = bool(coming)
+        # its heartbeat's head: a newcomer checks every proof of the hands it missed (one not
+        # heard from, or gone quiet, is given the grace alone)
+        head = self._rep.head_seq
+        heard = [self._rep.status(key) for key in coming if key in self._rep.peers]
+        self.newcomer_behind = any(
+            p.last_heard is not None and p.liveness is Liveness.PRESENT and p.head_seq < head
+            for p in heard
         )
         for key, arrival in list(self._arrivals.items()):
             p = arrival.player
@@ -2125,6 +2138,7 @@ class _Play:
             sit_in=node.sit_in_wanted,
             admit=node.admission_wish(s.admission),
             newcomer_coming=node.newcomer_coming,
+            newcomer_behind=node.newcomer_behind,
         )
         dealt = False
         while (move := self.policy.next(s, wishes, now)) is not None:

@@ -97,6 +97,7 @@ class ActionKind(enum.Enum):
     CLOAK = "cloak"
     WASH_CALL = "wash-call"
     KEEP_CALL = "keep-call"
+    FLIP = "flip"
     PASS_CARD = "pass-card"
     KEEP_CARD = "keep-card"
 

@@ -27,10 +27,11 @@ class Decision:
 
     `amount` is the bet, or the raise-to round total; `k` the offer size; `positions` the hand
     positions given in a trade, or for LAY_OUT the hand positions in reveal order (first
-    revealed first); `announcement` the dealer's announcement; `partner` the seat an offerer
-    chooses to trade with; `choice` a sealed choice (a declaration: "low", "high" or "pig");
-    `match` the answer of a player put to match the pot or fold (True: match). Only the field
-    the action's row needs is set
+    revealed first), or at a wash the cards washed, cloaked or flipped (a flip: its face-down
+    card, then its face-up one) as the wash numbers them (SPEC 3.17); `announcement` the
+    dealer's announcement; `partner` the seat an offerer chooses to trade with; `choice` a
+    sealed choice (a declaration: "low", "high" or "pig"); `match` the answer of a player put
+    to match the pot or fold (True: match). Only the field the action's row needs is set
     (`Needs.decision_field`).
     """
 

@@ -391,18 +391,28 @@ class PotSplit(Event):
 class Washed(Event):
     """A player washed `count` cards (0 or 1) for `paid` chips (SPEC 3.17); `card` is the card
     it washed when it was face up (a face-down card stays unseen). `cloaked`: a face-up card
-    washed to be replaced face down (Go for Broke's cloak)."""
+    washed to be replaced face down (Go for Broke's cloak). `flipped`: the face-down card the
+    player turned face up when it washed `card` by a flip, replaced face down (Five by Two)."""
 
     seat: int
     count: int
     card: Card | None
     paid: int
     cloaked: bool = False
+    flipped: Card | None = None
 
     def words(self, n: Namer) -> Words:
         if not self.count:
             return (f"{n(self.seat)} keeps its cards",)
         pays = f" pays {self.paid} and" if self.paid else ""  # a free wash (Car Wash)
+        if self.flipped is not None and self.card is not None:
+            return (
+                f"{n(self.seat)}{pays} flips ",
+                self.flipped,
+                " face up, washes ",
+                self.card,
+                ": another comes face down",
+            )
         if self.cloaked and self.card is not None:
             return (f"{n(self.seat)}{pays} cloaks ", self.card, ": another comes face down")
         if self.card is not None:

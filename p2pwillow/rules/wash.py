@@ -12,7 +12,10 @@ cards it washed, in table order. The price goes to the main pot as dead money, a
 does. A game may bound the cards a player washes over the whole hand (`limit`: Car Wash's "a
 total of two times"); a player with none left is not asked. Where the game offers the cloak (Go
 for Broke), a player may instead pay its price to wash one face-up card and be dealt the next
-face down (`CLOAK`, a row of its own: its entry names the face-up card).
+face down (`CLOAK`, a row of its own: its entry names the face-up card). Where it offers the
+flip (Five by Two), a player may instead turn one of its face-down cards face up and wash one of
+its face-up cards, at the price of a face-up card, and be dealt the next face down (`FLIP`: its
+entry opens the face-down card with the show's proof, SPEC 5.16, so the rules learn it).
 """
 
 # ruff: noqa: E501 - the action table's rows below are one per line, wider than the code around it
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from p2pwillow import evaluators
+from p2pwillow.cards import Card
 from p2pwillow.hands import showing_value
 from p2pwillow.limits import is_int
 from p2pwillow.rules import timeouts
@@ -124,6 +128,15 @@ def cloak_cost(hand: Hand) -> int | None:
     if not isinstance(step, Wash):
         raise IllegalAction(f"no wash in the {hand.phase.value} phase")
     return None if step.cloak is None else step.cloak * hand.config.ante
+
+
+def flip_cost(hand: Hand) -> int | None:
+    """What a flip costs in `hand` now, in chips (the price of washing a face-up card); None
+    where the wash offers no flip (IllegalAction when the hand is at no wash)."""
+    step = hand.step
+    if not isinstance(step, Wash):
+        raise IllegalAction(f"no wash in the {hand.phase.value} phase")
+    return wash_cost(hand) if step.flip else None
 
 
 def wash_most(hand: Hand, seat: int) -> int:
@@ -281,6 +294,81 @@ def do_cloak(config: TableConfig, s: HandState, seat: int, positions: Sequence[i
 
 
 @dataclass(frozen=True, slots=True)
+class Flip:
+    """A flip as the session takes it (SPEC 3.17): the two cards by their places among all the
+    player's cards (its face-down cards first), and the face-down card as its show opened it.
+    A player's decision names the places alone (`(down, up)`): nobody else knows the card
+    before the entry opens it."""
+
+    down: int
+    """The face-down card turned face up."""
+    up: int
+    """The face-up card washed."""
+    card: Card
+    """The card at `down`, opened by the entry's show (SPEC 5.16)."""
+
+
+def verify_flip(
+    config: TableConfig, s: HandState, seat: int, flip: Sequence[int] | Flip | None
+) -> None:
+    """The player to wash flips: it names one of its face-down cards, turned face up, and one
+    of its face-up cards, washed, where the wash offers the flip and it can pay the price of a
+    face-up card (SPEC 3.17). A `Flip` also carries the card its show opened, which must be a
+    card nobody has seen in the hand."""
+    p = player(s, seat)
+    _check_washer(s, seat)
+    if not _step(s).flip:
+        raise IllegalAction("this wash offers no flip")
+    down = face_down(s, seat)
+    if not down or down == p.hand_size:
+        raise IllegalAction(
+            f"a flip turns a face-down card up and washes a face-up one: seat {seat} holds "
+            f"{down} face down and {p.hand_size - down} face up"
+        )
+    price = cost(config, s)
+    if price > p.stack:
+        raise IllegalAction(f"a flip costs {price} chips; seat {seat} has {p.stack}")
+    if flip is None:
+        return
+    named = (flip.down, flip.up) if isinstance(flip, Flip) else tuple(flip)
+    if len(named) != 2:
+        raise IllegalAction(
+            f"a flip names two cards, one face down and one face up, not {len(named)}"
+        )
+    held = p.hand_size
+    if not all(is_int(x) and 0 <= x < held for x in named):
+        raise IllegalAction(f"seat {seat} holds cards 0..{held - 1}")
+    if not named[0] < down <= named[1]:
+        raise IllegalAction(
+            f"a flip names a face-down card (seat {seat}'s are 0..{down - 1}), then a face-up "
+            f"one ({down}..{held - 1})"
+        )
+    if isinstance(flip, Flip):
+        seen = set(s.board).union(*(x.shown for x in s.players.values()))
+        if not isinstance(flip.card, Card) or flip.card in seen:
+            raise IllegalAction(f"seat {seat}'s flip: {flip.card} is no card it holds face down")
+
+
+def do_flip(config: TableConfig, s: HandState, seat: int, flip: Flip) -> list[Event]:
+    """The face-down card joins the player's face-up cards (after them), the face-up card goes
+    to the muck as it is and the price to the pot; the redeal deals its replacement face down
+    (the seat is not among `washed_up`). Only a `Flip` is taken: the rules must learn the
+    card."""
+    if not isinstance(flip, Flip):
+        raise IllegalAction("a flip is taken with the face-down card its show opened")
+    p = s.players[seat]
+    paid = cost(config, s)
+    p.stack -= paid
+    p.paid += paid
+    card = p.shown.pop(flip.up - face_down(s, seat))
+    p.shown.append(flip.card)
+    p.hand_size -= 1
+    p.washed += 1
+    s.drawn[seat] = 1
+    return _go_on(config, s, [Washed(seat, 1, card, paid, flipped=flip.card)])
+
+
+@dataclass(frozen=True, slots=True)
 class Wash(Step):
     """Each player still in, in the `order` fixed as the wash begins, may wash up to `most`
     cards for `price` antes each, or `price_down` for a face-down card where that differs
@@ -304,6 +392,9 @@ class Wash(Step):
     called: bool = False
     """Every player says in the wash's order whether it washes before anyone washes (Five by
     Two); then those who said so wash, in the same order, and each must."""
+    flip: bool = False
+    """A player may instead flip: turn a face-down card up and wash a face-up one, at the price
+    of a face-up card, its replacement dealt face down (Five by Two)."""
 
     def __post_init__(self) -> None:
         for price in (self.price, self.price_down, self.cloak):
@@ -316,6 +407,8 @@ class Wash(Step):
                 raise IllegalAction(f"a wash's count of cards is a whole number, not {count!r}")
         if self.most < 1:
             raise IllegalAction("a wash lets a player wash one card at least")
+        if not isinstance(self.flip, bool):
+            raise IllegalAction(f"a wash's flip is true or false, not {self.flip!r}")
 
     def reads(self) -> tuple[str, ...]:
         return (self.price,) if isinstance(self.price, str) else ()
@@ -372,26 +465,32 @@ WASH_ACTIONS: tuple[Action, ...] = (
     Action(A.CLOAK,   P, DRAWING, "cloak",   N.POSITIONS, verify_cloak, do_cloak, Washed, None, False),
     Action(A.WASH_CALL, P, DRAWING, "wash_call", N.NOTHING, verify_wash_call, do_wash_call, WashCalled, (), True, "w", "say you wash"),
     Action(A.KEEP_CALL, P, DRAWING, "keep_call", N.NOTHING, verify_call, do_keep_call, WashCalled, (), True, "n", "say you keep your cards"),
+    Action(A.FLIP,    P, DRAWING, "flip",    N.POSITIONS, verify_flip, do_flip, Washed, None, False),
     Action(A.TIMEOUT, D, CLOCKED | DRAWING, "timeout", N.NOTHING, timeouts.verify_timeout, timeouts.do_timeout, TimedOut, None, False),
 )
 """The rows a wash brings: the wash, a player's draw of a few cards at a price; the cloak of a
-face-up card (the wash panel offers it); and a clock that also runs in it (SPEC 3.9)."""
+face-up card and the flip of a face-down one (the wash panel offers both); the calls of a wash
+whose washers are named first; and a clock that also runs in it (SPEC 3.9)."""
 # fmt: on
 
 Wash.ACTIONS = WASH_ACTIONS
 
 __all__ = [
     "WASH_ACTIONS",
+    "Flip",
     "Wash",
     "WashOrder",
     "cloak_cost",
     "cost",
     "do_cloak",
+    "do_flip",
     "do_keep_call",
     "do_wash",
     "do_wash_call",
+    "flip_cost",
     "verify_call",
     "verify_cloak",
+    "verify_flip",
     "verify_wash",
     "verify_wash_call",
     "wash_cost",

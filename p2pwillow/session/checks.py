@@ -39,6 +39,7 @@ from p2pwillow.rules import (
     SitOutReason,
 )
 from p2pwillow.rules.live import Opened, deals_live
+from p2pwillow.rules.wash import Flip
 from p2pwillow.session import claims, witness
 from p2pwillow.session.events import (
     CardsDealt,
@@ -695,6 +696,47 @@ def _cloak(st: SessionState, r: HandRecord, e: Entry) -> Commit:
     return _discard(st, r, e, (), tuple(body.up))
 
 
+@_in_hand
+def _flip(st: SessionState, r: HandRecord, e: Entry) -> Commit:
+    """A flip (SPEC 3.17): the face-down card at a position of the author's public hand opened
+    as a show opens it (5.16, context step `show/N`, N the wash's step in the script), so that
+    every peer learns the card and that it is the author's own; and a face-up card (public
+    already) named by its place among the author's face-up cards, washed to be replaced face
+    down. The rules say whether the wash offers the flip."""
+    body, a = _body(e, k.Flip), e.author
+    hand = r.rules
+    down = hand.hand_size(a) - len(hand.showing(a))
+    position = body.down.position
+    named = (position, down + body.up)
+    _rules(lambda: hand.verify(ActionKind.FLIP, a, named))
+    held = r.public.get(a, ())
+    show = _read(
+        lambda: live_deck.Show(
+            (position,),
+            (r.made.point(body.down.share, "down.share"),),
+            r.made.decode(DleqBatchProof, DleqBatchProof.from_hex, body.proof, "proof"),
+        )
+    )
+    number = hand.snapshot().step  # the wash's step in the script: a show of its own
+    key = r.keys[a]
+    # every peer opens the card, its own flip included: the rules need it
+    (card,) = _mental(lambda: live_deck.check_show(r.ctx, a, number, key, held, show))
+    flip = Flip(named[0], named[1], card)
+    _rules(lambda: hand.verify(ActionKind.FLIP, a, flip))
+    mine = r.held if a == st.seat else None
+
+    def commit() -> list[SessionEvent]:
+        _done(st, e)
+        # the card is face up now: it leaves the public hand, whose cards are the face-down ones
+        r.public[a] = held[:position] + held[position + 1 :]
+        r.proofs["dleq-batch"] += 1
+        if mine is not None:
+            r.held = live_deck.discard_hand(mine, (position,))
+        return _rules_events(r, lambda: hand.act(ActionKind.FLIP, a, flip))
+
+    return commit
+
+
 def _discard(
     st: SessionState,
     r: HandRecord,
@@ -1260,6 +1302,7 @@ CHECKS: Mapping[str, Check] = {
     k.Draw.KIND: _draw,
     k.Wash.KIND: _wash,
     k.Cloak.KIND: _cloak,
+    k.Flip.KIND: _flip,
     k.Declare.KIND: _declare,
     k.DeclareOpen.KIND: _declare_open,
     k.PotMatch.KIND: _pot_match,

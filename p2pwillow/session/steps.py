@@ -203,6 +203,8 @@ def decision_body(st: SessionState, r: HandRecord, d: Decision, rng: Rng) -> Bod
         return _wash(r, me, d.positions, rng)
     if d.kind is ActionKind.CLOAK:
         return _cloak(r, me, d.positions)
+    if d.kind is ActionKind.FLIP:
+        return _flip(r, me, d.positions, rng)
     if d.kind is ActionKind.DRAW:
         return _draw(r, me, d.positions, rng)
     if d.kind is ActionKind.DECLARE:
@@ -280,6 +282,24 @@ def _cloak(r: HandRecord, me: int, positions: tuple[int, ...] | None) -> Body:
     r.rules.verify(ActionKind.CLOAK, me, named)
     down = r.rules.hand_size(me) - len(r.rules.showing(me))
     return k.Cloak(up=[named[0] - down])
+
+
+def _flip(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -> Body:
+    """A flip (SPEC 3.17): the face-down card shown as at the showdown (5.16), its context step
+    `show/N` with N the wash's step in the script, and the face-up card by its place among this
+    player's face-up cards."""
+    named = tuple(positions or ())
+    r.rules.verify(ActionKind.FLIP, me, named)
+    assert r.secret is not None
+    held = r.public[me]
+    number = r.rules.snapshot().step
+    show = live_deck.make_show(r.ctx, me, number, r.secret, held, named[:1], rng)
+    texts = wire.shares_texts(show.positions, DealShares(show.shares, show.proof), r.made)
+    ((position, share),) = texts.shares
+    down = r.rules.hand_size(me) - len(r.rules.showing(me))
+    return k.Flip(
+        down=k.ShownCard(position=position, share=share), up=named[1] - down, proof=texts.proof
+    )
 
 
 def _discards(r: HandRecord, me: int, named: tuple[int, ...], rng: Rng) -> list[k.TradedCard]:

@@ -26,6 +26,7 @@ from p2pwillow.tui.keymap import (
     DECLARE_KEYS,
     DECLARE_LABELS,
     END_KEY,
+    FLIP_KEY,
     GAME_KEY,
     HELP_KEY,
     LABELS,
@@ -1104,6 +1105,18 @@ def _wash_rows(state: ScreenState, wash: WashView, g: Glyphs) -> list[Row]:
         one_up = len(picked) == 1 and not wash.is_down(picked[0])
         what = f"pay {wash.cloak}, cloak it" if one_up else f"cloak a face-up card ({wash.cloak})"
         note = [*key(CLOAK_KEY, what), ("class:dim", ": washed, another dealt face down")]
+    if wash.flip is not None:
+        # the flip: a face-down card turned up and a face-up one washed, replaced face down
+        kinds = {wash.is_down(x) for x in picked}
+        both = len(picked) == 2 and kinds == {True, False}
+        if both:
+            what, then = (
+                f"pay {wash.flip}, flip them",
+                ": the face-up one washed, the new face down",
+            )
+        else:
+            what, then = f"flip ({wash.flip})", ": pick a face-down card to turn up, a face-up one"
+        note = [*key(FLIP_KEY, what), ("class:dim", then)]
     return [first, second, note]
 
 
@@ -1370,7 +1383,7 @@ HELP_TEXT = (
     "            [t] trade with  [x] close (the dealer, once all offered or passed)",
     "Amounts     digits, [<] min, [>] max, [Bksp], [Enter] send, [Esc] back",
     "Cards       digits pick, [Bksp] undo, [Enter] give / lay out / wash, [s] keep",
-    "Wash        2 cards in Car Wash, [c] cloak; Five by Two: [w] wash or [n] keep",
+    "Wash        2 in Car Wash, [c] cloak; Five by Two [w] wash, [n] keep, [f] flip",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
     "Pass card   [p] pass your face-up card on for the minimum bet, [k] keep it",

@@ -56,6 +56,10 @@ WASH_PRICE_KEY = "p"
 CLOAK_KEY = "c"
 """At a wash that offers the cloak (Go for Broke): cloak the face-up card picked, that is wash it
 and be dealt another face down (the call key elsewhere; nobody calls at a wash)."""
+FLIP_KEY = "f"
+"""At a wash that offers the flip (Five by Two): turn the face-down card picked face up and wash
+the face-up card picked, another dealt face down (the fold key elsewhere; nobody folds at a
+wash)."""
 STAND_PAT_KEY = "s"
 """Drawing: discard nothing (stand pat)."""
 DECLARE_KEYS: dict[str, str] = {"h": "high", "l": "low", "p": "pig"}

@@ -23,6 +23,7 @@ from p2pwillow.tui.keymap import (
     CLOSING_KEY,
     DECLARE_KEYS,
     END_KEY,
+    FLIP_KEY,
     GAME_KEY,
     HELP_KEY,
     LEAVE_KEY,
@@ -126,6 +127,14 @@ class Modes:
             )
         )
         """At a wash that offers the cloak of a face-up card (Go for Broke)."""
+        self.flipping: Filter = self.drawing & Condition(
+            lambda: (
+                state.view is not None
+                and state.view.wash is not None
+                and state.view.wash.flip is not None
+            )
+        )
+        """At a wash that offers the flip of a face-down card (Five by Two)."""
         self.declaring: Filter = self.table & in_mode(Mode.DECLARE)
         """Declaring high, low or pig in a split-pot game (SPEC 3.16)."""
         self.play: Filter = self.table & in_mode(Mode.PLAY)
@@ -360,6 +369,10 @@ def build_bindings(state: ScreenState, client: Client, leave: Callable[[str], No
     @at_table(CLOAK_KEY, when=m.cloaking)
     def cloak(event: KeyPressEvent) -> None:
         send(state.cloak())
+
+    @at_table(FLIP_KEY, when=m.flipping)
+    def flip(event: KeyPressEvent) -> None:
+        send(state.flip())
 
     @at_table(STAND_PAT_KEY, when=m.drawing)
     def stand_pat(event: KeyPressEvent) -> None:

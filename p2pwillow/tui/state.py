@@ -16,7 +16,7 @@ from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.car_wash import WASH_PRICE
 from p2pwillow.games.weeping_willow import TradingClose, TradingMode
 from p2pwillow.rules import ActionKind, Announcement, ConfigError, GameSpec
-from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, SHOW_KEY, STAND_PAT_KEY
+from p2pwillow.tui.keymap import ACTION_KEYS, AMOUNT_ACTIONS, FLIP_KEY, SHOW_KEY, STAND_PAT_KEY
 from p2pwillow.view import Link, TableView, WashView
 
 MAX_DIGITS = 12
@@ -615,7 +615,14 @@ class ScreenState:
             self.picked.remove(number)
             return
         if self.mode is Mode.DRAW and view.wash is not None:
-            most = view.wash.most
+            wash = view.wash
+            most = wash.most
+            if most == 1 and wash.flip is not None:
+                # the flip takes a face-down and a face-up card: one of each kind picked, the
+                # last pressed of its kind (Enter washes only one, and says so)
+                down = wash.is_down(number - 1)
+                self.picked = [n for n in self.picked if wash.is_down(n - 1) != down] + [number]
+                return
             if most == 1:
                 self.picked = [number]  # one card to wash: the last pressed
                 return
@@ -708,6 +715,12 @@ class ScreenState:
             what = "a card" if wash.most < 2 else f"up to {wash.most} cards"
             self._say(f"pick {what} to wash, or [{STAND_PAT_KEY}] to keep your cards", error=True)
             return None
+        if len(picked) > wash.most and wash.flip is not None:
+            # a face-down and a face-up card picked: what the flip takes, more than a wash
+            self._say(
+                f"[{FLIP_KEY}] flips these two, or press one again to wash the other", error=True
+            )
+            return None
         positions = tuple(n - 1 for n in picked)
         return self._send(
             Decision(ActionKind.DRAW, positions=positions), wash_words(wash, positions)
@@ -735,6 +748,29 @@ class ScreenState:
         pays = f"pay {wash.cloak} and " if wash.cloak else ""
         words = f"you {pays}cloak {card}: another comes face down"
         return self._send(Decision(ActionKind.CLOAK, positions=(position,)), words)
+
+    def flip(self) -> Decision | None:
+        """The flip key at a wash: the face-down card picked turned face up and the face-up
+        card picked washed, another dealt face down (SPEC 3.17, Five by Two), at the price of
+        a face-up card."""
+        view = self.view
+        if view is None or view.wash is None or self.mode is not Mode.DRAW:
+            return None
+        if self._on_its_way():
+            return None
+        wash = view.wash
+        action = view.action(ActionKind.FLIP)
+        if wash.flip is None or not action.legal:
+            self._say(action.reason or "this wash offers no flip", error=True)
+            return None
+        picked = sorted(n - 1 for n in self.picked if n <= len(wash.cards))
+        if len(picked) != 2 or not wash.is_down(picked[0]) or wash.is_down(picked[1]):
+            self._say("pick a face-down card to turn up and a face-up card to wash", error=True)
+            return None
+        down, up = (wash.cards[x] for x in picked)
+        pays = f"pay {wash.flip} and " if wash.flip else ""
+        words = f"you {pays}flip {down} face up, wash {up}: another comes face down"
+        return self._send(Decision(ActionKind.FLIP, positions=(picked[0], picked[1])), words)
 
     # --- the declaration -------------------------------------------------------------------------
 

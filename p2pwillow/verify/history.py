@@ -119,6 +119,9 @@ class WashedCard:
     """The card the wash's redeal dealt for it, when face up; None face down."""
     cloaked: bool = False
     """A face-up card cloaked (Go for Broke): its replacement was dealt face down, unnamed."""
+    flipped: Card | None = None
+    """A flip (Five by Two): the face-down card the player turned face up when it washed this
+    face-up card, whose replacement was dealt face down, unnamed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +142,9 @@ class SeatWash:
 def seat_wash(event: Washed) -> SeatWash:
     """The rules' account of a player's wash as the report keeps it: the face-up card named,
     any other card washed face down (its identity never public)."""
-    up = () if event.card is None else (WashedCard(True, event.card, cloaked=event.cloaked),)
+    up: tuple[WashedCard, ...] = ()
+    if event.card is not None:
+        up = (WashedCard(True, event.card, cloaked=event.cloaked, flipped=event.flipped),)
     down = (WashedCard(False, None),) * max(0, event.count - len(up))
     return SeatWash(event.seat, event.paid, down + up)
 
@@ -149,13 +154,16 @@ def with_dealt(
 ) -> tuple[SeatWash, ...]:
     """The washes with the face-up cards the redeal dealt (`up`, by seat): each card washed
     face up is replaced face up (SPEC 3.17), in the order they were washed; a cloaked card's
-    replacement is dealt face down, so none of `up` is its."""
+    replacement is dealt face down, and so is a flip's, so none of `up` is theirs."""
     dealt = {seat: list(cards) for seat, cards in up}
     out = []
     for w in washes:
         new = dealt.get(w.seat, [])
         cards = tuple(
-            replace(c, dealt=new.pop(0)) if c.up and not c.cloaked and new else c for c in w.cards
+            replace(c, dealt=new.pop(0))
+            if c.up and not c.cloaked and c.flipped is None and new
+            else c
+            for c in w.cards
         )
         out.append(replace(w, cards=cards))
     return tuple(out)
@@ -315,7 +323,7 @@ class HandHistory:
             n = min(dict(self.entries).get(kind, 0), batches)
             batches -= n
             if n:
-                counts[name] = n
+                counts[name] = counts.get(name, 0) + n  # a flip's show joins the shows
         if batches:
             counts["dleq-batch"] = batches
         return tuple(counts.items())
@@ -324,9 +332,11 @@ class HandHistory:
 LIVE_ENTRY_PROOFS = {
     "street_shares": "street-shares",
     "show": "show",
+    "flip": "show",
     "fold_release": "fold-release",
 }
-"""The entry kinds of a live-deck game that carry a DLEQ batch, and its proof kind's name."""
+"""The entry kinds of a live-deck game that carry a DLEQ batch, and its proof kind's name (a
+flip's is a show of the card it turns up, SPEC 5.16)."""
 
 
 @dataclass(slots=True)

@@ -480,7 +480,9 @@ WASH_ASIDE = (
     "and be dealt another the same way. A card washed face down stays secret, and so does the "
     "one dealt for it: a proof shows it was a card the player held. Where the game offers the "
     "cloak (Go for Broke), a player may instead pay more to throw away a face-up card and be "
-    "dealt the next one face down."
+    "dealt the next one face down. Where it offers the flip (Five by Two), a player may instead "
+    "turn a face-down card face up, shown with a proof that it held it, and throw away a "
+    "face-up card, the next one dealt face down."
 )
 
 
@@ -501,6 +503,9 @@ def _wash_note(washed: Sequence[Mapping[str, Any]], then: Callable[[int], str], 
         faces = [str(c["card"]) if c["face"] == "up" else "a card face down" for c in w["cards"]]
         paid = int(w["paid"])
         verb = "cloaked" if any(c.get("cloaked") for c in w["cards"]) else "washed"
+        flipped = [str(c["flipped"]) for c in w["cards"] if c.get("flipped")]
+        if flipped:
+            verb = f"flipped {flipped[0]} face up and washed"
         said.append(f"{verb} {_and(faces)}" + (f" for {chips(paid)}" if paid else ""))
     return "; ".join(x for x in (*said, then(seat)) if x)
 
@@ -836,6 +841,10 @@ class _Hand:
             gone = {c["card"] for c in washed}
             down += sum(1 for c in washed if c.get("cloaked"))
             up = [c for c in up if c.code not in gone]
+            # a flip's face-down card shows from then on; its new card came face down
+            for c in washed:
+                if c.get("flipped"):
+                    up.append(replace(card_view(c["flipped"]), fresh=fresh and i == through))
             for u in st["up"]:
                 if int(u["seat"]) == seat:
                     up += [replace(card_view(c), fresh=fresh and i == through) for c in u["cards"]]
@@ -946,6 +955,19 @@ class _Hand:
             # the cloak (SPEC 3.17): a face-up card washed, its replacement dealt face down
             card = Part(card=card_view(cloaked[0]["card"]))
             return (*parts, Part(f"{pays} cloaks "), card, Part(": dealt another face down."))
+        flips = [c for c in w["cards"] if c.get("flipped")]
+        if flips:
+            # the flip (SPEC 3.17): a face-down card turned up, a face-up one washed, the
+            # replacement dealt face down
+            down, up = card_view(flips[0]["flipped"]), card_view(flips[0]["card"])
+            return (
+                *parts,
+                Part(f"{pays} flips "),
+                Part(card=down),
+                Part(" face up, washes "),
+                Part(card=up),
+                Part(": dealt another face down."),
+            )
         parts.append(Part(f"{pays} washes "))
         for j, c in enumerate(w["cards"]):
             parts.append(Part(" and " if j else ""))

@@ -105,7 +105,8 @@ def _street(st: StreetDeal) -> dict[str, object]:
 
 def _wash(w: SeatWash) -> dict[str, object]:
     """A player's wash (SPEC 3.17): a card washed face down is never named, nor the card dealt
-    face down for it or for a face-up card cloaked (the transcript keeps them secret)."""
+    face down for it or for a face-up card cloaked or washed by a flip (the transcript keeps
+    them secret); a flip names the card it turned face up, public from then on."""
     return {
         "seat": w.seat,
         "kept": w.kept,
@@ -116,6 +117,7 @@ def _wash(w: SeatWash) -> dict[str, object]:
                 "card": None if c.card is None else c.card.ascii,
                 "dealt": None if c.dealt is None else c.dealt.ascii,
                 "cloaked": c.cloaked,
+                "flipped": None if c.flipped is None else c.flipped.ascii,
             }
             for c in w.cards
         ],

@@ -351,7 +351,8 @@ def pass_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card],
 def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
     """Each player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up;
     Bob pays 100 and washes a card face down; Cy keeps its cards; Di pays 200 and cloaks 9h:
-    dealt another face down"."""
+    dealt another face down; Ed pays 50 and flips 7d face up, washes Kc: dealt another face
+    down"."""
     said = []
     for w in st.washed:
         pays = f" pays {w.paid} and" if w.paid else ""  # a free wash (Car Wash)
@@ -362,6 +363,16 @@ def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card],
         if cloaked:
             # a cloak is the player's one card at that wash (SPEC 3.17): no other card with it
             said.append(f"{name(w.seat)}{pays} cloaks {card(cloaked[0])}: dealt another face down")
+            continue
+        flips = [c for c in w.cards if c.flipped is not None and c.card is not None]
+        if flips:
+            # a flip is the player's one card at that wash too (SPEC 3.17)
+            up, down = flips[0].card, flips[0].flipped
+            assert up is not None and down is not None
+            said.append(
+                f"{name(w.seat)}{pays} flips {card(down)} face up, washes {card(up)}: "
+                "dealt another face down"
+            )
             continue
         cards = []
         for c in w.cards:

@@ -102,6 +102,8 @@ def test_key_proof_rejections() -> None:
     x = seeded_scalar("key")
     y = G.mul_public(x)
     proof = prove_key(x, CTX, seeded_rng("n"))
+    # the valid check is remembered (crypto/checked.py): every change below is checked in full
+    verify_key(y, proof, CTX)
     for bad in _tampered(proof):
         _rejects(verify_key, y, bad, CTX)
     _rejects(verify_key, y, proof, CTX + b"!")
@@ -188,6 +190,7 @@ def test_batch_rejections() -> None:
     x, bases, shares = _batch("batch", 5)
     y = G.mul_public(x)
     proof = prove_dleq_batch(x, bases, CTX, seeded_rng("n"))
+    verify_dleq_batch(y, bases, shares, proof, CTX)  # remembered, as above
     for bad in _tampered(proof):
         _rejects(verify_dleq_batch, y, bases, shares, bad, CTX)
     _rejects(verify_dleq_batch, y, bases, shares, proof, CTX + b"x")

@@ -198,6 +198,7 @@ def sample_bodies() -> dict[str, Body]:
         k.FoldRelease(shares=[hexs(f"r{p}", 33) for p in range(30)], proof=hexs("dleq-batch", 64)),
         k.Wash(cards=[], up=[2]),
         k.Cloak(up=[1]),
+        k.Flip(down=k.ShownCard(position=0, share=hexs("flip", 33)), up=1, proof=hexs("dleq", 64)),
         k.Declare(commitment=hexs("commitment", 32)),
         k.DeclareOpen(choice="pig", nonce=hexs("nonce", 32)),
         k.PotMatch(answer="match", amount=45),

@@ -126,6 +126,7 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.CLOAK: "positions",
         ActionKind.WASH_CALL: None,
         ActionKind.KEEP_CALL: None,
+        ActionKind.FLIP: "positions",
         ActionKind.PASS_CARD: None,
         ActionKind.KEEP_CARD: None,
     }

@@ -121,7 +121,7 @@ def test_a_person_washes_a_face_down_card_in_go_for_broke(tmp_path: Path, witnes
     ]
     assert len(mine) == 1 and len(mine[0].cards) == 1 and not mine[0].up, mine
     rows = [w for st in hand["streets"] for w in st["washed"] if w["seat"] == seat]
-    card = {"face": "down", "card": None, "dealt": None, "cloaked": False}
+    card = {"face": "down", "card": None, "dealt": None, "cloaked": False, "flipped": None}
     assert rows == [{"seat": seat, "kept": False, "paid": paid, "cards": [card]}], rows
     # the card washed face down went to the muck unseen: the report names it nowhere
     named = _report_cards(verified)

@@ -357,3 +357,65 @@ def test_five_by_two_a_person_says_it_washes_then_must_name_a_card(tmp_path: Pat
             await t.wait_for(lambda s: f"{view.name(me)} pays" in s)
 
     asyncio.run(main())
+
+
+def test_five_by_two_a_person_flips_a_face_down_card_up(tmp_path: Path) -> None:
+    """Five by Two's flip (SPEC 3.17): after w, the wash panel offers [f] with its price; with
+    only a face-up card picked, f says what to pick and sends nothing; a face-down and a
+    face-up card picked, Enter says that f flips them and sends nothing, and f sends the flip
+    of both: the face-down card is face up after it, the face-up one gone, the new card face
+    down, and the log tells it."""
+    c = _Recording(
+        tmp_path / "game.jsonl",
+        bots=3,
+        seed=5,
+        rng=random.Random(5).randbytes,
+        samples=40,
+        level=Level.EASY,
+        config=TableConfig(seats=4, games=("five-by-two",)),
+    )
+
+    async def main() -> None:
+        async with terminal(c, 30, 100) as t:
+            await t.wait_for(SEATING)
+            t.press("y")
+            await play_until(t, c, _my_call)
+            t.press("w")
+            text, view = await play_until(t, c, _my_wash)
+            wash, action = view.wash, view.action(ActionKind.FLIP)
+            assert wash is not None and wash.flip is not None, wash
+            # the first wash's price of a face-up card: two antes (SPEC 3.13.15)
+            assert wash.flip == wash.price == 2 * TableConfig().ante
+            assert action.legal and action.amount == wash.flip, action
+            assert f"[f] flip ({wash.flip}): pick a face-down card to turn up" in text, text
+            assert len(wash.down) == 1 and wash.up, wash
+            first_up = len(wash.down) + 1
+            down, up = wash.down[0], wash.up[0]
+            decided = len(c.decided)
+            t.press(str(first_up), "f")
+            await t.settled("pick a face-down card to turn up and a face-up card to wash")
+            assert len(c.decided) == decided
+            t.press("1")  # the face-up card stays picked: one card of each kind
+            text = await t.settled(f"[f] pay {wash.flip}, flip them")
+            assert f"{down.unicode} (face down), {up.unicode} (face up)" in text, text
+            t.press("\r")
+            await t.settled("[f] flips these two, or press one again to wash the other")
+            assert len(c.decided) == decided
+            t.press("f")
+
+            def redealt(text: str, now: TableView) -> bool:
+                return now.hand == view.hand and (now.wash is None and now.phase is not Phase.DRAW)
+
+            text, after = await play_until(t, c, redealt)
+            assert c.decided[decided] == Decision(ActionKind.FLIP, positions=(0, first_up - 1))
+            me = after.mine
+            assert me is not None and up not in me.showing and down in me.showing, me
+            if after.hand_running:
+                # one card fewer face up but the card turned up; the new card face down
+                assert len(me.showing) == len(wash.up), me
+                assert me.face_down == 1, me
+            log = "\n".join("".join(str(p) for p in ln.parts) for ln in after.log)
+            said = f"{me.name} pays {wash.flip} and flips {down} face up, washes {up}"
+            assert said + ": another comes face down" in log, log
+
+    asyncio.run(main())

@@ -123,14 +123,26 @@ def test_the_json_and_html_reports_hold_each_wash(tmp_path: Path, game: str) -> 
                 line = f"{names[author]} keeps its cards."
             elif body.cards:
                 price = _price(game, report.config.ante, down=True)
-                card = {"face": "down", "card": None, "dealt": None, "cloaked": False}
+                card = {
+                    "face": "down",
+                    "card": None,
+                    "dealt": None,
+                    "cloaked": False,
+                    "flipped": None,
+                }
                 assert w == {"seat": author, "kept": False, "paid": price, "cards": [card]}, w
                 assert not dealt, st  # replaced face down: nothing dealt face up
                 line = f"{names[author]} pays {price} and washes a card face down, dealt another"
             else:
                 price = _price(game, report.config.ante, down=False)
                 washed = _up_before(hand, index, author)[body.up[0]]
-                card = {"face": "up", "card": washed, "dealt": dealt[0], "cloaked": False}
+                card = {
+                    "face": "up",
+                    "card": washed,
+                    "dealt": dealt[0],
+                    "cloaked": False,
+                    "flipped": None,
+                }
                 assert len(dealt) == 1 and dealt[0] != washed, st
                 assert w == {"seat": author, "kept": False, "paid": price, "cards": [card]}, w
                 shown = [Card.parse(c).unicode for c in (washed, dealt[0])]
@@ -223,7 +235,8 @@ def test_a_card_washed_face_down_is_never_in_the_report() -> None:
         if w["seat"] == 0 and not w["kept"]
     ]
     assert rows and all(
-        w["cards"] == [{"face": "down", "card": None, "dealt": None, "cloaked": False}]
+        w["cards"]
+        == [{"face": "down", "card": None, "dealt": None, "cloaked": False, "flipped": None}]
         for w in rows
     )
     secret = {c.ascii for c in washed.values()}
@@ -312,7 +325,7 @@ def test_the_reports_tell_a_cloak() -> None:
     hand = next(h for h in obj["hands"] if h["number"] == number)
     index, st = next((i, st) for i, st in enumerate(hand["streets"]) if st["washed"])
     rows = [w for w in st["washed"] if w["seat"] == 0]
-    row = {"face": "up", "card": card.ascii, "dealt": None, "cloaked": True}
+    row = {"face": "up", "card": card.ascii, "dealt": None, "cloaked": True, "flipped": None}
     assert rows == [{"seat": 0, "kept": False, "paid": price, "cards": [row]}], rows
     assert not [u for u in st["up"] if u["seat"] == 0], st  # its replacement came face down
 
@@ -334,3 +347,101 @@ def test_the_reports_tell_a_cloak() -> None:
     )
     assert card.ascii in up_before and card.ascii not in up_after, (up_before, up_after)
     assert (len(up_after), down_after) == (len(up_before) - 1, down_before + 1)
+
+
+# --- the flip (Five by Two) ---------------------------------------------------------------------
+
+
+def test_the_reports_tell_a_flip() -> None:
+    """Seat 0 never folds and, at the first wash it gets to, says it washes and flips its
+    face-down card (its own session's card) and its first face-up card: the JSON report's row
+    names the face-up card washed and the card flipped, with no card dealt face up for it; the
+    text and the page say it paid the price, flipped the one face up and washed the other,
+    another dealt face down; on the page the seat shows the flipped card face up instead of
+    the washed one after the wash, and as many cards face down. A row that names a flip and a
+    card dealt face up for it is no report the schema admits."""
+    game = "five-by-two"
+    flipped: dict[int, tuple[Card, Card]] = {}
+    """Hand number to the card seat 0 flipped face up and the face-up card it washed."""
+    transcript: list[bytes] = []
+    bot = bot_decider(0, random.Random(7), samples=40, level="easy")
+
+    def seat_0(session: Session) -> Decision | None:
+        hand = session.hand
+        assert hand is not None
+        if isinstance(hand.step, Wash) and 0 in hand.to_act():
+            if ActionKind.WASH_CALL in hand.legal_actions(0):
+                return Decision(ActionKind.WASH_CALL)
+            if session.hand_number not in flipped:
+                flipped[session.hand_number] = (session.cards[0], hand.showing(0)[0])
+                return Decision(ActionKind.FLIP, positions=(0, len(session.cards)))
+            return Decision(ActionKind.DRAW, positions=(len(session.cards),))
+        d = bot(session)
+        if d is not None and d.kind is ActionKind.FOLD:
+            for kind in (ActionKind.CHECK, ActionKind.CALL):
+                if session.decision_error(Decision(kind)) is None:
+                    return Decision(kind)
+        return d
+
+    config = TableConfig(seats=4, games=(game,))
+    table = Table(
+        4,
+        config=config,
+        seed=3,
+        rng=random.Random(3).randbytes,
+        deciders={0: seat_0},
+        samples=40,
+        level="easy",
+        on_entry=lambda e: transcript.append(e.encode() + b"\n"),
+    )
+    for _ in range(3):
+        assert table.play_hand()
+        if flipped:
+            break
+    table.end_game()
+    data = b"".join(transcript)
+    assert flipped, "seat 0 never reached a wash"
+    (number, (down, up)), *_ = flipped.items()
+    price = 2 * config.ante  # the first wash's price of a face-up card (SPEC 3.13.15)
+
+    report = verify_transcript(data)
+    assert report.verdict is Verdict.VALID, report.error
+    obj: dict[str, Any] = json.loads(report_json(report))
+    VALIDATOR.validate(obj)
+    name = next(p["name"] for p in obj["players"] if p["seat"] == 0)
+    hand = next(h for h in obj["hands"] if h["number"] == number)
+    index, st = next((i, st) for i, st in enumerate(hand["streets"]) if st["washed"])
+    rows = [w for w in st["washed"] if w["seat"] == 0]
+    row = {"face": "up", "card": up.ascii, "dealt": None, "cloaked": False, "flipped": down.ascii}
+    assert rows == [{"seat": 0, "kept": False, "paid": price, "cards": [row]}], rows
+    assert not [u for u in st["up"] if u["seat"] == 0], st  # its new card came face down
+    # the flip's show is counted with the shows (SPEC 7.6)
+    shows = sum(1 for line in data.splitlines() if decode_entry(line).kind in ("show", "flip"))
+    counted = sum(dict(h["proofs"]).get("show", 0) for h in obj["hands"])
+    assert counted == shows, (counted, shows)
+
+    said = f"{name} pays {price} and flips {down.ascii} face up, washes {up.ascii}: dealt another"
+    assert said + " face down" in report_text(report), report_text(report)
+    html = report_html(obj)
+    step = _step(html, number, f"street-{index + 1}")
+    words = f"{name} pays {price} and flips {down.unicode} face up, washes {up.unicode}: dealt"
+    assert words + " another face down." in _text(step), _text(step)
+
+    def seat_cards(key: str) -> tuple[list[str], int]:
+        seat = _step(html, number, key).split('data-seat="0"', 1)[1]
+        cards = seat.split('<div class="act">', 1)[0]
+        return re.findall(r'data-card="(\w\w)"', cards), cards.count('class="card back"')
+
+    (up_before, down_before), (up_after, down_after) = (
+        seat_cards(f"street-{index}"),
+        seat_cards(f"street-{index + 1}"),
+    )
+    assert up.ascii in up_before and down.ascii not in up_before, up_before
+    assert up.ascii not in up_after and down.ascii in up_after, up_after
+    assert (len(up_after), down_after) == (len(up_before), down_before)
+
+    # a flip's card is dealt face down: a row naming a card dealt face up for it is refused
+    bad = json.loads(json.dumps(obj))
+    target = next(h for h in bad["hands"] if h["number"] == number)["streets"][index]
+    next(w for w in target["washed"] if w["seat"] == 0)["cards"][0]["dealt"] = "2c"
+    assert not VALIDATOR.is_valid(bad)
