@@ -24,6 +24,7 @@ from p2pwillow.bots.live_arena import LiveTable, live_config, play_live_matchup
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games import weeping_willow as ww
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
+from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.rules import (
     ActionKind,
@@ -241,8 +242,9 @@ def hard_vs_easy() -> dict[str, object]:
 
 # --- the games of the live deck ---------------------------------------------------------------
 
-LIVE_GAMES = (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES)
-"""The games of the live deck the bots are measured in, the split-pot games among them."""
+LIVE_GAMES = (*LIVE_DECK_GAMES, *SPLIT_POT_GAMES, PASS_THE_CARD)
+"""The games of the live deck the bots are measured in, the split-pot games (Pass the Card one
+of them) among them."""
 LIVE_HANDS = 400
 """Hands per live-deck matchup (heads-up, every hand from full stacks, the house's table:
 ante 25, spread limit 25 to 100)."""

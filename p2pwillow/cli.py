@@ -58,6 +58,7 @@ GAMES = (
     "five-by-two",
     "double-spit",
     "car-wash",
+    "pass-the-card",
 )
 """The catalogue's games by name, for the help text (a test holds them equal to
 `p2pwillow.games.CATALOGUE`: the command line is built without importing it). With neither

@@ -61,6 +61,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules.declare import Declare, SettleSplit, side_sets
 from p2pwillow.rules.events import CardsShown, Declared, Drew, PotSplit, Sealed, StreetDealt
 from p2pwillow.rules.live import Deal, Draw, Formation, Settle, deals_live, hand_value
+from p2pwillow.rules.passing import pass_price
 from p2pwillow.rules.wash import Wash, cloak_cost, flip_cost, wash_cost, wash_most
 from p2pwillow.seat import end_reason
 from p2pwillow.session import HandSummary, Session, Step, timekeeping
@@ -1232,6 +1233,14 @@ def _decision_words(session: Session, hand: Hand, seat: int, names: Mapping[int,
         return f"wash {cards} or keep your cards"
     if hand.phase is Phase.DRAW:
         return "choose the cards to discard" if seat == session.seat else "draw"
+    if hand.phase is Phase.STREET:
+        # a pass street (SPEC 3.19): the seat whose card is open keeps it or passes it on
+        if seat != session.seat:
+            return "keep or pass its card"
+        price = pass_price(hand.config)
+        if ActionKind.PASS_CARD in hand.legal_actions(seat):
+            return f"keep your card or pass it on for {price}"
+        return f"keep your card (a pass costs {price})"
     if hand.phase is Phase.DECLARE:
         return "declare high, low or pig" if seat == session.seat else "declare"
     if hand.phase is Phase.BETTING:

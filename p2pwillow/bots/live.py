@@ -170,13 +170,14 @@ def outlook(hand: Hand) -> Outlook:
     seats = dict.fromkeys(players, 0)
     up = dict.fromkeys(players, 0)
     washes_ahead = False
-    for step in game.script[max(0, first) :]:
+    for index, step in enumerate(game.script[max(0, first) :], start=max(0, first)):
         washes_ahead = washes_ahead or isinstance(step, Wash)
         if not isinstance(step, Deal):
             continue
         if isinstance(step, Redeal) and washes_ahead:
             continue  # a wash still to come replaces cards, as if everyone kept them
-        dests = step.destinations(s)
+        # a pass street still dealing gives the rest of its cards as if every seat kept its own
+        dests = step.ahead(s, entered=index == s.step)
         if players:
             each += sum(1 for _, who in dests if who == players[0])
         for to, who in dests:
@@ -384,6 +385,8 @@ class LiveBot:
             return self.declare(hand, knowledge)
         if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
             return self.wash(hand, knowledge)
+        if hand.phase is Phase.STREET:
+            return self.keep_or_pass(hand, knowledge)
         self._check(hand, knowledge)
         if self.model is not None:
             self.model.observe(hand, knowledge.cards)
@@ -471,6 +474,18 @@ class LiveBot:
         if calling:  # it says it washes when a card is worth its price now
             return Decision(ActionKind.WASH_CALL if positions else ActionKind.KEEP_CALL)
         return Decision(ActionKind.DRAW, positions=positions)
+
+    def keep_or_pass(self, hand: Hand, knowledge: Knowledge) -> Decision:
+        """Its choice on its card of a pass street (SPEC 3.19): it passes the card when the
+        card it would be dealt instead, with the passed card in the next seat's hand, is worth
+        more to it than the price (`split.choose_pass`), and keeps it otherwise."""
+        self._check(hand, knowledge)
+        if hand.phase is not Phase.STREET or self.seat not in hand.to_act():
+            raise BotError(f"the hand is not waiting for seat {self.seat} to keep or pass")
+        passes = ActionKind.PASS_CARD in hand.legal_actions(self.seat) and split.choose_pass(
+            hand, self.seat, knowledge.cards, self.rng, WASH_SAMPLES
+        )
+        return Decision(ActionKind.PASS_CARD if passes else ActionKind.KEEP_CARD)
 
     def reads(self, hand: Hand) -> dict[int, Read]:
         """What its opponent model says of every other seat in the hand (easy: the priors)."""

@@ -41,6 +41,7 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
+from p2pwillow.rules.events import CardPassed
 from p2pwillow.rules.live import BOARD, BURN, DOWN, UP, Deal, Draw, Opened, deals_live
 from p2pwillow.rules.wash import Wash
 
@@ -102,6 +103,11 @@ class LiveDealer:
                 assert to == BURN
                 self.burned.append(card)
         return Opened(tuple((x, tuple(ups[x])) for x in hand.seats if x in ups), tuple(board))
+
+    def give(self, seat: int, to: int, card: Card) -> None:
+        """`seat` passed its face-up `card` to `to` (SPEC 3.19)."""
+        self.held[seat].remove(card)
+        self.held.setdefault(to, []).append(card)
 
     def knowledge(self, seat: int) -> Knowledge:
         """What `seat` knows privately: its own cards, face down and up, and nothing more."""
@@ -178,6 +184,18 @@ class LiveTable:
             self.dealer.held[seat].remove(card)
             self.dealer.muck.append(card)
 
+    def _keep_or_pass(self, seat: int) -> None:
+        """The seat's own player keeps or passes its card of a pass street (SPEC 3.19); the
+        dealer moves a passed card to the seat it goes to."""
+        h = self.hand
+        decision = self.players[seat].decide(h, self.dealer.knowledge(seat))
+        if decision.kind not in (ActionKind.PASS_CARD, ActionKind.KEEP_CARD):
+            raise BotError(f"seat {seat}'s player did not keep or pass its card: {decision}")
+        event = h.act(decision.kind, seat)
+        self.actions[decision.kind] += 1
+        if isinstance(event, CardPassed):
+            self.dealer.give(event.seat, event.to, event.card)
+
     def _declare(self) -> None:
         """Every player still in seals its declaration, none seeing another's; then all open
         (SPEC 3.16)."""
@@ -200,7 +218,9 @@ class LiveTable:
         h.announce(h.dealer, announcement)
         while not h.is_over:
             phase = h.phase
-            if phase in (Phase.DEAL, Phase.STREET):
+            if phase is Phase.STREET and h.to_act():
+                self._keep_or_pass(h.to_act()[0])
+            elif phase in (Phase.DEAL, Phase.STREET):
                 h.act(ActionKind.STREET, h.dealer, self.dealer.street(h))
             elif phase is Phase.SHOW:
                 seat = h.to_act()[0]

@@ -19,6 +19,7 @@ or ties both.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
@@ -26,12 +27,15 @@ from itertools import combinations
 from p2pwillow.bots.decision import BotError
 from p2pwillow.bots.live import deals, live_equity, lowball, valuer
 from p2pwillow.cards import DECK, Card, Suit
-from p2pwillow.rules import GameSpec, Hand
+from p2pwillow.rules import ActionKind, GameSpec, Hand, IllegalAction
 from p2pwillow.rules.declare import SettleSplit, Side
+from p2pwillow.rules.events import CardPassed
 from p2pwillow.rules.live import Formation
+from p2pwillow.rules.passing import pass_price
 
 __all__ = [
     "choose_declaration",
+    "choose_pass",
     "choose_wash",
     "is_split",
     "low_valuer",
@@ -285,3 +289,27 @@ def choose_wash(
         if better > gain:
             best, gain = (i,), better
     return best
+
+
+def choose_pass(
+    hand: Hand, seat: int, cards: Sequence[Card], rng: random.Random, samples: int
+) -> bool:
+    """Whether `seat`, holding `cards` (its face-down cards and its face-up ones, the card of
+    the pass street among them), passes that card (SPEC 3.19): when its expected share of the
+    pot after the pass, the card in the next seat's hand and a card to come in its place, is
+    worth more than keeping it by more than the price. Never when the stack cannot pay."""
+    price = pass_price(hand.config)
+    passed = copy.deepcopy(hand)
+    try:
+        event = passed.act(ActionKind.PASS_CARD, seat)
+    except IllegalAction:
+        return False
+    assert isinstance(event, CardPassed)
+    kept = [c for c in cards if c != event.card]
+    equity = split_equity if is_split(hand.game) else live_equity
+    # the same random deals behind both shares, as far as they go: the two hands differ by
+    # one card, and their difference is what decides (common random numbers)
+    seed = rng.getrandbits(64)
+    keep = equity(hand, seat, cards, random.Random(seed), samples)
+    after = equity(passed, seat, kept, random.Random(seed), samples)
+    return (after - keep) * (hand.pot + price) > price

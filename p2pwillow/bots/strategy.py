@@ -145,6 +145,8 @@ class Bot:
             return self.live.declare(hand, _with_up_cards(hand, knowledge))
         if hand.phase is Phase.DRAW and isinstance(hand.step, Wash):
             return self.live.wash(hand, _with_up_cards(hand, knowledge))
+        if is_live(hand.game) and hand.phase is Phase.STREET:
+            return self.live.keep_or_pass(hand, _with_up_cards(hand, knowledge))
         if hand.phase is Phase.DRAW:
             step = hand.step
             assert isinstance(step, Draw)

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from p2pwillow.games.car_wash import CAR_WASH
 from p2pwillow.games.live_deck import LIVE_DECK_GAMES
+from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.games.roll_your_own import ROLL_YOUR_OWN
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.games.weeping_willow import BEFORE_PARTNER, WEEPING_WILLOW, former_description
@@ -29,7 +30,14 @@ from p2pwillow.rules import Action, ActionKind, ConfigError, GameSpec, Needs, Op
 CATALOGUE: Mapping[str, GameSpec] = MappingProxyType(
     {
         g.name: g
-        for g in (WEEPING_WILLOW, ROLL_YOUR_OWN, *LIVE_DECK_GAMES, *SPLIT_POT_GAMES, CAR_WASH)
+        for g in (
+            WEEPING_WILLOW,
+            ROLL_YOUR_OWN,
+            *LIVE_DECK_GAMES,
+            *SPLIT_POT_GAMES,
+            CAR_WASH,
+            PASS_THE_CARD,
+        )
     }
 )
 """Every game by its name on the wire, in the order a menu lists them."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +98,8 @@ class ActionKind(enum.Enum):
     WASH_CALL = "wash-call"
     KEEP_CALL = "keep-call"
     FLIP = "flip"
+    PASS_CARD = "pass-card"
+    KEEP_CARD = "keep-card"
 
 
 Check = Callable[[TableConfig, HandState, int, Any], None]
@@ -278,9 +280,22 @@ def _rows(game: GameSpec) -> Mapping[ActionKind, Action]:
         rows = dict(ACTION)
         for step in game.script:
             for row in step.ACTIONS:
-                rows[row.kind] = row
+                rows[row.kind] = _joined(rows.get(row.kind), row)
         found = _CACHE[id(game)] = (game, MappingProxyType(rows))
     return found[1]
+
+
+def _joined(before: Action | None, row: Action) -> Action:
+    """`row`, admitting also the phases of the row of its kind an earlier step brought when
+    both are the same action (its entry, check and step): a clock that runs in a pass street
+    and at the declaration runs in both (SPEC 3.9). Another action of the kind replaces it."""
+    if before is None or (before.entry, before.check, before.step) != (
+        row.entry,
+        row.check,
+        row.step,
+    ):
+        return row
+    return replace(row, phases=before.phases | row.phases)
 
 
 _KNOWN: dict[ActionKind, Action] = dict(ACTION)

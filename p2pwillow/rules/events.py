@@ -276,8 +276,14 @@ class StreetDealt(Event):
     down: int
     up: tuple[tuple[int, tuple[Card, ...]], ...]
     board: tuple[Card, ...]
+    replaces: Card | None = None
+    """In a pass street (SPEC 3.19), the card its one seat passed: this card is its
+    replacement."""
 
     def words(self, n: Namer) -> Words:
+        if self.replaces is not None and len(self.up) == 1:
+            seat, cards = self.up[0]
+            return (f"{n(seat)} is dealt ", *cards, " in place of ", self.replaces)
         said: list[str | Card] = []
         if self.down:
             said.append(f"{plural(self.down, 'card')} down to each player")
@@ -424,3 +430,28 @@ class WashCalled(Event):
 
     def words(self, n: Namer) -> Words:
         return (f"{n(self.seat)} {'will wash' if self.washes else 'keeps its cards'}",)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPassed(Event):
+    """In a pass street (SPEC 3.19), a player paid `paid` to pass `card`, its face-up card of
+    the street, to seat `to`, the next dealt; its replacement comes next."""
+
+    seat: int
+    to: int
+    card: Card
+    paid: int
+
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} pays {self.paid} and passes ", self.card, f" to {n(self.to)}")
+
+
+@dataclass(frozen=True, slots=True)
+class CardKept(Event):
+    """In a pass street (SPEC 3.19), a player kept `card`, dealt or passed to it."""
+
+    seat: int
+    card: Card
+
+    def words(self, n: Namer) -> Words:
+        return (f"{n(self.seat)} keeps ", self.card)

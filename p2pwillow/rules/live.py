@@ -116,6 +116,9 @@ def verify_street(config: TableConfig, s: HandState, seat: int, opened: Opened |
     step = current(s)
     assert isinstance(step, Deal)
     dests = step.destinations(s)
+    if not dests:
+        # a pass street between its cards: a player keeps or passes (SPEC 3.19)
+        raise IllegalAction("no card is dealt now: the street waits for a player's choice")
     ups = [seat for to, seat in dests if to == UP and seat is not None]
     want = {x: ups.count(x) for x in ups}
     got = dict(opened.up)
@@ -143,7 +146,7 @@ def do_street(config: TableConfig, s: HandState, seat: int, opened: Opened) -> l
     # a redeal gives each as many as it drew: the draws said how many (Drew)
     down = 0 if isinstance(step, Redeal) else sum(to == DOWN for to, _ in dests) // len(in_hand(s))
     event = StreetDealt(down, tuple((x, ups[x]) for x in s.order if x in ups), opened.board)
-    return [event, *advance(config, s)]
+    return step.dealt(config, s, event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +194,21 @@ class Deal(Step):
             )
         return tuple(out)
 
+    def ahead(self, s: HandState, entered: bool) -> tuple[Destination, ...]:
+        """Where the cards the step still deals go if no player folds and, in a pass street,
+        every seat keeps its card (`entered`: the hand is at this step; else it is to come).
+        A bot's outlook reads it (its destinations but for a step that deals one at a time)."""
+        return self.destinations(s)
+
     def enter(self, config: TableConfig, s: HandState) -> list[Event]:
         if silent(s):
             return forfeit(config, s)
         return []
+
+    def dealt(self, config: TableConfig, s: HandState, event: StreetDealt) -> list[Event]:
+        """The step's cards are dealt (`event`, already counted in `s`): the hand moves on; a
+        step that deals its cards one at a time (a pass street, SPEC 3.19) may wait first."""
+        return [event, *advance(config, s)]
 
     def ops(self, s: HandState) -> tuple[OpDue, ...]:
         # Every key holder owes its shares of the step (SPEC 5.12); the session knows who sent

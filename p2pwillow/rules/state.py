@@ -32,7 +32,8 @@ class PlayerState:
     ante: int = 0
     """Chips posted as the ante: dead money in the main pot (SPEC 3.4)."""
     paid: int = 0
-    """Chips paid for washes (SPEC 3.17): dead money in the main pot, as the ante."""
+    """Chips paid for washes (SPEC 3.17) and passed cards (3.19): dead money in the main pot,
+    as the ante."""
     washed: int = 0
     """Cards washed this hand, every wash counted (a game may bound them, SPEC 3.17)."""
     hand_size: int = 0
@@ -98,6 +99,18 @@ class HandState:
     """In a wash, the order the players still in wash in, fixed as the wash begins (3.17)."""
     washed_up: dict[int, int] = field(default_factory=dict)
     """In a wash, the face-up cards each seat washed: their replacements come face up (3.17)."""
+    # --- a pass street (SPEC 3.19) ------------------------------------------------------------
+    pass_order: tuple[int, ...] = ()
+    """In a pass street, the order its cards are dealt in: the players still in from this
+    street's start."""
+    pass_first: int | None = None
+    """The seat the last pass street started at (the next starts one seat on)."""
+    pass_at: int = 0
+    """In a pass street, the place in `pass_order` of the seat being dealt or deciding."""
+    pass_card: Card | None = None
+    """The card that seat holds for this street, once dealt or passed to it (None: owed)."""
+    pass_owed: int | None = None
+    """A seat that passed its card and is owed its replacement, dealt before anything else."""
     # --- a split-pot game's declaration (SPEC 3.16) -------------------------------------------
     sealed: set[int] = field(default_factory=set)
     """Seats whose sealed declaration is in (its commitment; the rules never see the choice

@@ -133,6 +133,8 @@ class HandRecord:
             destinations = [
                 _destination(to, seat) for to, seat in step.destinations(hand.snapshot())
             ]
+            if not destinations:
+                return  # a pass street waits for a player's choice before its next card (3.19)
             self.live = plan_deal(self.live, self.deals, destinations)
             self.deals += 1
             self.street = {}

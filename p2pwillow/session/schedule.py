@@ -235,7 +235,8 @@ def _owe_announce(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
 
 def _owe_decision(ledger: Ledger, r: HandRecord) -> Iterable[Due]:
     hand = r.rules
-    decides = (Phase.TRADING, Phase.BETTING, Phase.DRAW, Phase.DECLARE)
+    # a pass street's choices come between its cards, in the STREET phase (SPEC 3.19)
+    decides = (Phase.TRADING, Phase.BETTING, Phase.STREET, Phase.DRAW, Phase.DECLARE)
     if hand.phase not in decides or blocked(r, give=False) is not None:
         return ()
     return [Due(s, Step.DECISION) for s in hand.to_act()]

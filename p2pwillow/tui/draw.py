@@ -1215,6 +1215,9 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             first = join([r for r in (_action_keys(view, BETTING, room), show) if r])
         elif view.phase is Phase.TRADING and view.hand_running:
             first = _action_keys(view, TRADING, width)
+        elif view.hand_running and view.action(ActionKind.KEEP_CARD).legal:
+            # a pass street: keep the card just dealt or pass it on (SPEC 3.19)
+            first = _action_keys(view, (ActionKind.PASS_CARD, ActionKind.KEEP_CARD), width)
         elif view.hand_running and view.action(ActionKind.KEEP_CALL).legal:
             # Five by Two: say first whether you wash (SPEC 3.17); the wash panel comes after
             first = _action_keys(view, (ActionKind.WASH_CALL, ActionKind.KEEP_CALL), width)
@@ -1373,8 +1376,7 @@ HELP_TEXT = (
     "Weeping Willow: each player is dealt 5 to 7 cards face down.",
     "Trading: offer k cards blind; trade with one who accepts [t] or withdraw [w].",
     "  Each side pays a token (its worth in chips shows at each seat); cards after.",
-    "Layout: pick five cards in the order they will be turned; the rest are",
-    "  discarded face down. Five rounds: all turn a card, then bet. Best five win.",
+    "Layout: pick five cards in turning order; each round all turn one, then bet.",
     "Roll Your Own: no trading, antes. Also stud, hold'em, Omaha, draw, high-low.",
     "Betting     [f] fold  [k] check  [c] call  [b] bet  [r] raise  [a] all in",
     "Trading     [o] offer  [y] accept  [n] decline  [w] withdraw  [p] pass",
@@ -1384,6 +1386,7 @@ HELP_TEXT = (
     "Wash        2 in Car Wash, [c] cloak; Five by Two [w] wash, [n] keep, [f] flip",
     "Draw        digits pick up to 3 to discard, [Enter] draw them, [s] stand pat",
     "Declare     [h] high, [l] low, [p] pig (both ways): sealed until all declare",
+    "Pass card   [p] pass your face-up card on for the minimum bet, [k] keep it",
     "Announcing  [g] game (of several), [5] [6] [7] deal size, [t] trading mode,",
     "            [c] closing, [+] [-] orbits, [p] wash price, [Enter] announce",
     "Table       [Enter] next hand, [e] end game, [l] leave, [q] quit, [i] sit in",

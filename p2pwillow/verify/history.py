@@ -35,6 +35,7 @@ from p2pwillow.rules import (
 from p2pwillow.rules import Event as RulesEvent
 from p2pwillow.rules.declare import Declare, SettleSplit
 from p2pwillow.rules.events import (
+    CardPassed,
     CardsShown,
     Drew,
     HandForfeited,
@@ -45,6 +46,7 @@ from p2pwillow.rules.events import (
     Washed,
 )
 from p2pwillow.rules.live import Deal, Formation, Settle, hand_value
+from p2pwillow.rules.passing import PassStreet
 from p2pwillow.rules.pot_match import PotMatched
 from p2pwillow.rules.pots import HandResult
 from p2pwillow.session import HandStarted, HandSummary
@@ -168,6 +170,18 @@ def with_dealt(
 
 
 @dataclass(frozen=True, slots=True)
+class PassedCard:
+    """In a pass street (SPEC 3.19), a player paid `paid` to pass its face-up `card` to seat
+    `to`, and was dealt `dealt` face up in its place (None until it is)."""
+
+    seat: int
+    to: int
+    card: Card
+    paid: int
+    dealt: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StreetDeal:
     """A deal step of a live-deck game (SPEC 3.15): named as players name it ("Flop", "Fourth
     street"), the cards each player still in got face down, the up cards by seat and the board
@@ -187,6 +201,11 @@ class StreetDeal:
     washed: tuple[SeatWash, ...] = ()
     """A wash (SPEC 3.17): each player's wash in the order they washed; the redeal's face-up
     cards are this step's `up` too."""
+    passing: bool = False
+    """A pass street (SPEC 3.19): its cards came one at a time, and `up` is what each seat
+    holds of them once the street is dealt (a card passed on is its receiver's)."""
+    passed: tuple[PassedCard, ...] = ()
+    """A pass street's passes, in the order made."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +406,54 @@ class HandLog:
             washes.append(seat_wash(event))
         self._streets[-1] = replace(last, washed=tuple(washes))
 
+    def _passes(self) -> bool:
+        """The hand's game deals pass streets (SPEC 3.19): a deal of one face-up card is one
+        card of such a street."""
+        game = None if self._announcement is None else self._announcement.game
+        return game is not None and bool(game.steps_of(PassStreet))
+
+    def _pass_card(self, event: StreetDealt) -> None:
+        """One card of a pass street: the first starts the street, the others join it (a
+        replacement is told with the pass it follows)."""
+        ((seat, cards),) = event.up
+        last = self._streets[-1] if self._streets else None
+        if last is None or not last.passing or last.round is not None:
+            game = None if self._announcement is None else self._announcement.game
+            self._each += 1
+            name = street_name(game, len(self._streets), self._each, event, len(self._board))
+            before = tuple(self._board)
+            self._streets.append(StreetDeal(name, 0, event.up, (), before, None, passing=True))
+            return
+        up = dict(last.up)
+        up[seat] = up.get(seat, ()) + cards
+        passed = last.passed
+        if event.replaces is not None:
+            passed = tuple(
+                replace(p, dealt=cards[0]) if p.seat == seat and p.dealt is None else p
+                for p in passed
+            )
+        self._streets[-1] = replace(last, up=tuple(up.items()), passed=passed)
+
+    def _passed(self, event: CardPassed) -> None:
+        last = self._streets[-1]
+        up = {seat: tuple(c for c in cards if c != event.card) for seat, cards in last.up}
+        up[event.to] = (*up.get(event.to, ()), event.card)
+        passed = PassedCard(event.seat, event.to, event.card, event.paid)
+        self._streets[-1] = replace(
+            last,
+            up=tuple((seat, cards) for seat, cards in up.items() if cards),
+            passed=(*last.passed, passed),
+        )
+
     def _street(self, event: StreetDealt) -> None:
+        if (
+            not (event.down or event.board)
+            and len(event.up) == 1
+            and len(event.up[0][1]) == 1
+            and self._passes()
+        ):
+            self._pass_card(event)
+            return
         last = self._streets[-1] if self._streets else None
         if last is not None and last.drawn and not (event.down or event.up or event.board):
             return  # the redeal of the draw just told: the draw's line says who got how many
@@ -413,6 +479,8 @@ class HandLog:
             self._street(event)
         elif isinstance(event, Drew):
             self._drew(event)
+        elif isinstance(event, CardPassed):
+            self._passed(event)
         elif isinstance(event, Washed):
             self._washed(event)
         elif isinstance(event, WashCalled) and not event.washes:
@@ -603,6 +671,8 @@ def street_name(
             return "Preflop" if index == 0 else "Deal"
         return _BOARD_STREETS.get(board, "Board")
     if any(d.up for d in deals):
+        if index == 0 and not (event.up or event.board):
+            return "The deal"  # the hole cards alone (Pass the Card deals its up cards after)
         return f"{_ORDINALS[each]} street" if each in _ORDINALS else f"Street {index + 1}"
     return "The deal" if index == 0 else "The draw"
 
@@ -711,6 +781,7 @@ __all__ = [
     "Forfeit",
     "HandHistory",
     "HandLog",
+    "PassedCard",
     "PotResult",
     "SeatWash",
     "ShowdownHand",

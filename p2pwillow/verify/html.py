@@ -889,6 +889,7 @@ class _Hand:
                     parts += [Part(", " if j else ""), Part(self.name(int(u["seat"])), strong=True)]
                     parts += [Part(" "), *[Part(card=card_view(c)) for c in u["cards"]]]
                 lines.append(tuple(parts))
+            lines += [self._pass_line(p) for p in st.get("passed") or []]
             board = self._board(i)
             if st["board"]:
                 lines.append((Part("The board: "), *[Part(card=c) for c in board]))
@@ -925,6 +926,21 @@ class _Hand:
         if self.h.get("sealed"):
             steps.append(self._declaration(put_in))
         return steps
+
+    def _pass_line(self, p: Mapping[str, Any]) -> tuple[Part, ...]:
+        """A pass in a pass street (SPEC 3.19): "Ann passes 9h to Bob for 25 and is dealt
+        Qs." The face-up line above it says what each seat holds of the street."""
+        parts = [
+            Part(self.name(int(p["seat"])), strong=True),
+            Part(" passes "),
+            Part(card=card_view(p["card"])),
+            Part(" to "),
+            Part(self.name(int(p["to"])), strong=True),
+            Part(f" for {chips(int(p['paid']))}"),
+        ]
+        if p["dealt"] is not None:
+            parts += [Part(" and is dealt "), Part(card=card_view(p["dealt"]))]
+        return (*parts, Part("."))
 
     def _wash_line(self, w: Mapping[str, Any]) -> tuple[Part, ...]:
         """A player's wash (SPEC 3.17): "Ann pays 50 and washes 8c face up, dealt 3c face up."

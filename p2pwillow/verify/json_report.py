@@ -90,6 +90,16 @@ def _street(st: StreetDeal) -> dict[str, object]:
         "board": [c.ascii for c in st.board],
         "drawn": [{"seat": seat, "count": n} for seat, n in st.drawn],
         "washed": [_wash(w) for w in st.washed],
+        "passed": [
+            {
+                "seat": p.seat,
+                "to": p.to,
+                "card": p.card.ascii,
+                "paid": p.paid,
+                "dealt": None if p.dealt is None else p.dealt.ascii,
+            }
+            for p in st.passed
+        ],
     }
 
 

@@ -334,7 +334,18 @@ def street_text(
         else:
             cards = f"{cards} to the board, for everyone (too few cards for one each)"
         text = f"{text}; {cards}" if text else cards
+    if st.passed:
+        text = f"{text}; {pass_text(st, name, card)}"
     return f"{st.name}: {text or 'each player is dealt face down as many cards as it discarded'}"
+
+
+def pass_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:
+    """A pass street's passes (SPEC 3.19): "Ann passes 9h to Bob for 25 and is dealt Qs"."""
+    said = []
+    for p in st.passed:
+        dealt = f" and is dealt {card(p.dealt)}" if p.dealt is not None else ""
+        said.append(f"{name(p.seat)} passes {card(p.card)} to {name(p.to)} for {p.paid}{dealt}")
+    return "; ".join(said)
 
 
 def wash_text(st: StreetDeal, name: Callable[[int], str], card: Callable[[Card], str]) -> str:

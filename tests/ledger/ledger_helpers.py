@@ -229,6 +229,8 @@ def sample_bodies() -> dict[str, Body]:
         plain("check"),
         plain("wash_call"),
         plain("keep_call"),
+        plain("pass_card"),
+        plain("keep_card"),
         plain("bet", amount=25),
         plain("call"),
         plain("raise", to=75),

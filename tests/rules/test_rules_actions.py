@@ -7,16 +7,18 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from rules_driver import RandomTable, random_hand
 
 from p2pwillow.bots import Decision, apply_decision, is_legal
 from p2pwillow.games import ACTION, ACTIONS, BY_ENTRY, CATALOGUE, LEGACY_ANNOUNCE, ROLL_YOUR_OWN
+from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.ledger.kinds import KINDS
 from p2pwillow.rules import ActionKind, IllegalAction, Phase
 from p2pwillow.rules.actions import ACTIONS as ENGINE
-from p2pwillow.rules.actions import By, Needs, decisions, rows_of
+from p2pwillow.rules.actions import Action, By, Needs, decisions, rows_of
 from p2pwillow.rules.decision import DecisionError
 
 DECISIONS = decisions(ACTIONS)
@@ -27,12 +29,31 @@ def test_every_action_kind_has_exactly_one_row() -> None:
     assert set(ACTION) == set(ActionKind)
 
 
+def _joined(rows: tuple[Action, ...]) -> dict[ActionKind, Action]:
+    """A later row of a kind replaces the earlier, or, being the same action (its entry, check
+    and step), admits the phases of both."""
+    out: dict[ActionKind, Action] = {}
+    for row in rows:
+        before = out.get(row.kind)
+        same = before is not None and (before.entry, before.check, before.step) == (
+            row.entry,
+            row.check,
+            row.step,
+        )
+        out[row.kind] = replace(row, phases=before.phases | row.phases) if before and same else row
+    return out
+
+
 def test_every_game_plays_by_the_engine_rows_and_its_steps_own() -> None:
     for game in CATALOGUE.values():
         own = tuple(row for step in game.script for row in step.ACTIONS)
-        assert rows_of(game) == {row.kind: row for row in (*ENGINE, *own)}
+        assert rows_of(game) == _joined((*ENGINE, *own))
     assert not any(step.ACTIONS for step in ROLL_YOUR_OWN.script)
     assert rows_of(None) == {row.kind: row for row in ENGINE}
+    # the clock of Pass the Card runs while a player keeps or passes a card, and at the
+    # declaration a later step brings its own row for
+    clock = rows_of(PASS_THE_CARD)[ActionKind.TIMEOUT].phases
+    assert {Phase.BETTING, Phase.STREET, Phase.DECLARE} <= clock
 
 
 def test_every_action_is_admitted_by_some_phase() -> None:
@@ -106,6 +127,8 @@ def test_the_fields_a_decision_needs() -> None:
         ActionKind.WASH_CALL: None,
         ActionKind.KEEP_CALL: None,
         ActionKind.FLIP: "positions",
+        ActionKind.PASS_CARD: None,
+        ActionKind.KEEP_CARD: None,
     }
 
 

@@ -13,6 +13,7 @@ from live_hands import wash
 from p2pwillow import evaluators
 from p2pwillow.bots.live_arena import LiveDealer
 from p2pwillow.cards import DECK, Card
+from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.games.split_pot import (
     CHICAGO,
     GO_FOR_BROKE,
@@ -32,11 +33,14 @@ from p2pwillow.rules import (
     Phase,
     TableConfig,
 )
-from p2pwillow.rules.events import Declared, PotSplit, Sealed, Washed
+from p2pwillow.rules.events import CardPassed, Declared, PotSplit, Sealed, Washed
 from p2pwillow.rules.live import Formation, fives, hand_value
 
-GAMES = tuple(g.name for g in SPLIT_POT_GAMES)
+DECLARED = (*SPLIT_POT_GAMES, PASS_THE_CARD)
+"""Every game with a declaration: the split-pot games and Pass the Card."""
+GAMES = tuple(g.name for g in DECLARED)
 SEAL, OPEN = ActionKind.DECLARE, ActionKind.OPEN_DECLARATION
+PASS, KEEP = ActionKind.PASS_CARD, ActionKind.KEEP_CARD
 
 
 def config(seats: int = 3) -> TableConfig:
@@ -240,7 +244,7 @@ def test_the_carry_left_at_the_games_end_is_shared_among_the_last_hands_players(
     assert final == {0: 100, 1: 100, 2: 100}
 
 
-@pytest.mark.parametrize("game", SPLIT_POT_GAMES, ids=lambda g: g.name)
+@pytest.mark.parametrize("game", DECLARED, ids=lambda g: g.name)
 def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> None:
     rng = random.Random(7)
     for _ in range(25):
@@ -251,7 +255,14 @@ def test_random_declared_hands_conserve_chips_with_the_carry(game: GameSpec) -> 
         dealer = LiveDealer(deck)
         hand.announce(3, Announcement.of(game))
         while not hand.is_over:
-            if hand.phase in (Phase.DEAL, Phase.STREET):
+            if hand.phase is Phase.STREET and hand.to_act():
+                # a pass street: a pass where the stack pays for it, at random (SPEC 3.19)
+                seat = hand.to_act()[0]
+                passes = hand.can(PASS, seat) and rng.random() < 0.5
+                event = hand.act(PASS if passes else KEEP, seat)
+                if isinstance(event, CardPassed):
+                    dealer.give(event.seat, event.to, event.card)
+            elif hand.phase in (Phase.DEAL, Phase.STREET):
                 hand.act(ActionKind.STREET, 3, dealer.street(hand))
             elif hand.phase is Phase.DECLARE:
                 if hand.to_act():

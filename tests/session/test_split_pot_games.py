@@ -17,6 +17,7 @@ from session_helpers import SAMPLES, fork, make_rng, observer, resign, snapshot,
 from test_live_deck_games import God
 
 from p2pwillow.crypto.group import G
+from p2pwillow.games.pass_the_card import PASS_THE_CARD
 from p2pwillow.games.split_pot import SPLIT_POT_GAMES
 from p2pwillow.ledger import Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
@@ -27,12 +28,14 @@ from p2pwillow.session import Session
 from p2pwillow.table import Table, bot_decider
 from p2pwillow.verify import Verdict, verify_transcript
 
-GAMES = tuple(g.name for g in SPLIT_POT_GAMES)
+DECLARED = (*SPLIT_POT_GAMES, PASS_THE_CARD)
+"""Every game with a declaration: the split-pot games and Pass the Card."""
+GAMES = tuple(g.name for g in DECLARED)
 START = 1000
 
 
 def _game(name: str) -> GameSpec:
-    return next(g for g in SPLIT_POT_GAMES if g.name == name)
+    return next(g for g in DECLARED if g.name == name)
 
 
 Choose = Callable[[Hand], object]

@@ -55,12 +55,14 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     it asks anything: the table's defaults announced, trades passed and declined (its own
     offer, once accepted, made with the first who accepted), the first cards given and laid
     out, check or call, stand pat in a draw, keep the cards at a wash (and say so where the
-    washers are named first) and declare high in a
+    washers are named first), keep every card of a pass street and declare high in a
     split-pot game. `enter` is how the Enter key is sent."""
     if DISCARD in text or WASHING.search(text):
         return ["s"]
     if "say whether you wash" in text:
         return ["n"]  # Five by Two: it says it keeps its cards
+    if "Waiting for you: keep your card" in text:
+        return ["k"]  # Pass the Card: it keeps the card it is dealt
     if DECLARE in text:
         return ["h"]
     if LAYOUT in text:
