@@ -21,7 +21,7 @@ reason, not a message)."""
 IDENTIFIER = re.compile(r"\b[a-z]+(?:[-_][a-z]+)+\b")
 """How the code spells a name of more than one word."""
 
-ENGLISH = {"in-turn"}
+ENGLISH = {"in-turn", "face-down", "face-up"}
 """Hyphenated words of plain English."""
 
 VALUES = (r"\.kind\.value$", r"closing\.value$", r"partner\.value$", r"mode\.value$")
