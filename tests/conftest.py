@@ -8,9 +8,10 @@ only the assertion that caught it (tests/witness.py).
 what every process on it printed is shown for a test that fails, not only the one it was
 watching.
 
-A test of tests/crypto checks its proofs in full: nothing a test before it checked is
-remembered (crypto/checked.py), so that the operation counts and the rejections are the
-checks' own."""
+Every test runs with the process's table of checks that passed on, as willow runs (a test
+importing the bench package turns it off); a test of tests/crypto checks its proofs in full:
+nothing a test before it checked is remembered (crypto/checked.py), so that the operation
+counts and the rejections are the checks' own."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def witness() -> Witness:
 
 @pytest.fixture(autouse=True)
 def _checks_in_full(request: pytest.FixtureRequest) -> Iterator[None]:
+    # a test that imported the bench package turned the table off for its worker: on again
+    CHECKED.enabled = True
     if request.node.path.parent.name != "crypto":
         yield
         return

@@ -62,8 +62,10 @@ def test_a_person_washes_two_cards_at_once_in_car_wash(tmp_path: Path, witness: 
         picked = pane.wait_for(lambda s: f"{up} (face up)" in s, "both cards picked")
         assert f"free: {down} (face down), {up} (face up)" in picked, picked
         pane.press("Enter")
-        told = pane.wait_for(lambda s: f"{NAME} washes {up}" in s, "the wash told")
-        assert f"{NAME} washes a card face down" in told, told
+        # the log tells the face-up card; its line for the face-down card comes just before
+        # and, on a loaded machine, can scroll out of the log as the bots bet on before the
+        # pane is read: the redeal below and the transcript hold the face-down card washed
+        pane.wait_for(lambda s: f"{NAME} washes {up}" in s, "the wash told")
 
         # the redeal: one face-down card and one face-up card again, neither the one washed
         def redealt(s: str) -> bool:
