@@ -118,7 +118,7 @@ def wash_cost(hand: Hand, down: bool = False) -> int:
     step = hand.step
     if not isinstance(step, Wash):
         raise IllegalAction(f"no wash in the {hand.phase.value} phase")
-    return step.chips(hand.config.ante, down, hand.snapshot().announcement)
+    return step.chips(hand.config.ante, down, hand.state.announcement)
 
 
 def cloak_cost(hand: Hand) -> int | None:
@@ -127,7 +127,7 @@ def cloak_cost(hand: Hand) -> int | None:
     step = hand.step
     if not isinstance(step, Wash):
         raise IllegalAction(f"no wash in the {hand.phase.value} phase")
-    return None if step.cloak is None else step.cloak * hand.config.ante
+    return step.cloak_chips(hand.config.ante)
 
 
 def flip_cost(hand: Hand) -> int | None:
@@ -145,7 +145,7 @@ def wash_most(hand: Hand, seat: int) -> int:
     step = hand.step
     if not isinstance(step, Wash):
         return 0
-    return step.left(hand.snapshot().players[seat].washed)
+    return step.left(hand.state.players[seat].washed)
 
 
 def _go_on(config: TableConfig, s: HandState, events: list[Event]) -> list[Event]:
@@ -272,8 +272,8 @@ def verify_cloak(
         raise IllegalAction(
             f"a cloak is one card showing: seat {seat}'s are {down}..{p.hand_size - 1}"
         )
-    price = step.cloak * config.ante
-    if price > p.stack:
+    price = step.cloak_chips(config.ante)
+    if price is not None and price > p.stack:
         raise IllegalAction(f"a cloak costs {price} chips; seat {seat} has {p.stack}")
 
 
@@ -281,9 +281,8 @@ def do_cloak(config: TableConfig, s: HandState, seat: int, positions: Sequence[i
     """The face-up card goes to the muck as it is and its price to the pot; the redeal deals
     its replacement face down (the seat is not among `washed_up`)."""
     p = s.players[seat]
-    step = _step(s)
-    assert step.cloak is not None
-    paid = step.cloak * config.ante
+    paid = _step(s).cloak_chips(config.ante)
+    assert paid is not None
     p.stack -= paid
     p.paid += paid
     card = p.shown.pop(positions[0] - face_down(s, seat))
@@ -427,6 +426,10 @@ class Wash(Step):
         if isinstance(antes, str):
             antes = 0 if announced is None else announced.number(antes)
         return antes * ante
+
+    def cloak_chips(self, ante: int) -> int | None:
+        """The chips a cloak costs; None where the wash offers none."""
+        return None if self.cloak is None else self.cloak * ante
 
     def left(self, washed: int) -> int:
         """The cards a player that washed `washed` this hand may wash here."""
