@@ -726,18 +726,27 @@ class ScreenState:
             Decision(ActionKind.DRAW, positions=positions), wash_words(wash, positions)
         )
 
-    def cloak(self) -> Decision | None:
-        """The cloak key at a wash: the one face-up card picked washed and replaced face down
-        (SPEC 3.17, Go for Broke), at the cloak's price."""
+    def _offering(
+        self, kind: ActionKind, price: Callable[[WashView], int | None], what: str
+    ) -> WashView | None:
+        """The wash now, where its panel offers `kind` (the cloak, the flip: `price` of the
+        wash, None where it offers none) and the action is legal; else None, said why."""
         view = self.view
         if view is None or view.wash is None or self.mode is not Mode.DRAW:
             return None
         if self._on_its_way():
             return None
-        wash = view.wash
-        action = view.action(ActionKind.CLOAK)
-        if wash.cloak is None or not action.legal:
-            self._say(action.reason or "this wash offers no cloak", error=True)
+        action = view.action(kind)
+        if price(view.wash) is None or not action.legal:
+            self._say(action.reason or f"this wash offers no {what}", error=True)
+            return None
+        return view.wash
+
+    def cloak(self) -> Decision | None:
+        """The cloak key at a wash: the one face-up card picked washed and replaced face down
+        (SPEC 3.17, Go for Broke), at the cloak's price."""
+        wash = self._offering(ActionKind.CLOAK, lambda w: w.cloak, "cloak")
+        if wash is None:
             return None
         picked = [n - 1 for n in self.picked if n <= len(wash.cards)]
         if len(picked) != 1 or wash.is_down(picked[0]):
@@ -753,15 +762,8 @@ class ScreenState:
         """The flip key at a wash: the face-down card picked turned face up and the face-up
         card picked washed, another dealt face down (SPEC 3.17, Five by Two), at the price of
         a face-up card."""
-        view = self.view
-        if view is None or view.wash is None or self.mode is not Mode.DRAW:
-            return None
-        if self._on_its_way():
-            return None
-        wash = view.wash
-        action = view.action(ActionKind.FLIP)
-        if wash.flip is None or not action.legal:
-            self._say(action.reason or "this wash offers no flip", error=True)
+        wash = self._offering(ActionKind.FLIP, lambda w: w.flip, "flip")
+        if wash is None:
             return None
         picked = sorted(n - 1 for n in self.picked if n <= len(wash.cards))
         if len(picked) != 2 or not wash.is_down(picked[0]) or wash.is_down(picked[1]):
