@@ -52,7 +52,15 @@ def test_ctrl_c_in_the_lobby_says_what_it_will_do(tmp_path: Path) -> None:
         assert "waiting for" in said and "more player(s)" in said, said
         assert HOST_CTRL_C in said, said
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=DEADLINE)
+        try:
+            _, err = proc.communicate(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            # what the host said after Ctrl-C, for the report: where it hangs
+            proc.kill()
+            out, err = proc.communicate()
+            raise AssertionError(
+                f"Ctrl-C did not end the host in {DEADLINE:g} s; it said:\n{said}{out}\n{err}"
+            ) from None
     finally:
         if proc.poll() is None:
             proc.kill()
