@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import faulthandler
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -418,6 +420,10 @@ def _live(
     # A live peer runs for hours: what is loaded by now (the modules, the group's tables) lives
     # as long as the process, so the collector's full passes stop walking it.
     gc.freeze()
+    # SIGUSR1 prints every thread's stack to standard error and the peer goes on: what a peer
+    # that seems stuck is doing, for its report (the tests send it before they kill one)
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     try:
         return asyncio.run(until_signalled(run(), lifeline=lifeline))

@@ -1,5 +1,6 @@
 """Ctrl-C while the host's lobby waits for players: the lobby says beforehand what Ctrl-C will
-do, and Ctrl-C does that (the table closes, the command ends with its documented code)."""
+do, and Ctrl-C does that (the table closes, the command ends with its documented code).
+SIGUSR1 before it prints every thread's stack and the host goes on."""
 
 from __future__ import annotations
 
@@ -51,11 +52,18 @@ def test_ctrl_c_in_the_lobby_says_what_it_will_do(tmp_path: Path) -> None:
         said = _read_until(proc, "Ctrl-C")
         assert "waiting for" in said and "more player(s)" in said, said
         assert HOST_CTRL_C in said, said
+        # SIGUSR1 prints every thread's stack (a stuck peer's report) and the host goes on
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        assert proc.poll() is None, "SIGUSR1 does not stop the host"
         proc.send_signal(signal.SIGINT)
         try:
             _, err = proc.communicate(timeout=DEADLINE)
         except subprocess.TimeoutExpired:
-            # what the host said after Ctrl-C, for the report: where it hangs
+            # what the host said after Ctrl-C, and every thread's stack (SIGUSR1), for the
+            # report: where it hangs
+            proc.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
             proc.kill()
             out, err = proc.communicate()
             raise AssertionError(
@@ -67,4 +75,5 @@ def test_ctrl_c_in_the_lobby_says_what_it_will_do(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err, err
+    assert "(most recent call first)" in err, err
     assert err.strip().splitlines()[-1] == "willow host: interrupted; you left the table", err
