@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from interrupts import interruptible
 
 from p2pwillow.cli import EXIT_INTERRUPTED, MAX_HANDS, _unfit, main
 from p2pwillow.games import CATALOGUE
@@ -129,13 +130,14 @@ def test_the_progress_bar_counts_and_estimates() -> None:
 
 def test_ctrl_c_says_where_the_partial_transcript_is(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
-    proc = subprocess.Popen(
-        [*COMMAND, "simulate", "--players", "3", "--hands", "200", "--out", str(out)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    with interruptible():
+        proc = subprocess.Popen(
+            [*COMMAND, "simulate", "--players", "3", "--hands", "200", "--out", str(out)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 30):
         assert proc.poll() is None, proc.communicate()

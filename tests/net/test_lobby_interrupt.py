@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from interrupts import interruptible
+
 from p2pwillow.cli import EXIT_INTERRUPTED
 from p2pwillow.live import HOST_CTRL_C
 
@@ -40,14 +42,15 @@ def test_ctrl_c_in_the_lobby_says_what_it_will_do(tmp_path: Path) -> None:
     # (--auto: a bot plays the seat, so no terminal is needed; the lobby is the same)
     host = [sys.executable, "-m", "p2pwillow", "host", "--name", "Ann", "--no-advertise", "--auto"]
     host += ["--address", "127.0.0.1"]
-    proc = subprocess.Popen(
-        host,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    with interruptible():
+        proc = subprocess.Popen(
+            host,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
     try:
         said = _read_until(proc, "Ctrl-C")
         assert "waiting for" in said and "more player(s)" in said, said

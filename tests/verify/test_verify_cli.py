@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from interrupts import interruptible
 
 from p2pwillow import cli
 from p2pwillow.session import Session
@@ -92,14 +93,15 @@ def test_unreadable_is_one_line_or_one_object(what: str, tmp_path: Path) -> None
 
 def test_ctrl_c_stops_with_one_line() -> None:
     data = HONEST.read_bytes()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "p2pwillow", "verify", "-"],
-        cwd=ROOT,
-        env=ENV,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    with interruptible():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "p2pwillow", "verify", "-"],
+            cwd=ROOT,
+            env=ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
     assert proc.stdin is not None
     # More than a pipe holds: once this write returns, the verifier is reading entries.
     proc.stdin.write(data[: len(data) - len(data) // 8])
@@ -172,15 +174,16 @@ def test_a_bug_is_a_traceback_and_its_own_exit_code(
 
 def test_ctrl_c_stops_the_worker_processes_too() -> None:
     files = [str(HONEST)] * 16
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "p2pwillow", "verify", "--brief", "-j", "2", *files],
-        cwd=ROOT,
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
+    with interruptible():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "p2pwillow", "verify", "--brief", "-j", "2", *files],
+            cwd=ROOT,
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the workers run: the first file is done
     assert "valid and complete" in first
