@@ -464,12 +464,12 @@ class Node:
         self._farewells: dict[int, float] = {}
         """seat -> when a seat that holds its `leave` was told this node's head."""
         self._arrivals: dict[bytes, _Arrival] = {}
+        """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self.newcomer_coming = False
         """A newcomer the host announced has not joined yet (loop thread writes, the worker
         reads: one bool)."""
         self.newcomer_behind = False
         """Such a newcomer reports a head behind this node's (written and read as above)."""
-        """Newcomers seated after the genesis, by CURVE key, until their join is in the chain."""
         self._table_told: tuple[dict[int, tuple[str, str]], bool] | None = None
         self._code_shown = ""
         self._started_at = 0.0
