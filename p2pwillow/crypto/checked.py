@@ -42,14 +42,12 @@ def _one(item: Point | Encodable) -> bytes:
 def _bytes(part: Part) -> bytes:
     if isinstance(part, bytes | bytearray | memoryview):
         return bytes(part)
-    if isinstance(part, Point):
-        return part.encoding
     if isinstance(part, Sequence):
         items = [_one(item) for item in cast("Sequence[Point | Encodable]", part)]
         return len(items).to_bytes(4, "big") + b"".join(
             len(item).to_bytes(4, "big") + item for item in items
         )
-    return part.encode()
+    return _one(part)
 
 
 def digest(name: bytes, *parts: Part) -> bytes:
