@@ -1,7 +1,10 @@
 """Poker hand ranking: the best five of 5 to 7 cards, and partial hands showing (SPEC 2.3-2.5).
 
-Pure; no I/O. Lookup tables are built once at import; `rank5`/`rank6`/`rank7` are the fast
-integer entry points for tight loops, `best_hand` and `showing_value` the checked ones.
+Pure. The lookup tables are read at import from `hands.tables` beside this module, a file that
+`python -m tools.gen_hands` writes from `build_tables` (building them costs ~0.2 s of CPU, which
+every `willow` process paid; reading costs ~0.03 s); a file whose SHA-256 is not the pinned one
+is ignored and the tables are built. `rank5`/`rank6`/`rank7` are the fast integer entry points
+for tight loops, `best_hand` and `showing_value` the checked ones.
 
 Theory of operation. Every hand value is one integer key, bigger is better (SPEC 2.4):
 
@@ -22,11 +25,16 @@ and four of a kind, so the flush suit alone gives the best hand.
 
 from __future__ import annotations
 
+import array
 import enum
+import hashlib
+import sys
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from importlib import resources
+from itertools import accumulate, combinations
 
 from p2pwillow.cards import DECK, RANK_NAMES, RANK_PLURALS, Card
 
@@ -77,11 +85,16 @@ def _pack(category: Category, ranks: Sequence[int]) -> int:
 
 def _unpack(key: int) -> tuple[int, ...]:
     """The ranks of a key, in comparison order; zero nibbles (absent cards) dropped."""
-    ranks = _RANKS_OF.get(key)
-    if ranks is None:
-        nibbles = ((key >> (4 * (4 - position))) & 0xF for position in range(5))
-        ranks = tuple(n for n in nibbles if n)
-    return ranks
+    nibbles = ((key >> (4 * (4 - position))) & 0xF for position in range(5))
+    return tuple(n for n in nibbles if n)
+
+
+class _Ranks(dict[int, tuple[int, ...]]):
+    """A key's ranks, each unpacked once, on first use (for speed in `best_hand`)."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        ranks = self[key] = _unpack(key)
+        return ranks
 
 
 def category_of(key: int) -> Category:
@@ -89,7 +102,7 @@ def category_of(key: int) -> Category:
     return Category(key >> _CATEGORY_SHIFT)
 
 
-# --- tables (built once at import) ----------------------------------------------------------
+# --- tables (read or built once at import) --------------------------------------------------
 
 
 def _straight_ranks(ranks: frozenset[int]) -> tuple[int, ...] | None:
@@ -168,18 +181,78 @@ def _extend(table: dict[int, int], fields: int, width: int, cap: int) -> dict[in
     return grown
 
 
-_NO_FLUSH_5, _FLUSH_5, _FLUSH_MASK_5 = _build_five()
-_NO_FLUSH_6 = _extend(_NO_FLUSH_5, 13, 3, 4)
-_NO_FLUSH_7 = _extend(_NO_FLUSH_6, 13, 3, 4)
-_FLUSH_MASK_6 = _extend(_FLUSH_MASK_5, 13, 1, 1)
-_FLUSH_MASK_7 = _extend(_FLUSH_MASK_6, 13, 1, 1)
+Tables = tuple[dict[int, int], dict[int, int], dict[int, int]]
+"""The lookups of `rank5`..`rank7`: rank signature -> key without a flush (5 to 7 cards), rank
+signature -> key of a five-card flush, rank mask of the flush suit -> key (5 to 7 cards)."""
 
-# Signatures of different sizes never collide (the field sum is the card count), nor masks.
-_NO_FLUSH: dict[int, int] = {**_NO_FLUSH_5, **_NO_FLUSH_6, **_NO_FLUSH_7}
-_FLUSH_BY_MASK: dict[int, int] = {**_FLUSH_MASK_5, **_FLUSH_MASK_6, **_FLUSH_MASK_7}
-_HAND_KEYS: frozenset[int] = frozenset(_NO_FLUSH_5.values()) | frozenset(_FLUSH_5.values())
-_RANKS_OF: dict[int, tuple[int, ...]] = {}  # filled below, for speed: key -> its five ranks
-_RANKS_OF.update((key, _unpack(key)) for key in _HAND_KEYS)
+
+def build_tables() -> Tables:
+    """The tables, computed (what `hands.tables` holds)."""
+    no_flush_5, flush_5, flush_mask_5 = _build_five()
+    no_flush_6 = _extend(no_flush_5, 13, 3, 4)
+    flush_mask_6 = _extend(flush_mask_5, 13, 1, 1)
+    # Signatures of different sizes never collide (the field sum is the card count), nor masks.
+    no_flush = {**no_flush_5, **no_flush_6, **_extend(no_flush_6, 13, 3, 4)}
+    flush_by_mask = {**flush_mask_5, **flush_mask_6, **_extend(flush_mask_6, 13, 1, 1)}
+    return no_flush, flush_5, flush_by_mask
+
+
+TABLES_FILE = "hands.tables"
+TABLES_SHA256 = "d26501658c0f5b01d7cd9634c1aeda5c12b751bde9f13265347dc2a9e777e28b"
+"""The digest of the `hands.tables` that `tools.gen_hands` wrote from `build_tables`."""
+
+
+def encode_tables(tables: Tables) -> bytes:
+    """Each table as its size (u32), its keys ascending as differences (u64 each), its values
+    (u32 each), little-endian; the whole compressed with zlib."""
+    parts: list[bytes] = []
+    for table in tables:
+        keys = sorted(table)
+        deltas = array.array("Q", [b - a for a, b in zip([0, *keys], keys, strict=False)])
+        values = array.array("I", [table[key] for key in keys])
+        if sys.byteorder == "big":
+            deltas.byteswap()
+            values.byteswap()
+        parts += [len(keys).to_bytes(4, "little"), deltas.tobytes(), values.tobytes()]
+    return zlib.compress(b"".join(parts), 9)
+
+
+def decode_tables(blob: bytes) -> Tables:
+    """The inverse of `encode_tables` (for a blob it wrote: check the digest first)."""
+    raw = memoryview(zlib.decompress(blob))
+    tables: list[dict[int, int]] = []
+    at = 0
+    for _ in range(3):
+        size = int.from_bytes(raw[at : at + 4], "little")
+        deltas, values = array.array("Q"), array.array("I")
+        deltas.frombytes(raw[at + 4 : at + 4 + 8 * size])
+        values.frombytes(raw[at + 4 + 8 * size : at + 4 + 12 * size])
+        if sys.byteorder == "big":
+            deltas.byteswap()
+            values.byteswap()
+        tables.append(dict(zip(accumulate(deltas), values, strict=True)))
+        at += 4 + 12 * size
+    no_flush, flush_5, flush_by_mask = tables
+    return no_flush, flush_5, flush_by_mask
+
+
+def load_tables(blob: bytes | None) -> Tables:
+    """The tables of the file's bytes if they are the pinned ones, else built."""
+    if blob is None or hashlib.sha256(blob).hexdigest() != TABLES_SHA256:
+        return build_tables()
+    return decode_tables(blob)
+
+
+def _read_tables() -> bytes | None:
+    try:
+        return resources.files("p2pwillow").joinpath(TABLES_FILE).read_bytes()
+    except OSError:
+        return None
+
+
+_NO_FLUSH, _FLUSH_5, _FLUSH_BY_MASK = load_tables(_read_tables())
+_HAND_KEYS: frozenset[int] = frozenset(_NO_FLUSH.values()) | frozenset(_FLUSH_5.values())
+_RANKS_OF = _Ranks()  # key -> its five ranks
 
 _CARD_CODE: tuple[int, ...] = tuple(
     (1 << (16 + 3 * (index >> 2))) | (1 << (4 * (index & 3))) for index in range(52)
