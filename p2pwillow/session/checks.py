@@ -717,7 +717,7 @@ def _flip(st: SessionState, r: HandRecord, e: Entry) -> Commit:
             r.made.decode(DleqBatchProof, DleqBatchProof.from_hex, body.proof, "proof"),
         )
     )
-    number = hand.snapshot().step  # the wash's step in the script: a show of its own
+    number = hand.state.step  # the wash's step in the script: a show of its own
     key = r.keys[a]
     # every peer opens the card, its own flip included: the rules need it
     (card,) = _mental(lambda: live_deck.check_show(r.ctx, a, number, key, held, show))
@@ -769,7 +769,7 @@ def _discard(
                 ),
             )
         )
-        number = hand.snapshot().step  # the draw's step in the script names its discards
+        number = hand.state.step  # the draw's step in the script names its discards
         kept, after = _mental(
             lambda: live_deck.check_discard(r.ctx, a, number, deck, held, len(positions), give)
         )

@@ -292,7 +292,7 @@ def _flip(r: HandRecord, me: int, positions: tuple[int, ...] | None, rng: Rng) -
     r.rules.verify(ActionKind.FLIP, me, named)
     assert r.secret is not None
     held = r.public[me]
-    number = r.rules.snapshot().step
+    number = r.rules.state.step
     show = live_deck.make_show(r.ctx, me, number, r.secret, held, named[:1], rng)
     texts = wire.shares_texts(show.positions, DealShares(show.shares, show.proof), r.made)
     ((position, share),) = texts.shares
@@ -306,7 +306,7 @@ def _discards(r: HandRecord, me: int, named: tuple[int, ...], rng: Rng) -> list[
     if not named:
         return []
     assert r.live is not None and r.secret is not None and r.held is not None
-    number = r.rules.snapshot().step
+    number = r.rules.state.step
     give = live_deck.make_discard(r.ctx, me, number, r.secret, r.held, named, r.live, rng)
     return [
         k.TradedCard(position=p, card=card, proof=proof)
