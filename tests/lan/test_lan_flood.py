@@ -9,6 +9,7 @@ the game, or is told that the table is busy (exit 22), never that nothing answer
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import threading
@@ -76,6 +77,15 @@ def _held(pid: int) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in held.most_common(12))
 
 
+def _door_events(path: Path) -> list[str]:
+    """The host's last events about newcomers (seated by the door, dropped, joined)."""
+    with contextlib.suppress(OSError, ValueError):
+        told = [json.loads(line) for line in path.read_text().splitlines()]
+        door = [e for e in told if e.get("event") in ("newcomer", "dropped", "joined")]
+        return [f"{e['event']} {e.get('player', '')}" for e in door[-8:]]
+    return []
+
+
 def test_a_flooded_door_keeps_the_table_playing_and_lets_a_newcomer_in(
     lan: Lan, tmp_path: Path
 ) -> None:
@@ -116,10 +126,14 @@ def test_a_flooded_door_keeps_the_table_playing_and_lets_a_newcomer_in(
         over = flood.expect(r"^flood over: ", HOLD + 180)
         print(over)
         assert host.popen.poll() is None, "the host is up through the flood"
-        back_by = time.monotonic() + BACK_WITHIN
+        over_at = time.monotonic()
+        back_by = over_at + BACK_WITHIN
+        coming_down = []  # (seconds since the flood was over, descriptors), for a failure
         while (after := _fds(host.pid)) >= baseline + BACK and time.monotonic() < back_by:
+            coming_down.append((round(time.monotonic() - over_at, 1), after))
             time.sleep(0.2)
         held = _held(host.pid)
+        door = _door_events(tmp_path / "host-events.jsonl")
         # a genuine newcomer, once the flood is over
         newcomer = bot(newcomer_laptop, tmp_path, PLAYERS, code)
         try:
@@ -141,7 +155,10 @@ def test_a_flooded_door_keeps_the_table_playing_and_lets_a_newcomer_in(
     )
     print("the newcomer " + ("joined" if joined else "was told the table is busy (exit 22)"))
     assert max(most) <= NOFILE - HEADROOM, f"the host's descriptors reached {max(most)}"
-    assert after < baseline + BACK, f"the host's descriptors came back down: {after}: {held}"
+    assert after < baseline + BACK, (
+        f"the host's descriptors did not come back down: {after} after {BACK_WITHIN:g} s "
+        f"({coming_down[::5]}): {held}; its door's last events: {door}"
+    )
     assert "Traceback" not in host.output()
     players = PLAYERS + (1 if joined else 0)
     same_valid_game(paths, HANDS, players, STACK)
