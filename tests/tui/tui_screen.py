@@ -9,19 +9,20 @@ import os
 import re
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pyte
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pwillow.client import Client
+from p2pwillow.client import Client, ClockMove, Decision, Notice
 from p2pwillow.inprocess import InProcessClient
 from p2pwillow.tui import ClientApp
-from p2pwillow.view import TableView
+from p2pwillow.view import Link, TableView
 
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
@@ -234,3 +235,87 @@ async def terminal(
                 keys.send_text("q")
                 keys.send_text("y")
             await asyncio.wait_for(task, DEADLINE)
+
+
+class Still:
+    """A client whose table does not move: the screen draws `view`, each peer connected as
+    `links` says, and nothing changes."""
+
+    def __init__(self, view: TableView, links: Mapping[int, Link] | None = None) -> None:
+        self._view = view
+        self._links = dict(links or {})
+
+    def view(self) -> TableView:
+        return self._view
+
+    async def changed(self, seen: int) -> int:
+        if seen != 0:
+            return 0
+        await asyncio.Event().wait()
+        return 0
+
+    def decide(self, decision: Decision) -> None:
+        pass
+
+    @property
+    def seat_confirmed(self) -> bool:
+        return True
+
+    def confirm_seat(self, same: bool) -> None:
+        pass
+
+    def answer_admission(self, same: bool) -> None:
+        pass
+
+    def next_hand(self) -> None:
+        pass
+
+    def end_game(self) -> None:
+        pass
+
+    def leave_table(self) -> None:
+        pass
+
+    def sit_in(self) -> None:
+        pass
+
+    def clock_move(self, move: ClockMove) -> None:
+        pass
+
+    @property
+    def ended(self) -> str | None:
+        return None
+
+    @property
+    def links(self) -> Mapping[int, Link]:
+        return self._links
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+    @property
+    def notice(self) -> Notice | None:
+        return None
+
+    @property
+    def transcript(self) -> Path | None:
+        return None
+
+    async def close(self) -> None:
+        pass
+
+
+def still_screen(
+    view: TableView, rows: int, columns: int, links: Mapping[int, Link] | None = None
+) -> str:
+    """The screen of the real application drawing `view` (`Still`) at `rows` x `columns`,
+    once it has settled."""
+    me = view.mine
+    assert me is not None
+
+    async def main() -> str:
+        async with terminal(Still(view, links), rows, columns) as t:
+            return await t.settled(lambda s: me.name in s and "[q] quit" in s)
+
+    return asyncio.run(main())
