@@ -5,23 +5,22 @@ from __future__ import annotations
 
 import re
 
-from p2pwillow.view import TableView
+from p2pwillow.view import SeatView, TableView
 
 BOX_ROWS = 4
 """The most rows a seat's box takes: its name, then three lines of facts."""
 
 
 def box_of(text: str, view: TableView, seat: int) -> str:
-    """The lines of `seat`'s box on the screen `text`: from the line of its name (with the
-    fingerprint), in the columns up to the next seat's box on that line or the felt's border,
+    """The lines of `seat`'s box on the screen `text`: from the line of its name (`labelled`),
+    in the columns up to the next seat's box on that line or the felt's border,
     down to the next seat's name or the first line that is not the box's."""
-    label = view.seats[seat].label
     lines = text.split("\n")
-    at = next(i for i, ln in enumerate(lines) if label in ln)
-    x = lines[at].index(label) - 2
-    labels = [s.label for s in view.seats if s.seat != seat]
-    ends = [lines[at].find(other, x) for other in labels]
-    end = min((e - 2 for e in ends if e > x), default=len(lines[at]))
+    me = labelled(view.seats[seat])
+    at, x = next((i, m.start() - 2) for i, ln in enumerate(lines) for m in me.finditer(ln))
+    labels = [labelled(s) for s in view.seats if s.seat != seat]
+    ends = [m.start() - 2 for other in labels for m in other.finditer(lines[at], x + 1)]
+    end = min(ends, default=len(lines[at]))
 
     def part(ln: str) -> str:
         # a side seat's box is beside the felt: read it up to the felt's border
@@ -32,10 +31,19 @@ def box_of(text: str, view: TableView, seat: int) -> str:
         said = part(ln)
         if not said.startswith("  ") or not said.strip() or "───" in said:
             break
-        if any(other in said for other in labels):
+        if any(other.search(said) for other in labels):
             break
         box.append(said)
     return "\n".join(box)
+
+
+def labelled(s: SeatView) -> re.Pattern[str]:
+    """A seat's name as its box heads it: with its fingerprint, the name perhaps shortened
+    (never to less than three letters before an ellipsis) to leave room for its
+    connection."""
+    if not s.fingerprint:
+        return re.compile(re.escape(s.name))
+    return re.compile(rf"{re.escape(s.name[:3])}[^ ]*…? #{re.escape(s.fingerprint)}")
 
 
 def said_trades(view: TableView, seat: int) -> list[str]:
