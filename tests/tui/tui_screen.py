@@ -6,24 +6,30 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pyte
+import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from p2pwillow.bots import Level
 from p2pwillow.client import Client, ClockMove, Decision, Notice
 from p2pwillow.inprocess import InProcessClient
+from p2pwillow.rules import TableConfig
 from p2pwillow.tui import ClientApp
 from p2pwillow.view import Link, TableView
 
+SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
+"""The two sizes every screen is checked at: (rows, columns)."""
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
 
@@ -88,6 +94,45 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     if _CALL.search(text):
         return ["c"]
     return None
+
+
+def bots_client(
+    tmp_path: Path,
+    *games: str,
+    bots: int = 3,
+    seed: int = 3,
+    min_bet: int | None = None,
+    client: type[InProcessClient] = InProcessClient,
+) -> InProcessClient:
+    """The person's `client` at an in-process table of `bots` easy bots playing `games` (the
+    betting's `min_bet` where given), the bots' moves and the table's randomness fixed by
+    `seed`; its transcript in `tmp_path`."""
+    config = TableConfig(seats=bots + 1, games=games)
+    if min_bet is not None:
+        config = replace(config, min_bet=min_bet)
+    return client(
+        tmp_path / "game.jsonl",
+        bots=bots,
+        seed=seed,
+        rng=random.Random(seed).randbytes,
+        samples=40,
+        level=Level.EASY,
+        config=config,
+    )
+
+
+async def seated_until(
+    t: Terminal, c: InProcessClient, done: Callable[[str, TableView], bool]
+) -> tuple[str, TableView]:
+    """Take the seat once the safety code shows, then play along until `done` (`play_until`)."""
+    await take_seat(t)
+    return await play_until(t, c, done)
+
+
+async def take_seat(t: Terminal) -> None:
+    """Say yes to the safety code once it shows."""
+    await t.wait_for(SEATING)
+    t.press("y")
 
 
 async def play_until(
