@@ -4,7 +4,8 @@ and the peers are in every state of connection. For each seat, its stack, its tr
 (partner and count), that it won or folded and what its face-up cards make (at least the
 hand's kind: "full house"); the winner's hand in full; what the player gave away and
 received; each peer's connection; the keys that work now. Weeping Willow seats up to
-MAX_SEATS (five cards each); the other games up to eight at most.
+MAX_SEATS, ten (five cards each), as do Roll Your Own, hold'em, Omaha and five-card stud;
+the other games five to eight.
 
 The application draws a real view of a hand of six or eight (changed as a showdown), read
 back from a pyte terminal: one screen for each table and size, shared by the tests."""
