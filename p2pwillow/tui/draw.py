@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from p2pwillow.cards import Card, Suit
@@ -240,24 +240,38 @@ class _Canvas:
 def _seat_box(
     s: SeatView, view: TableView, width: int, height: int, g: Glyphs, left: float | None = None
 ) -> list[Row]:
+    return _box(s, view, width, height, g, left)[0]
+
+
+def _box(
+    s: SeatView, view: TableView, width: int, height: int, g: Glyphs, left: float | None = None
+) -> tuple[list[Row], bool]:
+    """The seat's box in `width` x `height`, and whether every fact in it is whole (its
+    connection, what it won, its trades, what its cards make...)."""
     name_style = "class:toact" if s.to_act else ("class:you" if s.you else "class:name")
     if s.folded or not s.in_hand:
         name_style = "class:dim"
-    head: Row = [("class:marker", g.marker + " ") if s.to_act else ("", "  ")]
-    if s.to_act and left is not None:
-        head.append(_countdown(left, view, g))
-        head.append(("", " "))
-    head.append((name_style, s.name))
-    if s.fingerprint:
-        head.append(("class:dim", f" #{s.fingerprint}"))
-    if s.you:
-        head.append(("class:you", " (you)"))
-    if s.dealer:
-        head += [("", " "), ("class:button", " D ")]
-    if s.working:
-        head.append(("class:dim", f" {g.busy}"))
+    link: Row = []
     if s.link is not None and s.link is not Link.LOCAL and s.link is not Link.CONNECTED:
-        head.append(("class:warn", f" {s.link.value}"))
+        link = [("class:warn", f" {s.link.value}")]
+    # the name is shortened before the connection is cut from the end of the line
+    for room in (None, 12, 8, 6, 4, 3):
+        head: Row = [("class:marker", g.marker + " ") if s.to_act else ("", "  ")]
+        if s.to_act and left is not None:
+            head.append(_countdown(left, view, g))
+            head.append(("", " "))
+        head.append((name_style, _short(s.name, room, g)))
+        if s.fingerprint:
+            head.append(("class:dim", f" #{s.fingerprint}"))
+        if s.you:
+            head.append(("class:you", " (you)"))
+        if s.dealer:
+            head += [("", " "), ("class:button", " D ")]
+        if s.working:
+            head.append(("class:dim", f" {g.busy}"))
+        head += link
+        if not link or _cols(head, g) <= width:
+            break
     state = ""
     if not s.in_hand:
         state = "sitting out" if s.sitting_out else "not in this hand"
@@ -268,10 +282,12 @@ def _seat_box(
     table: Row = cards(s.showing, g)
     if s.face_down:
         table += [("", " ")] * bool(s.showing) + [("class:back", g.back * s.face_down)]
-    lines = _facts(s, view, table, state, width, height, g)
-    if height < 3:
-        return [fit([*head, ("", " "), *lines[0][1:]], width, g), fit(lines[1], width, g)]
-    return [fit(r, width, g) for r in [head, *lines][:height]]
+    lines, whole = _facts(s, view, table, state, width, height, g, _cols(head, g))
+    # a box of two rows has its stack beside the name
+    two = [[*head, ("", " "), *lines[0][1:]], lines[1]]
+    rows = two if height < 3 else [head, *lines][:height]
+    whole = whole and len(lines) < height + (height < 3) and all(_cols(r, g) <= width for r in rows)
+    return [fit(r, width, g) for r in rows], whole
 
 
 def _cols(row: Row, g: Glyphs) -> int:
@@ -287,16 +303,21 @@ def _facts(
     width: int,
     height: int,
     g: Glyphs,
-) -> list[Row]:
-    """The seat's lines under its name: the stack, the cards, and a fourth line where the box
-    has one. What the seat won or bets, whether it folded, and every trade it made this hand
-    are never cut: each goes beside the cards where it fits, else beside the stack (before
-    what the cards make), else on the fourth line; the trades' partners are shortened and
-    face-down cards counted rather than drawn before anything is cut. What the cards make
-    (the felt's result line names the winner's hand) is dropped where no room is left."""
+    head: int = 0,
+) -> tuple[list[Row], bool]:
+    """The seat's lines under its name (`head` columns wide): the stack, the cards, and a
+    fourth line where the box has one; and whether every fact is whole in them. What the seat
+    won or bets, whether it folded, and every trade it made this hand are never cut: each goes
+    beside the cards where it fits, else beside the stack (before what the cards make), else
+    on the fourth line; the trades' partners are shortened and face-down cards counted rather
+    than drawn before anything is cut. What the cards make goes beside the stack or the cards,
+    else on the fourth line: in full where it fits, else by the hand's kind ("full house", the
+    felt's result line names the winner's hand in full); it is dropped only where a box of
+    this size has no room left for either."""
     lines: list[Row] = [[("", "  "), ("class:stack", f"{s.stack}")], [("", "  "), *table]]
     if height >= 4:
         lines.append([("", " ")])
+    whole = True
     # where each fact goes, in order of preference: 0 the stack's line, 1 the cards', 2 the
     # fourth
     facts: list[tuple[Row, tuple[int, ...]]] = []
@@ -332,6 +353,7 @@ def _facts(
         if i is None and s.face_down > 1:
             count_backs()
             i = next((i for i in where if room(i, fact)), None)
+        whole = whole and i is not None
         lines[where[0] if i is None else i] += fact
     if s.trades:
         tries = [(None, False), *((short, True) for short in (None, 12, 8, 6, 5, 4, 3))]
@@ -341,23 +363,51 @@ def _facts(
             said = _trades(s, view, short, g)
             i = next((i for i in (1, 2, 0) if room(i, said)), None)
             if i is not None or short == 3:
+                whole = whole and i is not None
                 lines[(2 if len(lines) > 2 else 1) if i is None else i] += said
                 break
-    extra: Row = []
     if s.tokens:
         # a token's worth in chips: "tokens 6 × 5"
-        extra = [("class:dim", f" · tokens {s.tokens} {g.times} {view.token_value}")]
+        extra: Row = [("class:dim", f" · tokens {s.tokens} {g.times} {view.token_value}")]
+        if room(0, extra) or height < 3:
+            lines[0] += extra
+        elif len(lines) > 2 and room(2, extra):
+            lines[2] += extra
+        else:
+            whole = False
+            lines[0] += extra  # cut at the end of the line, after every fact
     elif s.showing_text:
-        extra = [("class:dim", f" · {s.showing_text}")]
-    if extra and (room(0, extra) or height < 3):
-        lines[0] += extra
-    elif s.tokens and len(lines) > 2 and room(2, extra):
-        lines[2] += extra
-    elif s.tokens:
-        lines[0] += extra  # cut at the end of the line, after every fact
+        whole = _made(s.showing_text, lines, room, height, head, width, g) and whole
     if len(lines) > 2 and lines[2] == [("", " ")]:
         lines.pop()
-    return lines
+    return lines, whole
+
+
+def _made(
+    made: str,
+    lines: list[Row],
+    room: Callable[[int, Row], bool],
+    height: int,
+    head: int,
+    width: int,
+    g: Glyphs,
+) -> bool:
+    """Put what a seat's cards make on its `lines`: in full, else the hand's kind (the words
+    before the first comma: "full house, twos full of nines" is a full house); beside the
+    stack, else beside the cards, else on the fourth line. Whether it was put whole."""
+    kind = made.split(", ")[0]
+    full: Row = [("class:dim", f" · {made}")]
+    short: Row = [("class:dim", f" · {kind}")]
+    if height < 3:
+        # a box of two rows: beside the stack, itself beside the name (`head` columns)
+        said = full if head + _cols([*lines[0], *full], g) <= width else short
+        lines[0] += said
+        return head + _cols(lines[0], g) <= width
+    for said, i in ((full, 0), (full, 1), (short, 0), (short, 1), (full, 2), (short, 2)):
+        if room(i, said):
+            lines[i] += said
+            return True
+    return False
 
 
 def declaration(s: SeatView, view: TableView) -> str:
@@ -534,6 +584,47 @@ def _wrapped(text: str, width: int) -> list[str]:
     return ["".join(t for _, t in r).replace(_TOGETHER, " ") for r in rows]
 
 
+def _box_width(width: int) -> int:
+    """The columns of a seat's box at a side of a table `width` wide."""
+    return min(28, max(14, width // 3))
+
+
+def _top_slots(count: int, width: int) -> list[tuple[int, int]]:
+    """(column, width) of each of the `count` boxes at the top of a table `width` wide."""
+    slot = width // max(1, count)
+    xs = [i * slot + max(0, (slot - _box_width(width)) // 2) for i in range(count)]
+    return [(x, (i + 1) * slot - x) for i, x in enumerate(xs)]
+
+
+def _rims(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int, int]:
+    """The rows of the boxes at the top and at the bottom of a table `width` x `height`, and
+    the rows the table takes with them: three each, or, where a box needs a fourth row to
+    show every fact whole (a side's box, or a top box beside others), as many more rows as
+    fit in `height`, the player's box at the bottom in two where every fact fits in two."""
+    left, top, right, bottom = _around(view)
+    side = max(len(left), len(right))
+    plain_rows = 3 * (2 + max(side, 1))
+    if height < plain_rows:
+        return 2, 2, plain_rows
+
+    def need(s: SeatView, w: int) -> int:
+        if _box(s, view, w, 3, g)[1]:
+            return 3
+        return 4 if _box(s, view, w, 4, g)[1] else 3
+
+    slots = _top_slots(len(top), width)
+    top_n = max((need(s, w) for s, (_, w) in zip(top, slots, strict=True)), default=3)
+    side_n = max((need(s, _box_width(width)) for s in (*left, *right)), default=3)
+    middle = max(side, 1) * side_n
+    bx = max(0, (width - _box_width(width)) // 2)
+    two = _box(bottom, view, width - bx, 2, g)[1]
+    for top_h, bottom_h in ((top_n, 3), (top_n, 2), (3, 3), (3, 2)):
+        rows = top_h + middle + bottom_h
+        if rows <= height and (bottom_h == 3 or two):
+            return top_h, bottom_h, rows
+    return 3, 3, plain_rows
+
+
 def table_rows(
     view: TableView, width: int, height: int, g: Glyphs, state: ScreenState | None = None
 ) -> list[Row]:
@@ -548,16 +639,15 @@ def table_rows(
     left, top, right, bottom = _around(view)
     side = max(len(left), len(right))
     box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
-    box_w = min(28, max(14, width // 3))
+    box_w = _box_width(width)
+    top_h, bottom_h, _ = _rims(view, width, height, g)
     # A seat at the top or the bottom has nothing beside it: its box begins where a box of
     # box_w would, centred, and may take the rest of its slot. A seat at a side may take a
     # fourth row where its column has one.
-    for i, s in enumerate(top):
-        slot = width // max(1, len(top))
-        x = i * slot + max(0, (slot - box_w) // 2)
-        for dy, r in enumerate(seat_box(s, view, (i + 1) * slot - x, box_h, g)):
+    for s, (x, w) in zip(top, _top_slots(len(top), width), strict=True):
+        for dy, r in enumerate(seat_box(s, view, w, top_h, g)):
             canvas.put(x, dy, r)
-    y0, y1 = box_h, height - box_h
+    y0, y1 = top_h, height - bottom_h
     for column, seats in ((0, list(reversed(left))), (width - box_w, right)):
         if not seats:
             continue
@@ -569,8 +659,8 @@ def table_rows(
                 if y + dy < y1:
                     canvas.put(column, y + dy, r)
     bx = max(0, (width - box_w) // 2)
-    for dy, r in enumerate(seat_box(bottom, view, width - bx, box_h, g)):
-        canvas.put(bx, height - box_h + dy, r)
+    for dy, r in enumerate(seat_box(bottom, view, width - bx, bottom_h, g)):
+        canvas.put(bx, height - bottom_h + dy, r)
     # The felt: between the side columns, between the top and bottom rows.
     fx0 = box_w + 1 if side else 1
     fx1 = width - box_w - 1 if side else width - 1
@@ -643,8 +733,7 @@ def body_rows(state: ScreenState, width: int, height: int, g: Glyphs) -> list[Ro
         table = table_rows(view, width - lw - 3, height, g, state)
         log = log_rows(view, lw, height, g)
         return [[*t, ("class:dim", f" {g.v} "), *lg] for t, lg in zip(table, log, strict=True)]
-    seats = len(view.seats) - 1
-    needed = 3 * (2 + max(1, round(seats / 3)))
+    needed = _rims(view, width, height, g)[2]
     th = min(height, max(needed, height - max(4, height // 3)))
     table = table_rows(view, width, th, g, state)
     rule: Row = [("class:dim", g.h * width)]
@@ -1231,8 +1320,12 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             ]
             first = join([sit_in, *table_keys] if sit_in else table_keys)
             if view.reading:
-                # SPEC 8.9: the table waits for this person to have seen the result
-                first = [("class:strong", "Hand over: any key goes on.  "), *first]
+                # SPEC 8.9: the table waits for this person to have seen the result (said
+                # shorter, or not at all, rather than cut a key that works now)
+                for going_on in ("Hand over: any key goes on.  ", "Any key goes on.  "):
+                    if width_of(first) + len(going_on) <= width:
+                        first = [("class:strong", going_on), *first]
+                        break
         banner = sit_out_banner(state, view)
         rows = [first, _waiting_row(view), banner]
         if view.result and not view.hand_running:
@@ -1348,11 +1441,19 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     if width_of(row) > width:
         row = [*code, *busy, *peers]
     if width_of(row) > width and view is not None:
-        # every peer's connection is a key fact: shorten the names rather than cut one off
-        for room in (10, 8, 6, 4):
+        # every peer's connection is a key fact: shorten the names rather than cut one off,
+        # and leave out the safety code (the seating screen's) before that
+        rooms: tuple[int | None, ...] = (10, 8, 6, 4)
+        for room in rooms:
             row = [*code, *busy, *_peers(state, view, g, room)]
             if width_of(row) <= width:
                 break
+        else:
+            for room in (None, *rooms):
+                row = [*busy, *_peers(state, view, g, room)]
+                row[0] = ("class:status", " ")  # nothing before it to set apart
+                if width_of(row) <= width:
+                    break
     return fit(row, width, g)
 
 

@@ -9,7 +9,6 @@ the help listing the keys."""
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 import threading
 from collections.abc import Callable
@@ -21,38 +20,27 @@ from tui_screen import (
     DEADLINE,
     DECLARE,
     NEXT_HAND,
-    SEATING,
+    SIZES,
     Terminal,
     answer_keys,
+    bots_client,
     play_until,
+    seated_until,
+    take_seat,
     terminal,
 )
 
-from p2pwillow.bots import Level
 from p2pwillow.inprocess import InProcessClient
-from p2pwillow.rules import Phase, TableConfig
+from p2pwillow.rules import Phase
 from p2pwillow.session import Session
 from p2pwillow.table import Decider, Table
 from p2pwillow.view import TableView
 
-SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
 GAME = "holdem-high-low"
 KEYS = {"high": "h", "low": "l", "pig": "p"}
 SLOW = 2
 """The bot that seals only after the person has (the screen test's stand-in for a player who
 takes their time)."""
-
-
-def _client(tmp_path: Path, seed: int = 3) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=2,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=3, games=(GAME,)),
-    )
 
 
 def _table(c: InProcessClient) -> Table:
@@ -97,16 +85,14 @@ def _table_part(text: str) -> str:
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_a_person_declares_low_sealed(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, GAME, bots=2)
     release = threading.Event()
     table = _table(c)
     table.deciders[SLOW] = _after_the_person(table, release)
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _declaring)
+            text, view = await seated_until(t, c, _declaring)
             assert "Hold'em High-Low — the declaration" in text.splitlines()[0], text
             assert f"{DECLARE}[h] high  [l] low  [p] pig (both ways)" in text, text
             assert "low: eight-or-better low" in text, text
@@ -176,7 +162,7 @@ async def _until_carried(t: Terminal, c: InProcessClient, plan: Plan) -> tuple[s
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_a_pot_nobody_wins_carries_over(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path, seed=5)
+    c = bots_client(tmp_path, GAME, bots=2, seed=5)
     table = _table(c)
     plan = Plan(lambda: table.sessions, carry=True)
     for seat in (1, 2):
@@ -184,8 +170,7 @@ def test_a_pot_nobody_wins_carries_over(tmp_path: Path, rows: int, columns: int)
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             text, view = await _until_carried(t, c, plan)
             carry = view.carried
             said = f"nobody wins: {carry} carries over to the next hand"
@@ -205,12 +190,11 @@ def test_a_pot_nobody_wins_carries_over(tmp_path: Path, rows: int, columns: int)
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_help_lists_the_declaration_keys(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, GAME, bots=2)
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             await t.settled(lambda s: "hand 1" in s)
             t.press("?")
             text = await t.wait_for("[?] or [Esc] closes this help")

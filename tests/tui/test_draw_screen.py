@@ -8,34 +8,18 @@ log and beside its seat ("draws 2", "stands pat")."""
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tui_screen import DISCARD, SEATING, Terminal, play_until, terminal
+from tui_screen import DISCARD, SIZES, bots_client, play_until, seated_until, take_seat, terminal
 
-from p2pwillow.bots import Level
 from p2pwillow.cards import Card
-from p2pwillow.inprocess import InProcessClient
-from p2pwillow.rules import ActionKind, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.view import TableView
 
-SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
 TITLE = "Five-Card Draw — the draw"
-
-
-def _client(tmp_path: Path, seed: int = 3) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=("five-card-draw",)),
-    )
 
 
 def _cards(cs: tuple[Card, ...] | list[Card]) -> str:
@@ -44,12 +28,6 @@ def _cards(cs: tuple[Card, ...] | list[Card]) -> str:
 
 def _my_draw(text: str, view: TableView) -> bool:
     return DISCARD in text and view.action(ActionKind.DRAW).legal
-
-
-async def _at_the_draw(t: Terminal, c: InProcessClient) -> tuple[str, TableView]:
-    await t.wait_for(SEATING)
-    t.press("y")
-    return await play_until(t, c, _my_draw)
 
 
 def _redealt(before: TableView) -> Callable[[str, TableView], bool]:
@@ -86,11 +64,11 @@ def _others_drew(text: str, view: TableView, *, log: bool = True) -> None:
 def test_the_draw_panel_picks_and_discards_the_cards(
     tmp_path: Path, rows: int, columns: int
 ) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "five-card-draw")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            text, view = await _at_the_draw(t, c)
+            text, view = await seated_until(t, c, _my_draw)
             assert TITLE in text.splitlines()[0], text
             assert f"{DISCARD}3): none yet" in text, text
             assert "[s] stand pat" in text and "[Enter] discard them" in text, text
@@ -122,11 +100,11 @@ def test_the_draw_panel_picks_and_discards_the_cards(
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_a_fourth_discard_is_refused(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "five-card-draw")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            text, view = await _at_the_draw(t, c)
+            text, view = await seated_until(t, c, _my_draw)
             held = [own.card for own in view.cards]
             t.press("2", "3", "4", "5")
             text = await t.settled("at most 3")
@@ -145,11 +123,11 @@ def test_a_fourth_discard_is_refused(tmp_path: Path, rows: int, columns: int) ->
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_standing_pat(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "five-card-draw")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            text, view = await _at_the_draw(t, c)
+            text, view = await seated_until(t, c, _my_draw)
             held = [own.card for own in view.cards]
             t.press("\r")  # nothing picked: Enter says how to stand pat
             text = await t.settled("pick the cards to discard, or [s] to stand pat")
@@ -170,12 +148,11 @@ def test_standing_pat(tmp_path: Path, rows: int, columns: int) -> None:
 def test_help_names_the_dealers_choice_games_and_the_draw_keys(
     tmp_path: Path, rows: int, columns: int
 ) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "five-card-draw")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             await t.settled(lambda s: "hand 1" in s)
             t.press("?")
             text = await t.wait_for("[?] or [Esc] closes this help")

@@ -9,33 +9,25 @@ the announce panel, and nothing of Weeping Willow's trading or layout shows in t
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from pathlib import Path
 
 import pytest
-from tui_screen import ANNOUNCE, NEXT_HAND, SEATING, play_until, terminal
+from tui_screen import (
+    ANNOUNCE,
+    NEXT_HAND,
+    SIZES,
+    bots_client,
+    play_until,
+    seated_until,
+    take_seat,
+    terminal,
+)
 
-from p2pwillow.bots import Level
 from p2pwillow.cards import Card
 from p2pwillow.games import CATALOGUE
-from p2pwillow.inprocess import InProcessClient
-from p2pwillow.rules import Phase, TableConfig
+from p2pwillow.rules import Phase
 from p2pwillow.view import TableView, made_by
-
-SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
-
-
-def _client(tmp_path: Path, *games: str, seed: int = 3) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=games),
-    )
 
 
 def _cards(cs: tuple[Card, ...]) -> str:
@@ -54,13 +46,11 @@ def _title(text: str) -> str:
 def test_holdem_shows_the_street_the_board_and_the_hole_cards(
     tmp_path: Path, rows: int, columns: int
 ) -> None:
-    c = _client(tmp_path, "holdem")
+    c = bots_client(tmp_path, "holdem")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, lambda s, v: _deciding(v))
+            text, view = await seated_until(t, c, lambda s, v: _deciding(v))
             assert "Texas Hold'em — before the flop: betting" in _title(text), text
             hole = _cards(tuple(own.card for own in view.cards))
             assert len(view.cards) == 2
@@ -84,13 +74,11 @@ def test_holdem_shows_the_street_the_board_and_the_hole_cards(
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_seven_card_stud_shows_each_seats_up_cards(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path, "seven-card-stud")
+    c = bots_client(tmp_path, "seven-card-stud")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, lambda s, v: _deciding(v))
+            text, view = await seated_until(t, c, lambda s, v: _deciding(v))
             assert "Seven-Card Stud — third street: betting" in _title(text), text
             for s in view.seats:
                 assert len(s.showing) == 1 and _cards(s.showing) in text, (s, text)
@@ -120,7 +108,7 @@ def test_seven_card_stud_shows_each_seats_up_cards(tmp_path: Path, rows: int, co
 def test_the_showdown_shows_the_shown_cards_and_what_they_make(
     tmp_path: Path, rows: int, columns: int
 ) -> None:
-    c = _client(tmp_path, "holdem")
+    c = bots_client(tmp_path, "holdem")
 
     def showdown(text: str, v: TableView) -> bool:
         shown = [s for s in v.seats if s.in_hand and not s.folded and len(s.showing) == 2]
@@ -128,9 +116,7 @@ def test_the_showdown_shows_the_shown_cards_and_what_they_make(
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, showdown)
+            text, view = await seated_until(t, c, showdown)
             assert "Texas Hold'em — hand over" in _title(text), text
             assert len(view.board) == 5 and f"board {_cards(view.board)}" in text, text
             game = CATALOGUE["holdem"]
@@ -154,12 +140,11 @@ def test_the_showdown_shows_the_shown_cards_and_what_they_make(
 def test_the_dealer_calls_a_live_deck_game_on_the_announce_panel(
     tmp_path: Path, rows: int, columns: int
 ) -> None:
-    c = _client(tmp_path, "weeping-willow", "holdem", "seven-card-stud")
+    c = bots_client(tmp_path, "weeping-willow", "holdem", "seven-card-stud")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             text = await t.settled(ANNOUNCE)
             assert "[g] game Weeping Willow" in text and "[t] trading" in text, text
             t.press("g")

@@ -8,31 +8,16 @@ the help names both keys."""
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
-from tui_screen import SEATING, play_until, terminal
+from tui_screen import bots_client, play_until, seated_until, terminal
 
-from p2pwillow.bots import Level
 from p2pwillow.games.pass_the_card import PASS_THE_CARD
-from p2pwillow.inprocess import InProcessClient
-from p2pwillow.rules import ActionKind, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.tui.draw import HELP_TEXT
 from p2pwillow.view import TableView
 
 CHOICE = "Waiting for you: keep your card or pass it on for 25"
-
-
-def _client(tmp_path: Path, seed: int = 3) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=(PASS_THE_CARD.name,), min_bet=25),
-    )
 
 
 def _my_choice(text: str, view: TableView) -> bool:
@@ -44,13 +29,11 @@ def _log(view: TableView) -> str:
 
 
 def test_passing_a_card_with_p_and_keeping_one_with_k(tmp_path: Path) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, PASS_THE_CARD.name, min_bet=25)
 
     async def main() -> None:
         async with terminal(c, 24, 80) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _my_choice)
+            text, view = await seated_until(t, c, _my_choice)
             assert "[p] pass the card" in text and "[k] keep the card" in text, text
             mine = view.mine
             assert mine is not None and mine.showing

@@ -7,32 +7,17 @@ one key for each answer, and the match or the fold it sends."""
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 import pytest
-from tui_screen import SEATING, play_until, terminal
+from tui_screen import bots_client, play_until, seated_until, terminal
 
-from p2pwillow.bots import Level
-from p2pwillow.inprocess import InProcessClient
-from p2pwillow.rules import ActionKind, Phase, TableConfig
+from p2pwillow.rules import ActionKind, Phase
 from p2pwillow.tui.draw import MATCH_PROMPT
 from p2pwillow.view import TableView
 
 GAME = "holdem-high-low"
 SHOW_KEY = "[s] show your cards"
-
-
-def _client(tmp_path: Path) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=2,
-        seed=3,
-        rng=random.Random(3).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=3, games=(GAME,)),
-    )
 
 
 def _may_show(text: str, view: TableView) -> bool:
@@ -47,13 +32,11 @@ def _may_show(text: str, view: TableView) -> bool:
 def test_a_person_shows_after_the_declaration_and_answers(
     tmp_path: Path, answer: str, said: str
 ) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, GAME, bots=2)
 
     async def main() -> None:
         async with terminal(c, 24, 80) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _may_show)
+            text, view = await seated_until(t, c, _may_show)
             assert "after the declaration" in text.splitlines()[0], text
             chips = view.action(ActionKind.EARLY_SHOW).amount
             mine = view.mine

@@ -10,15 +10,23 @@ dealer's announcement sets the price of a wash with one key."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_screen import ANNOUNCE, SEATING, WASH, WASHING, Terminal, play_until, terminal
+from tui_screen import (
+    ANNOUNCE,
+    SIZES,
+    WASH,
+    WASHING,
+    bots_client,
+    play_until,
+    seated_until,
+    take_seat,
+    terminal,
+)
 
-from p2pwillow.bots import Level
 from p2pwillow.client import Decision
 from p2pwillow.games.car_wash import CAR_WASH, WASH_PRICE
 from p2pwillow.inprocess import InProcessClient
@@ -26,29 +34,9 @@ from p2pwillow.rules import ActionKind, Phase, TableConfig
 from p2pwillow.tui.draw import HELP_TEXT
 from p2pwillow.view import TableView
 
-SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
-
-
-def _client(tmp_path: Path, game: str = "seattle-six", seed: int = 3) -> InProcessClient:
-    return InProcessClient(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=(game,)),
-    )
-
 
 def _my_wash(text: str, view: TableView) -> bool:
     return WASH in text and view.wash is not None and view.action(ActionKind.DRAW).legal
-
-
-async def _at_the_wash(t: Terminal, c: InProcessClient) -> tuple[str, TableView]:
-    await t.wait_for(SEATING)
-    t.press("y")
-    return await play_until(t, c, _my_wash)
 
 
 def _redealt(before: TableView) -> Callable[[str, TableView], bool]:
@@ -65,11 +53,11 @@ def _redealt(before: TableView) -> Callable[[str, TableView], bool]:
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 def test_washing_a_face_up_card(tmp_path: Path, rows: int, columns: int) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "seattle-six")
 
     async def main() -> None:
         async with terminal(c, rows, columns) as t:
-            text, view = await _at_the_wash(t, c)
+            text, view = await seated_until(t, c, _my_wash)
             wash = view.wash
             mine = view.mine
             assert wash is not None and mine is not None
@@ -112,11 +100,11 @@ def test_washing_a_face_up_card(tmp_path: Path, rows: int, columns: int) -> None
 
 
 def test_keeping_the_cards_at_a_wash(tmp_path: Path) -> None:
-    c = _client(tmp_path)
+    c = bots_client(tmp_path, "seattle-six")
 
     async def main() -> None:
         async with terminal(c, 32, 100) as t:
-            _, view = await _at_the_wash(t, c)
+            _, view = await seated_until(t, c, _my_wash)
             mine = view.mine
             assert mine is not None
             t.press("\r")  # nothing picked: Enter says how to keep the cards
@@ -149,16 +137,10 @@ class _Recording(InProcessClient):
         super().decide(decision)
 
 
-def _car_wash(tmp_path: Path, seed: int = 3) -> _Recording:
-    return _Recording(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=seed,
-        rng=random.Random(seed).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=(CAR_WASH.name,)),
-    )
+def _recording(tmp_path: Path, game: str, seed: int = 3) -> _Recording:
+    c = bots_client(tmp_path, game, seed=seed, client=_Recording)
+    assert isinstance(c, _Recording)
+    return c
 
 
 def _wash_of_three(text: str, view: TableView) -> bool:
@@ -175,13 +157,11 @@ def _wash_of_three(text: str, view: TableView) -> bool:
 
 
 def test_washing_two_cards_one_down_one_up_in_car_wash(tmp_path: Path) -> None:
-    c = _car_wash(tmp_path)
+    c = _recording(tmp_path, CAR_WASH.name)
 
     async def main() -> None:
         async with terminal(c, 32, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _wash_of_three)
+            text, view = await seated_until(t, c, _wash_of_three)
             wash = view.wash
             mine = view.mine
             assert wash is not None and mine is not None and wash.free, wash
@@ -228,13 +208,11 @@ def test_washing_two_cards_one_down_one_up_in_car_wash(tmp_path: Path) -> None:
 
 
 def test_the_dealer_sets_car_washs_price_of_a_wash(tmp_path: Path) -> None:
-    c = _car_wash(tmp_path)
+    c = _recording(tmp_path, CAR_WASH.name)
 
     async def main() -> None:
         async with terminal(c, 32, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, lambda s, v: ANNOUNCE in s)
+            text, view = await seated_until(t, c, lambda s, v: ANNOUNCE in s)
             assert "[p] wash price free" in text, text
             t.press("p", "p")
             text = await t.settled("[p] wash price 2 antes a card")
@@ -255,12 +233,11 @@ def test_the_dealer_sets_car_washs_price_of_a_wash(tmp_path: Path) -> None:
 
 def test_the_price_key_goes_round_to_free(tmp_path: Path) -> None:
     """After the most the option takes, the next press makes the wash free again."""
-    c = _car_wash(tmp_path)
+    c = _recording(tmp_path, CAR_WASH.name)
 
     async def main() -> None:
         async with terminal(c, 32, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             await play_until(t, c, lambda s, v: ANNOUNCE in s)
             t.press(*"p" * WASH_PRICE.high)
             await t.settled(f"[p] wash price {WASH_PRICE.high} antes a card")
@@ -277,21 +254,11 @@ def _gfb_wash(text: str, view: TableView) -> bool:
 
 
 def test_cloaking_a_face_up_card_in_go_for_broke(tmp_path: Path) -> None:
-    c = _Recording(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=3,
-        rng=random.Random(3).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=("go-for-broke",)),
-    )
+    c = _recording(tmp_path, "go-for-broke")
 
     async def main() -> None:
         async with terminal(c, 32, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _gfb_wash)
+            text, view = await seated_until(t, c, _gfb_wash)
             wash, mine = view.wash, view.mine
             assert wash is not None and wash.cloak is not None and mine is not None
             action = view.action(ActionKind.CLOAK)
@@ -336,13 +303,11 @@ def test_five_by_two_a_person_says_it_washes_then_must_name_a_card(tmp_path: Pat
     """Five by Two (SPEC 3.17, washers named first): the person's turn to say shows no wash
     panel and the keys w and n; w says it washes; once every player has said, the panel asks
     for a card and keeping the cards is refused with the reason."""
-    c = _client(tmp_path, "five-by-two", seed=5)
+    c = bots_client(tmp_path, "five-by-two", seed=5)
 
     async def main() -> None:
         async with terminal(c, 30, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
-            text, view = await play_until(t, c, _my_call)
+            text, view = await seated_until(t, c, _my_call)
             assert view.wash is None and WASHING.search(text) is None, text
             assert "[w] say you wash" in text and "[n] say you keep your cards" in text, text
             t.press("w")
@@ -365,20 +330,11 @@ def test_five_by_two_a_person_flips_a_face_down_card_up(tmp_path: Path) -> None:
     face-up card picked, Enter says that f flips them and sends nothing, and f sends the flip
     of both: the face-down card is face up after it, the face-up one gone, the new card face
     down, and the log tells it."""
-    c = _Recording(
-        tmp_path / "game.jsonl",
-        bots=3,
-        seed=5,
-        rng=random.Random(5).randbytes,
-        samples=40,
-        level=Level.EASY,
-        config=TableConfig(seats=4, games=("five-by-two",)),
-    )
+    c = _recording(tmp_path, "five-by-two", seed=5)
 
     async def main() -> None:
         async with terminal(c, 30, 100) as t:
-            await t.wait_for(SEATING)
-            t.press("y")
+            await take_seat(t)
             await play_until(t, c, _my_call)
             t.press("w")
             text, view = await play_until(t, c, _my_wash)

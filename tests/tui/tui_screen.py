@@ -6,23 +6,30 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import pyte
+import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pwillow.client import Client
+from p2pwillow.bots import Level
+from p2pwillow.client import Client, ClockMove, Decision, Notice
 from p2pwillow.inprocess import InProcessClient
+from p2pwillow.rules import TableConfig
 from p2pwillow.tui import ClientApp
-from p2pwillow.view import TableView
+from p2pwillow.view import Link, TableView
 
+SIZES = [pytest.param(24, 80, id="80x24"), pytest.param(32, 100, id="100x32")]
+"""The two sizes every screen is checked at: (rows, columns)."""
 DEADLINE = 60.0
 """Seconds any one wait may take (a whole hand of proofs on a loaded machine fits in it)."""
 
@@ -87,6 +94,45 @@ def answer_keys(text: str, enter: str = "\r") -> list[str] | None:
     if _CALL.search(text):
         return ["c"]
     return None
+
+
+def bots_client(
+    tmp_path: Path,
+    *games: str,
+    bots: int = 3,
+    seed: int = 3,
+    min_bet: int | None = None,
+    client: type[InProcessClient] = InProcessClient,
+) -> InProcessClient:
+    """The person's `client` at an in-process table of `bots` easy bots playing `games` (the
+    betting's `min_bet` where given), the bots' moves and the table's randomness fixed by
+    `seed`; its transcript in `tmp_path`."""
+    config = TableConfig(seats=bots + 1, games=games)
+    if min_bet is not None:
+        config = replace(config, min_bet=min_bet)
+    return client(
+        tmp_path / "game.jsonl",
+        bots=bots,
+        seed=seed,
+        rng=random.Random(seed).randbytes,
+        samples=40,
+        level=Level.EASY,
+        config=config,
+    )
+
+
+async def seated_until(
+    t: Terminal, c: InProcessClient, done: Callable[[str, TableView], bool]
+) -> tuple[str, TableView]:
+    """Take the seat once the safety code shows, then play along until `done` (`play_until`)."""
+    await take_seat(t)
+    return await play_until(t, c, done)
+
+
+async def take_seat(t: Terminal) -> None:
+    """Say yes to the safety code once it shows."""
+    await t.wait_for(SEATING)
+    t.press("y")
 
 
 async def play_until(
@@ -234,3 +280,87 @@ async def terminal(
                 keys.send_text("q")
                 keys.send_text("y")
             await asyncio.wait_for(task, DEADLINE)
+
+
+class Still:
+    """A client whose table does not move: the screen draws `view`, each peer connected as
+    `links` says, and nothing changes."""
+
+    def __init__(self, view: TableView, links: Mapping[int, Link] | None = None) -> None:
+        self._view = view
+        self._links = dict(links or {})
+
+    def view(self) -> TableView:
+        return self._view
+
+    async def changed(self, seen: int) -> int:
+        if seen != 0:
+            return 0
+        await asyncio.Event().wait()
+        return 0
+
+    def decide(self, decision: Decision) -> None:
+        pass
+
+    @property
+    def seat_confirmed(self) -> bool:
+        return True
+
+    def confirm_seat(self, same: bool) -> None:
+        pass
+
+    def answer_admission(self, same: bool) -> None:
+        pass
+
+    def next_hand(self) -> None:
+        pass
+
+    def end_game(self) -> None:
+        pass
+
+    def leave_table(self) -> None:
+        pass
+
+    def sit_in(self) -> None:
+        pass
+
+    def clock_move(self, move: ClockMove) -> None:
+        pass
+
+    @property
+    def ended(self) -> str | None:
+        return None
+
+    @property
+    def links(self) -> Mapping[int, Link]:
+        return self._links
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+    @property
+    def notice(self) -> Notice | None:
+        return None
+
+    @property
+    def transcript(self) -> Path | None:
+        return None
+
+    async def close(self) -> None:
+        pass
+
+
+def still_screen(
+    view: TableView, rows: int, columns: int, links: Mapping[int, Link] | None = None
+) -> str:
+    """The screen of the real application drawing `view` (`Still`) at `rows` x `columns`,
+    once it has settled."""
+    me = view.mine
+    assert me is not None
+
+    async def main() -> str:
+        async with terminal(Still(view, links), rows, columns) as t:
+            return await t.settled(lambda s: me.name in s and "[q] quit" in s)
+
+    return asyncio.run(main())
