@@ -7,9 +7,11 @@ from hypothesis import HealthCheck, settings
 
 
 def test_every_property_runs_derandomized_without_a_deadline() -> None:
-    assert settings.default.derandomize
-    assert settings.default.deadline is None
-    assert HealthCheck.too_slow in settings.default.suppress_health_check
+    profile = settings.default
+    assert profile is not None
+    assert profile.derandomize
+    assert profile.deadline is None
+    assert HealthCheck.too_slow in profile.suppress_health_check
 
 
 def test_a_test_with_its_own_settings_keeps_the_profile() -> None:
