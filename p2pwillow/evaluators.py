@@ -233,13 +233,24 @@ def low_a5(cards: Iterable[Card]) -> int:
     return _best_low([_low_rank(card.index) for card in hand])
 
 
+_BEST_LOW: dict[int, int] = {}
+"""The best low of six or seven cards by their ranks' signature, each found once, as a bot meets
+it: at most the 67,600 multisets of 6 and 7 ranks, so a process's memory stays bounded."""
+
+
 def low_a5_indices(indices: Iterable[int]) -> int:
     """`low_a5` of 5 or more distinct card indices, unchecked: for a bot's many deals, whose
     cards are distinct by construction (tests/test_evaluators.py holds the two equal)."""
     cards = indices if isinstance(indices, list | tuple) else list(indices)
+    signature = sum(_LOW_BITS_OF[index] for index in cards)
     if len(cards) == 5:  # five cards are their own best low: one look-up
-        return _low_table()[sum(_LOW_BITS_OF[index] for index in cards)]
-    return _best_low([_low_rank(index) for index in cards])
+        return _low_table()[signature]
+    best = _BEST_LOW.get(signature)
+    if best is None:
+        best = _best_low([_low_rank(index) for index in cards])
+        if len(cards) <= 7:  # (signatures of different sizes never meet: each sums its count)
+            _BEST_LOW[signature] = best
+    return best
 
 
 def low_eight_or_better(cards: Iterable[Card]) -> int | None:

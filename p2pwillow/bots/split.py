@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from p2pwillow.bots.decision import BotError
 from p2pwillow.bots.live import deals, live_equity, lowball, valuer
@@ -146,11 +146,13 @@ def _sum(cards: list[int]) -> int:
 
 def _two(cards: list[int]) -> int:
     """The best two-card hand of these cards: a pair above any two without one."""
-    ranks = sorted(((i >> 2) + 2 for i in cards), reverse=True)
-    if len(ranks) < 2:
+    if len(cards) < 2:
         return 0
-    pairs = [r for r in set(ranks) if ranks.count(r) >= 2]
-    return 1000 + max(pairs) if pairs else ranks[0] * 15 + ranks[1]
+    ranks = sorted(((i >> 2) + 2 for i in cards), reverse=True)
+    for higher, lower in pairwise(ranks):
+        if higher == lower:  # (ranks run high to low: the first pair met is the highest)
+            return 1000 + higher
+    return ranks[0] * 15 + ranks[1]
 
 
 def _values(hand: Hand) -> Values:
@@ -159,26 +161,27 @@ def _values(hand: Hand) -> Values:
     those it holds face down in the end (`live.deals`), or the lowest sum."""
     game = _game(hand)
     settle = next(step for step in game.script if isinstance(step, SettleSplit))
-    high = valuer(settle.formation)
+    first, second = (_side(which, settle.formation) for which in (settle.first, settle.second))
+    return lambda x, own, board, hole: (first(own, board, hole), second(own, board, hole))
 
-    def side(which: Side, own: list[int], board: list[int], hole: list[int]) -> int:
-        if which is Side.HIGH:
-            return high(own, board)
-        if which is Side.EIGHT:
-            return low_valuer(settle.formation)(own, board)
-        if which is Side.LOWBALL:
-            return lowball(own, board)
-        if which is Side.SUM:
-            return _sum(own + board)
-        if which is Side.TWO_HOLE:
-            return _two(hole)
-        spades = [(i >> 2) + 2 for i in hole if i & 3 == Suit.SPADES]
-        return max(spades, default=0)
 
-    first, second = settle.first, settle.second
-    return lambda x, own, board, hole: (
-        side(first, own, board, hole),
-        side(second, own, board, hole),
+def _side(which: Side, formation: Formation) -> Callable[[list[int], list[int], list[int]], int]:
+    """How one side values (a seat's cards, the board, its hole), chosen once per decision:
+    a bot values each side of every deal it samples."""
+    if which is Side.HIGH:
+        high = valuer(formation)
+        return lambda own, board, hole: high(own, board)
+    if which is Side.EIGHT:
+        eight = low_valuer(formation)
+        return lambda own, board, hole: eight(own, board)
+    if which is Side.LOWBALL:
+        return lambda own, board, hole: lowball(own, board)
+    if which is Side.SUM:
+        return lambda own, board, hole: _sum(own + board)
+    if which is Side.TWO_HOLE:
+        return lambda own, board, hole: _two(hole)
+    return lambda own, board, hole: max(
+        ((i >> 2) + 2 for i in hole if i & 3 == Suit.SPADES), default=0
     )
 
 

@@ -10,7 +10,7 @@ import pytest
 from p2pwillow import evaluators
 from p2pwillow.bots.live import LiveBot
 from p2pwillow.bots.live_arena import LiveDealer, live_config
-from p2pwillow.bots.split import low_valuer, split_share
+from p2pwillow.bots.split import _two, low_valuer, split_share
 from p2pwillow.cards import DECK, Card
 from p2pwillow.games.split_pot import HOLDEM_HIGH_LOW, OMAHA_HIGH_LOW
 from p2pwillow.rules import ActionKind, Announcement, Hand, Phase
@@ -53,6 +53,23 @@ def test_the_fast_low_orders_hands_as_the_evaluators_do(formation: Formation) ->
             assert bool(got) == (want is not None), (own, board)
         seen += bool(got)
     assert seen > 300
+
+
+def test_the_best_two_cards_in_the_hole_rank_a_pair_first_then_the_two_highest() -> None:
+    def two(text: str) -> int:
+        return _two([Card.parse(c).index for c in text.split()])
+
+    assert two("") == two("As") == 0
+    assert two("2c 2d") > two("As Ks")  # any pair beats any two without one
+    assert two("3c 3d 9h 9s") == two("9h 9c") > two("8c 8d As")  # the highest pair counts
+    assert two("As 2d Kh") == two("Ks Ad") > two("As Qd")
+    rng = random.Random(7)
+    for _ in range(2000):  # against the plain reading: the best pair, else the top two ranks
+        hole = rng.sample(DECK, rng.randint(2, 4))
+        ranks = sorted((c.rank for c in hole), reverse=True)
+        pairs = [r for r in set(ranks) if ranks.count(r) >= 2]
+        want = 1000 + max(pairs) if pairs else ranks[0] * 15 + ranks[1]
+        assert _two([c.index for c in hole]) == want, hole
 
 
 def _declaring(hole: list[str], board: list[str]) -> str:
