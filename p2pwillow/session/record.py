@@ -130,9 +130,7 @@ class HandRecord:
         step = hand.step
         if hand.phase in (Phase.DEAL, Phase.STREET) and self.live.dealing is None:
             assert isinstance(step, Deal)
-            destinations = [
-                _destination(to, seat) for to, seat in step.destinations(hand.state)
-            ]
+            destinations = [_destination(to, seat) for to, seat in step.destinations(hand.state)]
             if not destinations:
                 return  # a pass street waits for a player's choice before its next card (3.19)
             self.live = plan_deal(self.live, self.deals, destinations)
