@@ -415,8 +415,10 @@ def _live(
     import asyncio
     import gc
 
+    from p2pwillow.crypto.checked import CHECKED, LIVE_CAPACITY
     from p2pwillow.live import LiveError, until_signalled
 
+    CHECKED.capacity = LIVE_CAPACITY
     # A live peer runs for hours: what is loaded by now (the modules, the group's tables) lives
     # as long as the process, so the collector's full passes stop walking it.
     gc.freeze()

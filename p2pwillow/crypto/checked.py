@@ -22,10 +22,15 @@ from typing import Protocol, cast
 
 from p2pwillow.crypto.group import Point
 
-__all__ = ["CHECKED", "Checked", "Encodable", "digest"]
+__all__ = ["CHECKED", "LIVE_CAPACITY", "Checked", "Encodable", "digest"]
 
 CAPACITY = 16_384
-"""Digests kept: the checks of a few hands of a full table, some 0.6 MB."""
+"""Digests kept: the checks of some 70 hands of four players (about 230 a hand), 2.4 MB; what
+an in-process table, its observers and `willow verify` in the same process check again."""
+LIVE_CAPACITY = 1_024
+"""Digests a live peer keeps (`willow host`, `join`, `bot`, `play`), 0.15 MB: it checks each
+entry once, as it comes, so a bigger table would only grow its memory over its first hands
+(the live.memory benchmark; SPEC 8.4, flat memory)."""
 
 
 class Encodable(Protocol):

@@ -13,7 +13,7 @@ import pytest
 from test_shuffle import CONTEXT, make_case
 
 from p2pwillow.crypto import InvalidProof
-from p2pwillow.crypto.checked import CHECKED, Checked, digest
+from p2pwillow.crypto.checked import CHECKED, LIVE_CAPACITY, Checked, digest
 from p2pwillow.crypto.elgamal import Ciphertext
 from p2pwillow.crypto.group import OPS, G
 from p2pwillow.crypto.proofs import (
@@ -128,3 +128,28 @@ def test_the_benchmarks_check_in_full() -> None:
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_a_live_peer_keeps_a_small_table() -> None:
+    """A live command (host, join, bot, play) runs with LIVE_CAPACITY digests: it checks each
+    entry once, so a bigger table would only grow its memory (SPEC 8.4, flat memory). In a
+    process of its own: `_live` sets the process's table."""
+    code = (
+        "import asyncio\n"
+        "from p2pwillow import cli\n"
+        "from p2pwillow.crypto.checked import CHECKED\n"
+        "async def run() -> int:\n"
+        "    print(CHECKED.capacity)\n"
+        "    return 0\n"
+        "raise SystemExit(cli._live('bot', run))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) == LIVE_CAPACITY < CHECKED.capacity
+    table = Checked(capacity=LIVE_CAPACITY)
+    for i in range(3 * LIVE_CAPACITY):
+        table.add(digest(b"k", i.to_bytes(4, "big")))
+    assert len(table) == LIVE_CAPACITY
