@@ -1525,6 +1525,10 @@ class Node:
         admission = self._play.admission
         if self._play.watching:
             self._code_shown = code  # (a newcomer shows the table's code once it is seated)
+        elif self._ended is not None:
+            # the game is over for this seat (a newcomer refused, a seat that left): a code
+            # the others reach without it is not a code of its table (SPEC 6.6)
+            self._code_shown = code
         elif code and code != self._code_shown:
             self._code_shown = code
             text = f"the table changed: the safety code is now {code}"
