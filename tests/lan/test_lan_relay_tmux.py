@@ -174,6 +174,9 @@ def test_the_victim_of_a_relay_compares_before_any_card_and_refuses(
             "it plays no hand",
             DEADLINE,
         )
+        copy.expect(r"^hand \d+: \S.* deals$", DEADLINE)  # the copy goes on without him
+        after = pane.text()
+        assert LEFT in after and "the table changed" not in after, "no code of a table he left"
         pane.press("q")
         printed = pane.wait_for(lambda s: "willow-exited" in s, "the command's end")
     finally:
