@@ -1451,6 +1451,8 @@ class Node:
             author, reason = refusal
             by = "you" if author == self.seat else self._names.get(author, f"seat {author}")
             text = f"{who} was refused by {by}: {reason}; it plays no hand"
+            if author == closed.seat:  # the newcomer's own no
+                text = f"{who} did not take the seat: {reason}; it plays no hand"
             self._say(text)
             if closed.seat != self.seat:
                 self._publish(notice=text)

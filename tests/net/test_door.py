@@ -329,6 +329,9 @@ def test_a_newcomer_that_refuses_the_new_code_hears_no_more_of_the_table(
         await until(asked, "the newcomer asked to compare the new code")
         late.answer_admission(False)
         assert await late.wait_over(DEADLINE)
+        # its own no, in words on its screen's log (not "Bob refused Bob")
+        said_no = "Bob did not take the seat: the safety codes did not match"
+        await until(lambda: said_no in [line.text() for line in late.view().log], said_no)
         await play_all(nodes)  # the game goes on without it, to its end
         await late.close()
         return nodes
