@@ -1399,6 +1399,8 @@ class _Teller:
             self.say(f"{body.name} joined the table")
         elif isinstance(body, k.Admit):
             self.say(f"{who} compared the new code and admits {self.n(body.seat)}")
+        elif isinstance(body, k.Refuse) and e.author == body.seat:
+            self.say(f"{who} did not take the seat: {body.reason}")  # the newcomer's own no
         elif isinstance(body, k.Refuse):
             self.say(f"{who} refused {self.n(body.seat)}: {body.reason}")
         elif isinstance(body, k.Leave):

@@ -1451,6 +1451,8 @@ class Node:
             author, reason = refusal
             by = "you" if author == self.seat else self._names.get(author, f"seat {author}")
             text = f"{who} was refused by {by}: {reason}; it plays no hand"
+            if author == closed.seat:  # the newcomer's own no
+                text = f"{who} did not take the seat: {reason}; it plays no hand"
             self._say(text)
             if closed.seat != self.seat:
                 self._publish(notice=text)
@@ -1525,6 +1527,10 @@ class Node:
         admission = self._play.admission
         if self._play.watching:
             self._code_shown = code  # (a newcomer shows the table's code once it is seated)
+        elif self._ended is not None:
+            # the game is over for this seat (a newcomer refused, a seat that left): a code
+            # the others reach without it is not a code of its table (SPEC 6.6)
+            self._code_shown = code
         elif code and code != self._code_shown:
             self._code_shown = code
             text = f"the table changed: the safety code is now {code}"

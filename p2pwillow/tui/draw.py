@@ -1274,7 +1274,7 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     rows: list[Row]
     if view is None or state.mode in (Mode.SEATING, Mode.ADMISSION):
         rows = [[], [], []]
-    elif state.over and not view.hand_running:
+    elif state.done:
         rows = over_rows(state, view)
     elif state.mode is Mode.ANNOUNCE:
         rows = _announce_rows(state, view)

@@ -242,9 +242,9 @@ class ScreenState:
         self.help_open = False
 
     def ask_quit(self) -> bool:
-        """The quit key: True to leave at once (the game is over and no hand runs: nothing
-        is abandoned), else the question "leave the table?" opens."""
-        if self.over and not (self.view is not None and self.view.hand_running):
+        """The quit key: True to leave at once (nothing is abandoned: `done`), else the
+        question "leave the table?" opens."""
+        if self.done:
             return True
         self.quit_asked = True
         return False
@@ -368,6 +368,15 @@ class ScreenState:
     def over(self) -> bool:
         """The game is over: the client says so, or the chain does (`TableView.game_over`)."""
         return self.ended is not None or (self.view is not None and self.view.game_over)
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left to play on this screen: the client says the game is over for this
+        seat (a hand the view shows running is one it is not dealt in: a newcomer refused,
+        a seat that left, SPEC 6.6, 8.9), or the chain's game is over and no hand runs."""
+        if self.ended is not None:
+            return True
+        return self.over and not (self.view is not None and self.view.hand_running)
 
     @property
     def over_reason(self) -> str:

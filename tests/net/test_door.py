@@ -306,6 +306,48 @@ def test_a_newcomer_at_a_game_that_is_over_is_told_so(tmp_path: Path, witness: W
     asyncio.run(main())
 
 
+def test_a_newcomer_that_refuses_the_new_code_hears_no_more_of_the_table(
+    tmp_path: Path, witness: Witness
+) -> None:
+    """A person joining a game under way answers no to the new safety code (SPEC 6.6): its
+    node stops, saying why, and tells nothing more of the table it did not take: not the
+    code the table goes back to without it, which its screen would show as the table's."""
+    events: list[dict[str, object]] = []
+
+    async def main() -> list[Node]:
+        table = Table(tmp_path, players=2, hands=3, config=deep(seats=3), witness=witness)
+        nodes = await short_table(table, 1)
+        lobby = table.guest(2, ["Bob"])
+        seating = await asyncio.wait_for(lobby.seat(), DEADLINE)
+        late = table.node(2, seating, lobby, person=True, events=events)
+        await late.start()
+
+        def asked() -> bool:
+            admission = late.view().admission
+            return admission is not None and admission.you_join
+
+        await until(asked, "the newcomer asked to compare the new code")
+        late.answer_admission(False)
+        assert await late.wait_over(DEADLINE)
+        # its own no, in words on its screen's log (not "Bob refused Bob")
+        said_no = "Bob did not take the seat: the safety codes did not match"
+        await until(lambda: said_no in [line.text() for line in late.view().log], said_no)
+        await play_all(nodes)  # the game goes on without it, to its end
+        await late.close()
+        return nodes
+
+    nodes = asyncio.run(main())
+    said = [e["event"] for e in events]
+    assert "not_admitted" in said, said
+    after = said[said.index("not_admitted") :]
+    assert "safety_code" not in after, f"a code told after the seat was refused: {said}"
+    data = transcript(nodes[0])
+    assert not any(
+        isinstance(e.body, k.HandStart) and 2 in {p.seat for p in e.body.players}
+        for e in entries(data)
+    ), "no hand dealt the newcomer in"
+
+
 def test_a_player_who_left_comes_back_with_the_stack_it_left_with(
     tmp_path: Path, witness: Witness
 ) -> None:
