@@ -7,6 +7,7 @@ cannot show them. Styles are class names; the application's style sheet colours 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import time
@@ -625,6 +626,85 @@ def _rims(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int
     return 3, 3, plain_rows
 
 
+GRID_COLUMNS = 3
+"""The columns of boxes where a table too short for its ring sets the others out in rows."""
+
+
+def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int] | None:
+    """Where the table is too short for a box of three rows at each seat of its sides (a
+    table of nine or ten at 80x24), the others' boxes in rows of `GRID_COLUMNS`, in turn
+    clockwise from the player's left as one reads, the felt (its pot, an offer) under them
+    where rows are left and the player's box at the bottom: the rows of the others' boxes
+    and of the player's, where every box is whole so; else None (the ring's boxes get two
+    rows, the facts cut that do not fit)."""
+    left, top, right, bottom = _around(view)
+    others = [*left, *top, *right]
+    if len(others) <= GRID_COLUMNS or _ring_whole(view, width, height, g):
+        return None
+    slots = _top_slots(GRID_COLUMNS, width)
+    lines = -(-len(others) // GRID_COLUMNS)
+    bx = max(0, (width - _box_width(width)) // 2)
+    bottom_h = next((h for h in (2, 3) if _box(bottom, view, width - bx, h, g)[1]), None)
+    if bottom_h is None:
+        return None
+    for box_h in (3, 4):
+        if lines * box_h + bottom_h > height:
+            return None
+        cells = zip(others, itertools.cycle(slots))
+        if all(_box(s, view, w, box_h, g)[1] for s, (_, w) in cells):
+            return box_h, bottom_h
+    return None
+
+
+def _ring_whole(view: TableView, width: int, height: int, g: Glyphs) -> bool:
+    """Whether every box is whole where `table_rows` sets the seats around the felt."""
+    left, top, right, bottom = _around(view)
+    side = max(len(left), len(right))
+    box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
+    box_w = _box_width(width)
+    top_h, bottom_h, _ = _rims(view, width, height, g)
+    slots = _top_slots(len(top), width)
+    if not all(_box(s, view, w, top_h, g)[1] for s, (_, w) in zip(top, slots, strict=True)):
+        return False
+    for seats in (left, right):
+        if seats:
+            step = max(box_h, (height - bottom_h - top_h) // len(seats))
+            if not all(_box(s, view, box_w, max(box_h, min(4, step)), g)[1] for s in seats):
+                return False
+    bx = max(0, (width - box_w) // 2)
+    return _box(bottom, view, width - bx, bottom_h, g)[1]
+
+
+def _grid_rows(
+    view: TableView,
+    width: int,
+    height: int,
+    g: Glyphs,
+    seat_box: Callable[[SeatView, int, int], list[Row]],
+    box_h: int,
+    bottom_h: int,
+) -> list[Row]:
+    """The table set out as `_grid` says: the others in rows of boxes `box_h` high, the felt's
+    rows under them as many as fit, the player's box `bottom_h` high at the bottom."""
+    canvas = _Canvas(width, height, g)
+    left, top, right, bottom = _around(view)
+    others = [*left, *top, *right]
+    slots = _top_slots(GRID_COLUMNS, width)
+    for i, s in enumerate(others):
+        x, w = slots[i % GRID_COLUMNS]
+        y = (i // GRID_COLUMNS) * box_h
+        for dy, r in enumerate(seat_box(s, w, box_h)):
+            canvas.put(x, y + dy, r)
+    y0 = -(-len(others) // GRID_COLUMNS) * box_h
+    felt = height - bottom_h - y0
+    for i, r in enumerate(_felt(view, width - 2, g)[: max(0, felt)]):
+        canvas.put(1, y0 + i, r)
+    bx = max(0, (width - _box_width(width)) // 2)
+    for dy, r in enumerate(seat_box(bottom, width - bx, bottom_h)):
+        canvas.put(bx, height - bottom_h + dy, r)
+    return canvas.rows()
+
+
 def table_rows(
     view: TableView, width: int, height: int, g: Glyphs, state: ScreenState | None = None
 ) -> list[Row]:
@@ -636,6 +716,9 @@ def table_rows(
         left = None if state is None else state.seconds_left(s.seat)
         return _seat_box(s, view, w, h, g, left)
 
+    grid = _grid(view, width, height, g)
+    if grid is not None:
+        return _grid_rows(view, width, height, g, lambda s, w, h: seat_box(s, view, w, h, g), *grid)
     left, top, right, bottom = _around(view)
     side = max(len(left), len(right))
     box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
@@ -1449,7 +1532,9 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             if width_of(row) <= width:
                 break
         else:
-            for room in (None, *rooms):
+            # (at last each name by its first three letters, without the ellipsis: a table
+            # of nine or ten at 80 columns)
+            for room in (None, *rooms, BARE):
                 row = [*busy, *_peers(state, view, g, room)]
                 row[0] = ("class:status", " ")  # nothing before it to set apart
                 if width_of(row) <= width:
@@ -1457,8 +1542,24 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     return fit(row, width, g)
 
 
+BARE = 3
+"""A peer's name on the status line by its first three letters alone (the last resort)."""
+
+
+def _bare(name: str) -> str:
+    """`name` by its first `BARE` letters, with the number that ends it if any (a bot's level
+    dropped): "Bartholomew" is "Bar", "bot 3 (easy)" is "bot3"."""
+    plain_name = name.split(" (")[0]
+    said = plain_name.replace(" ", "")[:BARE]
+    number = re.search(r"\d+$", plain_name)
+    if number is not None and not said.endswith(number.group()):
+        said += number.group()
+    return said
+
+
 def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = None) -> Row:
-    """The peers' connections, each name whole or cut to `room` columns (then closer set)."""
+    """The peers' connections, each name whole or cut to `room` columns (then closer set);
+    at `BARE`, each by its first three letters, with no ellipsis."""
     parts: list[Row] = []
     for s in view.seats:
         if s.you:
@@ -1468,7 +1569,10 @@ def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = No
         bad = link in (Link.AWAY, Link.GONE)
         words = f" {link.value}" if bad and link is not None else ""
         style = "class:status.warn" if bad else "class:status.link"
-        name = s.name if room is None else _short(s.name, room, g)
+        if room == BARE:
+            name = _bare(s.name)
+        else:
+            name = s.name if room is None else _short(s.name, room, g)
         parts.append([("class:status", name + " "), (style, glyph + words)])
     return [("class:status", f" {g.v} "), *join(parts, "  " if room is None else " ")]
 

@@ -1,13 +1,13 @@
-"""Every key fact on the real screen of a table of six and of eight, at 80x24 and at 100x32
-(issue 24, item 9): after a showdown where every seat traded, every player has a long name
-and the peers are in every state of connection. For each seat, its stack, its trades
+"""Every key fact on the real screen of a table of six, of eight and of ten, at 80x24 and at
+100x32 (issue 24, item 9): after a showdown where every seat traded, every player has a long
+name and the peers are in every state of connection. For each seat, its stack, its trades
 (partner and count), that it won or folded and what its face-up cards make (at least the
 hand's kind: "full house"); the winner's hand in full; what the player gave away and
 received; each peer's connection; the keys that work now. Weeping Willow seats up to
 MAX_SEATS, ten (five cards each), as do Roll Your Own, hold'em, Omaha and five-card stud;
 the other games five to eight.
 
-The application draws a real view of a hand of six or eight (changed as a showdown), read
+The application draws a real view of a hand of six, eight or ten (changed as a showdown), read
 back from a pyte terminal: one screen for each table and size, shared by the tests."""
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ NAMES = (
     "Fitzgerald",
     "Guinevere",
     "Hildegard",
+    "Isambard",
+    "Jacqueline",
 )
 LAYOUTS = tuple(
     tuple(parse_cards(cs))
@@ -46,9 +48,12 @@ LAYOUTS = tuple(
         "Jd Jh Js 4c 6c",
         "Tc Td 8h 8d Ah",
         "6s 7s 8c 9s Th",
+        "3s 4s 5s 6d 7c",
+        "Ks Kc Ac Ad Qc",
     )
 )
-"""Each seat's layout, all face up; seat 1 (Bartholomew) wins with a full house."""
+"""Each seat's layout, all face up; seat 1 (Bartholomew) wins with a full house. (At ten, the
+last two share cards with what the player discarded and gave: the deck has too few left.)"""
 FOLDED = (2, 5)
 WINNER, POT = 1, 1805
 LINKS = (Link.CONNECTED, Link.AWAY, Link.GONE, Link.CONNECTING)
@@ -101,11 +106,11 @@ def links(view: TableView) -> dict[int, Link]:
 
 @pytest.fixture(
     scope="module",
-    params=[(6, 24, 80), (6, 32, 100), (8, 24, 80), (8, 32, 100)],
+    params=[(n, rows, columns) for n in (6, 8, 10) for rows, columns in ((24, 80), (32, 100))],
     ids=lambda p: "{} seats at {}x{}".format(*p),
 )
 def table(request: pytest.FixtureRequest) -> tuple[TableView, str]:
-    """A showdown at a table of six or eight, and the screen at one size."""
+    """A showdown at a table of six, eight or ten, and the screen at one size."""
     players, rows, columns = request.param
     view = showdown(players)
     return view, still_screen(view, rows, columns, links(view))
