@@ -475,8 +475,9 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
         rows.append([("class:bet", f"bets {bets}")])
     o = view.offer
     if o is not None:
-        for room in (None, 8):
-            # names shortened (a bot's level dropped) before the line wraps onto two
+        for room in (None, 8, 6, 4):
+            # names shortened (a bot's level dropped) before the line wraps onto two: the
+            # felt of a table of eight or ten at 80 columns is 24 wide
             rows_now = _offer_rows(view, o, width, room, g)
             if len(rows_now) <= 1 + (o.accepted_by is None and bool(o.accepted)):
                 break
@@ -1084,15 +1085,30 @@ def _action_keys(view: TableView, kinds: Sequence[ActionKind], width: int = 10_0
     return join(r for legal, r in rows if legal)
 
 
-def _waiting_row(view: TableView) -> Row:
+def _waiting_row(view: TableView, width: int | None = None) -> Row:
+    """Whom the table waits for, and for what; where that is longer than `width`, each group
+    of several seats counted, the player's own first ("you and 8 others: answer Ann's offer of
+    3"), rather than what the player is asked cut off."""
     if not view.waiting:
         return []
-    parts: list[Row] = []
-    for w in view.waiting:
-        who = ", ".join("you" if s == view.you else view.name(s) for s in w.seats)
-        style = "class:you" if w.you else ""
-        parts.append([(style, f"{who}: {w.what}" if who else w.what)])
-    return [("class:label", "Waiting for "), *join(parts, " · ")]
+
+    def said(counted: bool) -> Row:
+        parts: list[Row] = []
+        for w in sorted(view.waiting, key=lambda w: not w.you) if counted else view.waiting:
+            others = len(w.seats) - w.you
+            if counted and others > 1:
+                many = f"{others} others" if w.you else f"{others} players"
+                who = f"you and {many}" if w.you else many
+            else:
+                who = ", ".join("you" if s == view.you else view.name(s) for s in w.seats)
+            style = "class:you" if w.you else ""
+            parts.append([(style, f"{who}: {w.what}" if who else w.what)])
+        return [("class:label", "Waiting for "), *join(parts, " · ")]
+
+    row = said(False)
+    if width is not None and width_of(row) > width:
+        row = said(True)
+    return row
 
 
 def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
@@ -1374,7 +1390,7 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     elif state.mode is Mode.PARTNER:
         rows = _partner_rows(state, view)
     elif state.sending or view.decision_pending:
-        rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
+        rows = [[("class:info", "your decision is on its way…")], _waiting_row(view, width), []]
     else:
         first: Row = []
         mine = view.mine
@@ -1410,12 +1426,12 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
                         first = [("class:strong", going_on), *first]
                         break
         banner = sit_out_banner(state, view)
-        rows = [first, _waiting_row(view), banner]
+        rows = [first, _waiting_row(view, width), banner]
         if view.result and not view.hand_running:
             # the hand is over: who won what, and with which hand, at the full width (a
             # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
-            rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view)]
+            rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view, width)]
     return [fit(r, width, g) for r in rows[:3]]
 
 
