@@ -634,10 +634,11 @@ GRID_COLUMNS = 3
 def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int] | None:
     """Where the table is too short for a box of three rows at each seat of its sides (a
     table of nine or ten at 80x24), the others' boxes in rows of `GRID_COLUMNS`, in turn
-    clockwise from the player's left as one reads, the felt (its pot, an offer) under them
-    where rows are left and the player's box at the bottom: the rows of the others' boxes
-    and of the player's, where every box is whole so; else None (the ring's boxes get two
-    rows, the facts cut that do not fit)."""
+    clockwise from the player's left as one reads, the felt (its pot, an offer, a board)
+    under them where rows are left (all of it where it shows an offer or a board) and the
+    player's box at the bottom: the rows of the others' boxes and of the player's, where
+    every box is whole so; else None (the ring's boxes get two rows, the facts cut that do
+    not fit)."""
     left, top, right, bottom = _around(view)
     others = [*left, *top, *right]
     if len(others) <= GRID_COLUMNS or _ring_whole(view, width, height, g):
@@ -648,8 +649,11 @@ def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int
     bottom_h = next((h for h in (2, 3) if _box(bottom, view, width - bx, h, g)[1]), None)
     if bottom_h is None:
         return None
+    # the board of a live-deck game and an open offer are key facts: where the felt shows one,
+    # the grid leaves it the rows of the whole felt
+    felt = len(_felt(view, width - 2, g)) if view.offer or view.board or view.board_size else 0
     for box_h in (3, 4):
-        if lines * box_h + bottom_h > height:
+        if lines * box_h + bottom_h + felt > height:
             return None
         cells = zip(others, itertools.cycle(slots))
         if all(_box(s, view, w, box_h, g)[1] for s, (_, w) in cells):

@@ -44,8 +44,8 @@ OFFERED = 3
 @functools.cache
 def at_an_offer(players: int) -> TableView:
     """The view of seat 0 at a table of `players` (seed 5) while the last seat's offer of
-    `OFFERED` cards is open and seat 0 has still to answer it: the dealer announces the
-    table's defaults, every seat before the last passes its turn and declines the offer."""
+    `OFFERED` cards is open and nobody has answered it yet: the dealer announces the table's
+    defaults and every seat before the last passes its turn."""
     offerer = players - 1
 
     def decide(session: Session) -> Decision | None:
