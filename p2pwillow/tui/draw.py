@@ -1552,8 +1552,8 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             if width_of(row) <= width:
                 break
         else:
-            # (at last each name by its first three letters, without the ellipsis: a table
-            # of nine or ten at 80 columns)
+            # (at last each name in three columns, without the ellipsis: a table of nine
+            # or ten at 80 columns)
             for room in (None, *rooms, BARE):
                 row = [*busy, *_peers(state, view, g, room)]
                 row[0] = ("class:status", " ")  # nothing before it to set apart
@@ -1563,23 +1563,23 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
 
 
 BARE = 3
-"""A peer's name on the status line by its first three letters alone (the last resort)."""
+"""The columns of a peer's name on the status line at the last resort (`_bare`)."""
 
 
 def _bare(name: str) -> str:
-    """`name` by its first `BARE` letters, with the number that ends it if any (a bot's level
-    dropped): "Bartholomew" is "Bar", "bot 3 (easy)" is "bot3"."""
+    """`name` in at most `BARE` columns and told apart from the others: its first letters, or
+    where it ends in a number (a bot's, its level dropped), its first letter and the number:
+    "Bartholomew" is "Bar", "bot 3 (easy)" is "b3"."""
     plain_name = name.split(" (")[0]
-    said = plain_name.replace(" ", "")[:BARE]
     number = re.search(r"\d+$", plain_name)
-    if number is not None and not said.endswith(number.group()):
-        said += number.group()
-    return said
+    if number is not None and plain_name != number.group():
+        return plain_name[0] + number.group()
+    return plain_name[:BARE]
 
 
 def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = None) -> Row:
     """The peers' connections, each name whole or cut to `room` columns (then closer set);
-    at `BARE`, each by its first three letters, with no ellipsis."""
+    at `BARE`, each in three columns with no ellipsis (`_bare`)."""
     parts: list[Row] = []
     for s in view.seats:
         if s.you:

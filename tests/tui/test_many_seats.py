@@ -22,7 +22,8 @@ from views import after_one_hand, traded
 
 from p2pwillow.cards import Card, parse_cards
 from p2pwillow.hands import best_hand
-from p2pwillow.tui.draw import UNICODE
+from p2pwillow.tui.draw import UNICODE, status_row
+from p2pwillow.tui.state import ScreenState
 from p2pwillow.view import Line, Link, OwnCard, TableView
 
 NAMES = (
@@ -190,3 +191,20 @@ def test_the_keys_that_work_now_are_shown_whole(table: tuple[TableView, str]) ->
     _, text = table
     for keys in (NEXT_HAND, "[e] end the game", "[l] leave the table", "[?] help", "[q] quit"):
         assert re.search(rf"{re.escape(keys)}(?![\w…])", text), f"{keys!r} not in:\n{text}"
+
+
+def test_the_status_line_of_ten_bots_at_80_columns_tells_every_bot_apart() -> None:
+    """Where even names of four columns leave a connection cut, a bot is named by its first
+    letter and its number: "b3 ○ away", never "bot…"."""
+    view = after_one_hand(10)
+    peers = [s for s in view.seats if not s.you]
+    state = ScreenState()
+    said = {s.seat: LINKS[(s.seat - 1) % len(LINKS)] for s in peers}
+    state.update(view, busy=False, links=said, notice=None, seat_confirmed=True)
+    status = "".join(text for _, text in status_row(state, 80, UNICODE))
+    assert len(status) <= 80
+    for s in peers:
+        link = said[s.seat]
+        word = f" {link.value}" if link in (Link.AWAY, Link.GONE) else ""
+        shown = rf"(?<!\S)b(ot ?)?{s.seat} {re.escape(UNICODE.links[link])}{word}(?![\w…])"
+        assert re.search(shown, status), f"{s.name}: {link.value} not in:\n{status}"
