@@ -440,12 +440,20 @@ def _trades(s: SeatView, view: TableView, room: int | None, g: Glyphs) -> Row:
 
 def _short(name: str, room: int | None, g: Glyphs) -> str:
     """`name` in at most `room` columns: a bot's level dropped first ("bot 3 (easy)"), then
-    cut with an ellipsis."""
+    cut with an ellipsis; a name that ends in a number keeps it, told apart from the others
+    ("bot3", then "b3", rather than "bot…")."""
     if room is None or len(name) <= room:
         return name
     plain_name = name.split(" (")[0]
     if len(plain_name) <= room:
         return plain_name
+    number = re.search(r"\d+$", plain_name)
+    if number is not None and plain_name != number.group():
+        joined = plain_name.replace(" ", "")
+        if len(joined) <= room:
+            return joined
+        if len(number.group()) < room:
+            return plain_name[0] + number.group()
     return plain_name[: room - 1] + g.ellipsis[:1]
 
 
@@ -631,23 +639,24 @@ GRID_COLUMNS = 3
 """The columns of boxes where a table too short for its ring sets the others out in rows."""
 
 
-def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int] | None:
+def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int, int] | None:
     """Where the table is too short for a box of three rows at each seat of its sides (a
     table of nine or ten at 80x24), the others' boxes in rows of `GRID_COLUMNS`, in turn
     clockwise from the player's left as one reads, the felt (its pot, an offer, a board)
     under them where rows are left (all of it where it shows an offer or a board) and the
-    player's box at the bottom: the rows of the others' boxes and of the player's, where
-    every box is whole so; else None (the ring's boxes get two rows, the facts cut that do
-    not fit)."""
+    player's box at the bottom: the rows of the others' boxes and of the player's, and the
+    column the player's box begins at, where every box is whole so; else None (the ring's
+    boxes get two rows, the facts cut that do not fit)."""
     left, top, right, bottom = _around(view)
     others = [*left, *top, *right]
     if len(others) <= GRID_COLUMNS or _ring_whole(view, width, height, g):
         return None
     slots = _top_slots(GRID_COLUMNS, width)
     lines = -(-len(others) // GRID_COLUMNS)
-    bx = max(0, (width - _box_width(width)) // 2)
-    bottom_h = next((h for h in (2, 3) if _box(bottom, view, width - bx, h, g)[1]), None)
-    if bottom_h is None:
+    # the player's box where the ring has it, else from the left edge (nothing is beside it)
+    at = [(h, x) for h in (2, 3) for x in (max(0, (width - _box_width(width)) // 2), 0)]
+    bottom_h, bx = next(((h, x) for h, x in at if _box(bottom, view, width - x, h, g)[1]), (0, 0))
+    if not bottom_h:
         return None
     # the board of a live-deck game and an open offer are key facts: where the felt shows one,
     # the grid leaves it the rows of the whole felt
@@ -657,7 +666,7 @@ def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int
             return None
         cells = zip(others, itertools.cycle(slots))
         if all(_box(s, view, w, box_h, g)[1] for s, (_, w) in cells):
-            return box_h, bottom_h
+            return box_h, bottom_h, bx
     return None
 
 
@@ -688,9 +697,11 @@ def _grid_rows(
     seat_box: Callable[[SeatView, int, int], list[Row]],
     box_h: int,
     bottom_h: int,
+    bx: int,
 ) -> list[Row]:
     """The table set out as `_grid` says: the others in rows of boxes `box_h` high, the felt's
-    rows under them as many as fit, the player's box `bottom_h` high at the bottom."""
+    rows under them as many as fit, the player's box `bottom_h` high at the bottom from column
+    `bx`."""
     canvas = _Canvas(width, height, g)
     left, top, right, bottom = _around(view)
     others = [*left, *top, *right]
@@ -704,7 +715,6 @@ def _grid_rows(
     felt = height - bottom_h - y0
     for i, r in enumerate(_felt(view, width - 2, g)[: max(0, felt)]):
         canvas.put(1, y0 + i, r)
-    bx = max(0, (width - _box_width(width)) // 2)
     for dy, r in enumerate(seat_box(bottom, width - bx, bottom_h)):
         canvas.put(bx, height - bottom_h + dy, r)
     return canvas.rows()

@@ -13,6 +13,7 @@ back from a pyte terminal: one screen for each table and size, shared by the tes
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -22,7 +23,7 @@ from views import after_one_hand, traded
 
 from p2pwillow.cards import Card, parse_cards
 from p2pwillow.hands import best_hand
-from p2pwillow.tui.draw import UNICODE, status_row
+from p2pwillow.tui.draw import UNICODE, _short, status_row
 from p2pwillow.tui.state import ScreenState
 from p2pwillow.view import Line, Link, OwnCard, TableView
 
@@ -66,11 +67,11 @@ RECEIVED = ((0, 1), (1, 1), (2, 1), (3, 2))
 """(position in the player's layout, the seat it was received from)."""
 
 
-def showdown(players: int) -> TableView:
+def showdown(players: int, names: Sequence[str] = NAMES) -> TableView:
     """A real view of seat 0 after a hand of `players`, changed into the end of a showdown:
     every seat traded (`traded`) and shows a layout; two folded, one won with a full house;
     the peers in every state of connection; the player has still to see the result."""
-    view = traded(after_one_hand(players), NAMES)
+    view = traded(after_one_hand(players), names)
     seats = tuple(
         replace(
             s,
@@ -92,7 +93,7 @@ def showdown(players: int) -> TableView:
     return replace(
         view,
         seats=seats,
-        result=(Line((f"{NAMES[WINNER]} wins {POT} with {made}",)),),
+        result=(Line((f"{names[WINNER]} wins {POT} with {made}",)),),
         cards=cards,
         layout=LAYOUTS[0],
         discards=DISCARDS,
@@ -208,3 +209,27 @@ def test_the_status_line_of_ten_bots_at_80_columns_tells_every_bot_apart() -> No
         word = f" {link.value}" if link in (Link.AWAY, Link.GONE) else ""
         shown = rf"(?<!\S)b(ot ?)?{s.seat} {re.escape(UNICODE.links[link])}{word}(?![\w…])"
         assert re.search(shown, status), f"{s.name}: {link.value} not in:\n{status}"
+
+
+def test_bots_shortened_in_the_boxes_keep_their_numbers() -> None:
+    """The showdown of a table of ten bots at 80x24: where a partner's name is shortened, a
+    bot keeps its number ("⇄ bot3 2"), never "bot…"."""
+    view = showdown(10, [f"bot {n} (normal)" for n in range(10)])
+    text = still_screen(view, 24, 80, links(view))
+    assert "bot…" not in text, text
+    trades = [m for ln in text.split("\n") for m in re.findall(r"⇄ (.+?)(?=\s{2,}|│|$)", ln)]
+    assert trades, text
+    partner = re.compile(r"(you|bot ?\d|b\d)( \(\w+\))? \d+(\+\d+)*")
+    for said in trades:
+        for part in said.split(", "):
+            assert partner.fullmatch(part), f"{part!r} in {said!r}:\n{text}"
+
+
+@pytest.mark.parametrize(
+    ("room", "said"), [(12, "bot 3"), (5, "bot 3"), (4, "bot3"), (3, "b3"), (2, "b3")]
+)
+def test_a_bots_name_shortened_keeps_its_number(room: int, said: str) -> None:
+    """Where a box or the felt has a few columns for a partner's name, a bot keeps its
+    number as long as there is room for it, its level dropped first."""
+    assert _short("bot 3 (normal)", room, UNICODE) == said
+    assert _short("Bartholomew", 4, UNICODE) == "Bar…"
