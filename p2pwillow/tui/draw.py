@@ -7,6 +7,7 @@ cannot show them. Styles are class names; the application's style sheet colours 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import time
@@ -439,12 +440,20 @@ def _trades(s: SeatView, view: TableView, room: int | None, g: Glyphs) -> Row:
 
 def _short(name: str, room: int | None, g: Glyphs) -> str:
     """`name` in at most `room` columns: a bot's level dropped first ("bot 3 (easy)"), then
-    cut with an ellipsis."""
+    cut with an ellipsis; a name that ends in a number keeps it, told apart from the others
+    ("bot3", then "b3", rather than "bot…")."""
     if room is None or len(name) <= room:
         return name
     plain_name = name.split(" (")[0]
     if len(plain_name) <= room:
         return plain_name
+    number = re.search(r"\d+$", plain_name)
+    if number is not None and plain_name != number.group():
+        joined = plain_name.replace(" ", "")
+        if len(joined) <= room:
+            return joined
+        if len(number.group()) < room:
+            return plain_name[0] + number.group()
     return plain_name[: room - 1] + g.ellipsis[:1]
 
 
@@ -474,8 +483,9 @@ def _felt(view: TableView, width: int, g: Glyphs) -> list[Row]:
         rows.append([("class:bet", f"bets {bets}")])
     o = view.offer
     if o is not None:
-        for room in (None, 8):
-            # names shortened (a bot's level dropped) before the line wraps onto two
+        for room in (None, 8, 6, 4):
+            # names shortened (a bot's level dropped) before the line wraps onto two: the
+            # felt of a table of eight or ten at 80 columns is 24 wide
             rows_now = _offer_rows(view, o, width, room, g)
             if len(rows_now) <= 1 + (o.accepted_by is None and bool(o.accepted)):
                 break
@@ -625,6 +635,91 @@ def _rims(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int
     return 3, 3, plain_rows
 
 
+GRID_COLUMNS = 3
+"""The columns of boxes where a table too short for its ring sets the others out in rows."""
+
+
+def _grid(view: TableView, width: int, height: int, g: Glyphs) -> tuple[int, int, int] | None:
+    """Where the table is too short for a box of three rows at each seat of its sides (a
+    table of nine or ten at 80x24), the others' boxes in rows of `GRID_COLUMNS`, in turn
+    clockwise from the player's left as one reads, the felt (its pot, an offer, a board)
+    under them where rows are left (all of it where it shows an offer or a board) and the
+    player's box at the bottom: the rows of the others' boxes and of the player's, and the
+    column the player's box begins at, where every box is whole so; else None (the ring's
+    boxes get two rows, the facts cut that do not fit)."""
+    left, top, right, bottom = _around(view)
+    others = [*left, *top, *right]
+    if len(others) <= GRID_COLUMNS or _ring_whole(view, width, height, g):
+        return None
+    slots = _top_slots(GRID_COLUMNS, width)
+    lines = -(-len(others) // GRID_COLUMNS)
+    # the player's box where the ring has it, else from the left edge (nothing is beside it)
+    at = [(h, x) for h in (2, 3) for x in (max(0, (width - _box_width(width)) // 2), 0)]
+    bottom_h, bx = next(((h, x) for h, x in at if _box(bottom, view, width - x, h, g)[1]), (0, 0))
+    if not bottom_h:
+        return None
+    # the board of a live-deck game and an open offer are key facts: where the felt shows one,
+    # the grid leaves it the rows of the whole felt
+    felt = len(_felt(view, width - 2, g)) if view.offer or view.board or view.board_size else 0
+    for box_h in (3, 4):
+        if lines * box_h + bottom_h + felt > height:
+            return None
+        cells = zip(others, itertools.cycle(slots))
+        if all(_box(s, view, w, box_h, g)[1] for s, (_, w) in cells):
+            return box_h, bottom_h, bx
+    return None
+
+
+def _ring_whole(view: TableView, width: int, height: int, g: Glyphs) -> bool:
+    """Whether every box is whole where `table_rows` sets the seats around the felt."""
+    left, top, right, bottom = _around(view)
+    side = max(len(left), len(right))
+    box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
+    box_w = _box_width(width)
+    top_h, bottom_h, _ = _rims(view, width, height, g)
+    slots = _top_slots(len(top), width)
+    if not all(_box(s, view, w, top_h, g)[1] for s, (_, w) in zip(top, slots, strict=True)):
+        return False
+    for seats in (left, right):
+        if seats:
+            step = max(box_h, (height - bottom_h - top_h) // len(seats))
+            if not all(_box(s, view, box_w, max(box_h, min(4, step)), g)[1] for s in seats):
+                return False
+    bx = max(0, (width - box_w) // 2)
+    return _box(bottom, view, width - bx, bottom_h, g)[1]
+
+
+def _grid_rows(
+    view: TableView,
+    width: int,
+    height: int,
+    g: Glyphs,
+    seat_box: Callable[[SeatView, int, int], list[Row]],
+    box_h: int,
+    bottom_h: int,
+    bx: int,
+) -> list[Row]:
+    """The table set out as `_grid` says: the others in rows of boxes `box_h` high, the felt's
+    rows under them as many as fit, the player's box `bottom_h` high at the bottom from column
+    `bx`."""
+    canvas = _Canvas(width, height, g)
+    left, top, right, bottom = _around(view)
+    others = [*left, *top, *right]
+    slots = _top_slots(GRID_COLUMNS, width)
+    for i, s in enumerate(others):
+        x, w = slots[i % GRID_COLUMNS]
+        y = (i // GRID_COLUMNS) * box_h
+        for dy, r in enumerate(seat_box(s, w, box_h)):
+            canvas.put(x, y + dy, r)
+    y0 = -(-len(others) // GRID_COLUMNS) * box_h
+    felt = height - bottom_h - y0
+    for i, r in enumerate(_felt(view, width - 2, g)[: max(0, felt)]):
+        canvas.put(1, y0 + i, r)
+    for dy, r in enumerate(seat_box(bottom, width - bx, bottom_h)):
+        canvas.put(bx, height - bottom_h + dy, r)
+    return canvas.rows()
+
+
 def table_rows(
     view: TableView, width: int, height: int, g: Glyphs, state: ScreenState | None = None
 ) -> list[Row]:
@@ -636,6 +731,9 @@ def table_rows(
         left = None if state is None else state.seconds_left(s.seat)
         return _seat_box(s, view, w, h, g, left)
 
+    grid = _grid(view, width, height, g)
+    if grid is not None:
+        return _grid_rows(view, width, height, g, lambda s, w, h: seat_box(s, view, w, h, g), *grid)
     left, top, right, bottom = _around(view)
     side = max(len(left), len(right))
     box_h = 3 if height >= 3 * (2 + max(side, 1)) else 2
@@ -1001,15 +1099,30 @@ def _action_keys(view: TableView, kinds: Sequence[ActionKind], width: int = 10_0
     return join(r for legal, r in rows if legal)
 
 
-def _waiting_row(view: TableView) -> Row:
+def _waiting_row(view: TableView, width: int | None = None) -> Row:
+    """Whom the table waits for, and for what; where that is longer than `width`, each group
+    of several seats counted, the player's own first ("you and 8 others: answer Ann's offer of
+    3"), rather than what the player is asked cut off."""
     if not view.waiting:
         return []
-    parts: list[Row] = []
-    for w in view.waiting:
-        who = ", ".join("you" if s == view.you else view.name(s) for s in w.seats)
-        style = "class:you" if w.you else ""
-        parts.append([(style, f"{who}: {w.what}" if who else w.what)])
-    return [("class:label", "Waiting for "), *join(parts, " · ")]
+
+    def said(counted: bool) -> Row:
+        parts: list[Row] = []
+        for w in sorted(view.waiting, key=lambda w: not w.you) if counted else view.waiting:
+            others = len(w.seats) - w.you
+            if counted and others > 1:
+                many = f"{others} others" if w.you else f"{others} players"
+                who = f"you and {many}" if w.you else many
+            else:
+                who = ", ".join("you" if s == view.you else view.name(s) for s in w.seats)
+            style = "class:you" if w.you else ""
+            parts.append([(style, f"{who}: {w.what}" if who else w.what)])
+        return [("class:label", "Waiting for "), *join(parts, " · ")]
+
+    row = said(False)
+    if width is not None and width_of(row) > width:
+        row = said(True)
+    return row
 
 
 def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
@@ -1291,7 +1404,7 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     elif state.mode is Mode.PARTNER:
         rows = _partner_rows(state, view)
     elif state.sending or view.decision_pending:
-        rows = [[("class:info", "your decision is on its way…")], _waiting_row(view), []]
+        rows = [[("class:info", "your decision is on its way…")], _waiting_row(view, width), []]
     else:
         first: Row = []
         mine = view.mine
@@ -1327,12 +1440,12 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
                         first = [("class:strong", going_on), *first]
                         break
         banner = sit_out_banner(state, view)
-        rows = [first, _waiting_row(view), banner]
+        rows = [first, _waiting_row(view, width), banner]
         if view.result and not view.hand_running:
             # the hand is over: who won what, and with which hand, at the full width (a
             # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
-            rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view)]
+            rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view, width)]
     return [fit(r, width, g) for r in rows[:3]]
 
 
@@ -1449,7 +1562,9 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             if width_of(row) <= width:
                 break
         else:
-            for room in (None, *rooms):
+            # (at last each name in three columns, without the ellipsis: a table of nine
+            # or ten at 80 columns)
+            for room in (None, *rooms, BARE):
                 row = [*busy, *_peers(state, view, g, room)]
                 row[0] = ("class:status", " ")  # nothing before it to set apart
                 if width_of(row) <= width:
@@ -1457,8 +1572,24 @@ def status_row(state: ScreenState, width: int, g: Glyphs) -> Row:
     return fit(row, width, g)
 
 
+BARE = 3
+"""The columns of a peer's name on the status line at the last resort (`_bare`)."""
+
+
+def _bare(name: str) -> str:
+    """`name` in at most `BARE` columns and told apart from the others: its first letters, or
+    where it ends in a number (a bot's, its level dropped), its first letter and the number:
+    "Bartholomew" is "Bar", "bot 3 (easy)" is "b3"."""
+    plain_name = name.split(" (")[0]
+    number = re.search(r"\d+$", plain_name)
+    if number is not None and plain_name != number.group():
+        return plain_name[0] + number.group()
+    return plain_name[:BARE]
+
+
 def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = None) -> Row:
-    """The peers' connections, each name whole or cut to `room` columns (then closer set)."""
+    """The peers' connections, each name whole or cut to `room` columns (then closer set);
+    at `BARE`, each in three columns with no ellipsis (`_bare`)."""
     parts: list[Row] = []
     for s in view.seats:
         if s.you:
@@ -1468,7 +1599,10 @@ def _peers(state: ScreenState, view: TableView, g: Glyphs, room: int | None = No
         bad = link in (Link.AWAY, Link.GONE)
         words = f" {link.value}" if bad and link is not None else ""
         style = "class:status.warn" if bad else "class:status.link"
-        name = s.name if room is None else _short(s.name, room, g)
+        if room == BARE:
+            name = _bare(s.name)
+        else:
+            name = s.name if room is None else _short(s.name, room, g)
         parts.append([("class:status", name + " "), (style, glyph + words)])
     return [("class:status", f" {g.v} "), *join(parts, "  " if room is None else " ")]
 

@@ -1,18 +1,19 @@
-"""Every key fact on the real screen of a table of six and of eight, at 80x24 and at 100x32
-(issue 24, item 9): after a showdown where every seat traded, every player has a long name
-and the peers are in every state of connection. For each seat, its stack, its trades
+"""Every key fact on the real screen of a table of six, of eight and of ten, at 80x24 and at
+100x32 (issue 24, item 9): after a showdown where every seat traded, every player has a long
+name and the peers are in every state of connection. For each seat, its stack, its trades
 (partner and count), that it won or folded and what its face-up cards make (at least the
 hand's kind: "full house"); the winner's hand in full; what the player gave away and
 received; each peer's connection; the keys that work now. Weeping Willow seats up to
 MAX_SEATS, ten (five cards each), as do Roll Your Own, hold'em, Omaha and five-card stud;
 the other games five to eight.
 
-The application draws a real view of a hand of six or eight (changed as a showdown), read
+The application draws a real view of a hand of six, eight or ten (changed as a showdown), read
 back from a pyte terminal: one screen for each table and size, shared by the tests."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -22,7 +23,8 @@ from views import after_one_hand, traded
 
 from p2pwillow.cards import Card, parse_cards
 from p2pwillow.hands import best_hand
-from p2pwillow.tui.draw import UNICODE
+from p2pwillow.tui.draw import UNICODE, _short, status_row
+from p2pwillow.tui.state import ScreenState
 from p2pwillow.view import Line, Link, OwnCard, TableView
 
 NAMES = (
@@ -34,6 +36,8 @@ NAMES = (
     "Fitzgerald",
     "Guinevere",
     "Hildegard",
+    "Isambard",
+    "Jacqueline",
 )
 LAYOUTS = tuple(
     tuple(parse_cards(cs))
@@ -46,9 +50,12 @@ LAYOUTS = tuple(
         "Jd Jh Js 4c 6c",
         "Tc Td 8h 8d Ah",
         "6s 7s 8c 9s Th",
+        "3s 4s 5s 6d 7c",
+        "Ks Kc Ac Ad Qc",
     )
 )
-"""Each seat's layout, all face up; seat 1 (Bartholomew) wins with a full house."""
+"""Each seat's layout, all face up; seat 1 (Bartholomew) wins with a full house. (At ten, the
+last two share cards with what the player discarded and gave: the deck has too few left.)"""
 FOLDED = (2, 5)
 WINNER, POT = 1, 1805
 LINKS = (Link.CONNECTED, Link.AWAY, Link.GONE, Link.CONNECTING)
@@ -60,11 +67,11 @@ RECEIVED = ((0, 1), (1, 1), (2, 1), (3, 2))
 """(position in the player's layout, the seat it was received from)."""
 
 
-def showdown(players: int) -> TableView:
+def showdown(players: int, names: Sequence[str] = NAMES) -> TableView:
     """A real view of seat 0 after a hand of `players`, changed into the end of a showdown:
     every seat traded (`traded`) and shows a layout; two folded, one won with a full house;
     the peers in every state of connection; the player has still to see the result."""
-    view = traded(after_one_hand(players), NAMES)
+    view = traded(after_one_hand(players), names)
     seats = tuple(
         replace(
             s,
@@ -86,7 +93,7 @@ def showdown(players: int) -> TableView:
     return replace(
         view,
         seats=seats,
-        result=(Line((f"{NAMES[WINNER]} wins {POT} with {made}",)),),
+        result=(Line((f"{names[WINNER]} wins {POT} with {made}",)),),
         cards=cards,
         layout=LAYOUTS[0],
         discards=DISCARDS,
@@ -101,11 +108,11 @@ def links(view: TableView) -> dict[int, Link]:
 
 @pytest.fixture(
     scope="module",
-    params=[(6, 24, 80), (6, 32, 100), (8, 24, 80), (8, 32, 100)],
+    params=[(n, rows, columns) for n in (6, 8, 10) for rows, columns in ((24, 80), (32, 100))],
     ids=lambda p: "{} seats at {}x{}".format(*p),
 )
 def table(request: pytest.FixtureRequest) -> tuple[TableView, str]:
-    """A showdown at a table of six or eight, and the screen at one size."""
+    """A showdown at a table of six, eight or ten, and the screen at one size."""
     players, rows, columns = request.param
     view = showdown(players)
     return view, still_screen(view, rows, columns, links(view))
@@ -185,3 +192,44 @@ def test_the_keys_that_work_now_are_shown_whole(table: tuple[TableView, str]) ->
     _, text = table
     for keys in (NEXT_HAND, "[e] end the game", "[l] leave the table", "[?] help", "[q] quit"):
         assert re.search(rf"{re.escape(keys)}(?![\w…])", text), f"{keys!r} not in:\n{text}"
+
+
+def test_the_status_line_of_ten_bots_at_80_columns_tells_every_bot_apart() -> None:
+    """Where even names of four columns leave a connection cut, a bot is named by its first
+    letter and its number: "b3 ○ away", never "bot…"."""
+    view = after_one_hand(10)
+    peers = [s for s in view.seats if not s.you]
+    state = ScreenState()
+    said = {s.seat: LINKS[(s.seat - 1) % len(LINKS)] for s in peers}
+    state.update(view, busy=False, links=said, notice=None, seat_confirmed=True)
+    status = "".join(text for _, text in status_row(state, 80, UNICODE))
+    assert len(status) <= 80
+    for s in peers:
+        link = said[s.seat]
+        word = f" {link.value}" if link in (Link.AWAY, Link.GONE) else ""
+        shown = rf"(?<!\S)b(ot ?)?{s.seat} {re.escape(UNICODE.links[link])}{word}(?![\w…])"
+        assert re.search(shown, status), f"{s.name}: {link.value} not in:\n{status}"
+
+
+def test_bots_shortened_in_the_boxes_keep_their_numbers() -> None:
+    """The showdown of a table of ten bots at 80x24: where a partner's name is shortened, a
+    bot keeps its number ("⇄ bot3 2"), never "bot…"."""
+    view = showdown(10, [f"bot {n} (normal)" for n in range(10)])
+    text = still_screen(view, 24, 80, links(view))
+    assert "bot…" not in text, text
+    trades = [m for ln in text.split("\n") for m in re.findall(r"⇄ (.+?)(?=\s{2,}|│|$)", ln)]
+    assert trades, text
+    partner = re.compile(r"(you|bot ?\d|b\d)( \(\w+\))? \d+(\+\d+)*")
+    for said in trades:
+        for part in said.split(", "):
+            assert partner.fullmatch(part), f"{part!r} in {said!r}:\n{text}"
+
+
+@pytest.mark.parametrize(
+    ("room", "said"), [(12, "bot 3"), (5, "bot 3"), (4, "bot3"), (3, "b3"), (2, "b3")]
+)
+def test_a_bots_name_shortened_keeps_its_number(room: int, said: str) -> None:
+    """Where a box or the felt has a few columns for a partner's name, a bot keeps its
+    number as long as there is room for it, its level dropped first."""
+    assert _short("bot 3 (normal)", room, UNICODE) == said
+    assert _short("Bartholomew", 4, UNICODE) == "Bar…"

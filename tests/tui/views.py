@@ -7,6 +7,10 @@ import functools
 from collections.abc import Sequence
 from dataclasses import replace
 
+from p2pwillow.bots import Decision
+from p2pwillow.games import weeping_willow as ww
+from p2pwillow.rules import ActionKind as K
+from p2pwillow.session import Session
 from p2pwillow.table import Table
 from p2pwillow.view import SeatView, TableView, table_view
 
@@ -31,3 +35,38 @@ def traded(view: TableView, names: Sequence[str]) -> TableView:
         return replace(s, name=names[s.seat], won=0, bet=0, trades=trades)
 
     return replace(view, seats=tuple(changed(s) for s in view.seats))
+
+
+OFFERED = 3
+"""How many cards the last seat offers in `at_an_offer`."""
+
+
+@functools.cache
+def at_an_offer(players: int) -> TableView:
+    """The view of seat 0 at a table of `players` (seed 5) while the last seat's offer of
+    `OFFERED` cards is open and nobody has answered it yet: the dealer announces the table's
+    defaults and every seat before the last passes its turn."""
+    offerer = players - 1
+
+    def decide(session: Session) -> Decision | None:
+        hand = session.hand
+        seat = session.seat
+        assert hand is not None and seat is not None
+        legal = hand.legal_actions(seat)
+        if K.ANNOUNCE in legal:
+            return Decision(K.ANNOUNCE, announcement=ww.announcement())
+        if ww.open_offer(hand) is not None:
+            return Decision(K.DECLINE) if seat != 0 and K.DECLINE in legal else None
+        if seat == offerer and K.OFFER in legal:
+            return Decision(K.OFFER, k=OFFERED)
+        return Decision(K.PASS) if K.PASS in legal else None
+
+    table = Table(players, seed=5, deciders=dict.fromkeys(range(players), decide))
+    table.start_hand()
+    for _ in range(10 * players):
+        view = table_view(table.sessions[0])
+        if view.offer is not None and view.offer.accepted_by is None:
+            return view
+        if not table.decide_round():
+            break
+    raise AssertionError(f"no open offer of the last seat came at a table of {players}")
