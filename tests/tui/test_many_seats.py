@@ -106,11 +106,15 @@ def links(view: TableView) -> dict[int, Link]:
     return {s.seat: s.link for s in view.seats if s.link is not None}
 
 
-@pytest.fixture(
-    scope="module",
-    params=[(n, rows, columns) for n in (6, 8, 10) for rows, columns in ((24, 80), (32, 100))],
-    ids=lambda p: "{} seats at {}x{}".format(*p),
-)
+SCREENS = [(n, rows, columns) for n in (6, 8, 10) for rows, columns in ((24, 80), (32, 100))]
+"""(seats, rows, columns) of every table drawn here and in test_offer_seats."""
+
+
+def screen_id(screen: tuple[int, int, int]) -> str:
+    return "{} seats at {}x{}".format(*screen)
+
+
+@pytest.fixture(scope="module", params=SCREENS, ids=screen_id)
 def table(request: pytest.FixtureRequest) -> tuple[TableView, str]:
     """A showdown at a table of six, eight or ten, and the screen at one size."""
     players, rows, columns = request.param

@@ -15,11 +15,11 @@ import re
 from dataclasses import replace
 
 import pytest
-from test_many_seats import LINKS, NAMES
+from test_many_seats import LINKS, NAMES, SCREENS, links, screen_id
 from tui_screen import still_screen
 from views import OFFERED, at_an_offer, traded
 
-from p2pwillow.view import Link, TableView
+from p2pwillow.view import TableView
 
 
 def offered(players: int) -> TableView:
@@ -32,17 +32,12 @@ def offered(players: int) -> TableView:
     return replace(view, seats=seats)
 
 
-@pytest.fixture(
-    scope="module",
-    params=[(n, rows, columns) for n in (6, 8, 10) for rows, columns in ((24, 80), (32, 100))],
-    ids=lambda p: "{} seats at {}x{}".format(*p),
-)
+@pytest.fixture(scope="module", params=SCREENS, ids=screen_id)
 def table(request: pytest.FixtureRequest) -> tuple[TableView, str]:
     """An open offer at a table of six, eight or ten, and the screen at one size."""
     players, rows, columns = request.param
     view = offered(players)
-    links: dict[int, Link] = {s.seat: s.link for s in view.seats if s.link is not None}
-    return view, still_screen(view, rows, columns, links)
+    return view, still_screen(view, rows, columns, links(view))
 
 
 def test_the_view_is_of_an_open_offer_of_the_last_seat(table: tuple[TableView, str]) -> None:
