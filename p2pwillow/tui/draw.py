@@ -44,7 +44,16 @@ from p2pwillow.tui.keymap import (
     WASH_PRICE_KEY,
 )
 from p2pwillow.tui.state import PICKING, Mode, ScreenState
-from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView, WashView
+from p2pwillow.view import (
+    ActionView,
+    ClockView,
+    Line,
+    Link,
+    OfferView,
+    SeatView,
+    TableView,
+    WashView,
+)
 
 Frag = tuple[str, str]
 Row = list[Frag]
@@ -1378,27 +1387,74 @@ def clock_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         return fit([], width, g)
     c = view.clock
     if c.paused_by is not None:
-        lasted = state.paused_for() or 0.0
-        who = "you" if c.paused_by == view.you else view.name(c.paused_by)
-        row: Row = [
-            ("class:title", f" PAUSED by {who}{_since(state, lasted)} "),
-            ("", f"  for {clock_text(lasted)}; the clocks run again by themselves in "),
-            ("class:strong", clock_text(c.pause_seconds - lasted)),
-        ]
-        if c.paused_by == view.you or c.you_arbiter:
-            row += [("", "  "), *key("Space", "resume")]
-        else:
-            row.append(("class:dim", f"  ({who} or the arbiter resumes)"))
-        return fit(row, width, g)
-    row = []
+        paused: Row = []
+        for again in _PAUSE_WORDS:
+            paused = _paused(state, view, c, again)
+            if width_of(paused) <= width:
+                break
+        return fit(paused, width, g)
     seat = state.on_the_clock()
     left = None if seat is None else state.seconds_left(seat)
+    row: Row = []
+    for short in range(len(_CLOCK_WORDS)):
+        row = _clock_keys(state, view, seat, left, short)
+        if width_of(row) <= width:
+            break
+    return fit(row, width, g)
+
+
+_PAUSE_WORDS = (
+    "  for {lasted}; the clocks run again by themselves in ",
+    "  for {lasted}; the clocks run again in ",
+    "  for {lasted}; clocks run in ",
+    "  clocks run in ",
+)
+"""How the paused row says how long the pause lasted and when the clocks run again, longest
+first (a narrow screen says it shorter rather than cut the resume key)."""
+
+
+def _paused(state: ScreenState, view: TableView, c: ClockView, again: str) -> Row:
+    """The paused row: who paused, since when, for how long still, who resumes."""
+    assert c.paused_by is not None
+    lasted = state.paused_for() or 0.0
+    who = "you" if c.paused_by == view.you else view.name(c.paused_by)
+    row: Row = [
+        ("class:title", f" PAUSED by {who}{_since(state, lasted)} "),
+        ("", again.format(lasted=clock_text(lasted))),
+        ("class:strong", clock_text(c.pause_seconds - lasted)),
+    ]
+    if c.paused_by == view.you or c.you_arbiter:
+        row += [("", "  "), *key("Space", "resume")]
+    else:
+        row.append(("class:dim", f"  ({who} or the arbiter resumes)"))
+    return row
+
+
+_CLOCK_WORDS = (
+    ("more time (+{step} s, {bank} s in your bank)", "more time for {name} (arbiter)", True),
+    ("more time (+{step} s, {bank} s banked)", "more time for {name}", True),
+    ("+{step} s ({bank} s banked)", "more time", True),
+    ("+{step} s", "more time", False),
+)
+"""The words of the more-time key (the player's own clock, the arbiter's for another seat)
+and whether the pause key says how many pauses are left, longest first: a narrow screen
+says them shorter rather than cut a key that works now (issue 24, item 9)."""
+
+
+def _clock_keys(
+    state: ScreenState, view: TableView, seat: int | None, left: float | None, short: int
+) -> Row:
+    """The clock row's countdown and keys, their words as short as `short` says."""
+    c = view.clock
+    assert c is not None
+    mine, arbiter, pauses_left = _CLOCK_WORDS[short]
+    row: Row = []
     if seat is not None and seat == view.you and left is not None:
         warn = left <= c.warn_at
         style = "class:error" if warn else "class:toact"
         row += [(style, f"{'Hurry: ' if warn else ''}your clock {clock_text(left)}"), ("", "  ")]
         if c.bank:
-            more = f"more time (+{c.bank_step} s, {c.bank} s in your bank)"
+            more = mine.format(step=c.bank_step, bank=c.bank)
             row += [*key(MORE_TIME_KEY, more), ("", "  ")]
         else:
             row += [("class:dim", "your time bank is empty"), ("", "  ")]
@@ -1408,10 +1464,10 @@ def clock_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             ("", "  "),
         ]
         if c.you_arbiter:
-            row += [*key(MORE_TIME_KEY, f"more time for {view.name(seat)} (arbiter)"), ("", "  ")]
+            row += [*key(MORE_TIME_KEY, arbiter.format(name=view.name(seat))), ("", "  ")]
     if view.hand_running and c.pause_limit and c.pauses:
-        row += key("Space", f"pause ({c.pauses} left)")
-    return fit(row, width, g)
+        row += key("Space", f"pause ({c.pauses} left)" if pauses_left else "pause")
+    return row
 
 
 def message_row(state: ScreenState, width: int, g: Glyphs) -> Row:
