@@ -771,10 +771,19 @@ def code_box(code: str, g: Glyphs) -> list[Row]:
     ]
 
 
-def at_the_table(view: TableView) -> Row:
-    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with."""
+def at_the_table(view: TableView, width: int) -> list[Row]:
+    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with; on
+    more rows where one is too narrow (80 columns, four seats), never a name cut."""
     names = [f"{s.label} (you)" if s.you else s.label for s in view.seats]
-    return [("class:dim", "At the table: " + " · ".join(names))]
+    lines: list[str] = []
+    said = "At the table: "
+    for i, name in enumerate(names):
+        if i and len(said) + len(" · " + name) > width:
+            lines.append(said + " ·")
+            said = name
+        else:
+            said += name if i == 0 else " · " + name
+    return [[("class:dim", ln)] for ln in [*lines, said]]
 
 
 def _centered(rows: list[Row], width: int, height: int, g: Glyphs) -> list[Row]:
@@ -804,7 +813,9 @@ def seating_rows(
             join([key("y", "yes, the same: take my seat"), key("n", "no, leave the table")], "    ")
         )
         rows.append([("class:dim", OTHER_CODE)])
-    rows += [[], at_the_table(view)]
+    names = at_the_table(view, width)
+    # set apart by a blank row where the screen has room for it (not at 80x24, four seats)
+    rows += [[], *names] if len(rows) + 1 + len(names) <= height else names
     return _centered(rows, width, height, g)
 
 
@@ -844,7 +855,7 @@ def admission_rows(
     answered = ", ".join(a.admitted) or "nobody yet"
     waiting = ", ".join(a.waiting) or "nobody"
     rows.append([("class:dim", f"Admitted: {answered}   Waiting for: {waiting}")])
-    rows.append(at_the_table(view))
+    rows += at_the_table(view, width)
     return _centered(rows, width, height, g)
 
 
