@@ -1,12 +1,12 @@
 """`willow play --game weeping-willow --bots 3` at 80x24, in a real terminal (a tmux pane of 80
 columns and 24 rows), as a person plays it (issue 24, item 9 and its evidence): the person
-takes the seat, offers a trade and makes it, declines the bots' offers, lays out, checks or
-calls to the showdown, and reads the result. Every screen read on the way keeps the key facts
-whole (never cut at the pane's edge, never ending in an ellipsis): the keys that work now at
-each decision and the clock's keys beside them, the number of cards of an offer on screen,
-what the person gave away and received, the winner and the name of the winning hand (as the
-transcript's report has them), and each peer's connection on the status line. The transcript
-verifies."""
+takes the seat, accepts the bots' offers and offers one card until it has traded, lays out,
+checks or calls to the showdown, and reads the result. Every screen read on the way keeps the
+key facts whole (never cut at the pane's edge, never ending in an ellipsis): the keys that work
+now at each decision and the clock's keys beside them, the number of cards of an offer on
+screen, what the person gave away and received, the winner and the name of the winning hand
+(as the transcript's report has them), and each peer's connection on the status line; the
+seating screen names everyone at the table whole. The transcript verifies."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ PEERS = re.compile(r"│ ((?:Bot \w+ ● ?){3})\s*$")
 TURN = "Waiting for you: offer a trade or pass"
 ANSWER = re.compile(r"Waiting for you: answer (.+)'s offer of (\d)")
 PARTNER = "Waiting for you: choose whom to trade with"
+PARTNER_PANEL = re.compile(r"^Trade 1 card with: \[1\] ", re.MULTILINE)
 GIVE = re.compile(r"Give (\d) cards? to (.+?):")
 CARD = re.compile(r"(\d):(\S+)")
 RESULT = re.compile(r"^(.+?) (wins|split) (\d+)(?: \([\d/]+\))? with (.+)$")
@@ -208,6 +209,15 @@ def play(pane: Pane, seen: Seen) -> None:
             keys_whole(text, r"\[y\] accept  \[n\] decline")
             count = int(answer.group(2))
             assert f"{cards(count)} offered by" in text, f"the offer's cards:\n{text}"
+            seen.offers += 1
+            if not seen.trades:
+                keys = ["y"]  # a trade, if the offerer chooses the person
+        elif PARTNER_PANEL.search(text):
+            # more than one took the offer: whom to trade with, each named whole
+            keys_whole(text, r"\[1-\d\] choose  \[w\] withdraw the offer")
+            took = re.findall(r"\[(\d)\] (Bot \w+ \(easy\))", text)
+            assert len(took) >= 2 and [n for n, _ in took] == [str(i + 1) for i in range(len(took))]
+            assert "You offer 1 card" in text, f"the offer's cards:\n{text}"
             seen.offers += 1
         elif PARTNER in text:
             keys_whole(text, r"\[w\] withdraw  \[t\] trade with")
