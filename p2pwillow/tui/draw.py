@@ -1353,7 +1353,19 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
             rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view)]
-    return [fit(r, width, g) for r in rows[:3]]
+    return [fit(_waiting_fit(r, width), width, g) for r in rows[:3]]
+
+
+_ASIDE = re.compile(r" \((?:[^()]|\([^()]*\))*\)")
+"""A parenthesis (one level of parentheses within: "(Bot Eve (easy) accepted)")."""
+
+
+def _waiting_fit(row: Row, width: int) -> Row:
+    """A waiting row too wide for the screen said without its parentheses (who accepted, the
+    bots' levels) rather than cut: "Waiting for you: choose whom to trade with or withdraw"."""
+    if not row or row[0] != ("class:label", "Waiting for ") or width_of(row) <= width:
+        return row
+    return [(style, _ASIDE.sub("", text)) for style, text in row]
 
 
 def sit_out_banner(state: ScreenState, view: TableView) -> Row:
