@@ -196,6 +196,8 @@ def play(pane: Pane, seen: Seen) -> None:
             continue
         seen.decisions += 1
         clock_whole(text)
+        asked = [ln for ln in lower(text) if ln.startswith("Waiting for you")]
+        assert not any("…" in ln for ln in asked), f"what the hand waits for is cut:\n{text}"
         keys: list[str] | None = None
         answer = ANSWER.search(text)
         give = GIVE.search(text)
