@@ -45,7 +45,16 @@ from p2pwillow.tui.keymap import (
     WASH_PRICE_KEY,
 )
 from p2pwillow.tui.state import PICKING, Mode, ScreenState
-from p2pwillow.view import ActionView, Line, Link, OfferView, SeatView, TableView, WashView
+from p2pwillow.view import (
+    ActionView,
+    ClockView,
+    Line,
+    Link,
+    OfferView,
+    SeatView,
+    TableView,
+    WashView,
+)
 
 Frag = tuple[str, str]
 Row = list[Frag]
@@ -860,10 +869,19 @@ def code_box(code: str, g: Glyphs) -> list[Row]:
     ]
 
 
-def at_the_table(view: TableView) -> Row:
-    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with."""
+def at_the_table(view: TableView, width: int) -> list[Row]:
+    """Everyone at the table, with their fingerprints (SPEC 6.2): whom to compare with; on
+    more rows where one is too narrow (80 columns, four seats), never a name cut."""
     names = [f"{s.label} (you)" if s.you else s.label for s in view.seats]
-    return [("class:dim", "At the table: " + " · ".join(names))]
+    lines: list[str] = []
+    said = "At the table: "
+    for i, name in enumerate(names):
+        if i and len(said) + len(" · " + name) > width:
+            lines.append(said + " ·")
+            said = name
+        else:
+            said += name if i == 0 else " · " + name
+    return [[("class:dim", ln)] for ln in [*lines, said]]
 
 
 def _centered(rows: list[Row], width: int, height: int, g: Glyphs) -> list[Row]:
@@ -893,7 +911,9 @@ def seating_rows(
             join([key("y", "yes, the same: take my seat"), key("n", "no, leave the table")], "    ")
         )
         rows.append([("class:dim", OTHER_CODE)])
-    rows += [[], at_the_table(view)]
+    names = at_the_table(view, width)
+    # set apart by a blank row where the screen has room for it (not at 80x24, four seats)
+    rows += [[], *names] if len(rows) + 1 + len(names) <= height else names
     return _centered(rows, width, height, g)
 
 
@@ -933,7 +953,7 @@ def admission_rows(
     answered = ", ".join(a.admitted) or "nobody yet"
     waiting = ", ".join(a.waiting) or "nobody"
     rows.append([("class:dim", f"Admitted: {answered}   Waiting for: {waiting}")])
-    rows.append(at_the_table(view))
+    rows += at_the_table(view, width)
     return _centered(rows, width, height, g)
 
 
@@ -1446,7 +1466,19 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
             rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view, width)]
-    return [fit(r, width, g) for r in rows[:3]]
+    return [fit(_waiting_fit(r, width), width, g) for r in rows[:3]]
+
+
+_ASIDE = re.compile(r" \((?:[^()]|\([^()]*\))*\)")
+"""A parenthesis (one level of parentheses within: "(Bot Eve (easy) accepted)")."""
+
+
+def _waiting_fit(row: Row, width: int) -> Row:
+    """A waiting row too wide for the screen said without its parentheses (who accepted, the
+    bots' levels) rather than cut: "Waiting for you: choose whom to trade with or withdraw"."""
+    if not row or row[0] != ("class:label", "Waiting for ") or width_of(row) <= width:
+        return row
+    return [(style, _ASIDE.sub("", text)) for style, text in row]
 
 
 def sit_out_banner(state: ScreenState, view: TableView) -> Row:
@@ -1491,27 +1523,74 @@ def clock_row(state: ScreenState, width: int, g: Glyphs) -> Row:
         return fit([], width, g)
     c = view.clock
     if c.paused_by is not None:
-        lasted = state.paused_for() or 0.0
-        who = "you" if c.paused_by == view.you else view.name(c.paused_by)
-        row: Row = [
-            ("class:title", f" PAUSED by {who}{_since(state, lasted)} "),
-            ("", f"  for {clock_text(lasted)}; the clocks run again by themselves in "),
-            ("class:strong", clock_text(c.pause_seconds - lasted)),
-        ]
-        if c.paused_by == view.you or c.you_arbiter:
-            row += [("", "  "), *key("Space", "resume")]
-        else:
-            row.append(("class:dim", f"  ({who} or the arbiter resumes)"))
-        return fit(row, width, g)
-    row = []
+        paused: Row = []
+        for again in _PAUSE_WORDS:
+            paused = _paused(state, view, c, again)
+            if width_of(paused) <= width:
+                break
+        return fit(paused, width, g)
     seat = state.on_the_clock()
     left = None if seat is None else state.seconds_left(seat)
+    row: Row = []
+    for short in range(len(_CLOCK_WORDS)):
+        row = _clock_keys(state, view, seat, left, short)
+        if width_of(row) <= width:
+            break
+    return fit(row, width, g)
+
+
+_PAUSE_WORDS = (
+    "  for {lasted}; the clocks run again by themselves in ",
+    "  for {lasted}; the clocks run again in ",
+    "  for {lasted}; clocks run in ",
+    "  clocks run in ",
+)
+"""How the paused row says how long the pause lasted and when the clocks run again, longest
+first (a narrow screen says it shorter rather than cut the resume key)."""
+
+
+def _paused(state: ScreenState, view: TableView, c: ClockView, again: str) -> Row:
+    """The paused row: who paused, since when, for how long still, who resumes."""
+    assert c.paused_by is not None
+    lasted = state.paused_for() or 0.0
+    who = "you" if c.paused_by == view.you else view.name(c.paused_by)
+    row: Row = [
+        ("class:title", f" PAUSED by {who}{_since(state, lasted)} "),
+        ("", again.format(lasted=clock_text(lasted))),
+        ("class:strong", clock_text(c.pause_seconds - lasted)),
+    ]
+    if c.paused_by == view.you or c.you_arbiter:
+        row += [("", "  "), *key("Space", "resume")]
+    else:
+        row.append(("class:dim", f"  ({who} or the arbiter resumes)"))
+    return row
+
+
+_CLOCK_WORDS = (
+    ("more time (+{step} s, {bank} s in your bank)", "more time for {name} (arbiter)", True),
+    ("more time (+{step} s, {bank} s banked)", "more time for {name}", True),
+    ("+{step} s ({bank} s banked)", "more time", True),
+    ("+{step} s", "more time", False),
+)
+"""The words of the more-time key (the player's own clock, the arbiter's for another seat)
+and whether the pause key says how many pauses are left, longest first: a narrow screen
+says them shorter rather than cut a key that works now (issue 24, item 9)."""
+
+
+def _clock_keys(
+    state: ScreenState, view: TableView, seat: int | None, left: float | None, short: int
+) -> Row:
+    """The clock row's countdown and keys, their words as short as `short` says."""
+    c = view.clock
+    assert c is not None
+    mine, arbiter, pauses_left = _CLOCK_WORDS[short]
+    row: Row = []
     if seat is not None and seat == view.you and left is not None:
         warn = left <= c.warn_at
         style = "class:error" if warn else "class:toact"
         row += [(style, f"{'Hurry: ' if warn else ''}your clock {clock_text(left)}"), ("", "  ")]
         if c.bank:
-            more = f"more time (+{c.bank_step} s, {c.bank} s in your bank)"
+            more = mine.format(step=c.bank_step, bank=c.bank)
             row += [*key(MORE_TIME_KEY, more), ("", "  ")]
         else:
             row += [("class:dim", "your time bank is empty"), ("", "  ")]
@@ -1521,10 +1600,10 @@ def clock_row(state: ScreenState, width: int, g: Glyphs) -> Row:
             ("", "  "),
         ]
         if c.you_arbiter:
-            row += [*key(MORE_TIME_KEY, f"more time for {view.name(seat)} (arbiter)"), ("", "  ")]
+            row += [*key(MORE_TIME_KEY, arbiter.format(name=view.name(seat))), ("", "  ")]
     if view.hand_running and c.pause_limit and c.pauses:
-        row += key("Space", f"pause ({c.pauses} left)")
-    return fit(row, width, g)
+        row += key("Space", f"pause ({c.pauses} left)" if pauses_left else "pause")
+    return row
 
 
 def message_row(state: ScreenState, width: int, g: Glyphs) -> Row:

@@ -61,11 +61,11 @@ class LaptopPane(Pane):
         super().__init__(tmux, socket, name, witness)
         self.laptop = laptop
 
-    def start(self, command: str, env: dict[str, str]) -> None:
+    def start(self, command: str, env: dict[str, str], size: tuple[int, int] = (100, 30)) -> None:
         sets = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
         self.laptop.sh(
             self.tmux, "-u", "-S", str(self.socket), "new-session", "-d", "-s", self.name,
-            "-x", "100", "-y", "30", *sets, command,
+            "-x", str(size[0]), "-y", str(size[1]), *sets, command,
         )  # fmt: skip
 
 

@@ -1,6 +1,6 @@
-"""A real terminal for tests: a detached tmux session of 100x30 running one command, keys sent
-with `tmux send-keys`, the screen read with `tmux capture-pane`. Waits are on what the screen
-shows, each with a deadline. A test that fails shows the last screen read and the log of
+"""A real terminal for tests: a detached tmux session (100x30 unless told) running one command,
+keys sent with `tmux send-keys`, the screen read with `tmux capture-pane`. Waits are on what the
+screen shows, each with a deadline. A test that fails shows the last screen read and the log of
 every bot it started (its `witness`)."""
 
 from __future__ import annotations
@@ -59,9 +59,11 @@ class Pane:
         )
         return done.stdout
 
-    def start(self, command: str, env: dict[str, str]) -> None:
+    def start(self, command: str, env: dict[str, str], size: tuple[int, int] = (100, 30)) -> None:
+        """Run `command` in a new session of `size` (columns, rows)."""
         sets = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
-        self._run("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", *sets, command)
+        x, y = (str(n) for n in size)
+        self._run("new-session", "-d", "-s", self.name, "-x", x, "-y", y, *sets, command)
 
     def text(self) -> str:
         # -J: a line wrapped at the pane's width (a long path) comes back whole
