@@ -1122,7 +1122,7 @@ def _action_keys(view: TableView, kinds: Sequence[ActionKind], width: int = 10_0
 def _waiting_row(view: TableView, width: int | None = None) -> Row:
     """Whom the table waits for, and for what; where that is longer than `width`, each group
     of several seats counted, the player's own first ("you and 8 others: answer Ann's offer of
-    3"), rather than what the player is asked cut off."""
+    3"), then without its parentheses, rather than what the player is asked cut off."""
     if not view.waiting:
         return []
 
@@ -1142,7 +1142,15 @@ def _waiting_row(view: TableView, width: int | None = None) -> Row:
     row = said(False)
     if width is not None and width_of(row) > width:
         row = said(True)
+    if width is not None and width_of(row) > width:
+        # said without its parentheses (who accepted, the bots' levels) rather than cut:
+        # "Waiting for you: choose whom to trade with or withdraw"
+        row = [(style, _ASIDE.sub("", text)) for style, text in row]
     return row
+
+
+_ASIDE = re.compile(r" \((?:[^()]|\([^()]*\))*\)")
+"""A parenthesis (one level of parentheses within: "(Bot Eve (easy) accepted)")."""
 
 
 def _announce_rows(state: ScreenState, view: TableView) -> list[Row]:
@@ -1466,19 +1474,7 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
             # seat sitting out keeps its banner in place of the waiting line)
             said = [r for ln in view.result for r in wrap(line(ln, g, "class:win"), width)]
             rows = [*said[: 1 if banner else 2], first, banner or _waiting_row(view, width)]
-    return [fit(_waiting_fit(r, width), width, g) for r in rows[:3]]
-
-
-_ASIDE = re.compile(r" \((?:[^()]|\([^()]*\))*\)")
-"""A parenthesis (one level of parentheses within: "(Bot Eve (easy) accepted)")."""
-
-
-def _waiting_fit(row: Row, width: int) -> Row:
-    """A waiting row too wide for the screen said without its parentheses (who accepted, the
-    bots' levels) rather than cut: "Waiting for you: choose whom to trade with or withdraw"."""
-    if not row or row[0] != ("class:label", "Waiting for ") or width_of(row) <= width:
-        return row
-    return [(style, _ASIDE.sub("", text)) for style, text in row]
+    return [fit(r, width, g) for r in rows[:3]]
 
 
 def sit_out_banner(state: ScreenState, view: TableView) -> Row:
