@@ -1370,7 +1370,10 @@ class Session:
                 author=authored.author,
             )
         if author_key(authored, ledger) is None:
-            if _resent(authored, ledger):
+            if _resent(authored, ledger) or ledger.seq_of_seen(authored.seen) is None:
+                # a resend from a player that has left; or made at a head this peer does not
+                # hold (yet): a newcomer's, whose `join` it has not applied, is sent again
+                # (SPEC 8.4) while it is not sequenced, and then this peer knows the seat
                 return Output()
             raise RemoteProtocolError(
                 Reason.UNKNOWN_AUTHOR,

@@ -6,13 +6,15 @@ replaced and the next hand starts, or the game ends, without it."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from session_helpers import new_table
 
 from p2pwillow.ledger import AuthoredEntry, Entry, Reason, RemoteProtocolError
 from p2pwillow.ledger import kinds as k
 from p2pwillow.rules import IllegalAction
-from p2pwillow.session import EntryRefused, Session
+from p2pwillow.session import EntryRefused, Output, Session
 from p2pwillow.table import Table
 from p2pwillow.verify import Verdict, verify_transcript
 
@@ -353,7 +355,8 @@ def test_a_leave_resent_after_it_is_in_the_chain_is_ignored_by_every_peer() -> N
     """SPEC 7.1: a leaver's node resends its `leave` until it hears it is sequenced, so a copy
     may come once its seat is empty. Every peer, the sequencer too, ignores it as a resend (no
     refusal, no fault counted); an entry in that empty seat's name with a counter past its
-    last player's is still refused: the author holds no seat."""
+    last player's is still refused, the author holds no seat, unless it was made at a head the
+    peer does not hold (a newcomer's, ahead of its `join`)."""
     table, sequencer, dealer = _after_one_hand(players=4)
     leaver = min({0, 1, 2, 3} - {sequencer, dealer})
     table.leave(leaver)
@@ -384,4 +387,9 @@ def test_a_leave_resent_after_it_is_in_the_chain_is_ignored_by_every_peer() -> N
             with pytest.raises(RemoteProtocolError) as info:
                 session.receive(later)
             assert info.value.reason is Reason.UNKNOWN_AUTHOR
+            # made at a head this peer does not hold: a newcomer's entry that came before its
+            # `join` did, ignored (it is sent again while it is not sequenced)
+            ahead = dataclasses.replace(later, seen=bytes(32))
+            assert session.receive(ahead) == Output()
+            assert session.ledger.head_hash == head and ahead not in session.state.pool.entries()
     assert table.rejections == []
