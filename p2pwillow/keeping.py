@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from p2pwillow.crypto.group import scalar_from_bytes, scalar_to_bytes
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.signatures import Signatures
 from p2pwillow.session import ChainCut, HandClosed, Output, Session
 from p2pwillow.store import TRANSCRIPT_FILE, SignedLog, Store, Transcript
 
@@ -77,7 +78,7 @@ class GameFiles:
         self.transcript = transcript
         self.signed = signed
         self.secrets: dict[int, int] = {}
-        self._logged: dict[int, bytes] = {}
+        self._logged = Signatures()
         for authored in signed.entries:
             held = self._logged.get(authored.counter)
             if held is not None and held != authored.sig:
@@ -176,7 +177,8 @@ class GameFiles:
         files and the session disagree: nothing may be sent then."""
         ledger = s.ledger
         secret = s.hand_secret
-        mark = (len(ledger), ledger.head_hash, secret, len(s.state.signed))
+        signed = s.state.signed
+        mark = (len(ledger), ledger.head_hash, secret, signed.last)
         kept = self._kept
         if not out.send and not out.events and mark == kept:
             return _UNCHANGED
@@ -194,7 +196,9 @@ class GameFiles:
             elif isinstance(item, Entry) and item.author == me:
                 self.log_signed(item.authored())
         if kept is None or mark[3] != kept[3]:
-            unlogged = s.state.signed.keys() - self._logged.keys()
+            # the counters signed since the last look (all of them, the first time)
+            since = signed.keys() if kept is None else range(kept[3] + 1, mark[3] + 1)
+            unlogged = [c for c in since if c in signed and c not in self._logged]
             if unlogged:
                 raise KeepError(
                     f"counters {sorted(unlogged)} were signed but not kept; nothing sent"

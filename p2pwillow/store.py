@@ -35,6 +35,7 @@ import re
 import stat
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -401,8 +402,9 @@ class Transcript(_LineFile):
 
     def __init__(self, path: Path, ends: list[int], recovery: Recovery | None) -> None:
         super().__init__(path)
-        self._ends = ends
-        """The offset just past each entry's line feed."""
+        self._ends = array("q", ends)
+        """The offset just past each entry's line feed, packed (8 bytes an entry, where a list
+        of ints takes about 36: it grows with the game, SPEC 8.4 "Flat memory")."""
         self.recovery = recovery
         self._reader: int | None = None
         """A descriptor to read entries back with (opened once, under `_opening`)."""
@@ -483,7 +485,7 @@ class Transcript(_LineFile):
 
     @property
     def last(self) -> Entry | None:
-        return self.entry(len(self._ends) - 1) if self._ends else None
+        return self.entry(len(self._ends) - 1) if len(self._ends) else None
 
     def append(self, entry: Entry) -> None:
         """Write `entry` as the next line and flush it to the OS (SPEC 6.9)."""
@@ -491,7 +493,7 @@ class Transcript(_LineFile):
             raise LocalProtocolError(f"entry {entry.seq} is not the next one ({len(self._ends)})")
         line = entry.encode()
         self._write(line, "transcript")
-        self._ends.append((self._ends[-1] if self._ends else 0) + len(line) + 1)
+        self._ends.append((self._ends[-1] if len(self._ends) else 0) + len(line) + 1)
 
     def cut_back(self, seq: int) -> None:
         """Drop entry `seq` and every later one, durably: the session cut its chain back there

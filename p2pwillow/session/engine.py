@@ -1528,7 +1528,7 @@ class Session:
         ledger = st.ledger
         hand = hand_of(body.KIND, ledger)
         # SPEC 6.4: above every counter this identity used, in the chain or signed here
-        counter = max(ledger.last_counter(identity.public_key), *st.signed, -1) + 1
+        counter = max(ledger.last_counter(identity.public_key), st.signed.last) + 1
         authored = AuthoredEntry.create(
             identity,
             game=st.game_id,

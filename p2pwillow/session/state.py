@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from p2pwillow.ledger.chain import Ledger
 from p2pwillow.ledger.entry import AuthoredEntry, Entry
+from p2pwillow.ledger.signatures import Signatures
 from p2pwillow.ledger.vote import Vote
 from p2pwillow.rules import Game, TableConfig
 from p2pwillow.session.claims import RefusedClaim
@@ -232,7 +233,7 @@ class SessionState:
     there long enough to say whether it agrees (SPEC 7.9)."""
     refused: dict[bytes, RefusedClaim] = field(default_factory=dict)
     """The remedies of this hand this player refused, by the claim's hash (SPEC 7.9)."""
-    signed: dict[int, bytes] = field(default_factory=dict)
+    signed: Signatures = field(default_factory=Signatures)
     """counter -> author signature of every entry this identity signed in this game (SPEC 6.4,
     7.1): an entry in its name that is not one of these is refused. The live node keeps it."""
 
