@@ -49,7 +49,7 @@ from p2pwillow.net.lobby import (
 )
 from p2pwillow.net.node import Node
 from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
-from p2pwillow.net.transport import Transport
+from p2pwillow.net.transport import ConnectionState, Transport
 from p2pwillow.net.wire import LobbyFrame, encode_frame
 from p2pwillow.session import Session
 from p2pwillow.verify import verify_transcript
@@ -191,9 +191,12 @@ def test_announcements_that_are_not_the_hosts_or_do_not_verify_pin_nothing(
         ]
         # each followed by garbage from its sender, a bad frame the guest counts once it has
         # handled what came before it on that link: four bad frames, the tampered one too
+        to = guest.transport.keys.public
         for sender, frame in sends:
-            sender.transport.send(guest.transport.keys.public, encode_frame(frame))
-            sender.transport.send(guest.transport.keys.public, b"not a frame")
+            # (a link still being made drops what is sent on it: each sender's is made first)
+            assert await sender.transport.wait_state(to, ConnectionState.CONNECTED, DEADLINE)
+            assert sender.transport.send(to, encode_frame(frame))
+            assert sender.transport.send(to, b"not a frame")
         await until(lambda: guest.traffic.bad_frames >= 4, "every announcement handled")
         assert keys.curve_public not in guest.transport.pinned
         host.transport.send(guest.transport.keys.public, encode_frame(good.frame()))
