@@ -1343,6 +1343,9 @@ class _Teller:
         at = 0
         shares = signatures = 0
         rules_entries = [e for e in entries if e.kind in _LEADS]
+        # how many of `rules_entries` the loop has passed: counted, not looked up (a view is
+        # made at every change, and a lookup per entry made each one quadratic in the hand)
+        told = 0
 
         def take(kind: type[Event] | tuple[type[Event], ...]) -> Event | None:
             nonlocal at
@@ -1353,6 +1356,13 @@ class _Teller:
 
         for e in entries:
             lead: type[Event] | tuple[type[Event], ...] | None = _LEADS.get(e.kind)
+            # the next entry that leads rules events, after this one if this one does
+            after = (
+                rules_entries[told + 1]
+                if lead is not None and told + 1 < len(rules_entries)
+                else None
+            )
+            told += lead is not None
             body = e.body
             if isinstance(body, k.DealShares):
                 shares += 1
@@ -1374,10 +1384,9 @@ class _Teller:
             if isinstance(first, TimedOut) and at < len(events):
                 batch.append(events[at])
                 at += 1
-            later = rules_entries[rules_entries.index(e) + 1 :] if e in rules_entries else []
             # an entry that comes next and leads with a follower (the dealer's close of trading
             # leads with the close) takes that follower as its own
-            next_leads = _LEADS.get(later[0].kind, ()) if later else ()
+            next_leads = _LEADS.get(after.kind, ()) if after is not None else ()
             while at < len(events) and type(events[at]).FOLLOWS:
                 if isinstance(events[at], next_leads):
                     break

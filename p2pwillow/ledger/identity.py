@@ -116,6 +116,7 @@ def safety_code(game: bytes, identity_keys: Mapping[int, bytes]) -> str:
     return "-".join(text[i : i + n] for i in range(0, chars, n))
 
 
+@functools.lru_cache(maxsize=1024)  # every seat's, on every screen at every change
 def fingerprint(identity_key: bytes) -> str:
     """A player's fingerprint: 4 base32 characters of a hash of its identity key, shown beside
     its name on every screen, e.g. `K7QD` (SPEC 6.2).
