@@ -961,28 +961,36 @@ def admission_rows(
 
 
 def title_row(state: ScreenState, width: int, g: Glyphs) -> Row:
+    """Willow, the table, the hand and its stage, a pause; the help and quit keys at the right.
+    Short of room it says less, in this order: a live game's title drops the table's name (the
+    game and its street matter more, and the seating screen names the table), a pause drops
+    who paused (the clock row names them), and then the stage is cut; the pause itself and a
+    blank before the keys always stay."""
     view = state.view
+    right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
+    room = max(0, width - len(right) - 1)
     row: Row = [("class:title", " Willow ")]
+    paused: Row = []
     if view is not None:
-        row.append(("class:title.text", f" {view.table}"))
-        if view.hand:
-            row.append(("class:title.text", f" · hand {view.hand}"))
         stage = "seating" if state.mode is Mode.SEATING else view.stage
         if state.mode is Mode.ADMISSION:
             stage = "a newcomer: compare the new code"
         if state.ended is not None:
             stage = "game over"
-        row.append(("class:title.text", f" · {stage}"))
+        hand = f" · hand {view.hand}" if view.hand else ""
+        text = f" {view.table}{hand} · {stage}"
         c = view.clock
         if c is not None and c.paused_by is not None and state.ended is None:
-            row.append(("class:title", f" PAUSED by {view.name(c.paused_by)} "))
-    right = f"[{HELP_KEY}] help  [{QUIT_KEY}] quit "
-    room = width - len(right)
-    if view is not None and view.live and _cols(row, g) > room:
-        # the game and its street before the table's name (the seating screen names it)
-        rest = "".join(text for _, text in row[2:]).removeprefix(" ·")
-        row = [row[0], ("class:title.text", rest)]
-    return [*fit(row, max(0, room), g), ("class:title.text", right[: max(0, width)])]
+            paused = [("class:title", f" PAUSED by {view.name(c.paused_by)} ")]
+        if view.live and _cols([*row, ("", text), *paused], g) > room:
+            text = f"{hand} · {stage}".removeprefix(" ·")
+        if paused and _cols([*row, ("", text), *paused], g) > room:
+            paused = [("class:title", " PAUSED ")]
+        row.append(("class:title.text", text))
+        limit = max(0, room - _cols(paused, g))
+        if _cols(row, g) > limit:
+            row = fit(row, limit, g)
+    return [*fit([*row, *paused], room + 1, g), ("class:title.text", right[: max(0, width)])]
 
 
 def hand_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
