@@ -122,9 +122,12 @@ class Worker:
                 raise WorkerClosed("the node's worker has stopped")
             self._pending += 1
             started = self._pending == 1
-        self._jobs.put((job, reply))
+        # said before the job is queued: a job queued first can be done, and its batch's
+        # `on_busy(False)` said, before a late `on_busy(True)`, which would then stay (a
+        # screen saying "checking proofs" after the game's end)
         if started and self._on_busy is not None:
             self._on_busy(True)
+        self._jobs.put((job, reply))
 
     def _serve(self) -> None:
         while True:

@@ -89,6 +89,27 @@ def test_busy_is_told_once_per_batch_and_a_closed_worker_takes_no_job() -> None:
         worker.submit(lambda: None)
 
 
+def test_the_last_word_of_a_batch_is_idle_even_when_its_submitter_is_slow_to_say_busy() -> None:
+    """The thread that gives a job to an idle worker says "busy"; if it is held up there (a
+    loaded machine) while the worker has already done the job, the worker's "idle" must still
+    come last: a front end would otherwise show "checking proofs" with nothing to check."""
+    told: list[bool] = []
+    done = threading.Event()
+
+    def on_busy(busy: bool) -> None:
+        if busy:
+            done.wait(0.3)  # held up: the job, if it is queued already, is done meanwhile
+        told.append(busy)
+
+    worker = Worker("test", on_busy=on_busy)
+    worker.submit(done.set).result(timeout=5)
+    deadline = time.monotonic() + 5
+    while len(told) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    worker.close()
+    assert told == [True, False]
+
+
 def test_the_worker_counts_the_cpu_its_jobs_spend_not_their_waits() -> None:
     worker = Worker("test")
 
