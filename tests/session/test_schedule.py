@@ -5,6 +5,7 @@ players' decisions, the dealer's clock and "waiting for" agree with what the sch
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -270,22 +271,26 @@ GAMES: dict[str, Callable[[], Witness]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def played() -> dict[str, Witness]:
-    return {name: game() for name, game in GAMES.items()}
+@functools.cache
+def played(name: str) -> Witness:
+    """Each game played once per test process, when a test first needs it: the tests of this
+    module are spread over the suite's workers, and a module fixture playing every game was
+    played again on each of them."""
+    return GAMES[name]()
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_every_view_agrees_with_the_schedule(played: dict[str, Witness], name: str) -> None:
-    assert played[name].seen  # the game ran and its entries were held to the schedule
+def test_every_view_agrees_with_the_schedule(name: str) -> None:
+    assert played(name).seen  # the game ran and its entries were held to the schedule
 
 
-def test_the_games_cover_every_step(played: dict[str, Witness]) -> None:
+def test_the_games_cover_every_step() -> None:
+    witnesses = [played(name) for name in GAMES]
     seen: set[Step] = set()
-    for witness in played.values():
+    for witness in witnesses:
         seen |= set(witness.seen)
     assert seen == set(Step)
-    assert sum(witness.not_ready for witness in played.values())
+    assert sum(witness.not_ready for witness in witnesses)
 
 
 def test_every_automatic_step_has_its_maker() -> None:
