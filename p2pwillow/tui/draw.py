@@ -1208,7 +1208,7 @@ _AMOUNT_LABELS = {ActionKind.RAISE: "Raise to", ActionKind.OFFER: "Offer cards"}
 """What the amount field is called where the action's label alone would not say it."""
 
 
-def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
+def _amount_rows(state: ScreenState, view: TableView, width: int, g: Glyphs) -> list[Row]:
     kind = state.amount_kind
     assert kind is not None
     a = view.action(kind)
@@ -1229,10 +1229,10 @@ def _amount_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
             key("Esc", "back"),
         ]
     )
-    return [first, second, _waiting_row(view)]
+    return [first, second, _waiting_row(view, width)]
 
 
-def _partner_rows(state: ScreenState, view: TableView) -> list[Row]:
+def _partner_rows(state: ScreenState, view: TableView, width: int) -> list[Row]:
     o = view.offer
     k = 0 if o is None else o.k
     first: Row = [("class:strong", f"Trade {k} card{'s' * (k != 1)} with: ")]
@@ -1241,10 +1241,10 @@ def _partner_rows(state: ScreenState, view: TableView) -> list[Row]:
     picks = "1" if count == 1 else f"1-{count}"
     keys = [key(picks, "choose"), key(ACTION_KEYS[ActionKind.WITHDRAW], "withdraw the offer")]
     second = join([*keys, key("Esc", "back")])
-    return [first, second, _waiting_row(view)]
+    return [first, second, _waiting_row(view, width)]
 
 
-def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
+def _pick_rows(state: ScreenState, view: TableView, width: int, g: Glyphs) -> list[Row]:
     picked = [view.cards[n - 1].card for n in state.picked if n <= len(view.cards)]
     count = len(view.cards)
     if state.mode is Mode.GIVE:
@@ -1259,7 +1259,7 @@ def _pick_rows(state: ScreenState, view: TableView, g: Glyphs) -> list[Row]:
         second = join(
             [key(f"1-{count}", "pick or put back"), key("Enter", "give them"), key("Esc", "clear")]
         )
-        return [first, second, _waiting_row(view)]
+        return [first, second, _waiting_row(view, width)]
     first = [("class:strong", "Lay out five, in the order they are turned: ")]
     first += cards(picked, g) + [("class:dim", " _") for _ in range(5 - len(picked))]
     if len(picked) == 5:
@@ -1361,20 +1361,20 @@ def _wash_rows(state: ScreenState, wash: WashView, g: Glyphs) -> list[Row]:
 DECLARE_PROMPT = "Declare, sealed: "
 
 
-def _declare_rows(view: TableView) -> list[Row]:
+def _declare_rows(view: TableView, width: int) -> list[Row]:
     """The declaration (SPEC 3.16): one key per declaration, sealed (nobody sees one before
     all are), and what each side is won with."""
     keys = [key(k, DECLARE_LABELS[choice]) for k, choice in DECLARE_KEYS.items()]
     first: Row = [("class:strong", DECLARE_PROMPT), *join(keys)]
     high, low = view.high_side or "the best hand", view.low_side or "the best low"
     second: Row = [("class:dim", f"high: {high} · low: {low} · pig must win or tie both")]
-    return [first, second, _waiting_row(view)]
+    return [first, second, _waiting_row(view, width)]
 
 
 MATCH_PROMPT = "You showed: match the pot or fold. "
 
 
-def _match_rows(view: TableView) -> list[Row]:
+def _match_rows(view: TableView, width: int) -> list[Row]:
     """Put to match the pot or fold after showing early (SPEC 3.18): a key for each answer."""
     chips = view.action(ActionKind.POT_MATCH).amount
     keys = [
@@ -1382,7 +1382,7 @@ def _match_rows(view: TableView) -> list[Row]:
     ]
     first: Row = [("class:strong", MATCH_PROMPT), *join(keys)]
     second: Row = [("class:dim", "a match puts the pot's size in, at most your stack (all in)")]
-    return [first, second, _waiting_row(view)]
+    return [first, second, _waiting_row(view, width)]
 
 
 def _early_show_key(view: TableView) -> Row:
@@ -1428,17 +1428,17 @@ def action_rows(state: ScreenState, width: int, g: Glyphs) -> list[Row]:
     elif state.mode is Mode.ANNOUNCE:
         rows = _announce_rows(state, view)
     elif state.mode is Mode.AMOUNT and state.amount_kind is not None:
-        rows = _amount_rows(state, view, g)
+        rows = _amount_rows(state, view, width, g)
     elif state.mode is Mode.DRAW:
         rows = _draw_rows(state, view, g)
     elif state.mode is Mode.DECLARE:
-        rows = _declare_rows(view)
+        rows = _declare_rows(view, width)
     elif state.mode is Mode.MATCH:
-        rows = _match_rows(view)
+        rows = _match_rows(view, width)
     elif state.mode in PICKING:
-        rows = _pick_rows(state, view, g)
+        rows = _pick_rows(state, view, width, g)
     elif state.mode is Mode.PARTNER:
-        rows = _partner_rows(state, view)
+        rows = _partner_rows(state, view, width)
     elif state.sending or view.decision_pending:
         rows = [[("class:info", "your decision is on its way…")], _waiting_row(view, width), []]
     else:
