@@ -1127,7 +1127,7 @@ def _action_keys(view: TableView, kinds: Sequence[ActionKind], width: int = 10_0
     return join(r for legal, r in rows if legal)
 
 
-def _waiting_row(view: TableView, width: int | None = None) -> Row:
+def _waiting_row(view: TableView, width: int) -> Row:
     """Whom the table waits for, and for what; where that is longer than `width`, each group
     of several seats counted, the player's own first ("you and 8 others: answer Ann's offer of
     3"), then without its parentheses, rather than what the player is asked cut off."""
@@ -1148,9 +1148,9 @@ def _waiting_row(view: TableView, width: int | None = None) -> Row:
         return [("class:label", "Waiting for "), *join(parts, " · ")]
 
     row = said(False)
-    if width is not None and width_of(row) > width:
+    if width_of(row) > width:
         row = said(True)
-    if width is not None and width_of(row) > width:
+    if width_of(row) > width:
         # said without its parentheses (who accepted, the bots' levels) rather than cut:
         # "Waiting for you: choose whom to trade with or withdraw"
         row = [(style, _ASIDE.sub("", text)) for style, text in row]
