@@ -2,29 +2,19 @@
 line in the order the players washed (who kept its cards, who paid to wash a card face down,
 which face-up card was washed and what replaced it, and for how much), and the wash's redeal
 is no street of its own: no street or betting round is told twice. Transcripts of Go for
-Broke played by bots through `willow simulate`, checked against the transcript's own wash
-entries."""
+Broke played by bots, every choice and card seeded (tests/verify/seeded_game.py), checked
+against the transcript's own wash entries."""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections import defaultdict
-from pathlib import Path
+
+from seeded_game import played
 
 from p2pwillow.ledger import kinds as k
 from p2pwillow.ledger.entry import decode_entry
 from p2pwillow.verify import Verdict, report_text, verify_transcript
-
-
-def _simulate(where: Path, seed: int) -> bytes:
-    out = where / f"gfb-{seed}.jsonl"
-    cmd = [sys.executable, "-m", "p2pwillow", "simulate", "--players", "4", "--hands", "3"]
-    cmd += ["--seed", str(seed), "--game", "go-for-broke", "--level", "easy", "--out", str(out)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return out.read_bytes()
 
 
 def _washes(data: bytes) -> dict[int, list[str]]:
@@ -47,10 +37,10 @@ def _hands(text: str) -> dict[int, list[str]]:
     return hands
 
 
-def test_the_report_tells_each_wash_once_in_order(tmp_path: Path) -> None:
+def test_the_report_tells_each_wash_once_in_order() -> None:
     data, washes = b"", {}
     for seed in range(1, 6):
-        data = _simulate(tmp_path, seed)
+        data = played("go-for-broke", seed)
         washes = _washes(data)
         if any(w != "keeps" for ws in washes.values() for w in ws):
             break

@@ -1,7 +1,7 @@
 """The wash (SPEC 3.17) in `willow verify --json` and `--html` (SPEC 7.6): each hand's wash as
 data, washer by washer in the order they washed (who kept its cards, what it paid, each card
 washed face up or face down and the face-up card dealt for it), checked against the wash
-entries of transcripts that `willow simulate` writes of Go for Broke and Seattle Six; the page
+entries of transcripts of Go for Broke and Seattle Six played by seeded bots; the page
 tells the same washes. A card washed face down stays secret: a table whose first seat washes a
 face-down card at every wash, its cards read from its own session, and no report names it."""
 
@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from seeded_game import played
 
 from p2pwillow.cards import Card
 from p2pwillow.games import CATALOGUE
@@ -40,15 +39,6 @@ SEEDS = range(1, 7)
 """Seeds tried, in order, for a game in which some player pays to wash."""
 
 
-def _simulate(where: Path, game: str, seed: int) -> bytes:
-    out = where / f"{game}-{seed}.jsonl"
-    cmd = [sys.executable, "-m", "p2pwillow", "simulate", "--players", "4", "--hands", "3"]
-    cmd += ["--seed", str(seed), "--game", game, "--level", "easy", "--out", str(out)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return out.read_bytes()
-
-
 def _entries(data: bytes) -> dict[int, list[tuple[int, k.Wash]]]:
     """Each hand's wash entries in chain order: (author, body)."""
     out: dict[int, list[tuple[int, k.Wash]]] = {}
@@ -59,11 +49,12 @@ def _entries(data: bytes) -> dict[int, list[tuple[int, k.Wash]]]:
     return out
 
 
-def _washed_transcript(where: Path, game: str) -> bytes:
-    """A transcript of `game` by `willow simulate` in which a player paid to wash a card."""
+def _washed_transcript(game: str, *, up: bool = False) -> bytes:
+    """A transcript of `game` played by bots in which a player paid to wash a card (`up`: a
+    face-up card)."""
     for seed in SEEDS:
-        data = _simulate(where, game, seed)
-        if any(b.cards or b.up for ws in _entries(data).values() for _, b in ws):
+        data = played(game, seed)
+        if any(b.up or (b.cards and not up) for ws in _entries(data).values() for _, b in ws):
             return data
     raise AssertionError(f"no player paid to wash in {game} with seeds {SEEDS}")
 
@@ -97,8 +88,8 @@ def _step(html: str, hand: int, key: str) -> str:
 
 
 @pytest.mark.parametrize("game", ["go-for-broke", "seattle-six"])
-def test_the_json_and_html_reports_hold_each_wash(tmp_path: Path, game: str) -> None:
-    data = _washed_transcript(tmp_path, game)
+def test_the_json_and_html_reports_hold_each_wash(game: str) -> None:
+    data = _washed_transcript(game)
     report = verify_transcript(data)
     assert report.verdict is Verdict.VALID, report.error
     assert report.config is not None
@@ -249,10 +240,10 @@ def test_a_card_washed_face_down_is_never_in_the_report() -> None:
     assert words and not secret & words, secret & words
 
 
-def test_the_page_tells_a_free_wash_without_a_price(tmp_path: Path) -> None:
+def test_the_page_tells_a_free_wash_without_a_price() -> None:
     """A wash whose game makes it free (Car Wash's option) paid 0: the page says the card
     washed and no price. The report object is a real one with its paid washes made free."""
-    report = verify_transcript(_washed_transcript(tmp_path, "go-for-broke"))
+    report = verify_transcript(_washed_transcript("go-for-broke", up=True))
     obj: dict[str, Any] = json.loads(report_json(report))
     free = 0
     for hand in obj["hands"]:
