@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seeded_game import played
 
+from p2pwillow.bots import DEFAULT_LEVEL
 from p2pwillow.verify import (
     bug_object,
     json_line,
@@ -186,15 +188,11 @@ class Night:
 
 @pytest.fixture(scope="module")
 def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
-    """A game of Weeping Willow the bots play here, verified into its JSON report and its page
-    in one run."""
+    """Four hands of Weeping Willow the bots play here, every choice and card seeded
+    (tests/verify/seeded_game.py), verified into its JSON report and its page in one run."""
     where = tmp_path_factory.mktemp("night")
     transcript = where / "night.jsonl"
-    played = willow(
-        "simulate", "--players", "3", "--hands", "4", "--seed", "5", "--game", "weeping-willow",
-        "--out", str(transcript),
-    )  # fmt: skip
-    assert played.returncode == 0, played.stderr
+    transcript.write_bytes(played("weeping-willow", 5, players=3, hands=4, level=DEFAULT_LEVEL))
     page = where / "night.html"
     result = willow("verify", "--json", "--html", str(page), str(transcript))
     assert result.returncode == 0, result.stderr
