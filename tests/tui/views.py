@@ -1,9 +1,12 @@
 """Real views for the screen's unit tests, made once: a hand at an in-process table takes
-seconds, and a view is frozen, so tests change copies of it (`dataclasses.replace`)."""
+seconds, and a view is frozen, so tests change copies of it (`dataclasses.replace`). Each
+table's keys, and so its deck, are seeded as its bots' choices are: every view, its cards and
+stacks included, is the same on every run."""
 
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -17,8 +20,8 @@ from p2pwillow.view import SeatView, TableView, table_view
 
 @functools.cache
 def after_one_hand(players: int) -> TableView:
-    """The view of seat 0 after one hand of `players` bots (seed 5)."""
-    table = Table(players, seed=5)
+    """The view of seat 0 after one hand of `players` bots (seed 5, the cards too)."""
+    table = Table(players, seed=5, rng=random.Random(5).randbytes)
     table.play(1)
     return table_view(table.sessions[0])
 
@@ -43,9 +46,9 @@ OFFERED = 3
 
 @functools.cache
 def at_an_offer(players: int) -> TableView:
-    """The view of seat 0 at a table of `players` (seed 5) while the last seat's offer of
-    `OFFERED` cards is open and nobody has answered it yet: the dealer announces the table's
-    defaults and every seat before the last passes its turn."""
+    """The view of seat 0 at a table of `players` (seed 5, the cards too) while the last
+    seat's offer of `OFFERED` cards is open and nobody has answered it yet: the dealer
+    announces the table's defaults and every seat before the last passes its turn."""
     offerer = players - 1
 
     def decide(session: Session) -> Decision | None:
@@ -61,7 +64,8 @@ def at_an_offer(players: int) -> TableView:
             return Decision(K.OFFER, k=OFFERED)
         return Decision(K.PASS) if K.PASS in legal else None
 
-    table = Table(players, seed=5, deciders=dict.fromkeys(range(players), decide))
+    deciders = dict.fromkeys(range(players), decide)
+    table = Table(players, seed=5, rng=random.Random(5).randbytes, deciders=deciders)
     table.start_hand()
     for _ in range(10 * players):
         view = table_view(table.sessions[0])
