@@ -60,6 +60,7 @@ def test_the_reports_tell_every_pass_and_who_holds_each_card() -> None:
         3,
         config=config,
         seed=3,
+        rng=random.Random(3).randbytes,
         deciders={s: _player(s) for s in range(3)},  # type: ignore[misc]
     )
     assert table.play(1) == 1
