@@ -183,7 +183,15 @@ async def play(tmp_path: Path, rows: int, columns: int) -> tuple[Person, Path]:
         person.remember("announce", text)
         assert transcript_lines(path) > 1
         t.press("\r")
-        await t.wait_for("bot 0 announces Weeping Willow: 5 cards, trading in turn")
+        # The announcement on the screen: its line in the log, or, once the bots' first moves
+        # have pushed that line out of the log's few rows, the hand's title and the middle of
+        # the table that tell the game announced.
+        await t.wait_for(
+            lambda s: (
+                "bot 0 announces Weeping Willow: 5 cards, trading in turn" in s
+                or ("trading (in turn)" in s and "5 cards · in turn" in s)
+            )
+        )
         # Hands until one reaches the showdown (the bots may all fold to a bet).
         for _hand in range(HANDS):
             for _ in range(300):
