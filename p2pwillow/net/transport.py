@@ -20,9 +20,12 @@ is `wire`'s and `replication`'s business. Nothing here is Linux-only.
 #
 # The ZAP handler is this transport's own REP socket on the context's ZAP endpoint, bound
 # before the ROUTER, so there is never a moment where libzmq would let CURVE clients in with no
-# handler (its behaviour when none is bound). Queues are bounded by the high-water marks and
-# DEALERs queue nothing for a peer that is not connected (`IMMEDIATE`): a frame that cannot go
-# is dropped and counted, and the replication sends it again. Sockets close with LINGER 0.
+# handler (its behaviour when none is bound). What waits to be sent is bounded by the sending
+# high-water marks and DEALERs queue nothing for a peer that is not connected (`IMMEDIATE`): a
+# frame that cannot go is dropped and counted, and the replication sends it again. What
+# arrives has no high-water mark (libzmq 4.3 can abort the process on a connection whose
+# receiving stopped at one: see `start`); the loop reads it as it comes, and what a peer sends
+# back on a DEALER (never, but from a hostile one) is thrown away. Sockets close with LINGER 0.
 #
 # Receiving costs no future per frame: the ROUTER is a plain socket whose file descriptor the
 # loop watches (`_readable`). ZeroMQ's descriptor is edge-triggered: it signals that the
@@ -61,7 +64,7 @@ log = logging.getLogger(__name__)
 ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 ZAP_DOMAIN = b"p2pwillow"
 HWM = 1000
-"""At most this many frames wait for one peer, or from all peers (SPEC 8.3)."""
+"""At most this many frames wait to go to one peer (SPEC 8.3)."""
 RECONNECT_IVL_MS = 100
 RECONNECT_IVL_MAX_MS = 2000
 HEARTBEAT_IVL_MS = 1000
@@ -147,6 +150,9 @@ class Counters:
     """Handshakes of unpinned keys turned away because the door was full."""
     shed: int = 0
     """Accepted connections closed at once: over the limit per address or in all."""
+    unasked: int = 0
+    """Frames a peer sent back on our own connection to it (its ROUTER never sends; thrown
+    away as they come)."""
 
 
 _MONITOR_STATES: dict[int, ConnectionState] = {
@@ -176,6 +182,9 @@ class _Dealer:
         self.seen: set[ConnectionState] = {ConnectionState.CONNECTING}
         self.failures = 0
         """Handshakes refused or failed since it was dialled."""
+        self.watching: tuple[asyncio.AbstractEventLoop, int] | None = None
+        """The loop that reads the DEALER (what a peer sends back is thrown away) and the
+        descriptor it watches."""
 
     def set_state(self, state: ConnectionState) -> None:
         self.seen.add(state)
@@ -190,6 +199,11 @@ class _Dealer:
         # libzmq (4.3) closes the PAIR that feeds a socket's monitor only when the monitor is
         # disabled or the context ends, not with the socket: every re-dial would keep one (and
         # its descriptor) until the node stops
+        if self.watching is not None:
+            loop, fd = self.watching
+            with contextlib.suppress(Exception):  # a loop already closed has no reader left
+                loop.remove_reader(fd)
+            self.watching = None
         if self.socket is not None and self.monitor is not None:
             with contextlib.suppress(zmq.ZMQError):
                 self.socket.disable_monitor()
@@ -332,7 +346,12 @@ class Transport:
         router.curve_publickey = self.keys.public
         router.zap_domain = ZAP_DOMAIN
         router.router_handover = 1  # a peer that reconnects takes over its routing identity
-        router.rcvhwm = self._hwm
+        # No bound on what waits to be read (0): libzmq 4.3 aborts the whole process when a
+        # connection whose receiving it stopped at the high-water mark fails before it is read
+        # again (stream_engine_base.cpp: `!_io_error`, from the next heartbeat or a PING read
+        # after). The loop takes every frame as it comes (`_readable`), so a queue forms only
+        # while the loop is busy (SPEC 8.3).
+        router.rcvhwm = 0
         router.sndhwm = self._hwm
         router.maxmsgsize = MAX_FRAME_BYTES
         router.heartbeat_ivl = HEARTBEAT_IVL_MS
@@ -588,7 +607,7 @@ class Transport:
         dealer.curve_serverkey = peer_key
         dealer.routing_id = self.keys.public
         dealer.sndhwm = self._hwm
-        dealer.rcvhwm = 1
+        dealer.rcvhwm = 0  # as the ROUTER's (start); what comes is read and thrown away
         dealer.immediate = 1
         dealer.reconnect_ivl = RECONNECT_IVL_MS
         dealer.reconnect_ivl_max = RECONNECT_IVL_MAX_MS
@@ -600,6 +619,11 @@ class Transport:
         d.monitor = dealer.get_monitor_socket(addr=f"inproc://p2pwillow-monitor-{self._monitors}")
         # sends never wait (NOBLOCK), so they go through a plain view of the same socket
         d.sender = zmq.Socket.shadow(dealer.underlying)
+        if self._watching is not None:
+            fd = d.sender.FD
+            self._watching.add_reader(fd, self._discard, d)
+            d.watching = (self._watching, fd)
+            self._watching.call_soon(self._discard, d)  # the descriptor signals changes only
         dealer.connect(d.endpoint)
 
     def disconnect(self, peer_key: bytes) -> None:
@@ -608,6 +632,28 @@ class Transport:
             if d.task is not None:
                 d.task.cancel()
             d.close()
+
+    def _discard(self, d: _Dealer) -> None:
+        """A DEALER's descriptor was signalled: throw away what the peer sent on it. A peer's
+        ROUTER never sends (SPEC 8.5), so only a hostile one does; left unread, its frames
+        would pile up (the DEALER's queue has no bound: see `start`)."""
+        sender = d.sender
+        if sender is None:
+            return
+        taken = 0
+        try:
+            while cast(int, sender.get(zmq.EVENTS)) & zmq.POLLIN:
+                try:
+                    sender.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+                except zmq.Again:
+                    break
+                self.counters.unasked += 1
+                taken += 1
+                if taken >= DRAIN:
+                    asyncio.get_running_loop().call_soon(self._discard, d)
+                    break
+        except zmq.ZMQError as exc:
+            log.warning("a connection to a peer could not be read: %s", exc)
 
     async def _watch(self, d: _Dealer, peer_key: bytes) -> None:
         while True:

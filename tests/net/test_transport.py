@@ -302,6 +302,21 @@ def test_a_port_in_use_is_one_clear_error() -> None:
     run(body)
 
 
+def _script(source: str) -> list[str]:
+    """The words the script printed; AssertionError with its output if it died."""
+    here = Path(__file__).resolve().parent
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", source],
+        cwd=here,
+        env={"PYTHONPATH": f"{here}:{here.parent.parent}", "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    return done.stdout.split()
+
+
 LEFT_OPEN = """
 import asyncio, gc
 from net_helpers import curve, statement
@@ -327,16 +342,7 @@ def test_a_transport_left_open_does_not_stop_the_collector() -> None:
     """Two linked transports nobody closed (a path that failed half-way) become garbage: the
     collector that finds them goes on (pyzmq's own finalizer would wait for good for sockets
     the same cycle of garbage closes only later), and the process ends."""
-    here = Path(__file__).resolve().parent
-    done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", LEFT_OPEN],
-        cwd=here,
-        env={"PYTHONPATH": f"{here}:{here.parent.parent}", "PATH": ""},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0 and done.stdout.strip() == "collected", done.stderr[-2000:]
+    assert _script(LEFT_OPEN) == ["collected"]
 
 
 def _open_descriptors() -> int:
@@ -368,3 +374,104 @@ def test_dialling_again_and_again_leaves_no_descriptor_behind() -> None:
             await b.close()
 
     run(body)
+
+
+# --- a connection that fails while frames wait on it ----------------------------------------
+# libzmq 4.3 aborts the process (`Assertion failed: !_io_error`, stream_engine_base.cpp) when
+# a connection whose reading it stopped at a receive high-water mark fails before it is read
+# again: the next heartbeat writes on it. Each script below plays that against a transport in a
+# process of its own; the process must live on.
+
+WRITES_BACK = """
+import asyncio, os, socket, struct
+import zmq
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport
+
+async def main():
+    a, b = Transport(curve(1), host="127.0.0.1"), Transport(curve(2), host="127.0.0.1")
+    await a.start()
+    await b.start()
+    a.pin(statement(2))
+    b.pin(statement(1))
+    a.connect(curve(2).public, "127.0.0.1", b.port)
+    while True:  # until the handshake is done and a frame went through
+        a.send(curve(2).public, b"hello")
+        try:
+            await asyncio.wait_for(b.recv(), 0.1)
+            break
+        except TimeoutError:
+            pass
+    # the hostile side: its ROUTER writes back on a's own connection to it, then resets it
+    for _ in range(8):
+        b._router.send_multipart([curve(1).public, b"back"], flags=zmq.NOBLOCK)
+    await asyncio.sleep(0.5)
+    for fd in list(b._accepted):
+        s = socket.socket(fileno=os.dup(fd))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        s.close()
+    await b.close()
+    await asyncio.sleep(3.0)  # three heartbeats
+    print("alive", a.counters.unasked)
+    await a.close()
+
+asyncio.run(main())
+"""
+
+FLOODS_A_BUSY_LOOP = """
+import asyncio, os, socket, struct, time
+import zmq
+from zmq.utils.monitor import recv_monitor_message
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport
+
+async def main():
+    b = Transport(curve(2), host="127.0.0.1")
+    await b.start()
+    b.pin(statement(1))
+    d = zmq.Context.instance().socket(zmq.DEALER)  # the hostile peer, pinned
+    d.linger = 0
+    d.curve_secretkey, d.curve_publickey = curve(1).secret, curve(1).public
+    d.curve_serverkey = curve(2).public
+    d.routing_id = curve(1).public
+    d.sndhwm = 0
+    monitor = d.get_monitor_socket(zmq.EVENT_CONNECTED)
+    d.connect(f"tcp://127.0.0.1:{b.port}")
+    fd = int(recv_monitor_message(monitor)["value"])
+    while True:
+        d.send(b"hello")
+        try:
+            await asyncio.wait_for(b.recv(), 0.1)
+            break
+        except TimeoutError:
+            pass
+    for _ in range(5000):  # far past a high-water mark of 1000
+        d.send(b"y" * 100)
+    time.sleep(1.0)  # the loop busy (a proof being checked): nothing reads the ROUTER
+    s = socket.socket(fileno=os.dup(fd))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    d.close()  # reset
+    time.sleep(2.5)  # still busy across two heartbeats
+    got = 0
+    for _ in range(20):  # the loop free again: it reads what waits
+        await asyncio.sleep(0.05)
+        while b.recv_nowait() is not None:
+            got += 1
+    print("alive", got)
+    await b.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_peer_that_writes_back_on_our_connection_and_resets_it_does_not_abort_us() -> None:
+    """A peer's ROUTER never sends, so a hostile one that writes back on the connection we
+    dialled, then resets it, is thrown away and counted; the process lives on."""
+    assert _script(WRITES_BACK) == ["alive", "8"]
+
+
+def test_a_flood_while_the_loop_is_busy_then_a_reset_does_not_abort_us() -> None:
+    """A pinned peer sends 5000 frames while the loop is busy, then resets its connection: the
+    process lives on, and every frame that arrived before the reset is read."""
+    assert _script(FLOODS_A_BUSY_LOOP) == ["alive", "5000"]
