@@ -9,6 +9,7 @@ from p2pwillow.ledger.entry import Entry
 from p2pwillow.ledger.errors import Reason
 from p2pwillow.ledger.identity import Identity
 from p2pwillow.net.keys import CurveKeyPair, KeyStatement
+from p2pwillow.net.transport import Transport
 from p2pwillow.net.wire import (
     AuthoredFrame,
     BroadcastFrame,
@@ -44,6 +45,16 @@ def curve(n: int) -> CurveKeyPair:
 
 def statement(n: int) -> KeyStatement:
     return KeyStatement.create(identity(n), curve(n).public)
+
+
+async def pinned_pair() -> tuple[Transport, Transport]:
+    """Transports 1 and 2 on 127.0.0.1, started, each pinning the other (neither dialled)."""
+    a, b = Transport(curve(1), host="127.0.0.1"), Transport(curve(2), host="127.0.0.1")
+    await a.start()
+    await b.start()
+    a.pin(statement(2))
+    b.pin(statement(1))
+    return a, b
 
 
 @functools.cache

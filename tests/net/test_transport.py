@@ -319,15 +319,10 @@ def _script(source: str) -> list[str]:
 
 LEFT_OPEN = """
 import asyncio, gc
-from net_helpers import curve, statement
-from p2pwillow.net.transport import Transport
+from net_helpers import curve, pinned_pair
 
 async def main():
-    a, b = Transport(curve(1), host="127.0.0.1"), Transport(curve(2), host="127.0.0.1")
-    await a.start()
-    await b.start()
-    a.pin(statement(2))
-    b.pin(statement(1))
+    a, b = await pinned_pair()
     a.connect(curve(2).public, "127.0.0.1", b.port)
     b.connect(curve(1).public, "127.0.0.1", a.port)
     await asyncio.sleep(0.3)
@@ -385,15 +380,10 @@ def test_dialling_again_and_again_leaves_no_descriptor_behind() -> None:
 WRITES_BACK = """
 import asyncio, os, socket, struct
 import zmq
-from net_helpers import curve, statement
-from p2pwillow.net.transport import Transport
+from net_helpers import curve, pinned_pair
 
 async def main():
-    a, b = Transport(curve(1), host="127.0.0.1"), Transport(curve(2), host="127.0.0.1")
-    await a.start()
-    await b.start()
-    a.pin(statement(2))
-    b.pin(statement(1))
+    a, b = await pinned_pair()
     a.connect(curve(2).public, "127.0.0.1", b.port)
     while True:  # until the handshake is done and a frame went through
         a.send(curve(2).public, b"hello")
