@@ -623,7 +623,7 @@ class Transport:
             fd = d.sender.FD
             self._watching.add_reader(fd, self._discard, d)
             d.watching = (self._watching, fd)
-            self._watching.call_soon(self._discard, d)  # the descriptor signals changes only
+            self._discard(d)  # the descriptor signals a change only: start from a known state
         dealer.connect(d.endpoint)
 
     def disconnect(self, peer_key: bytes) -> None:
