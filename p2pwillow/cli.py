@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable, Coroutine, Sequence
 from contextlib import closing, suppress
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from p2pwillow import __version__
@@ -408,6 +409,16 @@ EXIT_LIVE = {
 """The exit code of each way a live command can fail (`LiveError.failure`)."""
 
 
+def _print_stacks(signum: int, frame: FrameType | None) -> None:
+    """SIGUSR1's handler in a live command: every thread's stack to standard error. Python runs
+    it between two steps of the main thread, the interpreter's lock held, so no thread's stack
+    changes while it is read; faulthandler's own handler (`register`) reads them from inside
+    the signal while another thread may be changing its own, and can crash the process it was
+    asked to describe (a host ended by segmentation fault so, beside a loaded machine's tests)."""
+    with suppress(OSError, ValueError):  # standard error gone (the terminal closed)
+        faulthandler.dump_traceback(sys.stderr, all_threads=True)
+
+
 def _live(
     command: str, run: Callable[[], Coroutine[object, object, int]], *, lifeline: bool = False
 ) -> int:
@@ -425,7 +436,7 @@ def _live(
     # SIGUSR1 prints every thread's stack to standard error and the peer goes on: what a peer
     # that seems stuck is doing, for its report (the tests send it before they kill one)
     if hasattr(signal, "SIGUSR1"):
-        faulthandler.register(signal.SIGUSR1, all_threads=True)
+        signal.signal(signal.SIGUSR1, _print_stacks)
 
     try:
         return asyncio.run(until_signalled(run(), lifeline=lifeline))
