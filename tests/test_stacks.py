@@ -1,7 +1,7 @@
 """SIGUSR1 in a live command prints every thread's stack and the process goes on (README,
 "exit codes"), however busy its other threads are. The handler is `cli._print_stacks`, played
 here in a process of its own whose threads keep calling, returning and starting threads while
-it is signalled a thousand times: faulthandler's own handler (`faulthandler.register`), which
+it is signalled 500 times: faulthandler's own handler (`faulthandler.register`), which
 reads the threads' stacks from inside the signal, ended such a process by segmentation fault
 every time."""
 
