@@ -232,6 +232,28 @@ def _selector(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
     return loop if get is None else get(loop)
 
 
+def _drain(
+    sock: zmq.Socket[bytes],
+    take: Callable[[list[zmq.Frame]], object],
+    again: Callable[[], None],
+) -> None:
+    """Give `take` each message waiting on `sock`, at most DRAIN of them (then `again` on the
+    loop's next turn: what is left is taken then, the descriptor may not signal again).
+    ZeroMQ's descriptor is edge-triggered: read while the socket says a message is there (one
+    that came meanwhile may not signal); asking costs less than the error a read of an empty
+    socket raises."""
+    taken = 0
+    while cast(int, sock.get(zmq.EVENTS)) & zmq.POLLIN:
+        try:
+            take(sock.recv_multipart(flags=zmq.NOBLOCK, copy=False))
+        except zmq.Again:
+            break
+        taken += 1
+        if taken >= DRAIN:
+            asyncio.get_running_loop().call_soon(again)
+            break
+
+
 def _descriptors() -> int:
     """The process's soft limit of open descriptors (1024 where it cannot be read)."""
     try:
@@ -640,20 +662,13 @@ class Transport:
         sender = d.sender
         if sender is None:
             return
-        taken = 0
         try:
-            while cast(int, sender.get(zmq.EVENTS)) & zmq.POLLIN:
-                try:
-                    sender.recv_multipart(flags=zmq.NOBLOCK, copy=False)
-                except zmq.Again:
-                    break
-                self.counters.unasked += 1
-                taken += 1
-                if taken >= DRAIN:
-                    asyncio.get_running_loop().call_soon(self._discard, d)
-                    break
+            _drain(sender, self._thrown_away, lambda: self._discard(d))
         except zmq.ZMQError as exc:
             log.warning("a connection to a peer could not be read: %s", exc)
+
+    def _thrown_away(self, parts: list[zmq.Frame]) -> None:
+        self.counters.unasked += 1
 
     async def _watch(self, d: _Dealer, peer_key: bytes) -> None:
         while True:
@@ -756,21 +771,8 @@ class Transport:
             return
         inbox = self._inbox
         before = len(inbox)
-        taken = 0
         try:
-            # edge-triggered: read while the socket says a message is there (one that came
-            # while we read may not signal again); asking costs less than the error a read
-            # of an empty socket raises
-            while cast(int, router.get(zmq.EVENTS)) & zmq.POLLIN:
-                try:
-                    inbox.append(router.recv_multipart(flags=zmq.NOBLOCK, copy=False))
-                except zmq.Again:
-                    break
-                taken += 1
-                if taken >= DRAIN:
-                    # what is left is taken on the next turn: the descriptor may not signal
-                    asyncio.get_running_loop().call_soon(self._readable)
-                    break
+            _drain(router, inbox.append, self._readable)
         except zmq.ZMQError as exc:
             log.warning("the socket could not be read: %s", exc)
         if len(inbox) > before:
