@@ -203,6 +203,15 @@ def test_simulate_unwritable_file(tmp_path: Path) -> None:
 LIVE_DECK = ("holdem", "seven-card-stud", "omaha", "five-card-stud")
 
 
+def _games_called(transcript: Path) -> list[str]:
+    """The game of each hand, as `willow verify --json` reports a valid, finished game."""
+    report = willow("verify", "--json", str(transcript))
+    assert report.returncode == 0, report.stdout + report.stderr
+    data = json.loads(report.stdout)
+    assert data["verdict"] == "valid" and data["game_over"] is True
+    return [hand["game"] for hand in data["hands"]]
+
+
 def test_a_dealers_choice_game_verifies_with_hands_of_several_games(tmp_path: Path) -> None:
     out = tmp_path / "choice.jsonl"
     made = willow(
@@ -211,13 +220,9 @@ def test_a_dealers_choice_game_verifies_with_hands_of_several_games(tmp_path: Pa
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     assert made.stdout.startswith("8 hand(s)"), made.stdout  # deep stacks: no one goes broke
-    report = willow("verify", "--json", str(out))
-    assert report.returncode == 0, report.stdout + report.stderr
-    data = json.loads(report.stdout)
-    assert data["verdict"] == "valid" and data["game_over"] is True
+    called = _games_called(out)
     genesis = json.loads(out.read_bytes().split(b"\n")[0])
     assert genesis["body"]["config"]["games"] == list(LIVE_DECK)
-    called = [hand["game"] for hand in data["hands"]]
     assert len(called) == 8 and set(called) <= set(LIVE_DECK), called
     # Each dealer calls one of the table's games at random, from its bot's random source,
     # which its play drew on too; `willow simulate` deals from the OS, so which games come
@@ -225,11 +230,7 @@ def test_a_dealers_choice_game_verifies_with_hands_of_several_games(tmp_path: Pa
     # (tests/verify/seeded_game.py), calls several, and the game verifies with them.
     seeded = tmp_path / "seeded.jsonl"
     seeded.write_bytes(played(LIVE_DECK, 3, players=4, hands=8, stack=20000, level=DEFAULT_LEVEL))
-    report = willow("verify", "--json", str(seeded))
-    assert report.returncode == 0, report.stdout + report.stderr
-    data = json.loads(report.stdout)
-    assert data["verdict"] == "valid" and data["game_over"] is True
-    called = [hand["game"] for hand in data["hands"]]
+    called = _games_called(seeded)
     assert len(called) == 8 and set(called) <= set(LIVE_DECK) and len(set(called)) >= 2, called
 
 
