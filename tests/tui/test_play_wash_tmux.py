@@ -40,6 +40,13 @@ NUMBERED = re.compile(rf"Your cards\s+down((?: \d:{CARD})+)\s+up((?: \d:{CARD})+
 """The person's cards as the wash numbers them: face down first, then face up."""
 DOWN = re.compile(rf"Your cards\s+down((?: {CARD})+)")
 """The person's face-down cards once the wash is over."""
+STACK = re.compile(rf"{NAME} #\w+ \(you\)[^\n]*\n\s*(\d+) ·")
+"""The person's stack, under its name in its box on the table."""
+
+
+def _stack(text: str) -> int | None:
+    found = STACK.search(text)
+    return None if found is None else int(found.group(1))
 
 
 def _cards(said: str) -> list[str]:
@@ -92,9 +99,18 @@ def test_a_person_washes_a_face_down_card_in_go_for_broke(tmp_path: Path, witnes
         picked = pane.wait_for(lambda s: "(face down)" in s, "the face-down card picked")
         assert f"{washed} (face down)" in picked, picked
         assert f"pay {price_down}, wash it" in picked, picked
+        before = _stack(text)
+        assert before is not None, text
         pane.press("Enter")
+        # The wash told: its line in the log, or, once the bots' washes, the redeal and their
+        # bets have pushed that line out of the log's few rows, the redeal on the screen and the
+        # person's stack down by the price.
+        told = f"{NAME} pays {price_down} and washes a card face down"
         pane.wait_for(
-            lambda s: f"{NAME} pays {price_down} and washes a card face down" in s, "the wash told"
+            lambda s: (
+                told in s or (_redealt(washed, len(down))(s) and _stack(s) == before - price_down)
+            ),
+            "the wash told",
         )
         # the redeal: as many face-down cards as before, the washed one not among them
         after = pane.wait_for(
