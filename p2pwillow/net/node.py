@@ -1303,7 +1303,14 @@ class Node:
 
     def _counters(self) -> dict[str, object]:
         t = self.traffic
-        return {"frames": t.frames_sent, "bytes": t.bytes_sent}
+        # what came in beside what went out: a seat that falls behind while frames pour in
+        # (resends of what it never applies) shows it in its own lines
+        return {
+            "frames": t.frames_sent,
+            "bytes": t.bytes_sent,
+            "frames_in": t.frames_received,
+            "bytes_in": t.bytes_received,
+        }
 
     def _follow_links(self) -> None:
         self._links_at = time.monotonic() + LINKS_EVERY

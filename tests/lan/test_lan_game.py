@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from lan import Lan
-from willow import DEEP, ENV, bot, finished, host, same_valid_game
+from willow import DEEP, ENV, bot, events, finished, host, same_valid_game
 
 HERE = Path(__file__).resolve().parent
 HANDS = 5
@@ -35,6 +35,15 @@ def test_four_laptops_play_five_hands(lan: Lan, tmp_path: Path) -> None:
     assert "the game is over: 5 hands played" in host_proc.output()
     codes = {re.search(r"safety code ([A-Z2-7-]+)", p.output()) for p in procs}
     assert len({m.group(1) for m in codes if m}) == 1
+    # each laptop's event lines count what it received beside what it sent: the first
+    # thing to read when a seat falls behind
+    for who in ("host", "bot1", "bot2", "bot3"):
+        ends = [e for e in events(tmp_path / f"{who}-events.jsonl") if e["event"] == "hand_end"]
+        assert len(ends) == HANDS, (who, ends)
+        last = ends[-1]
+        assert 0 < last["frames_in"] < last["bytes_in"] and last["frames"] > 0, (who, last)
+        counts = [(e["frames_in"], e["bytes_in"]) for e in ends]
+        assert counts == sorted(counts), (who, counts)  # running totals
 
 
 def test_the_game_goes_on_through_loss_a_pulled_cable_and_garbage(lan: Lan, tmp_path: Path) -> None:
