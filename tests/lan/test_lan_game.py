@@ -44,6 +44,8 @@ def test_four_laptops_play_five_hands(lan: Lan, tmp_path: Path) -> None:
         assert 0 < last["frames_in"] < last["bytes_in"] and last["frames"] > 0, (who, last)
         counts = [(e["frames_in"], e["bytes_in"]) for e in ends]
         assert counts == sorted(counts), (who, counts)  # running totals
+        # the loop thread's CPU is a part of the process's, as is the session's work
+        assert 0 < last["loop_cpu"] <= last["cpu"] and last["worker_cpu"] <= last["cpu"], last
 
 
 def test_the_game_goes_on_through_loss_a_pulled_cable_and_garbage(lan: Lan, tmp_path: Path) -> None:
