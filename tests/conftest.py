@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
-from witness import Witness, last_lines
+from witness import Witness, file_tail, last_lines
 
 from p2pwillow.crypto.checked import CHECKED
 
@@ -65,7 +66,7 @@ def _no_lan() -> str | None:
 
 
 @pytest.fixture
-def lan(witness: Witness) -> Iterator[Lan]:
+def lan(witness: Witness, tmp_path: Path) -> Iterator[Lan]:
     from lan import Lan
 
     reason = _no_lan()
@@ -73,6 +74,11 @@ def lan(witness: Witness) -> Iterator[Lan]:
         pytest.skip(f"no LAN of namespaces here: {reason}")
     with Lan() as made:
         witness.watch_each(lambda: [(p.name, last_lines(p.output())) for p in made.procs])
+        # and each node's event lines (tests/lan/willow.py writes them beside its home): the
+        # hands' times, the CPU of the process, its loop and its session, frames in and out
+        witness.watch_each(
+            lambda: [(f.name, file_tail(f)) for f in sorted(tmp_path.glob("*-events.jsonl"))]
+        )
         yield made
 
 
