@@ -456,7 +456,7 @@ class Node:
         """When the replication has something to send next, as of the last flush."""
         self._stepped: _StepResult | None = None
         self._loop_clock: int | None = None
-        """The CPU clock of the loop's thread, read in event lines (`_loop_clock`)."""
+        """The CPU clock of the loop's thread, read for the event lines (`_loop_cpu`)."""
         self._over = asyncio.Event()
         self._over_reason = ""
         self._ended: str | None = None
