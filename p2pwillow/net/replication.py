@@ -965,7 +965,9 @@ class Replication:
             elif p.liveness is Liveness.EVASIVE:
                 t = min(t, last + AWAY_AFTER)
             if p.heard is not None and p.liveness is not Liveness.AWAY:  # `_live`
-                if p.head_seq < min(p.pushed_upto, head):
+                # the resend `frames_to_send` makes: never to a peer on another chain (a time
+                # it would not move would keep the caller passing again at once)
+                if not p.diverged and p.head_seq < min(p.pushed_upto, head):
                     t = min(t, p.pushed_at + RESEND_AFTER)
                 ahead = ahead or p.head_seq > head
             if p.catch_up_after is not None:

@@ -892,3 +892,18 @@ def test_pure_modules_import_no_io(name: str) -> None:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imported.add(node.module.split(".")[0])
     assert not imported & FORBIDDEN, f"{name} imports {sorted(imported & FORBIDDEN)}"
+
+
+def test_a_peer_on_another_chain_names_no_resend_time() -> None:
+    # B's head was at 15 (pushed up to there), then a head of its own at 5: a chain that parts
+    # from ours, which is never fed. The replication's next time must not be a resend it will
+    # not make: a time in the past would have the live node's loop pass again at once, again
+    # and again, for as long as the peer stays so (a seat burned a core for ten seconds)
+    a = Replication(CHAIN[:20], [B], now=0.0)
+    a.receive(encode_frame(HeadFrame(15, CHAIN[15].hash)), B, 0.0)
+    a.receive(encode_frame(HeadFrame(5, CHAIN[6].hash)), B, 0.0)
+    assert a.status(B).diverged
+    for now in (0.5, 1.5, 2.5):
+        assert not [f for f in _frames(a, now, B) if isinstance(f, EntriesFrame)]
+        due = a.get_timer()
+        assert due is not None and due > now, (now, due)
