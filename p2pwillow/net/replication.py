@@ -813,12 +813,7 @@ class Replication:
             elif pushes:
                 if held is None:
                     p.deferred_from, p.deferred_at = fresh[0].seq, now + PUSH_LATER
-            elif (
-                self._live(p)
-                and not p.diverged
-                and p.head_seq < min(p.pushed_upto, self.head_seq)
-                and now - p.pushed_at >= RESEND_AFTER
-            ):
+            elif self._live(p) and self._owes_resend(p) and now - p.pushed_at >= RESEND_AFTER:
                 resend = self._batch_from(p.head_seq + 1)
                 if resend is not None:
                     frames.append(resend)
@@ -852,6 +847,11 @@ class Replication:
                 frames.append(encode_frame(CatchUpFrame(self._ask_after())))
             out.extend((peer, frame) for frame in frames)
         return out
+
+    def _owes_resend(self, p: _Peer) -> bool:
+        """The peer, on our chain, has not said it holds all we pushed it: what it lacks is
+        sent again, RESEND_AFTER after the last push (a peer on another chain is never fed)."""
+        return not p.diverged and p.head_seq < min(p.pushed_upto, self.head_seq)
 
     def _due_resends(self, now: float) -> list[tuple[bytes, frozenset[PeerId] | None]]:
         frames = []
@@ -965,9 +965,9 @@ class Replication:
             elif p.liveness is Liveness.EVASIVE:
                 t = min(t, last + AWAY_AFTER)
             if p.heard is not None and p.liveness is not Liveness.AWAY:  # `_live`
-                # the resend `frames_to_send` makes: never to a peer on another chain (a time
-                # it would not move would keep the caller passing again at once)
-                if not p.diverged and p.head_seq < min(p.pushed_upto, head):
+                # the resend `frames_to_send` makes, on the same test: a time it would not
+                # move (a peer on another chain) would keep the caller passing again at once
+                if self._owes_resend(p):
                     t = min(t, p.pushed_at + RESEND_AFTER)
                 ahead = ahead or p.head_seq > head
             if p.catch_up_after is not None:
