@@ -317,14 +317,6 @@ class NotAdmitted(NodeError):
     """A newcomer's admission was refused by a seated player (SPEC 6.6): it holds no seat."""
 
 
-def _loop_clock() -> int | None:
-    """The CPU clock of the calling thread (the loop's), or None where there is none."""
-    try:
-        return time.pthread_getcpuclockid(threading.get_ident())
-    except (AttributeError, OSError):
-        return None
-
-
 @dataclass(frozen=True, slots=True)
 class BotSeat:
     """The local seat plays as a bot of `level` (`samples` Monte Carlo deals per betting
@@ -455,8 +447,6 @@ class Node:
         self._next_due = 0.0
         """When the replication has something to send next, as of the last flush."""
         self._stepped: _StepResult | None = None
-        self._loop_clock: int | None = None
-        """The CPU clock of the loop's thread, read for the event lines (`_loop_cpu`)."""
         self._over = asyncio.Event()
         self._over_reason = ""
         self._ended: str | None = None
@@ -497,7 +487,6 @@ class Node:
     async def start(self) -> None:
         """Open the game's files and session, push the genesis (as the host) and start
         playing. NodeError if the store cannot hold this game."""
-        self._loop_clock = _loop_clock()
         await self._worker.run(self._play.open)
         if self._watch:
             # a front end reads the view as soon as this returns: build the first one now
@@ -846,18 +835,6 @@ class Node:
         view = self._play.view(self.links) if self._play.dirty and self._play.ready else None
         self._publish(view=view, busy=False)
 
-    def _loop_cpu(self) -> dict[str, float]:
-        """The loop thread's CPU seconds so far, where the system tells it. With `cpu` (the
-        process) and `worker_cpu` (the session's work, which a headless node runs in the
-        loop's thread too) it says whether time went to the loop's own work (framing, the
-        replication) or to the sockets' threads (CurveZMQ)."""
-        if self._loop_clock is None:
-            return {}
-        try:
-            return {"loop_cpu": time.clock_gettime(self._loop_clock)}
-        except OSError:
-            return {}
-
     def _event(self, name: str, **fields: object) -> None:
         if self._on_event is not None:
             self._on_event(
@@ -867,7 +844,10 @@ class Node:
                     "t": time.monotonic(),
                     "cpu": time.process_time(),
                     "worker_cpu": self._worker.cpu,
-                    **self._loop_cpu(),
+                    # every event is told on the loop's thread: its CPU beside the process's
+                    # and the session's says whether time went to the loop's own work
+                    # (framing, the replication) or to the sockets' threads (CurveZMQ)
+                    "loop_cpu": time.thread_time(),
                     **fields,
                 }
             )
