@@ -895,13 +895,14 @@ class GuestLobby:
     async def seat(self) -> Seating:
         self.transport = await start_transport(self.keys, self._address, self._port)
         transport = self.transport
+        rung = self._host_key is None
         if self._host_key is None:
             self._host_key = await self._ring()
         host = self._host_key.curve_key
         if host == self.keys.curve_public:
             raise LobbyError(LobbyFailure.REFUSED, "that is this player's own table")
         transport.connect(host, self.code.host, self.code.port)
-        await self._reach(transport, host)
+        await self._reach(transport, host, confirmed=rung)
         state = _Joining()
         sent_at = float("-inf")
         asked_at = time.monotonic()
@@ -948,17 +949,25 @@ class GuestLobby:
             f"nothing answers at {where} (is the host running, and on this network?)",
         )
 
-    async def _reach(self, transport: Transport, host: bytes) -> None:
+    async def _reach(self, transport: Transport, host: bytes, *, confirmed: bool) -> None:
         """Wait until the CURVE handshake with the host succeeds; else say why it does not.
-        A handshake refused or failed twice is an answer already: no need to wait longer."""
+        `confirmed`: the doorbell at the code's address answered with the host's key. Then a
+        handshake that fails is a poor link or a full door, not a wrong key, and the guest
+        dials on until BUSY_WITHIN; a key from the table's record is confirmed by ringing once
+        two handshakes have failed. A handshake refused twice is an answer already."""
         start = time.monotonic()
         deadline = start + self._connect_within
         answers = {ConnectionState.OPENED, ConnectionState.BUSY}
         while not await transport.wait_state(host, ConnectionState.CONNECTED, 0.25):
             seen = transport.states_seen(host)
-            failed = {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
-            if failed and transport.failures(host) > 1:
-                break
+            if transport.failures(host) > 1:
+                if ConnectionState.REFUSED in seen:
+                    break
+                if not confirmed:
+                    rang = await ring(self.code, self._connect_within)
+                    if rang.statement is None or rang.statement.curve_key != host:
+                        break  # another key (or no doorbell) at that address
+                    confirmed = True
             # something answers there (a connection opened, a door that says busy): its
             # host runs, and is given longer before the table is said to be busy
             until = max(deadline, start + BUSY_WITHIN) if answers & seen else deadline
@@ -968,10 +977,7 @@ class GuestLobby:
             return
         seen = transport.states_seen(host)
         where = f"{self.code.host}:{self.code.port}"
-        if ConnectionState.BUSY in seen or (
-            ConnectionState.OPENED in seen
-            and not {ConnectionState.REFUSED, ConnectionState.HANDSHAKE_FAILED} & seen
-        ):
+        if ConnectionState.BUSY in seen:
             raise LobbyError(
                 LobbyFailure.BUSY,
                 f"the table at {where} is busy (too many at its door): try again in a moment",
@@ -981,11 +987,18 @@ class GuestLobby:
                 LobbyFailure.GAME_STARTED,
                 f"the table at {where} takes no more players (its game has started)",
             )
-        if ConnectionState.HANDSHAKE_FAILED in seen:
+        if ConnectionState.HANDSHAKE_FAILED in seen and not confirmed:
             raise LobbyError(
                 LobbyFailure.WRONG_KEY,
                 f"the host at {where} does not hold the key in this join code "
                 "(an old code, or another program on that port)",
+            )
+        if ConnectionState.OPENED in seen:
+            raise LobbyError(
+                LobbyFailure.BUSY,
+                f"the table at {where} answers, but no connection to it was made in "
+                f"{BUSY_WITHIN:.0f} s (a poor link, or too many at its door): try again in a "
+                "moment",
             )
         raise LobbyError(
             LobbyFailure.UNREACHABLE,

@@ -80,6 +80,12 @@ SHED_POLL_MS = 100
 HANDSHAKE_IVL_MS = 3000
 """A connection that has not completed its ZMTP and CURVE handshake this long after it was
 accepted is closed (a bare TCP connect holds a descriptor no longer; SPEC 8.3)."""
+DIAL_HANDSHAKE_IVL_MS = 5000
+"""A connection this node dialled whose handshake has not completed this long after it opened
+is closed and dialled afresh. The peer's ROUTER closes it at 3 s already; this is for the
+close that does not arrive: on a lossy link TCP's retransmissions back off, and an open
+connection whose segments are lost again and again can keep waiting for tens of seconds (ZeroMQ's
+default is 30 s), where a new one starts from fresh timers (SPEC 8.3)."""
 MAX_PER_ADDRESS = 32
 """At most this many connections from one source address are kept open on the ROUTER: more
 are closed as soon as they are accepted (a table on one machine has at most 9 others)."""
@@ -633,6 +639,7 @@ class Transport:
         dealer.immediate = 1
         dealer.reconnect_ivl = RECONNECT_IVL_MS
         dealer.reconnect_ivl_max = RECONNECT_IVL_MAX_MS
+        dealer.handshake_ivl = DIAL_HANDSHAKE_IVL_MS
         dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
         dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
         dealer.maxmsgsize = MAX_FRAME_BYTES

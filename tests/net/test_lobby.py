@@ -16,9 +16,19 @@ from live_helpers import DEADLINE, LOOPBACK, Table, close_all, finish, node_keys
 from p2pwillow.ledger.canonical import dump_checked
 from p2pwillow.ledger.kinds import Genesis
 from p2pwillow.ledger.schema import schema_text
+from p2pwillow.net import lobby as lobby_module
+from p2pwillow.net import transport as transport_module
 from p2pwillow.net.discovery import JoinCode
+from p2pwillow.net.doorbell import answer, open_doorbell
 from p2pwillow.net.errors import WireError, WireReason
-from p2pwillow.net.lobby import HostLobby, LobbyError, LobbyFailure, TablePlan, statement_of
+from p2pwillow.net.lobby import (
+    GuestLobby,
+    HostLobby,
+    LobbyError,
+    LobbyFailure,
+    TablePlan,
+    statement_of,
+)
 from p2pwillow.net.roster import (
     Closed,
     Joining,
@@ -128,6 +138,80 @@ def test_a_wrong_key_is_told_from_an_address_where_nothing_answers(tmp_path: Pat
         for lobby in (wrong, nobody, table.host):
             assert lobby is not None and lobby.transport is not None
             await lobby.transport.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("from_record", [False, True], ids=["rung", "from-record"])
+def test_handshakes_that_fail_with_the_key_confirmed_are_a_poor_link_not_a_wrong_key(
+    monkeypatch: pytest.MonkeyPatch, from_record: bool
+) -> None:
+    """The doorbell answers with the code's key, but every CURVE handshake at that address
+    fails (here a listener that never answers; on a lossy wifi, segments lost again and
+    again). The guest dials on until BUSY_WITHIN and says no connection could be made; it does
+    not say, after two failures, that the host holds another key. A guest with the key from
+    the table's record rings to learn the same."""
+    monkeypatch.setattr(transport_module, "DIAL_HANDSHAKE_IVL_MS", 600)
+    monkeypatch.setattr(lobby_module, "BUSY_WITHIN", 4.0)
+    host = statement_of(node_keys(7))
+
+    async def main() -> None:
+        with socket.socket() as silent:
+            silent.bind((LOOPBACK, 0))
+            silent.listen(8)
+            port = silent.getsockname()[1]
+            bell = await open_doorbell(LOOPBACK, port, answer(host))
+            code = JoinCode.of(LOOPBACK, port, host)
+            guest = GuestLobby(
+                node_keys(8), ["Bea"], code, address=LOOPBACK, connect_within=2.0,
+                host_key=host if from_record else None,
+            )  # fmt: skip
+            try:
+                with pytest.raises(LobbyError) as caught:
+                    await guest.seat()
+                assert guest.transport is not None
+                failed = guest.transport.failures(host.curve_key)
+            finally:
+                bell.close()
+                if guest.transport is not None:
+                    await guest.transport.close()
+        assert caught.value.reason is LobbyFailure.BUSY, caught.value
+        assert str(caught.value) == (
+            f"the table at {LOOPBACK}:{port} answers, but no connection to it was made in 4 s "
+            "(a poor link, or too many at its door): try again in a moment"
+        )
+        assert failed > 2  # it dialled on past the second failure
+
+    asyncio.run(main())
+
+
+def test_a_key_from_the_record_that_the_address_does_not_hold_is_told_after_two_failures(
+    tmp_path: Path,
+) -> None:
+    """The table's record named keys (and the code their print) that the peer at the address
+    does not hold: its handshakes fail at once; the guest rings, hears other keys, and says so
+    well before BUSY_WITHIN."""
+
+    async def main() -> None:
+        table = Table(tmp_path, players=3, hands=1)
+        code = await table.open()
+        named = statement_of(node_keys(99))
+        stale = JoinCode.of(code.host, code.port, named)
+        guest = GuestLobby(
+            node_keys(8), ["Bea"], stale, address=LOOPBACK, connect_within=3.0, host_key=named
+        )
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            with pytest.raises(LobbyError) as caught:
+                await guest.seat()
+        finally:
+            for lobby in (guest, table.host):
+                if lobby is not None and lobby.transport is not None:
+                    await lobby.transport.close()
+        assert caught.value.reason is LobbyFailure.WRONG_KEY, caught.value
+        assert "does not hold the key in this join code" in str(caught.value)
+        assert loop.time() - began < lobby_module.BUSY_WITHIN / 2
 
     asyncio.run(main())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
@@ -15,7 +16,13 @@ from net_helpers import curve, identity, statement
 
 from p2pwillow.net.errors import WireError
 from p2pwillow.net.keys import KeyStatement
-from p2pwillow.net.transport import ConnectionState, Received, Transport, TransportError
+from p2pwillow.net.transport import (
+    DIAL_HANDSHAKE_IVL_MS,
+    ConnectionState,
+    Received,
+    Transport,
+    TransportError,
+)
 from p2pwillow.net.wire import MAX_FRAME_BYTES
 
 LOCAL = "127.0.0.1"
@@ -270,6 +277,38 @@ def test_nothing_is_queued_for_a_peer_that_is_not_there() -> None:
             assert a.counters.send_dropped == 2
         finally:
             await a.close()
+
+    run(body)
+
+
+def test_a_dialled_connection_whose_handshake_stalls_is_dialled_afresh() -> None:
+    """The peer's side of a connection says nothing after TCP opened (here: a listener that
+    never answers ZeroMQ's greeting; on a lossy link: segments lost again and again while TCP's
+    retransmissions back off). The DEALER gives it up after DIAL_HANDSHAKE_IVL_MS, not
+    ZeroMQ's default 30 s, and opens a new connection."""
+
+    async def body() -> None:
+        loop = asyncio.get_running_loop()
+        with socket.socket() as silent:
+            silent.bind((LOCAL, 0))
+            silent.listen(8)  # the kernel completes TCP's handshake; nobody reads or writes
+            a = await _node(1)
+            try:
+                peer = curve(2).public
+                dialled = loop.time()
+                a.connect(peer, LOCAL, silent.getsockname()[1])
+                assert await a.wait_state(peer, ConnectionState.OPENED, DEADLINE)
+                limit = DIAL_HANDSHAKE_IVL_MS / 1000
+                while a.failures(peer) == 0:
+                    assert loop.time() - dialled < limit + 3, "the stalled handshake was kept"
+                    await asyncio.sleep(0.05)
+                assert loop.time() - dialled >= limit - 0.5  # given up for its time, not else
+                assert ConnectionState.HANDSHAKE_FAILED in a.states_seen(peer)
+                # ... and dialled again: a second connection opens (the first one failed)
+                assert await a.wait_state(peer, ConnectionState.OPENED, DEADLINE)
+                assert a.failures(peer) == 1
+            finally:
+                await a.close()
 
     run(body)
 
