@@ -122,6 +122,7 @@ from p2pwillow.net.replication import (
     ReplicationEvent,
 )
 from p2pwillow.net.roster import Newcomer, RosterPlayer, Seating, decode_lobby
+from p2pwillow.net.traffic import Traffic
 from p2pwillow.net.transport import ConnectionState, Received, Transport, tcp_endpoint
 from p2pwillow.net.wire import (
     MAX_BATCH,
@@ -343,19 +344,6 @@ def bot_name(name: str, level: str) -> str:
     """A bot seat's name shows its level: "Bot Ann (hard)", at most 32 characters."""
     suffix = f" ({level})"
     return name[: 32 - len(suffix)].rstrip() + suffix
-
-
-@dataclass(slots=True)
-class Traffic:
-    """What this node sent and received, for logs and benchmarks."""
-
-    frames_sent: int = 0
-    bytes_sent: int = 0
-    frames_received: int = 0
-    bytes_received: int = 0
-    bad_frames: int = 0
-    rejected: int = 0
-    """Items from peers the session refused."""
 
 
 def _nothing() -> None:
@@ -1188,7 +1176,7 @@ class Node:
             return
         self._ended = reason
         self._say(reason)
-        self._event(event, hands=self.hands_played, reason=reason, **self._counters())
+        self._event(event, hands=self.hands_played, reason=reason, **self.traffic.counters())
         self._publish(notice=reason)
         self._finish(reason)
 
@@ -1260,15 +1248,15 @@ class Node:
         if isinstance(ev, HandStarted):
             dealer = self._names.get(ev.dealer, f"seat {ev.dealer}")
             self._say(f"hand {ev.hand}: {dealer} deals")
-            self._event("hand_start", hand=ev.hand, dealer=ev.dealer, **self._counters())
+            self._event("hand_start", hand=ev.hand, dealer=ev.dealer, **self.traffic.counters())
         elif isinstance(ev, Dealt):
-            self._event("dealt", hand=self._play.hands, **self._counters())
+            self._event("dealt", hand=self._play.hands, **self.traffic.counters())
         elif isinstance(ev, HandClosed):
             s = ev.summary
             self._say(f"hand {s.number}: {self._result(s.chips, s.aborted, s.reason)}")
             chips = {str(seat): c for seat, c in s.chips}
             ended = {"hand": s.number, "dealer": s.dealer, "aborted": s.aborted, "chips": chips}
-            self._event("hand_end", **ended, **self._counters())
+            self._event("hand_end", **ended, **self.traffic.counters())
         elif isinstance(ev, ClaimRefused):
             self._say(self._refused(ev))
             self._publish(notice=self._refused(ev))
@@ -1304,17 +1292,6 @@ class Node:
             return f"aborted ({reason})"
         won = [f"{self._names.get(s, s)} +{c}" for s, c in chips if c > 0]
         return "won by " + ", ".join(won) if won else "no chips moved"
-
-    def _counters(self) -> dict[str, object]:
-        t = self.traffic
-        # what came in beside what went out: a seat that falls behind while frames pour in
-        # (resends of what it never applies) shows it in its own lines
-        return {
-            "frames": t.frames_sent,
-            "bytes": t.bytes_sent,
-            "frames_in": t.frames_received,
-            "bytes_in": t.bytes_received,
-        }
 
     def _follow_links(self) -> None:
         self._links_at = time.monotonic() + LINKS_EVERY
@@ -2240,6 +2217,5 @@ __all__ = [
     "NotAdmitted",
     "NotSeated",
     "StoreUnwritable",
-    "Traffic",
     "bot_name",
 ]
