@@ -34,6 +34,8 @@ LOSS = 20
 GIVE_UP = 60.0
 """A dial not through by then is counted at this many seconds (none was, in our runs)."""
 TAIL = 0.02
+ZMQ_HANDSHAKE_IVL_MS = 30_000
+"""ZeroMQ's default handshake limit: the baseline's."""
 PORT = 40111
 
 
@@ -60,7 +62,7 @@ def _dial(key_file: str, address: str, dials: int, out: str) -> None:
     import zmq
     from zmq.utils.monitor import recv_monitor_message
 
-    from p2pwillow.net import transport as t
+    from p2pwillow.net.transport import time_dealer
 
     server = Path(key_file).read_bytes()
     context = zmq.Context()
@@ -71,12 +73,9 @@ def _dial(key_file: str, address: str, dials: int, out: str) -> None:
         dealer.linger = 0
         dealer.curve_secretkey, dealer.curve_publickey = secret, public
         dealer.curve_serverkey = server
-        dealer.reconnect_ivl = t.RECONNECT_IVL_MS
-        dealer.reconnect_ivl_max = t.RECONNECT_IVL_MAX_MS
-        dealer.heartbeat_ivl = t.HEARTBEAT_IVL_MS
-        dealer.heartbeat_timeout = t.HEARTBEAT_TIMEOUT_MS
-        if limited:
-            dealer.handshake_ivl = t.DIAL_HANDSHAKE_IVL_MS
+        time_dealer(dealer)
+        if not limited:
+            dealer.handshake_ivl = ZMQ_HANDSHAKE_IVL_MS
         monitor = dealer.get_monitor_socket(
             events=zmq.EVENT_CONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED
         )

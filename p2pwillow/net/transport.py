@@ -48,7 +48,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import zmq
 import zmq.asyncio
@@ -229,6 +229,17 @@ class _Context(zmq.asyncio.Context):
     def __del__(self) -> None:
         if not self.closed and not sys.is_finalizing():
             threading.Thread(target=self.destroy, args=(0,), daemon=True).start()
+
+
+def time_dealer(dealer: zmq.Socket[Any]) -> None:
+    """A dialled connection's timers (SPEC 8.3): re-dial, give up a stalled handshake, tell a
+    silent peer by its heartbeats. One place for the transport's dials and the benchmark that
+    measures them (bench/lossy.py)."""
+    dealer.reconnect_ivl = RECONNECT_IVL_MS
+    dealer.reconnect_ivl_max = RECONNECT_IVL_MAX_MS
+    dealer.handshake_ivl = DIAL_HANDSHAKE_IVL_MS
+    dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
+    dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
 
 
 def _selector(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
@@ -637,11 +648,7 @@ class Transport:
         dealer.sndhwm = self._hwm
         dealer.rcvhwm = 0  # as the ROUTER's (start); what comes is read and thrown away
         dealer.immediate = 1
-        dealer.reconnect_ivl = RECONNECT_IVL_MS
-        dealer.reconnect_ivl_max = RECONNECT_IVL_MAX_MS
-        dealer.handshake_ivl = DIAL_HANDSHAKE_IVL_MS
-        dealer.heartbeat_ivl = HEARTBEAT_IVL_MS
-        dealer.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
+        time_dealer(dealer)
         dealer.maxmsgsize = MAX_FRAME_BYTES
         # a fresh inproc name each time: a closed socket's monitor endpoint may linger
         self._monitors += 1
@@ -843,4 +850,5 @@ __all__ = [
     "Transport",
     "TransportError",
     "tcp_endpoint",
+    "time_dealer",
 ]
