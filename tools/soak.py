@@ -8,6 +8,9 @@ CPU-heavy benchmark runs beside the passes the whole time, at a lower priority. 
 
     python3 -m tools.soak [--passes 20] [--load] [--log DIR] [--workers N] [PATH ...]
 
+WILLOW_TEST_POLL (seconds between two looks of a screen test, 0.02 by default; 0.1 for tmux)
+is passed on: a larger one plays the screens as a loaded machine would.
+
 The exit status is 0 if every pass was green, 1 otherwise.
 """
 
