@@ -1409,8 +1409,7 @@ class Node:
         except WireError:
             return  # (decode_lobby checked it; a statement never pins unverified)
         if self.transport.endpoint(key) != tcp_endpoint(player.host, player.port):
-            # (the host's door dialled it already: a second connection with the same routing
-            # id would not be taken by the newcomer's ROUTER while the first one lives)
+            # (the host's door dialled it already: one connection to a peer is enough)
             self.transport.connect(key, player.host, player.port)
         self._rep.add_peer(key, now)
         self._seats[key] = player.seat

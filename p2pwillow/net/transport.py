@@ -8,13 +8,15 @@ is `wire`'s and `replication`'s business. Nothing here is Linux-only.
 # Theory of operation
 # -------------------
 # A node has one CURVE key pair (`CurveKeyPair`). Its ROUTER is the CURVE server with it; each
-# DEALER is a CURVE client with the same pair, its routing identity the node's public key, and
-# the peer's key as server key, so each side authenticates the other: a DEALER only completes a
-# handshake with the holder of the key it was given, and the peer's ZAP handler only admits a
-# client whose key is pinned. Pins are keys whose `KeyStatement` verified (the identity vouches
-# for the CURVE key); they change at run time (`pin`, `unpin`, `set_pins`), and every received
-# frame is checked against them again, so a key unpinned mid-game is cut off at once even on a
-# connection that was already open. `accept_unpinned` opens the door for the lobby: unknown
+# DEALER is a CURVE client with the same pair and the peer's key as server key, so each side
+# authenticates the other: a DEALER only completes a handshake with the holder of the key it
+# was given, and the peer's ZAP handler only admits a client whose key is pinned. A frame's
+# sender is the key its connection authenticated (ZAP's User-Id); a DEALER names no routing
+# identity, so the ROUTER gives each connection one of its own (see `start`).
+# Pins are keys whose `KeyStatement` verified (the identity vouches for the CURVE key); they
+# change at run time (`pin`, `unpin`, `set_pins`), and every received frame is checked against
+# them again, so a key unpinned mid-game is cut off at once even on a connection that was
+# already open. `accept_unpinned` opens the door for the lobby: unknown
 # keys may connect, and their frames come up marked `pinned=False` (the lobby takes only a
 # hello from them).
 #
@@ -69,7 +71,15 @@ RECONNECT_IVL_MS = 100
 RECONNECT_IVL_MAX_MS = 2000
 HEARTBEAT_IVL_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 3000
-"""ZMTP heartbeats: a connection whose peer went silent is dropped and re-dialled."""
+"""ZMTP heartbeats, on a DEALER: a connection whose peer went silent is dropped and re-dialled.
+A ROUTER does not ping (see `start`)."""
+KEEPALIVE_IDLE_S = 2
+KEEPALIVE_INTVL_S = 1
+KEEPALIVE_CNT = 3
+UNANSWERED_MS = 3000
+"""A connection the ROUTER accepted is closed by the kernel once its peer has answered nothing
+for 3 s: TCP keepalive probes after 2 s of quiet, one a second, and a limit on how long what
+was sent may go unacknowledged (TCP_USER_TIMEOUT, where the system has it) (SPEC 8.3)."""
 REFUSED_RETRY = 0.25
 REFUSED_RETRY_MAX = 4.0
 """After a refusal, dial again after 0.25 s, doubling up to 4 s."""
@@ -148,7 +158,7 @@ class Counters:
     unpinned: int = 0
     """Frames from keys not pinned (or no longer)."""
     spoofed: int = 0
-    """Frames whose routing identity is not the sender's authenticated key."""
+    """Messages that do not carry one frame and its sender's authenticated key."""
     send_dropped: int = 0
     """Frames not sent: peer not connected or its queue full."""
     zap_refused: int = 0
@@ -384,7 +394,8 @@ class Transport:
         router.curve_secretkey = self.keys.secret
         router.curve_publickey = self.keys.public
         router.zap_domain = ZAP_DOMAIN
-        router.router_handover = 1  # a peer that reconnects takes over its routing identity
+        # (a connection that names a routing identity another one has takes it over: see below)
+        router.router_handover = 1
         # No bound on what waits to be read (0): libzmq 4.3 aborts the whole process when a
         # connection whose receiving it stopped at the high-water mark fails before it is read
         # again (stream_engine_base.cpp: `!_io_error`, from the next heartbeat or a PING read
@@ -393,8 +404,19 @@ class Transport:
         router.rcvhwm = 0
         router.sndhwm = self._hwm
         router.maxmsgsize = MAX_FRAME_BYTES
-        router.heartbeat_ivl = HEARTBEAT_IVL_MS
-        router.heartbeat_timeout = HEARTBEAT_TIMEOUT_MS
+        # The ROUTER does not ping (its heartbeat interval stays 0). A connection handed over
+        # to a peer's newer one with its routing identity lives on with no queue to the
+        # socket: a frame that still comes on it stops its reading, a reset then marks it
+        # failed, and libzmq 4.3's ping timer writes on a connection whatever its state, which
+        # aborts the process there (stream_engine_base.cpp: `!_io_error`). Our DEALERs name no
+        # routing identity, so nothing is handed over between them; anybody at the door may
+        # name one. A dead peer's connection is closed by the kernel instead (TCP keepalive,
+        # TCP_USER_TIMEOUT), and a live peer's DEALER pings (`time_dealer`).
+        router.tcp_keepalive = 1
+        router.tcp_keepalive_idle = KEEPALIVE_IDLE_S
+        router.tcp_keepalive_intvl = KEEPALIVE_INTVL_S
+        router.tcp_keepalive_cnt = KEEPALIVE_CNT
+        router.setsockopt(zmq.TCP_MAXRT, UNANSWERED_MS)
         router.handshake_ivl = HANDSHAKE_IVL_MS
         with contextlib.suppress(zmq.ZMQError, AttributeError):
             router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
@@ -644,7 +666,6 @@ class Transport:
         dealer.curve_secretkey = self.keys.secret
         dealer.curve_publickey = self.keys.public
         dealer.curve_serverkey = peer_key
-        dealer.routing_id = self.keys.public
         dealer.sndhwm = self._hwm
         dealer.rcvhwm = 0  # as the ROUTER's (start); what comes is read and thrown away
         dealer.immediate = 1
@@ -817,13 +838,13 @@ class Transport:
         if len(parts) != 2:
             self.counters.spoofed += 1
             return None
-        routing, payload = parts
+        payload = parts[1]  # (parts[0] is the routing identity the ROUTER gave the connection)
         try:
             key = bytes.fromhex(str(payload.get("User-Id")))
         except (zmq.ZMQError, ValueError):
             self.counters.spoofed += 1
             return None
-        if routing.bytes != key:
+        if len(key) != CURVE_KEY_BYTES:
             self.counters.spoofed += 1
             return None
         pinned = key in self._pins

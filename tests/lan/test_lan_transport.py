@@ -151,3 +151,68 @@ def test_everything_is_cleaned_up(tmp_path: Path) -> None:
         raise RuntimeError("a test fails half way")
     assert not {n for n in namespaces() if n.startswith(f"{lan.prefix}-")}
     assert proc.popen.poll() is not None
+
+
+ROUTER_SIDE = """
+import asyncio, sys, time
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport
+
+async def main():
+    t = Transport(curve(2), host=sys.argv[1], port=int(sys.argv[2]))
+    await t.start()
+    t.pin(statement(1))
+    print("ready", flush=True)
+    shown = None
+    while True:
+        while t.recv_nowait() is not None:
+            pass
+        if t.connections != shown:
+            shown = t.connections
+            print("connections", shown, round(time.monotonic(), 2), flush=True)
+        await asyncio.sleep(0.05)
+
+asyncio.run(main())
+"""
+
+DIALLER_SIDE = """
+import asyncio, sys
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport
+
+async def main():
+    t = Transport(curve(1), host=sys.argv[1])
+    await t.start()
+    t.pin(statement(2))
+    t.connect(curve(2).public, sys.argv[2], int(sys.argv[3]))
+    while True:
+        t.send(curve(2).public, b"here")
+        await asyncio.sleep(0.1)
+
+asyncio.run(main())
+"""
+
+
+def test_a_pulled_cable_closes_the_connection_on_the_other_side(lan: Lan) -> None:
+    """A ROUTER does not ping (SPEC 8.3): the kernel closes a connection whose peer stopped
+    answering (a cable pulled, a laptop out of range) about 3 s after it went quiet, and the
+    peer's DEALER dials a new one when it is back."""
+    router_at, dialler_at = lan.add_laptop(), lan.add_laptop()
+    env = {"PYTHONPATH": f"{ROOT / 'tests' / 'net'}:{ROOT}"}
+    router = router_at.run(
+        [sys.executable, "-c", ROUTER_SIDE, router_at.address, str(PORT)], "router", env
+    )
+    router.expect("ready", 30)
+    dialler_at.run(
+        [sys.executable, "-c", DIALLER_SIDE, dialler_at.address, router_at.address, str(PORT)],
+        "dialler",
+        env,
+    )
+    router.expect("connections 1", 30)
+    time.sleep(1.0)
+    dialler_at.link_down()
+    pulled = time.monotonic()
+    closed = router.expect("connections 0", 20)
+    assert float(closed.split()[2]) - pulled >= 2.0, router.output()  # not before the quiet
+    dialler_at.link_up()
+    router.expect("connections 1", 30)

@@ -216,7 +216,7 @@ def test_a_peer_that_reconnects_is_served_again() -> None:
             b = await _node(2, port=port)  # ... and starts again with the same keys and port
             b.pin(statement(1))
             b.connect(curve(1).public, LOCAL, a.port)
-            # a's DEALER re-dials b by itself; b's new DEALER takes over its routing identity
+            # a's DEALER re-dials b by itself; a's ROUTER takes b's new DEALER's connection
             await _send_until_received(a, b, curve(2).public, b"after")
             await _send_until_received(b, a, curve(1).public, b"back")
         finally:
@@ -423,6 +423,9 @@ from net_helpers import curve, pinned_pair
 
 async def main():
     a, b = await pinned_pair()
+    routed = []  # the routing identity b's ROUTER gave a's connection
+    accept = b._accept
+    b._accept = lambda parts: routed.append(parts[0].bytes) or accept(parts)
     a.connect(curve(2).public, "127.0.0.1", b.port)
     while True:  # until the handshake is done and a frame went through
         a.send(curve(2).public, b"hello")
@@ -433,7 +436,7 @@ async def main():
             pass
     # the hostile side: its ROUTER writes back on a's own connection to it, then resets it
     for _ in range(8):
-        b._router.send_multipart([curve(1).public, b"back"], flags=zmq.NOBLOCK)
+        b._router.send_multipart([routed[-1], b"back"], flags=zmq.NOBLOCK)
     await asyncio.sleep(0.5)
     for fd in list(b._accepted):
         s = socket.socket(fileno=os.dup(fd))
@@ -504,3 +507,68 @@ def test_a_flood_while_the_loop_is_busy_then_a_reset_does_not_abort_us() -> None
     """A pinned peer sends 5000 frames while the loop is busy, then resets its connection: the
     process lives on, and every frame that arrived before the reset is read."""
     assert _script(FLOODS_A_BUSY_LOOP) == ["alive", "5000"]
+
+
+# --- a connection that names the routing identity of another --------------------------------
+# Anybody at the door may name a routing identity (our DEALERs name none). The ROUTER hands it
+# to the newest connection that names it; the older one lives on with no queue to the socket,
+# so a frame that still comes on it stops its reading. If that connection is then reset,
+# libzmq 4.3 marks it failed, and a ROUTER that pinged would write on it at its next ping and
+# abort the process: a stranger could stop the host this way, and a lossy link's re-dials did.
+
+NAMES_ITS_ROUTING_ID_TWICE = """
+import asyncio, os, socket, struct
+import zmq
+from zmq.utils.monitor import recv_monitor_message
+from net_helpers import curve, statement
+from p2pwillow.net.transport import Transport, time_dealer
+
+def dialler(port):
+    d = zmq.Context.instance().socket(zmq.DEALER)
+    d.linger = 0
+    d.curve_secretkey, d.curve_publickey = curve(1).secret, curve(1).public
+    d.curve_serverkey = curve(2).public
+    d.routing_id = curve(1).public  # (as DEALERs did before they named none)
+    time_dealer(d)
+    monitor = d.get_monitor_socket(zmq.EVENT_CONNECTED)
+    d.connect(f"tcp://127.0.0.1:{port}")
+    return d, int(recv_monitor_message(monitor)["value"])
+
+async def through(b, d, data):
+    while True:  # a DEALER drops frames until its handshake is done
+        d.send(data)
+        try:
+            if (await asyncio.wait_for(b.recv(), 0.1)).data == data:
+                return
+        except TimeoutError:
+            pass
+
+async def main():
+    b = Transport(curve(2), host="127.0.0.1")
+    await b.start()
+    b.pin(statement(1))
+    old, old_fd = dialler(b.port)
+    await through(b, old, b"first")
+    new, _ = dialler(b.port)  # the same routing identity: the ROUTER hands it over
+    await through(b, new, b"second")
+    for _ in range(3):
+        old.send(b"late")  # on the old connection, which has no queue to the socket now
+    await asyncio.sleep(0.3)
+    s = socket.socket(fileno=os.dup(old_fd))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    old.close()  # reset
+    await asyncio.sleep(3.0)  # three pings' time
+    await through(b, new, b"third")
+    print("alive")
+    new.close()
+    await b.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_connection_handed_over_then_reset_does_not_abort_us() -> None:
+    """Two connections with one routing identity; the old one gets frames after the hand-over,
+    then a reset: the process lives on, and the new connection still carries frames."""
+    assert _script(NAMES_ITS_ROUTING_ID_TWICE) == ["alive"]
